@@ -1,0 +1,124 @@
+# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+#
+# bpfsdk - top-level build.
+#
+#   make               build everything into build/
+#   make run           set up the machine, build, run the headline sample
+#   make test          set up the machine, build, run every test suite
+#   make test-host     the same without the qemu kernel suite
+#   make check-headers regenerate include/bpf_helper_defs.h and diff it
+#   make V=1           show full commands
+#
+# Every folder brings its own fragment (loader/loader.mk, samples/*.mk, ...);
+# this file only holds the toolchain and the rules they share.
+
+BUILD      ?= build
+V          ?= 0
+CC         ?= cc
+CLANG      ?= clang
+
+ifeq ($(V),1)
+Q   :=
+msg := @true
+else
+Q   := @
+msg  = @printf '  %-7s %s\n'
+endif
+
+# clang -target bpf compiles without a libc: the UAPI headers it needs
+# (linux/bpf.h) include <asm/types.h>, which Debian keeps under the
+# multiarch directory. Adding it with -idirafter is what keeps the classic
+# "asm/types.h not found" away from users.
+MULTIARCH  := $(shell $(CC) -print-multiarch 2>/dev/null)
+MACHINE    := $(shell uname -m)
+ifeq ($(MACHINE),x86_64)
+TARGET_ARCH := x86
+else ifeq ($(MACHINE),aarch64)
+TARGET_ARCH := arm64
+else
+TARGET_ARCH := $(MACHINE)
+endif
+
+BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_$(TARGET_ARCH) \
+	      -Wall -Werror -Iinclude \
+	      $(if $(MULTIARCH),-idirafter /usr/include/$(MULTIARCH))
+
+CFLAGS     ?= -O2 -g
+CFLAGS     += -std=gnu11 -Wall -Wextra -Wno-unused-parameter \
+	      -Wmissing-prototypes -Wshadow -Wformat=2 -D_GNU_SOURCE
+CPPFLAGS   += -Iloader -MMD -MP
+LDLIBS_ELF := -lelf -lz
+
+.DELETE_ON_ERROR:
+.SUFFIXES:
+.PHONY: all clean run test test-host setup check-deps check-headers help
+
+all:
+
+# --- shared rules, used by the fragments through $(call ...) ---------------
+
+# $(call bpf_object,NAME,SOURCE,EXTRA-DEPS): build/bpf/NAME.bpf.o
+define bpf_object
+$(BUILD)/bpf/$(1).bpf.o: $(2) $(3) | $(BUILD)/.deps-ok
+	$$(msg) BPF $$@
+	@mkdir -p $$(@D)
+	$(Q)$$(CLANG) $$(BPF_CFLAGS) -MMD -MP -MF $$@.d -c $$< -o $$@
+-include $(BUILD)/bpf/$(1).bpf.o.d
+BPF_OBJS += $(BUILD)/bpf/$(1).bpf.o
+endef
+
+# $(call user_object,SOURCE): build/obj/SOURCE.o
+define user_object
+$(BUILD)/obj/$(1:.c=.o): $(1) | $(BUILD)/.deps-ok
+	$$(msg) CC $$@
+	@mkdir -p $$(@D)
+	$(Q)$$(CC) $$(CPPFLAGS) $$(CFLAGS) -c $$< -o $$@
+-include $(BUILD)/obj/$(1:.c=.d)
+endef
+
+# $(call user_program,NAME,SOURCES,EXTRA-LDLIBS): build/bin/NAME linked
+# against the loader library.
+define user_program
+$(foreach s,$(2),$(eval $(call user_object,$(s))))
+$(BUILD)/bin/$(1): $(patsubst %.c,$(BUILD)/obj/%.o,$(2)) $(LOADER_LIB)
+	$$(msg) LINK $$@
+	@mkdir -p $$(@D)
+	$(Q)$$(CC) $$(CFLAGS) $$(LDFLAGS) -o $$@ $$(filter %.o,$$^) \
+		$(LOADER_LIB) $(3) $$(LDLIBS_ELF)
+USER_BINS += $(BUILD)/bin/$(1)
+endef
+
+# --- the fragments ---------------------------------------------------------
+
+include loader/loader.mk
+include include/include.mk
+include samples/samples.mk
+-include bench/bench.mk
+include tests/tests.mk
+-include kernel/kernel.mk
+
+all: $(LOADER_LIB) $(USER_BINS) $(BPF_OBJS)
+
+# An early, friendly check that the toolchain is here, naming the Debian
+# package to install; `make setup` installs them.
+$(BUILD)/.deps-ok: tools/setup
+	$(Q)tools/setup --check
+	@mkdir -p $(@D) && touch $@
+
+check-deps:
+	$(Q)tools/setup --check
+
+setup:
+	$(Q)tools/setup
+
+# The headline sample, as the README's first command promises.
+run: setup
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(BUILD)/bin/trace_output --duration 5
+
+clean:
+	$(msg) CLEAN $(BUILD)
+	$(Q)rm -rf $(BUILD)
+
+help:
+	@sed -n '3,12p' Makefile | sed 's/^# \{0,1\}//'

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * sys.c - the bpf() and perf_event_open() system calls, which glibc does
+ * not wrap, returning -errno so callers need no errno dance.
+ */
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+int sys_bpf(enum bpf_cmd cmd, union bpf_attr *attr, unsigned int size)
+{
+	long ret = syscall(__NR_bpf, cmd, attr, size);
+
+	return ret < 0 ? -errno : (int)ret;
+}
+
+int sys_perf_event_open(struct perf_event_attr *attr, int pid, int cpu,
+			int group_fd, unsigned long flags)
+{
+	long ret = syscall(__NR_perf_event_open, attr, pid, cpu, group_fd,
+			   flags);
+
+	return ret < 0 ? -errno : (int)ret;
+}
+
+int bpf_map_update(int map_fd, const void *key, const void *value,
+		   uint64_t flags)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = map_fd;
+	attr.key = (uint64_t)(uintptr_t)key;
+	attr.value = (uint64_t)(uintptr_t)value;
+	attr.flags = flags;
+	return sys_bpf(BPF_MAP_UPDATE_ELEM, &attr, sizeof(attr));
+}
+
+int bpf_map_lookup(int map_fd, const void *key, void *value)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = map_fd;
+	attr.key = (uint64_t)(uintptr_t)key;
+	attr.value = (uint64_t)(uintptr_t)value;
+	return sys_bpf(BPF_MAP_LOOKUP_ELEM, &attr, sizeof(attr));
+}

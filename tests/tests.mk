@@ -1,0 +1,33 @@
+# tests/ - unit tests (C, TAP output), BPF objects the suites load, and the
+# suite runner. `make test` = set-up + build + every suite + one summary.
+
+UNIT_SRCS  := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(UNIT_SRCS))
+
+$(foreach s,$(UNIT_SRCS),$(eval $(call user_object,$(s))))
+
+$(BUILD)/tests/unit/%: $(BUILD)/obj/tests/unit/%.o $(LOADER_LIB)
+	$(msg) LINK $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LOADER_LIB) $(LDLIBS_ELF)
+
+# BPF objects used only by the tests: tests/bpf/NAME.bpf.c ->
+# build/bpf/tests/NAME.bpf.o
+TEST_BPF_SRCS := $(sort $(wildcard tests/bpf/*.bpf.c))
+$(foreach s,$(TEST_BPF_SRCS),$(eval $(call bpf_object,tests/$(notdir $(s:.bpf.c=)),$(s))))
+
+# C drivers of the BATS suites: tests/drivers/NAME.c -> build/bin/NAME
+TEST_DRIVER_SRCS := $(sort $(wildcard tests/drivers/*.c))
+$(foreach s,$(TEST_DRIVER_SRCS),$(eval $(call user_program,$(notdir $(s:.c=)),$(s))))
+
+test-programs: all $(UNIT_BINS)
+
+test: setup
+	$(Q)$(MAKE) --no-print-directory test-programs
+	$(Q)tests/run
+
+test-host: setup
+	$(Q)$(MAKE) --no-print-directory test-programs
+	$(Q)tests/run --host-only
+
+.PHONY: test-programs
