@@ -139,6 +139,17 @@ struct bsdk_prog *bsdk_obj_prog_find(const struct bsdk_obj *obj,
 struct bsdk_map *bsdk_obj_map_find(const struct bsdk_obj *obj,
 				   const char *name);
 
+/* Set the initial value of the global variable name (in .rodata, .data
+ * or .bss) before bsdk_obj_load(): how user space configures a
+ * `const volatile` knob the program reads. size must equal the variable's
+ * size. 0, -ENOENT when there is no such variable, -EINVAL on a size
+ * mismatch, -EBUSY after load. */
+int bsdk_obj_set_global(struct bsdk_obj *obj, const char *name,
+			const void *value, size_t size);
+
+/* The size in bytes of the global variable name, or -ENOENT. */
+int bsdk_obj_global_size(const struct bsdk_obj *obj, const char *name);
+
 /* ------------------------------------------------------------------ program */
 
 const char *bsdk_prog_name(const struct bsdk_prog *prog);
@@ -193,53 +204,171 @@ int bsdk_map_set_max_entries(struct bsdk_map *map, uint32_t max_entries);
 
 /* ------------------------------------------------------------- perf buffer */
 
+/*
+ * The per-CPU consumer of a BPF_MAP_TYPE_PERF_EVENT_ARRAY: one
+ * PERF_COUNT_SW_BPF_OUTPUT event per online CPU, each with its own mmapped
+ * ring, stored in slot cpu of the map so that bpf_perf_event_output(ctx,
+ * &map, BPF_F_CURRENT_CPU, ...) lands in the ring of the CPU it runs on.
+ *
+ * Defaults aim at both throughput and latency with no tuning: the kernel
+ * wakes the consumer only when a quarter of a ring is filled (a watermark,
+ * not a wakeup per record), and bsdk_perfbuf_poll() also drains every ring
+ * at least every max_latency_ms (default 10 ms), which costs no system call
+ * per ring: it reads data_head in the mmapped page.
+ *
+ * CPUs: rings are opened for the CPUs online when bsdk_perfbuf_new() runs.
+ * The slot of an offline CPU stays empty; a program running there later
+ * gets -ENOENT from bpf_perf_event_output() (count it on the BPF side, see
+ * docs/architecture.md). bsdk_perfbuf_rescan() opens rings for CPUs that
+ * came online since.
+ */
 struct bsdk_perfbuf;
 
 /* One record a BPF program sent with bpf_perf_event_output(). data is valid
- * only during the call. */
+ * only during the call and is 4-byte aligned (the kernel puts a u32 size in
+ * front of it); size is what the kernel reports, which includes the padding
+ * to 8 bytes of size + data (16 bytes sent arrive as size 20). cpu is the
+ * ring's CPU, or -1 for a bsdk_ringbuf. */
 typedef void (*bsdk_perfbuf_sample_fn)(void *ctx, int cpu, const void *data,
 				       uint32_t size);
-/* The kernel overwrote nothing but had to drop count records on cpu because
- * the ring was full (PERF_RECORD_LOST). */
+/* The kernel had to drop count records on cpu because the ring was full
+ * (PERF_RECORD_LOST). The report comes late: with the next record that fits
+ * into the ring after the losses. */
 typedef void (*bsdk_perfbuf_lost_fn)(void *ctx, int cpu, uint64_t count);
 
 struct bsdk_perfbuf_opts {
-	size_t sz;               /* sizeof(struct bsdk_perfbuf_opts) */
+	size_t sz;               /* sizeof(struct bsdk_perfbuf_opts): fields
+				  * are only ever appended, and a caller built
+				  * against an older header passes its smaller
+				  * size */
 	unsigned int pages;      /* data pages per CPU, a power of two; 0: 64 */
 	bsdk_perfbuf_sample_fn on_sample;
 	bsdk_perfbuf_lost_fn on_lost;   /* may be NULL: losses still counted */
 	void *ctx;               /* passed to both callbacks */
+
+	/* Wakeups. By default the kernel wakes the consumer when
+	 * wakeup_bytes are ready in a ring; wakeup_events > 0 instead wakes
+	 * it every wakeup_events records (1 is what most consumers do and
+	 * costs the producer an interrupt per record). */
+	unsigned int wakeup_events;   /* 0: use the watermark */
+	unsigned int wakeup_bytes;    /* 0: a quarter of the ring */
+
+	/* Upper bound on how long a record waits in a ring while the caller
+	 * sits in bsdk_perfbuf_poll(): 0 means the default, 10 ms; negative
+	 * means no periodic drain (rely on wakeups only). */
+	int max_latency_ms;
+
+	/* Deliver the records of one drain in the order of a u64 timestamp
+	 * (e.g. from bpf_ktime_get_ns()) found ts_offset bytes into each
+	 * record, instead of CPU by CPU. Costs a comparison per CPU per
+	 * record; see docs/architecture.md for what the order guarantees. */
+	bool merge_by_ts;
+	unsigned int ts_offset;
 };
 
 struct bsdk_perfbuf_stats {
 	uint64_t received;       /* samples handed to on_sample */
 	uint64_t lost;           /* sum of PERF_RECORD_LOST counts */
 	uint64_t unknown;        /* records of other types, skipped */
+	uint64_t corrupt;        /* corrupt headers; each dropped the data that
+				  * was ready in its ring */
+	uint64_t corrupt_bytes;  /* bytes dropped that way */
+	uint64_t nomem;          /* wrapped records dropped: no memory */
+	uint64_t copied;         /* records that wrapped and were copied */
+	uint64_t wakeups;        /* epoll waits that ended with a ring ready */
+	uint64_t drains;         /* passes over all rings */
+	unsigned int cpus;       /* rings open */
 };
 
 /* Open one PERF_COUNT_SW_BPF_OUTPUT event per online CPU, store each into
- * slot cpu of the PERF_EVENT_ARRAY map_fd, mmap its ring and register it
- * with an epoll set. NULL with errno on failure. */
+ * slot cpu of the PERF_EVENT_ARRAY map_fd, mmap its ring (1 + pages pages)
+ * and register it with an epoll set. opts must not be NULL and must have
+ * on_sample set. NULL with errno on failure: EINVAL for bad options (pages
+ * not a power of two, unknown trailing opts bytes not zero, map_fd not a
+ * PERF_EVENT_ARRAY), or what the kernel returned. The map keeps no
+ * reference to the caller's opts. */
 struct bsdk_perfbuf *bsdk_perfbuf_new(int map_fd,
 				      const struct bsdk_perfbuf_opts *opts);
 
-/* Wait up to timeout_ms (-1: forever) for records, then consume every ready
- * record of every CPU. Returns the number of records consumed, or negative
- * errno; -EINTR when a signal arrived (not an error for a caller that
- * stops on Ctrl-C). */
+/* Wait up to timeout_ms (-1: forever, 0: not at all) for records, then
+ * consume every ready record of every CPU. While waiting, drains all rings
+ * every max_latency_ms and returns as soon as a drain found records.
+ * Returns the number of samples consumed (0 on timeout), or negative errno;
+ * -EINTR when a signal arrived (not an error for a caller that stops on
+ * Ctrl-C). */
 int bsdk_perfbuf_poll(struct bsdk_perfbuf *pb, int timeout_ms);
 
-/* Consume every ready record of every CPU without waiting. */
+/* Consume every ready record of every CPU without waiting: one batch
+ * across all CPUs. Returns the number of samples consumed. */
 int bsdk_perfbuf_consume(struct bsdk_perfbuf *pb);
 
-/* The epoll fd, to embed the buffer in the caller's own event loop. */
+/* The epoll fd, to embed the buffer in the caller's own event loop. Such a
+ * loop must call bsdk_perfbuf_consume() when the fd is readable and also
+ * at least every bsdk_perfbuf_timeout_ms() to keep the latency bound. */
 int bsdk_perfbuf_epoll_fd(const struct bsdk_perfbuf *pb);
 
+/* Milliseconds until the next periodic drain is due (0 if overdue), or -1
+ * when periodic drains are off. */
+int bsdk_perfbuf_timeout_ms(const struct bsdk_perfbuf *pb);
+
+/* Open rings for CPUs that came online since bsdk_perfbuf_new(). Returns
+ * the number of rings added, or negative errno. */
+int bsdk_perfbuf_rescan(struct bsdk_perfbuf *pb);
+
+/* Copy the counters into *stats. */
 void bsdk_perfbuf_stats(const struct bsdk_perfbuf *pb,
 			struct bsdk_perfbuf_stats *stats);
 
-/* Unmap, close the events; NULL is ignored. */
+/* Empty the map slots it filled, unmap, close the events; NULL is
+ * ignored. */
 void bsdk_perfbuf_free(struct bsdk_perfbuf *pb);
+
+/* ------------------------------------------------------------- ring buffer */
+
+/*
+ * The consumer of a BPF_MAP_TYPE_RINGBUF (kernel 5.8+): one ring shared by
+ * all CPUs, records reserved and committed by bpf_ringbuf_output() or
+ * bpf_ringbuf_reserve()/_submit(). Same style as bsdk_perfbuf: a sample
+ * callback with the same signature (cpu is -1), poll, consume, epoll fd,
+ * and the same periodic drain bound. The kernel wakes the consumer on its
+ * own terms (by default when a record is committed while the consumer had
+ * caught up); records the producer could not reserve are not reported by
+ * the kernel: count bpf_ringbuf_reserve() failures on the BPF side.
+ */
+struct bsdk_ringbuf;
+
+struct bsdk_ringbuf_opts {
+	size_t sz;               /* sizeof(struct bsdk_ringbuf_opts) */
+	bsdk_perfbuf_sample_fn on_sample;  /* called with cpu == -1 */
+	void *ctx;
+	int max_latency_ms;      /* as in bsdk_perfbuf_opts; 0: 10 ms */
+};
+
+struct bsdk_ringbuf_stats {
+	uint64_t received;       /* records handed to on_sample */
+	uint64_t discarded;      /* records the producer discarded */
+	uint64_t wakeups;        /* epoll waits that ended with data */
+	uint64_t drains;         /* passes over the ring */
+};
+
+/* mmap the ring of the BPF_MAP_TYPE_RINGBUF map_fd (the consumer page
+ * read-write, the producer page and data read-only) and register it with an
+ * epoll set. NULL with errno on failure (EINVAL: not a RINGBUF map or bad
+ * opts). */
+struct bsdk_ringbuf *bsdk_ringbuf_new(int map_fd,
+				      const struct bsdk_ringbuf_opts *opts);
+
+/* As bsdk_perfbuf_poll(). */
+int bsdk_ringbuf_poll(struct bsdk_ringbuf *rb, int timeout_ms);
+/* Consume every committed record without waiting; the number consumed. */
+int bsdk_ringbuf_consume(struct bsdk_ringbuf *rb);
+int bsdk_ringbuf_epoll_fd(const struct bsdk_ringbuf *rb);
+/* As bsdk_perfbuf_timeout_ms(). */
+int bsdk_ringbuf_timeout_ms(const struct bsdk_ringbuf *rb);
+void bsdk_ringbuf_stats(const struct bsdk_ringbuf *rb,
+			struct bsdk_ringbuf_stats *stats);
+/* Unmap and close; NULL is ignored. */
+void bsdk_ringbuf_free(struct bsdk_ringbuf *rb);
 
 #ifdef __cplusplus
 }

@@ -15,6 +15,10 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* The kernel's limit on instructions in one loaded program (kernel-private
+ * BPF_COMPLEXITY_LIMIT_INSNS, 1M since 5.2). */
+#define BPF_COMPLEXITY_LIMIT_INSNS 1000000
+
 /* ---- log.c: the one place the library's messages go through. */
 __attribute__((format(printf, 2, 3)))
 void bsdk_log(enum bsdk_log_level level, const char *fmt, ...);
@@ -60,5 +64,167 @@ static inline int range_outside(uint64_t off, uint64_t len, uint64_t total)
 
 	return add_overflows(off, len, &end) || end > total;
 }
+
+
+/* ==================================================================== */
+/* The object model. Owned by obj.c; filled by elf.c, btf.c, maps.c,     */
+/* relo.c and prog.c.                                                    */
+/* ==================================================================== */
+
+#include <gelf.h>
+#include <libelf.h>
+#include <stdbool.h>
+
+struct btf;
+
+/* One ELF section as the loader sees it, bounds already checked. */
+struct elf_sec {
+	const char *name;
+	GElf_Shdr shdr;
+	const void *data;	/* NULL for SHT_NOBITS and empty sections */
+	size_t size;		/* sh_size (also for NOBITS) */
+};
+
+/* A relocation against a program's or subprogram's instructions. */
+enum relo_kind {
+	RELO_MAP,		/* ld_imm64 of a map: src_reg = PSEUDO_MAP_FD */
+	RELO_DATA,		/* ld_imm64 into global data: PSEUDO_MAP_VALUE */
+	RELO_CALL,		/* call of a .text subprogram */
+	RELO_FUNC,		/* ld_imm64 of a .text function's address */
+};
+
+struct relo {
+	enum relo_kind kind;
+	size_t insn;		/* index of the instruction in its section */
+	size_t map;		/* RELO_MAP, RELO_DATA: index into obj->maps */
+	uint64_t offset;	/* RELO_DATA: byte offset in the data map */
+	size_t target;		/* RELO_CALL, RELO_FUNC: insn index in .text */
+	const char *sym_name;	/* for messages */
+};
+
+/* A function: a program in its own section, or a subprogram in .text. */
+struct func {
+	size_t sec;		/* ELF section index */
+	size_t first;		/* first instruction, in the section */
+	size_t count;		/* number of instructions */
+	const char *name;
+};
+
+struct bsdk_prog {
+	struct bsdk_obj *obj;
+	struct func fn;
+	const char *section;
+	const struct attach_kind *kind;	/* from the section name */
+	const char *target;		/* section name after the prefix */
+	bool autoload;
+	int fd;
+};
+
+struct bsdk_map {
+	struct bsdk_obj *obj;
+	char *name;
+	const char *origin;	/* ".maps", "maps", ".rodata", ... */
+	size_t sec;		/* ELF section that defines it */
+	uint64_t sec_offset;	/* where the definition sits in it */
+	uint32_t type, key_size, value_size, max_entries, map_flags;
+	uint32_t btf_key_type_id, btf_value_type_id;
+	uint32_t pinning;
+	uint64_t map_extra;
+	void *init_data;	/* global data maps: the initial value */
+	bool is_global_data;
+	bool is_rodata;
+	int fd;
+};
+
+struct bsdk_link {
+	struct bsdk_obj *obj;
+	struct bsdk_link *next;	/* in obj->links, for bsdk_obj_close() */
+	int link_fd;		/* BPF link, or -1 */
+	int perf_fd;		/* perf event, or -1 */
+	bool detached;
+};
+
+struct bsdk_obj {
+	char *name;
+	void *image;		/* our copy of the ELF file */
+	size_t image_size;
+	Elf *elf;
+
+	struct elf_sec *secs;
+	size_t nsecs;
+
+	GElf_Sym *syms;		/* .symtab, copied out of the image */
+	size_t nsyms;
+	size_t symtab_sec;
+	size_t strtab_sec;
+
+	char *license;
+	uint32_t kversion;
+
+	size_t text_sec;	/* 0 when there is no .text */
+	struct func *subprogs;	/* functions in .text, sorted by offset */
+	size_t nsubprogs;
+
+	struct bsdk_prog *progs;
+	size_t nprogs;
+	struct bsdk_map *maps;
+	size_t nmaps;
+
+	/* Relocations per section, indexed by section. */
+	struct relo **relos;
+	size_t *nrelos;
+
+	struct btf *btf;
+	const void *btf_ext;	/* raw .BTF.ext, parsed on demand */
+	size_t btf_ext_size;
+	int btf_fd;
+
+	struct bsdk_link *links;
+	bool loaded;
+};
+
+/* elf.c */
+int elf_parse(struct bsdk_obj *obj);
+const char *elf_sym_name(const struct bsdk_obj *obj, const GElf_Sym *sym);
+const struct elf_sec *elf_sec_by_name(const struct bsdk_obj *obj,
+				      const char *name, size_t *index);
+bool elf_sec_is_prog(const struct bsdk_obj *obj, size_t sec);
+bool elf_sec_is_data(const struct bsdk_obj *obj, size_t sec);
+
+/* maps.c */
+int maps_collect(struct bsdk_obj *obj);
+int maps_create(struct bsdk_obj *obj);
+struct bsdk_map *map_by_sec_offset(struct bsdk_obj *obj, size_t sec,
+				   uint64_t offset);
+struct bsdk_map *map_by_data_sec(struct bsdk_obj *obj, size_t sec);
+
+/* relo.c */
+int relos_collect(struct bsdk_obj *obj);
+/* Build the final instruction array of prog: its own code, the .text
+ * subprograms it calls (transitively), all relocations applied. */
+int relos_link_prog(struct bsdk_prog *prog, struct bpf_insn **insns,
+		    size_t *count);
+
+/* prog.c */
+struct attach_kind {
+	const char *prefix;	/* section name prefix, e.g. "tracepoint/" */
+	enum bpf_prog_type prog_type;
+	const char *type_name;
+	/* NULL when the caller attaches (e.g. perf_event) */
+	int (*attach)(struct bsdk_prog *prog, struct bsdk_link *link);
+	bool exact;		/* the section name must equal prefix */
+	bool needs_target;	/* "prefix/TARGET" */
+	int retprobe;		/* kretprobe / uretprobe */
+};
+const struct attach_kind *attach_kind_find(const char *section);
+const char *attach_kind_prefixes(void);
+int progs_collect(struct bsdk_obj *obj);
+int prog_load(struct bsdk_prog *prog);
+
+/* attach.c */
+int attach_tracepoint(struct bsdk_prog *prog, struct bsdk_link *link);
+int attach_raw_tracepoint(struct bsdk_prog *prog, struct bsdk_link *link);
+int attach_kprobe(struct bsdk_prog *prog, struct bsdk_link *link);
+int attach_uprobe(struct bsdk_prog *prog, struct bsdk_link *link);
 
 #endif /* BPFSDK_INTERNAL_H */

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * btf.h - the loader's internal view of BTF (see btf.c). Not installed.
+ */
+#ifndef BPFSDK_BTF_H
+#define BPFSDK_BTF_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/btf.h>
+
+struct btf;
+
+/* Parse and validate a .BTF section (copied). NULL with errno on failure,
+ * the reason logged. */
+struct btf *btf_parse(const void *data, size_t size);
+void btf_free(struct btf *btf);
+
+/* Number of type IDs, including 0 (void). */
+uint32_t btf_type_count(const struct btf *btf);
+/* NULL for 0 and for IDs out of range. */
+const struct btf_type *btf_type_by_id(const struct btf *btf, uint32_t id);
+/* NULL when off is out of range. */
+const char *btf_str(const struct btf *btf, uint32_t off);
+/* The type's name, "" for anonymous types. */
+const char *btf_name(const struct btf *btf, const struct btf_type *t);
+/* Follow typedef/const/volatile/restrict/type_tag to the real type; its ID
+ * goes to *res_id (may be NULL). NULL on a broken or looping chain. */
+const struct btf_type *btf_skip_mods(const struct btf *btf, uint32_t id,
+				     uint32_t *res_id);
+/* Byte size of a type (arrays multiplied out, pointers 8). */
+int btf_type_size(const struct btf *btf, uint32_t id, uint64_t *size);
+/* First type of this kind and name, 0 when none. */
+uint32_t btf_find(const struct btf *btf, const char *name, int kind);
+/* The validated section, for BPF_BTF_LOAD. */
+const void *btf_raw(const struct btf *btf, size_t *size);
+
+static inline const struct btf_member *btf_members(const struct btf_type *t)
+{
+	return (const struct btf_member *)(t + 1);
+}
+
+static inline const struct btf_var_secinfo *btf_secinfos(const struct btf_type *t)
+{
+	return (const struct btf_var_secinfo *)(t + 1);
+}
+
+static inline int btf_kind(const struct btf_type *t)
+{
+	return BTF_INFO_KIND(t->info);
+}
+
+static inline uint16_t btf_vlen(const struct btf_type *t)
+{
+	return BTF_INFO_VLEN(t->info);
+}
+
+#endif /* BPFSDK_BTF_H */

@@ -1,0 +1,455 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * maps.c - find the maps an object defines and create them.
+ *
+ * Three places define maps:
+ *   "maps"    the legacy section of struct bpf_map_def records, one per
+ *             symbol (the style of the 2015 samples); records may be longer
+ *             than the fields we know, as later versions of the struct were.
+ *   ".maps"   BTF-defined maps: each variable is a struct whose members
+ *             encode the attributes in their types (__uint, __type).
+ *   .data/.rodata/.bss
+ *             global variables: each section becomes a one-element array
+ *             whose value is the section's bytes.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "btf.h"
+
+/* The fields of the legacy struct bpf_map_def that we read, in order. */
+struct legacy_map_def {
+	uint32_t type, key_size, value_size, max_entries, map_flags;
+};
+
+/* Oldest layout: type, key_size, value_size, max_entries. */
+#define LEGACY_DEF_MIN_SIZE 16
+
+static struct bsdk_map *map_add(struct bsdk_obj *obj, const char *name,
+				const char *origin, size_t sec, uint64_t off)
+{
+	struct bsdk_map *maps, *map;
+
+	maps = realloc(obj->maps, (obj->nmaps + 1) * sizeof(*maps));
+	if (!maps)
+		return fail_ptr(ENOMEM);
+	obj->maps = maps;
+	map = &maps[obj->nmaps];
+	memset(map, 0, sizeof(*map));
+	map->name = strdup(name);
+	if (!map->name)
+		return fail_ptr(ENOMEM);
+	obj->nmaps++;
+	map->obj = obj;
+	map->origin = origin;
+	map->sec = sec;
+	map->sec_offset = off;
+	map->fd = -1;
+	return map;
+}
+
+static int collect_legacy(struct bsdk_obj *obj, size_t sec)
+{
+	const struct elf_sec *s = &obj->secs[sec];
+	size_t nsyms = 0, def_size;
+
+	for (size_t i = 0; i < obj->nsyms; i++)
+		if (obj->syms[i].st_shndx == sec &&
+		    GELF_ST_TYPE(obj->syms[i].st_info) != STT_SECTION)
+			nsyms++;
+	if (nsyms == 0)
+		return 0;
+	if (!s->data) {
+		log_error("'%s': section 'maps': has no data", obj->name);
+		return fail(BSDK_EFORMAT);
+	}
+	/* Every record has the same size: the section divided evenly. */
+	def_size = s->size / nsyms;
+	if (s->size % nsyms || def_size < LEGACY_DEF_MIN_SIZE) {
+		log_error("'%s': section 'maps': size %zu is not a multiple of a map definition for %zu maps",
+			  obj->name, s->size, nsyms);
+		return fail(BSDK_EFORMAT);
+	}
+	for (size_t i = 0; i < obj->nsyms; i++) {
+		const GElf_Sym *sym = &obj->syms[i];
+		const char *name = elf_sym_name(obj, sym);
+		struct legacy_map_def def = { 0 };
+		struct bsdk_map *map;
+
+		if (sym->st_shndx != sec ||
+		    GELF_ST_TYPE(sym->st_info) == STT_SECTION)
+			continue;
+		if (sym->st_value % def_size ||
+		    range_outside(sym->st_value, def_size, s->size)) {
+			log_error("'%s': map '%s': definition at offset %llu is not on a %zu-byte record boundary inside 'maps'",
+				  obj->name, name,
+				  (unsigned long long)sym->st_value, def_size);
+			return fail(BSDK_EFORMAT);
+		}
+		memcpy(&def, (const char *)s->data + sym->st_value,
+		       def_size < sizeof(def) ? def_size : sizeof(def));
+		/* Fields of later struct versions (inner_map_idx, numa_node,
+		 * ...) are not understood: refuse rather than ignore them. */
+		for (size_t b = sizeof(def); b < def_size; b++) {
+			if (((const char *)s->data)[sym->st_value + b]) {
+				log_error("'%s': map '%s': legacy definition has non-zero fields past map_flags, which this loader does not support",
+					  obj->name, name);
+				return fail(BSDK_EFORMAT);
+			}
+		}
+		map = map_add(obj, name, "maps", sec, sym->st_value);
+		if (!map)
+			return -errno;
+		map->type = def.type;
+		map->key_size = def.key_size;
+		map->value_size = def.value_size;
+		map->max_entries = def.max_entries;
+		map->map_flags = def.map_flags;
+	}
+	return 0;
+}
+
+/* __uint(name, N) is "int (*name)[N]": N is the array's element count. */
+static int btf_uint_member(const struct bsdk_obj *obj, const char *map,
+			   const struct btf_member *m, uint32_t *val)
+{
+	const struct btf_type *t = btf_skip_mods(obj->btf, m->type, NULL);
+	const struct btf_array *a;
+
+	if (!t || btf_kind(t) != BTF_KIND_PTR)
+		goto bad;
+	t = btf_skip_mods(obj->btf, t->type, NULL);
+	if (!t || btf_kind(t) != BTF_KIND_ARRAY)
+		goto bad;
+	a = (const void *)(t + 1);
+	*val = a->nelems;
+	return 0;
+bad:
+	log_error("'%s': map '%s': field '%s' is not declared with __uint()",
+		  obj->name, map, btf_str(obj->btf, m->name_off));
+	return fail(BSDK_EBTF);
+}
+
+/* __type(name, T) is "typeof(T) *name": the size of what it points to. */
+static int btf_type_member(const struct bsdk_obj *obj, const char *map,
+			   const struct btf_member *m, uint32_t *size,
+			   uint32_t *type_id)
+{
+	const struct btf_type *t = btf_skip_mods(obj->btf, m->type, NULL);
+	uint64_t sz;
+
+	if (!t || btf_kind(t) != BTF_KIND_PTR ||
+	    btf_type_size(obj->btf, t->type, &sz) || sz > UINT32_MAX) {
+		log_error("'%s': map '%s': field '%s' is not declared with __type()",
+			  obj->name, map, btf_str(obj->btf, m->name_off));
+		return fail(BSDK_EBTF);
+	}
+	*size = (uint32_t)sz;
+	*type_id = t->type;
+	return 0;
+}
+
+static int parse_btf_map(struct bsdk_obj *obj, struct bsdk_map *map,
+			 uint32_t var_type)
+{
+	const struct btf_type *t = btf_skip_mods(obj->btf, var_type, NULL);
+	const struct btf_member *m;
+	int err = 0;
+
+	if (!t || btf_kind(t) != BTF_KIND_STRUCT) {
+		log_error("'%s': map '%s': definition in '.maps' is not a struct",
+			  obj->name, map->name);
+		return fail(BSDK_EBTF);
+	}
+	m = btf_members(t);
+	for (uint16_t i = 0; i < btf_vlen(t) && !err; i++) {
+		const char *field = btf_str(obj->btf, m[i].name_off);
+		uint32_t ignored_id;
+
+		if (strcmp(field, "type") == 0) {
+			err = btf_uint_member(obj, map->name, &m[i], &map->type);
+		} else if (strcmp(field, "max_entries") == 0) {
+			err = btf_uint_member(obj, map->name, &m[i], &map->max_entries);
+		} else if (strcmp(field, "map_flags") == 0) {
+			err = btf_uint_member(obj, map->name, &m[i], &map->map_flags);
+		} else if (strcmp(field, "pinning") == 0) {
+			err = btf_uint_member(obj, map->name, &m[i], &map->pinning);
+		} else if (strcmp(field, "key_size") == 0) {
+			err = btf_uint_member(obj, map->name, &m[i], &map->key_size);
+		} else if (strcmp(field, "value_size") == 0) {
+			err = btf_uint_member(obj, map->name, &m[i], &map->value_size);
+		} else if (strcmp(field, "map_extra") == 0) {
+			uint32_t extra;
+
+			err = btf_uint_member(obj, map->name, &m[i], &extra);
+			map->map_extra = extra;
+		} else if (strcmp(field, "numa_node") == 0) {
+			uint32_t node;
+
+			err = btf_uint_member(obj, map->name, &m[i], &node);
+		} else if (strcmp(field, "key") == 0) {
+			err = btf_type_member(obj, map->name, &m[i], &map->key_size,
+					      &map->btf_key_type_id);
+		} else if (strcmp(field, "value") == 0) {
+			err = btf_type_member(obj, map->name, &m[i], &map->value_size,
+					      &map->btf_value_type_id);
+		} else if (strcmp(field, "values") == 0) {
+			log_error("'%s': map '%s': initial 'values' (map-in-map, prog arrays) are not supported",
+				  obj->name, map->name);
+			return fail(ENOTSUP);
+		} else {
+			log_error("'%s': map '%s': unknown field '%s' in its definition",
+				  obj->name, map->name, field);
+			return fail(BSDK_EBTF);
+		}
+		(void)ignored_id;
+	}
+	return err;
+}
+
+static int collect_btf_maps(struct bsdk_obj *obj, size_t sec)
+{
+	const struct btf_type *ds;
+	const struct btf_var_secinfo *vi;
+	uint32_t ds_id;
+
+	if (!obj->btf) {
+		log_error("'%s': section '.maps' needs BTF, but the object has no .BTF (build with clang -g)",
+			  obj->name);
+		return fail(BSDK_EFORMAT);
+	}
+	ds_id = btf_find(obj->btf, ".maps", BTF_KIND_DATASEC);
+	if (!ds_id) {
+		log_error("'%s': .BTF has no DATASEC for '.maps'", obj->name);
+		return fail(BSDK_EBTF);
+	}
+	ds = btf_type_by_id(obj->btf, ds_id);
+	vi = btf_secinfos(ds);
+	for (uint16_t i = 0; i < btf_vlen(ds); i++) {
+		const struct btf_type *var = btf_type_by_id(obj->btf, vi[i].type);
+		struct bsdk_map *map;
+		int err;
+
+		if (!var || btf_kind(var) != BTF_KIND_VAR) {
+			log_error("'%s': '.maps' entry %u is not a variable",
+				  obj->name, i);
+			return fail(BSDK_EBTF);
+		}
+		if (range_outside(vi[i].offset, vi[i].size, obj->secs[sec].size)) {
+			log_error("'%s': map '%s': lies outside the '.maps' section",
+				  obj->name, btf_name(obj->btf, var));
+			return fail(BSDK_EBTF);
+		}
+		map = map_add(obj, btf_name(obj->btf, var), ".maps", sec,
+			      vi[i].offset);
+		if (!map)
+			return -errno;
+		err = parse_btf_map(obj, map, var->type);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int collect_data(struct bsdk_obj *obj, size_t sec)
+{
+	const struct elf_sec *s = &obj->secs[sec];
+	struct bsdk_map *map;
+
+	if (s->size == 0 || s->size > UINT32_MAX)
+		return s->size ? fail(E2BIG) : 0;
+	map = map_add(obj, s->name, s->name, sec, 0);
+	if (!map)
+		return -errno;
+	map->type = BPF_MAP_TYPE_ARRAY;
+	map->key_size = sizeof(uint32_t);
+	map->value_size = (uint32_t)s->size;
+	map->max_entries = 1;
+	map->is_global_data = true;
+	map->is_rodata = strncmp(s->name, ".rodata", 7) == 0;
+	/* The program must not write what user space froze. */
+	if (map->is_rodata)
+		map->map_flags = BPF_F_RDONLY_PROG;
+	map->init_data = calloc(1, s->size);
+	if (!map->init_data)
+		return fail(ENOMEM);
+	if (s->data)	/* .bss is SHT_NOBITS: zeros */
+		memcpy(map->init_data, s->data, s->size);
+	return 0;
+}
+
+int maps_collect(struct bsdk_obj *obj)
+{
+	int err = 0;
+
+	for (size_t i = 1; i < obj->nsecs && !err; i++) {
+		const char *name = obj->secs[i].name;
+
+		if (strcmp(name, "maps") == 0)
+			err = collect_legacy(obj, i);
+		else if (strcmp(name, ".maps") == 0)
+			err = collect_btf_maps(obj, i);
+		else if (elf_sec_is_data(obj, i))
+			err = collect_data(obj, i);
+	}
+	return err;
+}
+
+struct bsdk_map *map_by_sec_offset(struct bsdk_obj *obj, size_t sec,
+				   uint64_t offset)
+{
+	for (size_t i = 0; i < obj->nmaps; i++)
+		if (obj->maps[i].sec == sec && obj->maps[i].sec_offset == offset &&
+		    !obj->maps[i].is_global_data)
+			return &obj->maps[i];
+	return NULL;
+}
+
+struct bsdk_map *map_by_data_sec(struct bsdk_obj *obj, size_t sec)
+{
+	for (size_t i = 0; i < obj->nmaps; i++)
+		if (obj->maps[i].sec == sec && obj->maps[i].is_global_data)
+			return &obj->maps[i];
+	return NULL;
+}
+
+/* Kernel object names: at most 15 characters of [A-Za-z0-9_.]. */
+static void kernel_name(char dst[BPF_OBJ_NAME_LEN], const char *src)
+{
+	size_t n = 0;
+
+	for (; *src && n < BPF_OBJ_NAME_LEN - 1; src++) {
+		char c = *src;
+
+		dst[n++] = (c == '_' || c == '.' || (c >= '0' && c <= '9') ||
+			    (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) ? c : '_';
+	}
+	dst[n] = '\0';
+}
+
+static int pinned_map_reuse(struct bsdk_map *map, const char *path)
+{
+	struct bpf_map_info info;
+	union bpf_attr attr;
+	int fd, err;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.pathname = (uint64_t)(uintptr_t)path;
+	fd = sys_bpf(BPF_OBJ_GET, &attr, sizeof(attr));
+	if (fd < 0)
+		return fd == -ENOENT ? 0 : fd;
+
+	memset(&info, 0, sizeof(info));
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = fd;
+	attr.info.info_len = sizeof(info);
+	attr.info.info = (uint64_t)(uintptr_t)&info;
+	err = sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr));
+	if (err) {
+		close(fd);
+		return err;
+	}
+	if (info.type != map->type || info.key_size != map->key_size ||
+	    info.value_size != map->value_size ||
+	    info.max_entries != map->max_entries ||
+	    info.map_flags != map->map_flags) {
+		log_error("map '%s': the map pinned at '%s' has a different definition",
+			  map->name, path);
+		close(fd);
+		return fail(EEXIST);
+	}
+	log_info("map '%s': reusing the map pinned at '%s'", map->name, path);
+	map->fd = fd;
+	return 1;
+}
+
+static int map_create(struct bsdk_map *map)
+{
+	char path[PATH_MAX];
+	union bpf_attr attr;
+	int fd, err;
+
+	if (map->type == BPF_MAP_TYPE_PERF_EVENT_ARRAY) {
+		/* One slot per CPU is what bsdk_perfbuf_new() fills. */
+		if (map->max_entries == 0) {
+			int ncpus = bsdk_cpu_possible_count();
+
+			if (ncpus < 0)
+				return ncpus;
+			map->max_entries = (uint32_t)ncpus;
+		}
+		if (!map->key_size)
+			map->key_size = sizeof(uint32_t);
+		if (!map->value_size)
+			map->value_size = sizeof(uint32_t);
+	}
+
+	if (map->pinning == 1 /* LIBBPF_PIN_BY_NAME */) {
+		snprintf(path, sizeof(path), "/sys/fs/bpf/%s", map->name);
+		err = pinned_map_reuse(map, path);
+		if (err)
+			return err < 0 ? err : 0;
+	}
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = map->type;
+	attr.key_size = map->key_size;
+	attr.value_size = map->value_size;
+	attr.max_entries = map->max_entries;
+	attr.map_flags = map->map_flags;
+	attr.map_extra = map->map_extra;
+	kernel_name(attr.map_name, map->name);
+	fd = sys_bpf(BPF_MAP_CREATE, &attr, sizeof(attr));
+	if (fd < 0) {
+		log_error("map '%s': the kernel refused to create it (type %u, key %u, value %u, max_entries %u): %s",
+			  map->name, map->type, map->key_size, map->value_size,
+			  map->max_entries, bsdk_strerror(fd));
+		return fd;
+	}
+	map->fd = fd;
+	log_debug("map '%s': created, fd %d", map->name, fd);
+
+	if (map->is_global_data) {
+		uint32_t zero = 0;
+
+		err = bpf_map_update(fd, &zero, map->init_data, 0);
+		if (!err && map->is_rodata) {
+			memset(&attr, 0, sizeof(attr));
+			attr.map_fd = fd;
+			err = sys_bpf(BPF_MAP_FREEZE, &attr, sizeof(attr));
+		}
+		if (err) {
+			log_error("map '%s': cannot set its initial value: %s",
+				  map->name, bsdk_strerror(err));
+			return err;
+		}
+	}
+
+	if (map->pinning == 1) {
+		memset(&attr, 0, sizeof(attr));
+		attr.pathname = (uint64_t)(uintptr_t)path;
+		attr.bpf_fd = fd;
+		err = sys_bpf(BPF_OBJ_PIN, &attr, sizeof(attr));
+		if (err) {
+			log_error("map '%s': cannot pin it at '%s': %s",
+				  map->name, path, bsdk_strerror(err));
+			return err;
+		}
+	}
+	return 0;
+}
+
+int maps_create(struct bsdk_obj *obj)
+{
+	for (size_t i = 0; i < obj->nmaps; i++) {
+		int err = map_create(&obj->maps[i]);
+
+		if (err)
+			return err;
+	}
+	return 0;
+}

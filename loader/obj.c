@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * obj.c - the object's life: open (parse everything), load (create maps,
+ * load programs), attach, close. The public accessors live here too.
+ *
+ * Opening does all the parsing and checking that needs no kernel, so a
+ * malformed object fails at bsdk_obj_open() - which `bpfsdk inspect` and
+ * the fuzz target exercise without any bpf() call.
+ */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "btf.h"
+
+static int btf_collect(struct bsdk_obj *obj)
+{
+	const struct elf_sec *s;
+
+	s = elf_sec_by_name(obj, ".BTF", NULL);
+	if (s) {
+		if (s->shdr.sh_type != SHT_PROGBITS || !s->data) {
+			log_error("'%s': section '.BTF' holds no data (type %u)",
+				  obj->name, s->shdr.sh_type);
+			return fail(BSDK_EFORMAT);
+		}
+		obj->btf = btf_parse(s->data, s->size);
+		if (!obj->btf)
+			return -errno;
+	}
+	s = elf_sec_by_name(obj, ".BTF.ext", NULL);
+	if (s && s->data) {
+		obj->btf_ext = s->data;
+		obj->btf_ext_size = s->size;
+	}
+	return 0;
+}
+
+struct bsdk_obj *bsdk_obj_open_mem(const void *buf, size_t size,
+				   const char *name)
+{
+	struct bsdk_obj *obj;
+	int err;
+
+	if (!buf || size == 0) {
+		log_error("'%s': empty object", name ? name : "(memory)");
+		return fail_ptr(BSDK_EFORMAT);
+	}
+	obj = calloc(1, sizeof(*obj));
+	if (!obj)
+		return fail_ptr(ENOMEM);
+	obj->btf_fd = -1;
+	obj->name = strdup(name ? name : "(memory)");
+	obj->image = malloc(size);
+	if (!obj->name || !obj->image) {
+		bsdk_obj_close(obj);
+		return fail_ptr(ENOMEM);
+	}
+	memcpy(obj->image, buf, size);
+	obj->image_size = size;
+
+	err = elf_parse(obj);
+	if (!err)
+		err = btf_collect(obj);
+	if (!err)
+		err = maps_collect(obj);
+	if (!err)
+		err = progs_collect(obj);
+	if (!err)
+		err = relos_collect(obj);
+	if (!err && obj->nprogs == 0) {
+		log_error("'%s': no BPF programs in the object", obj->name);
+		err = -BSDK_EFORMAT;
+	}
+	if (err) {
+		bsdk_obj_close(obj);
+		return fail_ptr(-err);
+	}
+	if (strstr(obj->license, "GPL") == NULL)
+		log_debug("'%s': license '%s' is not GPL-compatible: GPL-only helpers such as bpf_perf_event_output() will be refused",
+			  obj->name, obj->license);
+	return obj;
+}
+
+struct bsdk_obj *bsdk_obj_open(const char *path)
+{
+	struct bsdk_obj *obj = NULL;
+	struct stat st;
+	void *buf = NULL;
+	size_t done = 0;
+	int fd, err = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err = errno;
+		log_error("cannot open '%s': %s", path, bsdk_strerror(err));
+		return fail_ptr(err);
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		err = errno ? errno : EINVAL;
+		log_error("'%s': not a regular file", path);
+		goto out;
+	}
+	buf = malloc(st.st_size ? (size_t)st.st_size : 1);
+	if (!buf) {
+		err = ENOMEM;
+		goto out;
+	}
+	while (done < (size_t)st.st_size) {
+		ssize_t n = read(fd, (char *)buf + done, (size_t)st.st_size - done);
+
+		if (n <= 0) {
+			err = n < 0 ? errno : EIO;
+			log_error("cannot read '%s': %s", path, bsdk_strerror(err));
+			goto out;
+		}
+		done += (size_t)n;
+	}
+	obj = bsdk_obj_open_mem(buf, done, path);
+	if (!obj)
+		err = errno;
+out:
+	free(buf);
+	close(fd);
+	if (err)
+		errno = err;
+	return obj;
+}
+
+static void obj_unload(struct bsdk_obj *obj)
+{
+	for (size_t i = 0; i < obj->nprogs; i++) {
+		if (obj->progs[i].fd >= 0)
+			close(obj->progs[i].fd);
+		obj->progs[i].fd = -1;
+	}
+	for (size_t i = 0; i < obj->nmaps; i++) {
+		if (obj->maps[i].fd >= 0)
+			close(obj->maps[i].fd);
+		obj->maps[i].fd = -1;
+	}
+	obj->loaded = false;
+}
+
+int bsdk_obj_load(struct bsdk_obj *obj)
+{
+	int err;
+
+	if (obj->loaded) {
+		log_error("'%s': already loaded", obj->name);
+		return fail(EBUSY);
+	}
+	bsdk_bump_memlock();
+	err = maps_create(obj);
+	for (size_t i = 0; i < obj->nprogs && !err; i++)
+		if (obj->progs[i].autoload)
+			err = prog_load(&obj->progs[i]);
+	if (err) {
+		obj_unload(obj);
+		errno = -err;
+		return err;
+	}
+	obj->loaded = true;
+	return 0;
+}
+
+void bsdk_obj_close(struct bsdk_obj *obj)
+{
+	if (!obj)
+		return;
+	while (obj->links) {
+		struct bsdk_link *link = obj->links;
+
+		obj->links = link->next;
+		if (link->link_fd >= 0)
+			close(link->link_fd);
+		if (link->perf_fd >= 0)
+			close(link->perf_fd);
+		free(link);
+	}
+	obj_unload(obj);
+	for (size_t i = 0; i < obj->nmaps; i++) {
+		free(obj->maps[i].name);
+		free(obj->maps[i].init_data);
+	}
+	for (size_t i = 0; obj->relos && i < obj->nsecs; i++)
+		free(obj->relos[i]);
+	free(obj->relos);
+	free(obj->nrelos);
+	free(obj->maps);
+	free(obj->progs);
+	free(obj->subprogs);
+	btf_free(obj->btf);
+	if (obj->btf_fd >= 0)
+		close(obj->btf_fd);
+	free(obj->syms);
+	free(obj->secs);
+	free(obj->license);
+	if (obj->elf)
+		elf_end(obj->elf);
+	free(obj->image);
+	free(obj->name);
+	free(obj);
+}
+
+const char *bsdk_obj_name(const struct bsdk_obj *obj) { return obj->name; }
+const char *bsdk_obj_license(const struct bsdk_obj *obj) { return obj->license; }
+uint32_t bsdk_obj_kversion(const struct bsdk_obj *obj) { return obj->kversion; }
+bool bsdk_obj_has_btf(const struct bsdk_obj *obj) { return obj->btf != NULL; }
+
+struct bsdk_prog *bsdk_obj_prog_next(const struct bsdk_obj *obj,
+				     const struct bsdk_prog *prev)
+{
+	size_t next = prev ? (size_t)(prev - obj->progs) + 1 : 0;
+
+	return next < obj->nprogs ? &obj->progs[next] : NULL;
+}
+
+struct bsdk_map *bsdk_obj_map_next(const struct bsdk_obj *obj,
+				   const struct bsdk_map *prev)
+{
+	size_t next = prev ? (size_t)(prev - obj->maps) + 1 : 0;
+
+	return next < obj->nmaps ? &obj->maps[next] : NULL;
+}
+
+struct bsdk_prog *bsdk_obj_prog_find(const struct bsdk_obj *obj,
+				     const char *name)
+{
+	for (size_t i = 0; i < obj->nprogs; i++)
+		if (strcmp(obj->progs[i].fn.name, name) == 0)
+			return &obj->progs[i];
+	return fail_ptr(ENOENT);
+}
+
+struct bsdk_map *bsdk_obj_map_find(const struct bsdk_obj *obj,
+				   const char *name)
+{
+	for (size_t i = 0; i < obj->nmaps; i++)
+		if (strcmp(obj->maps[i].name, name) == 0)
+			return &obj->maps[i];
+	return fail_ptr(ENOENT);
+}
+
+int bsdk_obj_set_global(struct bsdk_obj *obj, const char *name,
+			const void *value, size_t size)
+{
+	for (size_t i = 0; i < obj->nsyms; i++) {
+		const GElf_Sym *sym = &obj->syms[i];
+		struct bsdk_map *map;
+
+		if (GELF_ST_TYPE(sym->st_info) != STT_OBJECT ||
+		    sym->st_shndx == 0 || sym->st_shndx >= obj->nsecs ||
+		    strcmp(elf_sym_name(obj, sym), name) != 0)
+			continue;
+		map = map_by_data_sec(obj, sym->st_shndx);
+		if (!map)
+			continue;
+		if (obj->loaded) {
+			log_error("'%s': global '%s' can only be set before load",
+				  obj->name, name);
+			return fail(EBUSY);
+		}
+		if (sym->st_size != size) {
+			log_error("'%s': global '%s' is %llu bytes, the value given is %zu",
+				  obj->name, name, (unsigned long long)sym->st_size, size);
+			return fail(EINVAL);
+		}
+		if (range_outside(sym->st_value, size, map->value_size)) {
+			log_error("'%s': global '%s' lies outside its section",
+				  obj->name, name);
+			return fail(BSDK_EFORMAT);
+		}
+		memcpy((char *)map->init_data + sym->st_value, value, size);
+		return 0;
+	}
+	log_error("'%s': no global variable '%s' in .rodata, .data or .bss",
+		  obj->name, name);
+	return fail(ENOENT);
+}
+
+int bsdk_obj_global_size(const struct bsdk_obj *obj, const char *name)
+{
+	for (size_t i = 0; i < obj->nsyms; i++) {
+		const GElf_Sym *sym = &obj->syms[i];
+
+		if (GELF_ST_TYPE(sym->st_info) == STT_OBJECT &&
+		    sym->st_shndx > 0 && sym->st_shndx < obj->nsecs &&
+		    elf_sec_is_data(obj, sym->st_shndx) &&
+		    strcmp(elf_sym_name(obj, sym), name) == 0)
+			return sym->st_size > INT32_MAX ? -E2BIG : (int)sym->st_size;
+	}
+	return fail(ENOENT);
+}
+
+/* ---- programs ---- */
+
+const char *bsdk_prog_name(const struct bsdk_prog *prog) { return prog->fn.name; }
+const char *bsdk_prog_section(const struct bsdk_prog *prog) { return prog->section; }
+int bsdk_prog_type(const struct bsdk_prog *prog) { return prog->kind->prog_type; }
+const char *bsdk_prog_type_name(const struct bsdk_prog *prog) { return prog->kind->type_name; }
+const char *bsdk_prog_attach_target(const struct bsdk_prog *prog) { return prog->target; }
+size_t bsdk_prog_insn_count(const struct bsdk_prog *prog) { return prog->fn.count; }
+int bsdk_prog_fd(const struct bsdk_prog *prog) { return prog->fd; }
+bool bsdk_prog_autoload(const struct bsdk_prog *prog) { return prog->autoload; }
+
+int bsdk_prog_set_autoload(struct bsdk_prog *prog, bool autoload)
+{
+	if (prog->obj->loaded)
+		return fail(EBUSY);
+	prog->autoload = autoload;
+	return 0;
+}
+
+struct bsdk_link *bsdk_prog_attach(struct bsdk_prog *prog)
+{
+	struct bsdk_link *link;
+	int err;
+
+	if (prog->fd < 0) {
+		log_error("program '%s': not loaded, cannot attach", prog->fn.name);
+		return fail_ptr(EBADF);
+	}
+	if (!prog->kind->attach) {
+		log_error("program '%s': section '%s' has no attach point of its own; attach its fd to a perf event yourself",
+			  prog->fn.name, prog->section);
+		return fail_ptr(EOPNOTSUPP);
+	}
+	link = calloc(1, sizeof(*link));
+	if (!link)
+		return fail_ptr(ENOMEM);
+	link->obj = prog->obj;
+	link->link_fd = -1;
+	link->perf_fd = -1;
+	err = prog->kind->attach(prog, link);
+	if (err) {
+		if (link->link_fd >= 0)
+			close(link->link_fd);
+		if (link->perf_fd >= 0)
+			close(link->perf_fd);
+		free(link);
+		return fail_ptr(-err);
+	}
+	log_info("program '%s': attached to %s '%s'", prog->fn.name,
+		 prog->kind->type_name, prog->target);
+	link->next = prog->obj->links;
+	prog->obj->links = link;
+	return link;
+}
+
+void bsdk_link_destroy(struct bsdk_link *link)
+{
+	struct bsdk_link **pp;
+
+	if (!link)
+		return;
+	for (pp = &link->obj->links; *pp; pp = &(*pp)->next) {
+		if (*pp == link) {
+			*pp = link->next;
+			break;
+		}
+	}
+	if (link->link_fd >= 0)
+		close(link->link_fd);
+	if (link->perf_fd >= 0)
+		close(link->perf_fd);
+	free(link);
+}
+
+/* ---- maps ---- */
+
+const char *bsdk_map_name(const struct bsdk_map *map) { return map->name; }
+int bsdk_map_type(const struct bsdk_map *map) { return (int)map->type; }
+uint32_t bsdk_map_key_size(const struct bsdk_map *map) { return map->key_size; }
+uint32_t bsdk_map_value_size(const struct bsdk_map *map) { return map->value_size; }
+uint32_t bsdk_map_max_entries(const struct bsdk_map *map) { return map->max_entries; }
+const char *bsdk_map_origin(const struct bsdk_map *map) { return map->origin; }
+int bsdk_map_fd(const struct bsdk_map *map) { return map->fd; }
+
+int bsdk_map_set_max_entries(struct bsdk_map *map, uint32_t max_entries)
+{
+	if (map->obj->loaded)
+		return fail(EBUSY);
+	map->max_entries = max_entries;
+	return 0;
+}

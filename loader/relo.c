@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * relo.c - turn clang's relocations into what the kernel expects.
+ *
+ * clang leaves placeholders where a program uses something only known at
+ * load time, and an ELF relocation saying which symbol fills each one:
+ *
+ *   ld_imm64 of a map          -> src_reg BPF_PSEUDO_MAP_FD, imm = map fd
+ *   ld_imm64 of a global       -> src_reg BPF_PSEUDO_MAP_VALUE, imm = fd of
+ *                                 the section's array map, next imm = offset
+ *   call of a .text function   -> the subprogram is appended after the
+ *                                 program and imm becomes the distance to it
+ *   ld_imm64 of a function     -> src_reg BPF_PSEUDO_FUNC, same distance
+ *
+ * relos_collect() reads and checks every relocation when the object is
+ * opened, so `bpfsdk inspect` sees the same errors `run` would;
+ * relos_link_prog() applies them to a copy of the program at load time.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define INSN_SIZE sizeof(struct bpf_insn)
+
+static bool is_ld_imm64(const struct bpf_insn *insn)
+{
+	return insn->code == (BPF_LD | BPF_IMM | BPF_DW);
+}
+
+static bool is_pseudo_call(const struct bpf_insn *insn)
+{
+	return insn->code == (BPF_JMP | BPF_CALL) &&
+	       insn->src_reg == BPF_PSEUDO_CALL;
+}
+
+static const struct bpf_insn *sec_insn(const struct bsdk_obj *obj,
+				       size_t sec, size_t idx)
+{
+	return (const struct bpf_insn *)obj->secs[sec].data + idx;
+}
+
+static int relo_cmp(const void *a, const void *b)
+{
+	const struct relo *ra = a, *rb = b;
+
+	return (ra->insn > rb->insn) - (ra->insn < rb->insn);
+}
+
+/* Name the place of a bad relocation the same way everywhere. */
+#define relo_error(obj, sec, n, fmt, ...)				\
+	log_error("'%s': section '%s': relocation %zu " fmt,		\
+		  (obj)->name, (obj)->secs[sec].name, (size_t)(n), ##__VA_ARGS__)
+
+/* Classify one relocation and check it against what it points at. */
+static int relo_parse(struct bsdk_obj *obj, size_t sec, size_t n,
+		      const GElf_Rel *rel, struct relo *out)
+{
+	const struct elf_sec *s = &obj->secs[sec];
+	size_t sym_idx = GELF_R_SYM(rel->r_info);
+	const struct bpf_insn *insn;
+	const GElf_Sym *sym;
+	size_t sym_sec;
+
+	if (rel->r_offset % INSN_SIZE) {
+		relo_error(obj, sec, n, "is not aligned to an instruction (offset %llu)",
+			   (unsigned long long)rel->r_offset);
+		return fail(BSDK_ERELO);
+	}
+	if (rel->r_offset >= s->size) {
+		relo_error(obj, sec, n, "points past the end of the section (offset %llu, size %zu)",
+			   (unsigned long long)rel->r_offset, s->size);
+		return fail(BSDK_ERELO);
+	}
+	if (sym_idx >= obj->nsyms) {
+		relo_error(obj, sec, n, "names symbol %zu, past the end of the symbol table (%zu)",
+			   sym_idx, obj->nsyms);
+		return fail(BSDK_ERELO);
+	}
+	sym = &obj->syms[sym_idx];
+	sym_sec = sym->st_shndx;
+	out->insn = rel->r_offset / INSN_SIZE;
+	out->sym_name = elf_sym_name(obj, sym);
+	insn = sec_insn(obj, sec, out->insn);
+
+	if (is_pseudo_call(insn)) {
+		if (sym_sec != obj->text_sec || !obj->text_sec) {
+			relo_error(obj, sec, n, "calls '%s', which is not a function in .text",
+				   out->sym_name);
+			return fail(BSDK_ERELO);
+		}
+		/* imm counts instructions from the one after the call. */
+		int64_t target = (int64_t)(sym->st_value / INSN_SIZE) + insn->imm + 1;
+
+		if (target < 0 || (uint64_t)target >= obj->secs[sym_sec].size / INSN_SIZE) {
+			relo_error(obj, sec, n, "calls outside .text");
+			return fail(BSDK_ERELO);
+		}
+		out->kind = RELO_CALL;
+		out->target = (size_t)target;
+		return 0;
+	}
+	if (!is_ld_imm64(insn)) {
+		relo_error(obj, sec, n, "(symbol '%s') is on instruction %zu, which is neither ld_imm64 nor a call (code %#x)",
+			   out->sym_name, out->insn, insn->code);
+		return fail(BSDK_ERELO);
+	}
+	if (rel->r_offset + 2 * INSN_SIZE > s->size) {
+		relo_error(obj, sec, n, "is on an ld_imm64 cut off by the end of the section");
+		return fail(BSDK_ERELO);
+	}
+	if (sym_sec == 0 || sym_sec >= obj->nsecs) {
+		relo_error(obj, sec, n, "refers to '%s', which is not defined in this object",
+			   out->sym_name);
+		return fail(BSDK_ERELO);
+	}
+
+	const char *sname = obj->secs[sym_sec].name;
+
+	if (strcmp(sname, "maps") == 0 || strcmp(sname, ".maps") == 0) {
+		struct bsdk_map *map = map_by_sec_offset(obj, sym_sec, sym->st_value);
+
+		if (!map) {
+			relo_error(obj, sec, n, "refers to '%s' in '%s', which is not a map definition",
+				   out->sym_name, sname);
+			return fail(BSDK_ERELO);
+		}
+		out->kind = RELO_MAP;
+		out->map = (size_t)(map - obj->maps);
+		return 0;
+	}
+	if (elf_sec_is_data(obj, sym_sec)) {
+		struct bsdk_map *map = map_by_data_sec(obj, sym_sec);
+		/* Named variables carry their offset in st_value, section
+		 * symbols in the instruction's imm; one of them is 0. */
+		int64_t off = (int64_t)sym->st_value + insn->imm;
+
+		if (!map || off < 0 || (uint64_t)off >= map->value_size) {
+			relo_error(obj, sec, n, "refers to offset %lld of '%s', outside the section",
+				   (long long)off, sname);
+			return fail(BSDK_ERELO);
+		}
+		out->kind = RELO_DATA;
+		out->map = (size_t)(map - obj->maps);
+		out->offset = (uint64_t)off;
+		return 0;
+	}
+	if (sym_sec == obj->text_sec && obj->text_sec) {
+		/* A function's address (callbacks of bpf_loop() & co.):
+		 * the addend is in bytes here. */
+		int64_t off = (int64_t)sym->st_value + insn->imm;
+
+		if (off < 0 || off % (int64_t)INSN_SIZE ||
+		    (uint64_t)off >= obj->secs[sym_sec].size) {
+			relo_error(obj, sec, n, "takes the address of an invalid .text offset");
+			return fail(BSDK_ERELO);
+		}
+		out->kind = RELO_FUNC;
+		out->target = (size_t)off / INSN_SIZE;
+		return 0;
+	}
+	relo_error(obj, sec, n, "refers to '%s' in section '%s', which the loader cannot relocate",
+		   out->sym_name, sname);
+	return fail(BSDK_ERELO);
+}
+
+static int collect_section(struct bsdk_obj *obj, size_t rel_sec)
+{
+	const struct elf_sec *rs = &obj->secs[rel_sec];
+	size_t target = rs->shdr.sh_info, count;
+	Elf_Data *data;
+	struct relo *relos;
+
+	if (target == 0 || target >= obj->nsecs) {
+		log_error("'%s': section '%s': relocates section %zu, which does not exist",
+			  obj->name, rs->name, target);
+		return fail(BSDK_EFORMAT);
+	}
+	/* Relocations of debug info and BTF are for debuggers, not us. */
+	if (!elf_sec_is_prog(obj, target))
+		return 0;
+	if (rs->shdr.sh_link != obj->symtab_sec) {
+		log_error("'%s': section '%s': does not use the symbol table",
+			  obj->name, rs->name);
+		return fail(BSDK_EFORMAT);
+	}
+	if (rs->shdr.sh_entsize != sizeof(Elf64_Rel) ||
+	    rs->size % sizeof(Elf64_Rel) || !rs->data) {
+		log_error("'%s': section '%s': entry size %llu, expected %zu",
+			  obj->name, rs->name,
+			  (unsigned long long)rs->shdr.sh_entsize, sizeof(Elf64_Rel));
+		return fail(BSDK_EFORMAT);
+	}
+	if (obj->relos[target]) {
+		log_error("'%s': section '%s' has two relocation sections",
+			  obj->name, obj->secs[target].name);
+		return fail(BSDK_EFORMAT);
+	}
+	count = rs->size / sizeof(Elf64_Rel);
+	relos = calloc(count ? count : 1, sizeof(*relos));
+	if (!relos)
+		return fail(ENOMEM);
+	obj->relos[target] = relos;
+	obj->nrelos[target] = count;
+
+	data = elf_getdata(elf_getscn(obj->elf, rel_sec), NULL);
+	for (size_t i = 0; i < count; i++) {
+		GElf_Rel rel;
+		int err;
+
+		if (!data || !gelf_getrel(data, (int)i, &rel)) {
+			relo_error(obj, target, i, "cannot be read");
+			return fail(BSDK_EFORMAT);
+		}
+		err = relo_parse(obj, target, i, &rel, &relos[i]);
+		if (err)
+			return err;
+	}
+	qsort(relos, count, sizeof(*relos), relo_cmp);
+	for (size_t i = 1; i < count; i++) {
+		if (relos[i].insn == relos[i - 1].insn) {
+			relo_error(obj, target, i, "relocates instruction %zu a second time",
+				   relos[i].insn);
+			return fail(BSDK_ERELO);
+		}
+	}
+	return 0;
+}
+
+int relos_collect(struct bsdk_obj *obj)
+{
+	obj->relos = calloc(obj->nsecs, sizeof(*obj->relos));
+	obj->nrelos = calloc(obj->nsecs, sizeof(*obj->nrelos));
+	if (!obj->relos || !obj->nrelos)
+		return fail(ENOMEM);
+	for (size_t i = 1; i < obj->nsecs; i++) {
+		if (obj->secs[i].shdr.sh_type == SHT_RELA) {
+			log_error("'%s': section '%s': RELA relocations are not used by BPF",
+				  obj->name, obj->secs[i].name);
+			return fail(BSDK_EFORMAT);
+		}
+		if (obj->secs[i].shdr.sh_type == SHT_REL) {
+			int err = collect_section(obj, i);
+
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+static const struct relo *relo_at(const struct bsdk_obj *obj, size_t sec,
+				  size_t insn)
+{
+	struct relo key = { .insn = insn };
+
+	if (!obj->relos[sec])
+		return NULL;
+	return bsearch(&key, obj->relos[sec], obj->nrelos[sec],
+		       sizeof(key), relo_cmp);
+}
+
+static const struct func *subprog_at(const struct bsdk_obj *obj, size_t idx)
+{
+	for (size_t i = 0; i < obj->nsubprogs; i++) {
+		const struct func *f = &obj->subprogs[i];
+
+		if (idx >= f->first && idx < f->first + f->count)
+			return f;
+	}
+	return NULL;
+}
+
+/* The linked program under construction: pieces[k] starts at base[k]. */
+struct linker {
+	struct bpf_insn *insns;
+	size_t count;
+	const struct func **pieces;
+	size_t *base;
+	size_t npieces;
+};
+
+/* Where sub starts in the linked program, appending it on first use. */
+static int linker_place(struct linker *l, const struct bsdk_obj *obj,
+			const struct func *sub, size_t *base)
+{
+	const struct func **pieces;
+	struct bpf_insn *insns;
+	size_t *bases;
+
+	for (size_t k = 0; k < l->npieces; k++) {
+		if (l->pieces[k] == sub) {
+			*base = l->base[k];
+			return 0;
+		}
+	}
+	if (l->count + sub->count > BPF_COMPLEXITY_LIMIT_INSNS)
+		return fail(E2BIG);
+	insns = realloc(l->insns, (l->count + sub->count) * INSN_SIZE);
+	pieces = realloc(l->pieces, (l->npieces + 1) * sizeof(*pieces));
+	if (insns)
+		l->insns = insns;
+	if (pieces)
+		l->pieces = pieces;
+	bases = realloc(l->base, (l->npieces + 1) * sizeof(*bases));
+	if (bases)
+		l->base = bases;
+	if (!insns || !pieces || !bases)
+		return fail(ENOMEM);
+	memcpy(l->insns + l->count, sec_insn(obj, sub->sec, sub->first),
+	       sub->count * INSN_SIZE);
+	l->pieces[l->npieces] = sub;
+	l->base[l->npieces] = l->count;
+	l->npieces++;
+	*base = l->count;
+	l->count += sub->count;
+	return 0;
+}
+
+/* Point the call or function load at pc to .text instruction target. */
+static int link_call(struct linker *l, const struct bsdk_prog *prog,
+		     size_t pc, size_t target, uint8_t src_reg)
+{
+	const struct bsdk_obj *obj = prog->obj;
+	const struct func *sub = subprog_at(obj, target);
+	size_t base;
+	int err;
+
+	if (!sub) {
+		log_error("program '%s': calls .text instruction %zu, which is not inside a function",
+			  prog->fn.name, target);
+		return fail(BSDK_ERELO);
+	}
+	err = linker_place(l, obj, sub, &base);
+	if (err)
+		return err;
+	l->insns[pc].src_reg = src_reg;
+	l->insns[pc].imm = (int32_t)((int64_t)(base + target - sub->first) -
+				     (int64_t)(pc + 1));
+	return 0;
+}
+
+static int link_piece(struct linker *l, const struct bsdk_prog *prog, size_t k)
+{
+	const struct bsdk_obj *obj = prog->obj;
+	const struct func *fn = l->pieces[k];
+	size_t base = l->base[k];
+	int err = 0;
+
+	for (size_t i = 0; i < fn->count && !err; i++) {
+		const struct relo *r = relo_at(obj, fn->sec, fn->first + i);
+		size_t pc = base + i;
+		struct bpf_insn *insn = &l->insns[pc];
+
+		if (!r) {
+			/* A call clang resolved itself, within the section. */
+			if (is_pseudo_call(insn)) {
+				int64_t t = (int64_t)(fn->first + i) + insn->imm + 1;
+
+				if (fn->sec != obj->text_sec || t < 0) {
+					log_error("program '%s': instruction %zu calls a function the loader cannot find",
+						  prog->fn.name, i);
+					return fail(BSDK_ERELO);
+				}
+				err = link_call(l, prog, pc, (size_t)t, BPF_PSEUDO_CALL);
+			}
+			continue;
+		}
+		if ((r->kind == RELO_MAP || r->kind == RELO_DATA ||
+		     r->kind == RELO_FUNC) && i + 1 >= fn->count) {
+			log_error("program '%s': ld_imm64 at instruction %zu is cut off by the end of the function",
+				  prog->fn.name, i);
+			return fail(BSDK_ERELO);
+		}
+		switch (r->kind) {
+		case RELO_MAP:
+			insn[0].src_reg = BPF_PSEUDO_MAP_FD;
+			insn[0].imm = obj->maps[r->map].fd;
+			insn[1].imm = 0;
+			break;
+		case RELO_DATA:
+			insn[0].src_reg = BPF_PSEUDO_MAP_VALUE;
+			insn[0].imm = obj->maps[r->map].fd;
+			insn[1].imm = (int32_t)r->offset;
+			break;
+		case RELO_CALL:
+			err = link_call(l, prog, pc, r->target, BPF_PSEUDO_CALL);
+			break;
+		case RELO_FUNC:
+			err = link_call(l, prog, pc, r->target, BPF_PSEUDO_FUNC);
+			break;
+		}
+	}
+	return err;
+}
+
+int relos_link_prog(struct bsdk_prog *prog, struct bpf_insn **insns,
+		    size_t *count)
+{
+	struct linker l = { 0 };
+	size_t base;
+	int err;
+
+	err = linker_place(&l, prog->obj, &prog->fn, &base);
+	/* Appending may add pieces; walk until no new one appears. */
+	for (size_t k = 0; !err && k < l.npieces; k++)
+		err = link_piece(&l, prog, k);
+	free(l.pieces);
+	free(l.base);
+	if (err) {
+		free(l.insns);
+		return err;
+	}
+	*insns = l.insns;
+	*count = l.count;
+	return 0;
+}
