@@ -1,0 +1,611 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * perfbuf.c - the per-CPU reader of a BPF_MAP_TYPE_PERF_EVENT_ARRAY.
+ *
+ * For every online CPU: a PERF_TYPE_SOFTWARE / PERF_COUNT_SW_BPF_OUTPUT
+ * event, its fd stored in slot cpu of the map, its ring mmapped (one
+ * metadata page + 2^n data pages) and its fd added to one epoll set.
+ * Records are decoded by perf_ring.c; this file owns the protocol with the
+ * kernel around it (the ordering of data_head and data_tail) and the
+ * wakeup and drain policy.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "perf_ring.h"
+
+#define DEFAULT_PAGES          64
+#define DEFAULT_MAX_LATENCY_MS 10
+
+struct cpu_ring {
+	int cpu;
+	int fd;
+	struct perf_event_mmap_page *meta;   /* the first mmapped page */
+	uint8_t *data;                       /* the 2^n data pages after it */
+	struct perf_scratch scratch;         /* for records that wrap */
+	struct perf_ring walk;               /* merge mode: the pending state */
+	struct perf_rec pending;             /* merge mode: the record at tail */
+	bool has_pending;
+};
+
+struct bsdk_perfbuf {
+	int map_fd;
+	int epfd;
+	struct bsdk_perfbuf_opts opts;       /* normalised copy */
+	size_t page_size;
+	size_t data_size;                    /* pages * page_size */
+	uint32_t map_slots;                  /* the map's max_entries */
+
+	struct cpu_ring *rings;
+	size_t nrings;
+	size_t cap_rings;
+	struct epoll_event *events;          /* nrings entries for epoll_wait */
+
+	uint64_t drain_ns;                   /* 0: no periodic drain */
+	uint64_t last_drain_ns;
+	struct perf_ring_counts counts;
+	uint64_t wakeups;
+	uint64_t drains;
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Copy the caller's options, accepting an older (smaller) struct and a
+ * newer (larger) one whose extra bytes are all zero - the convention that
+ * lets fields be appended without breaking built programs. */
+static int opts_copy(struct bsdk_perfbuf_opts *dst,
+		     const struct bsdk_perfbuf_opts *src)
+{
+	size_t sz;
+
+	memset(dst, 0, sizeof(*dst));
+	if (!src) {
+		log_error("perf buffer: options are required (on_sample at least)");
+		return fail(EINVAL);
+	}
+	sz = src->sz;
+	if (sz < offsetof(struct bsdk_perfbuf_opts, ctx) + sizeof(void *)) {
+		log_error("perf buffer: opts.sz is %zu, smaller than the first version of struct bsdk_perfbuf_opts; set it to sizeof(opts)",
+			  sz);
+		return fail(EINVAL);
+	}
+	if (sz > sizeof(*dst)) {
+		const uint8_t *extra = (const uint8_t *)src + sizeof(*dst);
+
+		for (size_t i = 0; i < sz - sizeof(*dst); i++) {
+			if (extra[i]) {
+				log_error("perf buffer: options set fields this library does not know (opts.sz %zu > %zu)",
+					  sz, sizeof(*dst));
+				return fail(EINVAL);
+			}
+		}
+		sz = sizeof(*dst);
+	}
+	memcpy(dst, src, sz);
+	dst->sz = sizeof(*dst);
+	return 0;
+}
+
+static int check_map(struct bsdk_perfbuf *pb)
+{
+	struct bpf_map_info info;
+	union bpf_attr attr;
+	int err;
+
+	memset(&info, 0, sizeof(info));
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = pb->map_fd;
+	attr.info.info_len = sizeof(info);
+	attr.info.info = (uint64_t)(uintptr_t)&info;
+	err = sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr));
+	if (err < 0) {
+		log_error("perf buffer: map fd %d: cannot get map info: %s",
+			  pb->map_fd, bsdk_strerror(err));
+		return fail(-err);
+	}
+	if (info.type != BPF_MAP_TYPE_PERF_EVENT_ARRAY) {
+		log_error("perf buffer: map '%s' (fd %d) has type %u, not BPF_MAP_TYPE_PERF_EVENT_ARRAY",
+			  info.name, pb->map_fd, info.type);
+		return fail(EINVAL);
+	}
+	pb->map_slots = info.max_entries;
+	return 0;
+}
+
+static bool have_ring_for(const struct bsdk_perfbuf *pb, int cpu)
+{
+	for (size_t i = 0; i < pb->nrings; i++)
+		if (pb->rings[i].cpu == cpu)
+			return true;
+	return false;
+}
+
+/* Open, map and register the ring of one CPU. Returns 1 when added, 0 when
+ * the CPU was skipped (offline, or beyond the map), negative errno on
+ * failure. */
+static int ring_open(struct bsdk_perfbuf *pb, int cpu)
+{
+	struct perf_event_attr attr;
+	struct epoll_event ev;
+	struct cpu_ring *r;
+	size_t mmap_size = pb->page_size + pb->data_size;
+	void *base;
+	int fd, err;
+
+	if ((uint32_t)cpu >= pb->map_slots) {
+		log_warn("perf buffer: cpu %d has no slot in the map (max_entries %u); its records cannot be read",
+			 cpu, pb->map_slots);
+		return 0;
+	}
+	if (pb->nrings == pb->cap_rings) {
+		size_t cap = pb->cap_rings ? pb->cap_rings * 2 : 8;
+		struct cpu_ring *rings = realloc(pb->rings, cap * sizeof(*rings));
+		struct epoll_event *evs;
+
+		if (!rings)
+			return fail(ENOMEM);
+		pb->rings = rings;
+		evs = realloc(pb->events, cap * sizeof(*evs));
+		if (!evs)
+			return fail(ENOMEM);
+		pb->events = evs;
+		pb->cap_rings = cap;
+	}
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_BPF_OUTPUT;
+	attr.sample_type = PERF_SAMPLE_RAW;
+	attr.sample_period = 1;
+	if (pb->opts.wakeup_events) {
+		attr.wakeup_events = pb->opts.wakeup_events;
+	} else {
+		/* Wake up when this many bytes are ready, not per record:
+		 * a wakeup costs the producer CPU an interrupt and the
+		 * consumer a context switch; the periodic drain bounds the
+		 * latency this adds. */
+		attr.watermark = 1;
+		attr.wakeup_watermark = pb->opts.wakeup_bytes;
+	}
+
+	fd = sys_perf_event_open(&attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0) {
+		if (fd == -ENODEV || !bsdk_cpu_is_online(cpu)) {
+			/* Went offline between the check and the open. */
+			log_info("perf buffer: cpu %d is offline, its slot stays empty",
+				 cpu);
+			return 0;
+		}
+		log_error("perf buffer: cpu %d: perf_event_open(PERF_COUNT_SW_BPF_OUTPUT) failed: %s",
+			  cpu, bsdk_strerror(fd));
+		return fail(-fd);
+	}
+
+	/* PROT_WRITE makes the kernel honour data_tail: it never overwrites
+	 * unread records, and reports what did not fit as PERF_RECORD_LOST. */
+	base = mmap(NULL, mmap_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (base == MAP_FAILED) {
+		err = -errno;
+		log_error("perf buffer: cpu %d: mmap of %zu bytes (%zu data pages) failed: %s%s",
+			  cpu, mmap_size, pb->data_size / pb->page_size,
+			  bsdk_strerror(err),
+			  err == -EPERM ? " (raise the limit in /proc/sys/kernel/perf_event_mlock_kb or use fewer pages)" : "");
+		close(fd);
+		return fail(-err);
+	}
+
+	err = bpf_map_update(pb->map_fd, &cpu, &fd, BPF_ANY);
+	if (err < 0) {
+		log_error("perf buffer: cpu %d: storing the event in map slot %d failed: %s",
+			  cpu, cpu, bsdk_strerror(err));
+		goto err_unmap;
+	}
+
+	memset(&ev, 0, sizeof(ev));
+	ev.events = EPOLLIN;
+	ev.data.u64 = pb->nrings;
+	if (epoll_ctl(pb->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
+		err = -errno;
+		log_error("perf buffer: cpu %d: epoll_ctl failed: %s", cpu,
+			  bsdk_strerror(err));
+		goto err_unmap;
+	}
+	if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) < 0) {
+		err = -errno;
+		log_error("perf buffer: cpu %d: enabling the event failed: %s",
+			  cpu, bsdk_strerror(err));
+		epoll_ctl(pb->epfd, EPOLL_CTL_DEL, fd, NULL);
+		goto err_unmap;
+	}
+
+	r = &pb->rings[pb->nrings++];
+	memset(r, 0, sizeof(*r));
+	r->cpu = cpu;
+	r->fd = fd;
+	r->meta = base;
+	r->data = (uint8_t *)base + pb->page_size;
+	log_debug("perf buffer: cpu %d: ring of %zu bytes, fd %d", cpu,
+		  pb->data_size, fd);
+	return 1;
+
+err_unmap:
+	munmap(base, mmap_size);
+	close(fd);
+	return fail(-err);
+}
+
+static void ring_close(struct bsdk_perfbuf *pb, struct cpu_ring *r)
+{
+	union bpf_attr attr;
+
+	/* Empty the slot so a program still running writes nowhere rather
+	 * than into an event nobody reads (-ENOENT for it). */
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = pb->map_fd;
+	attr.key = (uint64_t)(uintptr_t)&r->cpu;
+	sys_bpf(BPF_MAP_DELETE_ELEM, &attr, sizeof(attr));
+	munmap(r->meta, pb->page_size + pb->data_size);
+	close(r->fd);
+	perf_scratch_free(&r->scratch);
+}
+
+int bsdk_perfbuf_rescan(struct bsdk_perfbuf *pb)
+{
+	int ncpu = bsdk_cpu_possible_count();
+	int added = 0, err;
+
+	if (ncpu < 0) {
+		log_error("perf buffer: cannot read the possible CPUs: %s",
+			  bsdk_strerror(ncpu));
+		return fail(-ncpu);
+	}
+	for (int cpu = 0; cpu < ncpu; cpu++) {
+		if (have_ring_for(pb, cpu))
+			continue;
+		if (!bsdk_cpu_is_online(cpu)) {
+			log_info("perf buffer: cpu %d is offline, its slot stays empty",
+				 cpu);
+			continue;
+		}
+		err = ring_open(pb, cpu);
+		if (err < 0)
+			return err;
+		added += err;
+	}
+	return added;
+}
+
+struct bsdk_perfbuf *bsdk_perfbuf_new(int map_fd,
+				      const struct bsdk_perfbuf_opts *opts)
+{
+	struct bsdk_perfbuf *pb;
+	long page_size = sysconf(_SC_PAGESIZE);
+	int err;
+
+	pb = calloc(1, sizeof(*pb));
+	if (!pb)
+		return fail_ptr(ENOMEM);
+	pb->map_fd = map_fd;
+	pb->epfd = -1;
+
+	err = opts_copy(&pb->opts, opts);
+	if (err < 0)
+		goto err;
+	if (!pb->opts.on_sample) {
+		log_error("perf buffer: opts.on_sample is required");
+		err = fail(EINVAL);
+		goto err;
+	}
+	if (!pb->opts.pages)
+		pb->opts.pages = DEFAULT_PAGES;
+	if (pb->opts.pages & (pb->opts.pages - 1)) {
+		log_error("perf buffer: %u pages per CPU is not a power of two (try %u)",
+			  pb->opts.pages,
+			  1u << (31 - __builtin_clz(pb->opts.pages)));
+		err = fail(EINVAL);
+		goto err;
+	}
+	if (page_size <= 0 || pb->opts.pages > SIZE_MAX / 2 / (size_t)page_size) {
+		log_error("perf buffer: %u pages per CPU is too large",
+			  pb->opts.pages);
+		err = fail(EINVAL);
+		goto err;
+	}
+	pb->page_size = (size_t)page_size;
+	pb->data_size = (size_t)pb->opts.pages * pb->page_size;
+	if (!pb->opts.wakeup_events && !pb->opts.wakeup_bytes)
+		pb->opts.wakeup_bytes = pb->data_size / 4;
+	if (pb->opts.wakeup_bytes > pb->data_size) {
+		log_error("perf buffer: wakeup_bytes %u is larger than the ring (%zu bytes)",
+			  pb->opts.wakeup_bytes, pb->data_size);
+		err = fail(EINVAL);
+		goto err;
+	}
+	if (pb->opts.merge_by_ts && pb->opts.ts_offset > UINT32_MAX - 8) {
+		log_error("perf buffer: ts_offset %u is out of range",
+			  pb->opts.ts_offset);
+		err = fail(EINVAL);
+		goto err;
+	}
+	if (pb->opts.max_latency_ms == 0)
+		pb->opts.max_latency_ms = DEFAULT_MAX_LATENCY_MS;
+	pb->drain_ns = pb->opts.max_latency_ms > 0 ?
+		(uint64_t)pb->opts.max_latency_ms * 1000000ull : 0;
+
+	err = check_map(pb);
+	if (err < 0)
+		goto err;
+
+	pb->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (pb->epfd < 0) {
+		err = -errno;
+		log_error("perf buffer: epoll_create1 failed: %s",
+			  bsdk_strerror(err));
+		goto err;
+	}
+
+	err = bsdk_perfbuf_rescan(pb);
+	if (err < 0)
+		goto err;
+	if (pb->nrings == 0) {
+		log_error("perf buffer: no CPU could get a ring");
+		err = fail(ENODEV);
+		goto err;
+	}
+	log_info("perf buffer: %zu rings of %u pages, wakeup %s %u, drain every %d ms",
+		 pb->nrings, pb->opts.pages,
+		 pb->opts.wakeup_events ? "every" : "at bytes",
+		 pb->opts.wakeup_events ? pb->opts.wakeup_events :
+		 pb->opts.wakeup_bytes, pb->opts.max_latency_ms);
+	pb->last_drain_ns = now_ns();
+	return pb;
+
+err:
+	bsdk_perfbuf_free(pb);
+	return fail_ptr(-err);
+}
+
+void bsdk_perfbuf_free(struct bsdk_perfbuf *pb)
+{
+	int saved = errno;
+
+	if (!pb)
+		return;
+	for (size_t i = 0; i < pb->nrings; i++)
+		ring_close(pb, &pb->rings[i]);
+	if (pb->epfd >= 0)
+		close(pb->epfd);
+	free(pb->rings);
+	free(pb->events);
+	free(pb);
+	errno = saved;
+}
+
+/* Begin a walk of ring r: snapshot data_head.
+ *
+ * The rule (include/uapi/linux/perf_event.h, on data_head): after reading
+ * data_head, user space must issue a read barrier before reading the
+ * records, pairing with the kernel's barrier between writing a record and
+ * publishing the new head. An acquire load is exactly that: no read of the
+ * ring below can be ordered before it, so we never see a head that covers
+ * a record whose bytes are not visible yet. */
+static void walk_begin(struct bsdk_perfbuf *pb, struct cpu_ring *r,
+		       struct perf_ring *w)
+{
+	w->data = r->data;
+	w->size = pb->data_size;
+	w->head = __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE);
+	/* Only we write data_tail, so a plain (relaxed) read is enough. */
+	w->tail = __atomic_load_n(&r->meta->data_tail, __ATOMIC_RELAXED);
+	w->cpu = r->cpu;
+	w->scratch = &r->scratch;
+	w->counts = &pb->counts;
+}
+
+/* End a walk: give the consumed bytes back.
+ *
+ * The rule (same header, on data_tail): the kernel will not overwrite
+ * unread data as long as data_tail says it is unread, and it may overwrite
+ * it as soon as it sees the new value. A release store orders every read
+ * of the records (and the callbacks' use of zero-copy pointers into the
+ * ring) before the store, pairing with the kernel's barrier before it
+ * reads data_tail to compute free space. */
+static void walk_end(struct cpu_ring *r, const struct perf_ring *w)
+{
+	__atomic_store_n(&r->meta->data_tail, w->tail, __ATOMIC_RELEASE);
+}
+
+static int consume_cpu_order(struct bsdk_perfbuf *pb)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < pb->nrings; i++) {
+		struct cpu_ring *r = &pb->rings[i];
+		struct perf_ring w;
+
+		/* Checking for data costs one load from the mmapped page:
+		 * no system call, so a drain of idle rings is cheap. */
+		if (__atomic_load_n(&r->meta->data_head, __ATOMIC_RELAXED) ==
+		    r->meta->data_tail)
+			continue;
+		walk_begin(pb, r, &w);
+		n += perf_ring_walk(&w, (perf_ring_sample_fn)pb->opts.on_sample,
+				    (perf_ring_lost_fn)pb->opts.on_lost,
+				    pb->opts.ctx);
+		walk_end(r, &w);
+	}
+	return n > INT32_MAX ? INT32_MAX : (int)n;
+}
+
+static uint64_t rec_ts(const struct bsdk_perfbuf *pb, const struct perf_rec *rec)
+{
+	uint64_t ts;
+
+	/* Records too short to carry the field sort first. */
+	if (rec->size < pb->opts.ts_offset + sizeof(ts))
+		return 0;
+	memcpy(&ts, (const uint8_t *)rec->data + pb->opts.ts_offset, sizeof(ts));
+	return ts;
+}
+
+/* Fetch the next sample of ring r into r->pending, handing out the lost
+ * reports met on the way (they carry no timestamp). */
+static void merge_fetch(struct bsdk_perfbuf *pb, struct cpu_ring *r)
+{
+	r->has_pending = false;
+	while (perf_ring_next(&r->walk, &r->pending)) {
+		if (r->pending.kind == PERF_REC_SAMPLE) {
+			r->has_pending = true;
+			return;
+		}
+		if (pb->opts.on_lost)
+			pb->opts.on_lost(pb->opts.ctx, r->cpu, r->pending.lost);
+		perf_ring_advance(&r->walk, &r->pending);
+	}
+}
+
+/* The k-way merge: every ring keeps its next record where it is (each has
+ * its own scratch buffer, so a wrapped record of one CPU survives while
+ * another CPU's records are delivered), and the smallest timestamp goes
+ * first. One comparison per ring per record. */
+static int consume_merged(struct bsdk_perfbuf *pb)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < pb->nrings; i++) {
+		struct cpu_ring *r = &pb->rings[i];
+
+		walk_begin(pb, r, &r->walk);
+		merge_fetch(pb, r);
+	}
+	for (;;) {
+		struct cpu_ring *best = NULL;
+		uint64_t best_ts = 0;
+
+		for (size_t i = 0; i < pb->nrings; i++) {
+			struct cpu_ring *r = &pb->rings[i];
+			uint64_t ts;
+
+			if (!r->has_pending)
+				continue;
+			ts = rec_ts(pb, &r->pending);
+			if (!best || ts < best_ts) {
+				best = r;
+				best_ts = ts;
+			}
+		}
+		if (!best)
+			break;
+		pb->opts.on_sample(pb->opts.ctx, best->cpu, best->pending.data,
+				   best->pending.size);
+		perf_ring_advance(&best->walk, &best->pending);
+		n++;
+		merge_fetch(pb, best);
+	}
+	for (size_t i = 0; i < pb->nrings; i++)
+		walk_end(&pb->rings[i], &pb->rings[i].walk);
+	return n > INT32_MAX ? INT32_MAX : (int)n;
+}
+
+int bsdk_perfbuf_consume(struct bsdk_perfbuf *pb)
+{
+	if (!pb)
+		return fail(EINVAL);
+	pb->drains++;
+	pb->last_drain_ns = now_ns();
+	return pb->opts.merge_by_ts ? consume_merged(pb) : consume_cpu_order(pb);
+}
+
+int bsdk_perfbuf_timeout_ms(const struct bsdk_perfbuf *pb)
+{
+	uint64_t now, due;
+
+	if (!pb->drain_ns)
+		return -1;
+	now = now_ns();
+	due = pb->last_drain_ns + pb->drain_ns;
+	if (now >= due)
+		return 0;
+	/* Round up: waking a little late is fine, early is a wasted pass. */
+	return (int)((due - now + 999999) / 1000000);
+}
+
+int bsdk_perfbuf_poll(struct bsdk_perfbuf *pb, int timeout_ms)
+{
+	uint64_t deadline = 0;
+	int n, cnt;
+
+	if (!pb)
+		return fail(EINVAL);
+	if (timeout_ms > 0)
+		deadline = now_ns() + (uint64_t)timeout_ms * 1000000ull;
+
+	for (;;) {
+		int wait = timeout_ms < 0 ? -1 : 0;
+		int drain = bsdk_perfbuf_timeout_ms(pb);
+
+		if (timeout_ms > 0) {
+			uint64_t now = now_ns();
+
+			wait = now >= deadline ? 0 :
+				(int)((deadline - now + 999999) / 1000000);
+		}
+		if (drain >= 0 && (wait < 0 || drain < wait))
+			wait = drain;
+
+		n = epoll_wait(pb->epfd, pb->events, (int)pb->nrings, wait);
+		if (n < 0) {
+			if (errno == EINTR)
+				return fail(EINTR);
+			n = -errno;
+			log_error("perf buffer: epoll_wait failed: %s",
+				  bsdk_strerror(n));
+			return fail(-n);
+		}
+		if (n > 0)
+			pb->wakeups++;
+		/* Whichever ring woke us, take what every ring has: one
+		 * batch across CPUs instead of one wakeup per CPU. */
+		cnt = bsdk_perfbuf_consume(pb);
+		if (cnt > 0 || timeout_ms == 0)
+			return cnt;
+		if (timeout_ms > 0 && now_ns() >= deadline)
+			return 0;
+	}
+}
+
+int bsdk_perfbuf_epoll_fd(const struct bsdk_perfbuf *pb)
+{
+	return pb ? pb->epfd : fail(EINVAL);
+}
+
+void bsdk_perfbuf_stats(const struct bsdk_perfbuf *pb,
+			struct bsdk_perfbuf_stats *stats)
+{
+	memset(stats, 0, sizeof(*stats));
+	if (!pb)
+		return;
+	stats->received = pb->counts.samples;
+	stats->lost = pb->counts.lost;
+	stats->unknown = pb->counts.unknown;
+	stats->corrupt = pb->counts.corrupt;
+	stats->corrupt_bytes = pb->counts.corrupt_bytes;
+	stats->nomem = pb->counts.nomem;
+	stats->copied = pb->counts.copied;
+	stats->wakeups = pb->wakeups;
+	stats->drains = pb->drains;
+	stats->cpus = (unsigned int)pb->nrings;
+}
