@@ -1,0 +1,111 @@
+#!/usr/bin/env bats
+# trace_output, the seed's sample, on the running kernel: every record must
+# carry dd's pid and the cookie, and the summary must account for all.
+
+load '/usr/lib/bats/bats-support/load'
+load '/usr/lib/bats/bats-assert/load'
+
+setup() {
+	BUILD=${BUILD:-build}
+	BIN="$BUILD/bin/trace_output"
+	[ -x "$BIN" ] || fail "$BIN is not built (run make)"
+}
+
+# The number after "recv" in "recv N events per sec".
+events_per_sec() {
+	sed -n 's/^recv \([0-9]*\) events per sec$/\1/p' <<<"$output"
+}
+
+@test "trace_output streams dd's writes with every record intact" {
+	run "$BIN" --duration 2 -v
+	echo "$output"
+	assert_success
+	assert_line --regexp '^probe: (tracepoint/syscalls/sys_enter_write|kprobe/.*sys_write)'
+	# The pid the sample started dd with is the pid in the records.
+	pid=$(sed -n 's/^writer: dd, pid \([0-9]*\), on CPU 0$/\1/p' <<<"$output")
+	[ -n "$pid" ] || fail "no 'writer: dd, pid N' line"
+	assert_line --regexp "^record: cpu 0 pid $pid cookie 0x12345678 size 20$"
+	rate=$(events_per_sec)
+	[ -n "$rate" ] || fail "no 'recv N events per sec' line"
+	[ "$rate" -gt 0 ] || fail "rate is $rate, expected > 0"
+	assert_line --regexp '^received [1-9][0-9]*, lost [0-9]+, bad 0$'
+}
+
+@test "trace_output --json reports the same accounting as one object" {
+	run "$BIN" --duration 1 --json
+	assert_success
+	json=$(grep '^{' <<<"$output")
+	[ -n "$json" ] || fail "no JSON line in: $output"
+	python3 - "$json" <<'PY'
+import json, sys
+d = json.loads(sys.argv[1])
+assert d["received"] > 0, d
+assert d["bad"] == 0, d
+assert d["events_per_sec"] > 0, d
+assert d["writer_pid"] > 0, d
+print("json ok:", d)
+PY
+}
+
+@test "trace_output chooses the probe the kernel supports and says which" {
+	if [ -e /sys/bus/event_source/devices/kprobe/type ]; then
+		run "$BIN" --duration 1 --probe kprobe
+		assert_success
+		assert_line --regexp '^probe: kprobe/'
+	else
+		# No kprobes here: asking for one is a clear error, not a crash.
+		run "$BIN" --duration 1 --probe kprobe
+		assert_failure 1
+		assert_output --partial "no kprobe support"
+		run "$BIN" --duration 1
+		assert_success
+		assert_line 'probe: tracepoint/syscalls/sys_enter_write (this kernel has no kprobes)'
+	fi
+}
+
+@test "trace_output with one page per CPU still accounts for every record" {
+	run "$BIN" --duration 1 --pages 1
+	assert_success
+	assert_line --regexp '^received [1-9][0-9]*, lost [0-9]+, bad 0$'
+}
+
+@test "trace_output --help documents every option" {
+	run "$BIN" --help
+	assert_success
+	for opt in --duration --pages --probe --cpu --object --json --verbose --help; do
+		assert_output --partial -- "$opt"
+	done
+}
+
+@test "trace_output rejects mistyped options with exit 2 and one error line" {
+	run "$BIN" --duraton 1
+	assert_failure 2
+	assert_output "error: unknown option '--duraton' (try 'trace_output --help')"
+	run "$BIN" --pages 3
+	assert_failure 2
+	assert_output "error: --pages '3' is not a power of two"
+	run "$BIN" --duration
+	assert_failure 2
+	assert_output --partial "needs a value"
+}
+
+@test "trace_output names a missing object and exits 1" {
+	run "$BIN" --object /nonexistent/trace_output.bpf.o --duration 1
+	assert_failure 1
+	assert_output --partial "error: cannot open '/nonexistent/trace_output.bpf.o'"
+}
+
+@test "trace_output stops cleanly on Ctrl-C and leaves no dd behind" {
+	"$BIN" --duration 30 >"$BATS_TEST_TMPDIR/out" 2>&1 &
+	pid=$!
+	sleep 1.5
+	kill -INT "$pid"
+	wait "$pid"
+	status=$?
+	cat "$BATS_TEST_TMPDIR/out"
+	[ "$status" -eq 0 ] || fail "exit status $status after SIGINT, expected 0"
+	grep -q '^received [1-9][0-9]*, lost [0-9]*, bad 0$' "$BATS_TEST_TMPDIR/out" ||
+		fail "no summary after SIGINT"
+	dd_pid=$(sed -n 's/^writer: dd, pid \([0-9]*\),.*/\1/p' "$BATS_TEST_TMPDIR/out")
+	! kill -0 "$dd_pid" 2>/dev/null || fail "dd ($dd_pid) still running"
+}
