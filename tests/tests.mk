@@ -24,10 +24,10 @@ test-programs: all $(UNIT_BINS)
 
 test: setup
 	$(Q)$(MAKE) --no-print-directory test-programs
-	$(Q)tests/run
+	$(Q)BUILD=$(BUILD) tests/run
 
 test-host: setup
 	$(Q)$(MAKE) --no-print-directory test-programs
-	$(Q)tests/run --host-only
+	$(Q)BUILD=$(BUILD) tests/run --host-only
 
 .PHONY: test-programs
