@@ -347,6 +347,8 @@ struct bsdk_ringbuf_opts {
 struct bsdk_ringbuf_stats {
 	uint64_t received;       /* records handed to on_sample */
 	uint64_t discarded;      /* records the producer discarded */
+	uint64_t corrupt;        /* impossible lengths; each dropped the data
+				  * that was ready */
 	uint64_t wakeups;        /* epoll waits that ended with data */
 	uint64_t drains;         /* passes over the ring */
 };

@@ -106,4 +106,31 @@ typedef void (*perf_ring_lost_fn)(void *ctx, int cpu, uint64_t count);
 uint64_t perf_ring_walk(struct perf_ring *r, perf_ring_sample_fn on_sample,
 			perf_ring_lost_fn on_lost, void *ctx);
 
+/* ---- the BPF ring buffer (BPF_MAP_TYPE_RINGBUF) ----------------------
+ *
+ * One ring for all CPUs. Each record starts with an 8-byte header: a u32
+ * length whose top bits say the record is still being written (BUSY) or
+ * was thrown away by its producer (DISCARD), and a u32 the kernel uses to
+ * find its page. The record takes round_up(8 + length, 8) bytes. The
+ * kernel maps the data area twice in a row, so a record that wraps is
+ * still contiguous in user space: no copy is ever needed.
+ */
+struct bpf_ring {
+	const uint8_t *data;     /* the data area (mapped twice: 2 * size) */
+	uint64_t size;           /* bytes, a power of two */
+	uint64_t prod;           /* producer_pos as loaded by the caller */
+	uint64_t cons;           /* consumer_pos: the next record */
+	uint64_t received;       /* counters, added to */
+	uint64_t discarded;
+	uint64_t corrupt;
+};
+
+/* Hand every committed record between cons and prod to on_sample (with cpu
+ * -1), stopping at the first record still BUSY. A length that cannot be
+ * right (the record would run past prod or be larger than the ring) is
+ * counted as corrupt and skips to prod. Returns the number handed out; the
+ * BUSY bit must be read with acquire order, which this function does. */
+uint64_t bpf_ring_walk(struct bpf_ring *r, perf_ring_sample_fn on_sample,
+		       void *ctx);
+
 #endif /* BPFSDK_PERF_RING_H */
