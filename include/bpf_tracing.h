@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * bpf_tracing.h - function arguments and return values in tracing programs.
+ *
+ * A kprobe program receives the registers of the probed function as a
+ * struct pt_regs *; which register holds which argument is a matter of the
+ * architecture's calling convention. PT_REGS_PARM1(ctx) and friends name
+ * them portably, and BPF_KPROBE()/BPF_KRETPROBE()/BPF_PROG() let a program
+ * declare typed arguments instead of reading registers by hand:
+ *
+ *	SEC("kprobe/do_unlinkat")
+ *	int BPF_KPROBE(on_unlink, int dfd, struct filename *name)
+ *	{
+ *		...
+ *	}
+ *
+ * The architecture is the one of the kernel the program will run on, given
+ * at build time: clang -D__TARGET_ARCH_x86 (x86_64) or -D__TARGET_ARCH_arm64
+ * (the bpfsdk Makefile passes the right one from uname -m). -target bpf
+ * itself says nothing about it, so without one of these the header stops.
+ *
+ * Register layouts, UAPI headers and vmlinux.h: the macros do not read
+ * through the program's own struct pt_regs, because its field names depend
+ * on where it came from. On x86_64 the UAPI <asm/ptrace.h> spells them rdi,
+ * rsi, rax, rip, ... while the kernel (and so vmlinux.h and kernel BTF)
+ * spells them di, si, ax, ip, ...; arm64's UAPI has no struct pt_regs at
+ * all, only struct user_pt_regs. So this header carries its own copy of
+ * each layout, with the kernel's names: struct pt_regs___bpfsdk (x86_64)
+ * and struct user_pt_regs___bpfsdk (arm64). The layouts are kernel ABI
+ * (the ptrace interface exposes them), so direct reads are right on every
+ * kernel; and the "___bpfsdk" suffix is a CO-RE flavor, which CO-RE loaders
+ * ignore when matching names, so the _CORE variants relocate against the
+ * kernel's struct pt_regs and struct user_pt_regs. A program may include
+ * either linux/ptrace.h or vmlinux.h, or neither; the macros work the same.
+ *
+ * Needs bpf_helpers.h (this header includes it, and bpf_core_read.h for the
+ * _CORE variants). Names and meaning are libbpf's.
+ */
+#ifndef BPFSDK_BPF_TRACING_H
+#define BPFSDK_BPF_TRACING_H
+
+#include "bpf_helpers.h"
+#include "bpf_core_read.h"
+
+/* The context type of kprobes; its layout never matters here. */
+struct pt_regs;
+
+#if defined(__TARGET_ARCH_x86) && defined(__TARGET_ARCH_arm64)
+#error "bpf_tracing.h: both __TARGET_ARCH_x86 and __TARGET_ARCH_arm64 are defined; define only the one of the kernel the program runs on"
+
+#elif defined(__TARGET_ARCH_x86)
+
+/* x86_64 struct pt_regs as the kernel saves it on entry. */
+struct pt_regs___bpfsdk {
+	unsigned long r15;
+	unsigned long r14;
+	unsigned long r13;
+	unsigned long r12;
+	unsigned long bp;
+	unsigned long bx;
+	unsigned long r11;
+	unsigned long r10;
+	unsigned long r9;
+	unsigned long r8;
+	unsigned long ax;
+	unsigned long cx;
+	unsigned long dx;
+	unsigned long si;
+	unsigned long di;
+	unsigned long orig_ax;
+	unsigned long ip;
+	unsigned long cs;
+	unsigned long flags;
+	unsigned long sp;
+	unsigned long ss;
+};
+
+#define __bpfsdk_regs(x) ((const struct pt_regs___bpfsdk *)(x))
+#define __bpfsdk_regs_core(x) ((struct pt_regs___bpfsdk *)(x))
+
+/* System V AMD64 ABI: arguments in rdi, rsi, rdx, rcx, r8, r9; result in rax. */
+#define __BPFSDK_PARM1 di
+#define __BPFSDK_PARM2 si
+#define __BPFSDK_PARM3 dx
+#define __BPFSDK_PARM4 cx
+#define __BPFSDK_PARM5 r8
+#define __BPFSDK_RC    ax
+#define __BPFSDK_IP    ip
+#define __BPFSDK_SP    sp
+#define __BPFSDK_FP    bp
+
+#elif defined(__TARGET_ARCH_arm64)
+
+/* arm64 user_pt_regs: x0..x30, sp, pc, pstate; the head of struct pt_regs. */
+struct user_pt_regs___bpfsdk {
+	__u64 regs[31];
+	__u64 sp;
+	__u64 pc;
+	__u64 pstate;
+};
+
+#define __bpfsdk_regs(x) ((const struct user_pt_regs___bpfsdk *)(x))
+#define __bpfsdk_regs_core(x) ((struct user_pt_regs___bpfsdk *)(x))
+
+/* AAPCS64: arguments in x0..x7, result in x0, frame pointer x29. */
+#define __BPFSDK_PARM1 regs[0]
+#define __BPFSDK_PARM2 regs[1]
+#define __BPFSDK_PARM3 regs[2]
+#define __BPFSDK_PARM4 regs[3]
+#define __BPFSDK_PARM5 regs[4]
+#define __BPFSDK_RC    regs[0]
+#define __BPFSDK_IP    pc
+#define __BPFSDK_SP    sp
+#define __BPFSDK_FP    regs[29]
+
+#else
+#error "bpf_tracing.h: no target architecture; build with -D__TARGET_ARCH_x86 (x86_64) or -D__TARGET_ARCH_arm64, the architecture of the kernel the program runs on"
+#endif
+
+/*
+ * PT_REGS_PARM1(x) .. PT_REGS_PARM5(x) - the first five integer or pointer
+ * arguments of the probed function, from x, a struct pt_regs * (a kprobe's
+ * context). Valid at function entry only: the function may reuse the
+ * registers afterwards. Read the context directly, which the verifier
+ * allows for a kprobe's own context.
+ */
+#define PT_REGS_PARM1(x) (__bpfsdk_regs(x)->__BPFSDK_PARM1)
+#define PT_REGS_PARM2(x) (__bpfsdk_regs(x)->__BPFSDK_PARM2)
+#define PT_REGS_PARM3(x) (__bpfsdk_regs(x)->__BPFSDK_PARM3)
+#define PT_REGS_PARM4(x) (__bpfsdk_regs(x)->__BPFSDK_PARM4)
+#define PT_REGS_PARM5(x) (__bpfsdk_regs(x)->__BPFSDK_PARM5)
+
+/* PT_REGS_RC(x) - the return value, in a kretprobe. */
+#define PT_REGS_RC(x) (__bpfsdk_regs(x)->__BPFSDK_RC)
+
+/* PT_REGS_IP(x) - the instruction pointer (the probed address, in a kprobe). */
+#define PT_REGS_IP(x) (__bpfsdk_regs(x)->__BPFSDK_IP)
+
+/* PT_REGS_SP(x) - the stack pointer. */
+#define PT_REGS_SP(x) (__bpfsdk_regs(x)->__BPFSDK_SP)
+
+/* PT_REGS_FP(x) - the frame pointer (meaningful when the kernel keeps one). */
+#define PT_REGS_FP(x) (__bpfsdk_regs(x)->__BPFSDK_FP)
+
+/*
+ * PT_REGS_PARM1_CORE(x) .. PT_REGS_FP_CORE(x) - the same registers read
+ * with BPF_CORE_READ() through a pointer that is not the program's context:
+ * a struct pt_regs * found in memory, e.g. the one a syscall wrapper
+ * receives as its first argument, or from bpf_task_pt_regs().
+ */
+#define PT_REGS_PARM1_CORE(x) BPF_CORE_READ(__bpfsdk_regs_core(x), __BPFSDK_PARM1)
+#define PT_REGS_PARM2_CORE(x) BPF_CORE_READ(__bpfsdk_regs_core(x), __BPFSDK_PARM2)
+#define PT_REGS_PARM3_CORE(x) BPF_CORE_READ(__bpfsdk_regs_core(x), __BPFSDK_PARM3)
+#define PT_REGS_PARM4_CORE(x) BPF_CORE_READ(__bpfsdk_regs_core(x), __BPFSDK_PARM4)
+#define PT_REGS_PARM5_CORE(x) BPF_CORE_READ(__bpfsdk_regs_core(x), __BPFSDK_PARM5)
+#define PT_REGS_RC_CORE(x)    BPF_CORE_READ(__bpfsdk_regs_core(x), __BPFSDK_RC)
+#define PT_REGS_IP_CORE(x)    BPF_CORE_READ(__bpfsdk_regs_core(x), __BPFSDK_IP)
+#define PT_REGS_SP_CORE(x)    BPF_CORE_READ(__bpfsdk_regs_core(x), __BPFSDK_SP)
+#define PT_REGS_FP_CORE(x)    BPF_CORE_READ(__bpfsdk_regs_core(x), __BPFSDK_FP)
+
+/* ---- Typed wrappers ---------------------------------------------------- */
+
+/* Argument count of a wrapper's parameter list, 0 to 12. */
+#define __bpfsdk_argc_(_0, _1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11,	\
+		       _12, N, ...) N
+#define __bpfsdk_argc(...)						\
+	__bpfsdk_argc_(_, ##__VA_ARGS__, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+
+/*
+ * The wrappers call the user's body as an inline function whose parameters
+ * have the declared types, passing each register as a void *. Pointer
+ * parameters take that as it is; integer parameters get it converted,
+ * which clang reports as -Wint-conversion: the conversion is the point
+ * here, so the wrappers switch that one warning off around the call.
+ */
+#define __bpfsdk_call_begin						\
+	_Pragma("GCC diagnostic push")					\
+	_Pragma("GCC diagnostic ignored \"-Wint-conversion\"")
+#define __bpfsdk_call_end _Pragma("GCC diagnostic pop")
+
+#define __bpfsdk_kprobe_args0()           ctx
+#define __bpfsdk_kprobe_args1(a)          __bpfsdk_kprobe_args0(), (void *)PT_REGS_PARM1(ctx)
+#define __bpfsdk_kprobe_args2(a, b)       __bpfsdk_kprobe_args1(a), (void *)PT_REGS_PARM2(ctx)
+#define __bpfsdk_kprobe_args3(a, b, c)    __bpfsdk_kprobe_args2(a, b), (void *)PT_REGS_PARM3(ctx)
+#define __bpfsdk_kprobe_args4(a, b, c, d) __bpfsdk_kprobe_args3(a, b, c), (void *)PT_REGS_PARM4(ctx)
+#define __bpfsdk_kprobe_args5(a, b, c, d, e) \
+	__bpfsdk_kprobe_args4(a, b, c, d), (void *)PT_REGS_PARM5(ctx)
+#define __bpfsdk_kprobe_args(...)					\
+	__bpfsdk_cat(__bpfsdk_kprobe_args, __bpfsdk_argc(__VA_ARGS__))(__VA_ARGS__)
+
+/*
+ * BPF_KPROBE(name, args...) - define kprobe program name whose body sees
+ * the probed function's first arguments (at most five) as typed
+ * parameters, plus ctx, the struct pt_regs *:
+ *
+ *	SEC("kprobe/vfs_read")
+ *	int BPF_KPROBE(trace_read, struct file *file, char *buf, __u64 count)
+ *	{
+ *		bpf_printk("read %llu bytes", count);
+ *		return 0;
+ *	}
+ *
+ * The return type written before BPF_KPROBE is the program's (int).
+ */
+#define BPF_KPROBE(name, ...)						\
+name(struct pt_regs *ctx);						\
+static __always_inline __typeof__(name(0))				\
+__bpfsdk_body_##name(struct pt_regs *ctx __attribute__((unused)), ##__VA_ARGS__);\
+__typeof__(name(0)) name(struct pt_regs *ctx)				\
+{									\
+	__bpfsdk_call_begin						\
+	return __bpfsdk_body_##name(__bpfsdk_kprobe_args(__VA_ARGS__));		\
+	__bpfsdk_call_end						\
+}									\
+static __always_inline __typeof__(name(0))				\
+__bpfsdk_body_##name(struct pt_regs *ctx __attribute__((unused)), ##__VA_ARGS__)
+
+#define __bpfsdk_kretprobe_args0()  ctx
+#define __bpfsdk_kretprobe_args1(a) ctx, (void *)PT_REGS_RC(ctx)
+#define __bpfsdk_kretprobe_args(...)					\
+	__bpfsdk_cat(__bpfsdk_kretprobe_args, __bpfsdk_argc(__VA_ARGS__))(__VA_ARGS__)
+
+/*
+ * BPF_KRETPROBE(name, ret) - define kretprobe program name whose body sees
+ * the probed function's return value as a typed parameter (optional), plus
+ * ctx. The function's arguments are gone by then.
+ *
+ *	SEC("kretprobe/vfs_read")
+ *	int BPF_KRETPROBE(read_done, long ret)
+ */
+#define BPF_KRETPROBE(name, ...)					\
+name(struct pt_regs *ctx);						\
+static __always_inline __typeof__(name(0))				\
+__bpfsdk_body_##name(struct pt_regs *ctx __attribute__((unused)), ##__VA_ARGS__);\
+__typeof__(name(0)) name(struct pt_regs *ctx)				\
+{									\
+	__bpfsdk_call_begin						\
+	return __bpfsdk_body_##name(__bpfsdk_kretprobe_args(__VA_ARGS__));	\
+	__bpfsdk_call_end						\
+}									\
+static __always_inline __typeof__(name(0))				\
+__bpfsdk_body_##name(struct pt_regs *ctx __attribute__((unused)), ##__VA_ARGS__)
+
+#define __bpfsdk_ctx_args0()  ctx
+#define __bpfsdk_ctx_args1(a) __bpfsdk_ctx_args0(), (void *)ctx[0]
+#define __bpfsdk_ctx_args2(a, b) __bpfsdk_ctx_args1(a), (void *)ctx[1]
+#define __bpfsdk_ctx_args3(a, b, c) __bpfsdk_ctx_args2(a, b), (void *)ctx[2]
+#define __bpfsdk_ctx_args4(a, b, c, d) __bpfsdk_ctx_args3(a, b, c), (void *)ctx[3]
+#define __bpfsdk_ctx_args5(a, b, c, d, e) \
+	__bpfsdk_ctx_args4(a, b, c, d), (void *)ctx[4]
+#define __bpfsdk_ctx_args6(a, b, c, d, e, f) \
+	__bpfsdk_ctx_args5(a, b, c, d, e), (void *)ctx[5]
+#define __bpfsdk_ctx_args7(a, b, c, d, e, f, g) \
+	__bpfsdk_ctx_args6(a, b, c, d, e, f), (void *)ctx[6]
+#define __bpfsdk_ctx_args8(a, b, c, d, e, f, g, h) \
+	__bpfsdk_ctx_args7(a, b, c, d, e, f, g), (void *)ctx[7]
+#define __bpfsdk_ctx_args9(a, b, c, d, e, f, g, h, i) \
+	__bpfsdk_ctx_args8(a, b, c, d, e, f, g, h), (void *)ctx[8]
+#define __bpfsdk_ctx_args10(a, b, c, d, e, f, g, h, i, j) \
+	__bpfsdk_ctx_args9(a, b, c, d, e, f, g, h, i), (void *)ctx[9]
+#define __bpfsdk_ctx_args11(a, b, c, d, e, f, g, h, i, j, k) \
+	__bpfsdk_ctx_args10(a, b, c, d, e, f, g, h, i, j), (void *)ctx[10]
+#define __bpfsdk_ctx_args12(a, b, c, d, e, f, g, h, i, j, k, l) \
+	__bpfsdk_ctx_args11(a, b, c, d, e, f, g, h, i, j, k), (void *)ctx[11]
+#define __bpfsdk_ctx_args(...)						\
+	__bpfsdk_cat(__bpfsdk_ctx_args, __bpfsdk_argc(__VA_ARGS__))(__VA_ARGS__)
+
+/*
+ * BPF_PROG(name, args...) - define a program whose context is an array of
+ * 64-bit arguments (fentry/fexit, tp_btf, raw_tp, lsm, struct_ops), with
+ * the body seeing them as typed parameters (at most twelve), plus ctx, the
+ * unsigned long long * array:
+ *
+ *	SEC("tp_btf/sched_switch")
+ *	int BPF_PROG(on_switch, bool preempt, struct task_struct *prev,
+ *		     struct task_struct *next)
+ *
+ * Arguments are taken whole from each 64-bit slot, so integer types must be
+ * at most 64 bits wide (a struct passed by value does not fit this scheme).
+ */
+#define BPF_PROG(name, ...)						\
+name(unsigned long long *ctx);						\
+static __always_inline __typeof__(name(0))				\
+__bpfsdk_body_##name(unsigned long long *ctx __attribute__((unused)), ##__VA_ARGS__);\
+__typeof__(name(0)) name(unsigned long long *ctx)			\
+{									\
+	__bpfsdk_call_begin						\
+	return __bpfsdk_body_##name(__bpfsdk_ctx_args(__VA_ARGS__));		\
+	__bpfsdk_call_end						\
+}									\
+static __always_inline __typeof__(name(0))				\
+__bpfsdk_body_##name(unsigned long long *ctx __attribute__((unused)), ##__VA_ARGS__)
+
+#endif /* BPFSDK_BPF_TRACING_H */
