@@ -211,6 +211,24 @@ static int parse_btf_map(struct bsdk_obj *obj, struct bsdk_map *map,
 	return err;
 }
 
+/* Where map variable name sits in '.maps'. clang leaves the offsets of a
+ * DATASEC's variables at 0 in .BTF (the loader is expected to fill them
+ * in), so the ELF symbol is the authority; the BTF offset is only a
+ * fallback for an object without one. */
+static uint64_t btf_map_offset(const struct bsdk_obj *obj, size_t sec,
+			       const char *name, uint64_t btf_off)
+{
+	for (size_t i = 0; i < obj->nsyms; i++) {
+		const GElf_Sym *sym = &obj->syms[i];
+
+		if (sym->st_shndx == sec &&
+		    GELF_ST_TYPE(sym->st_info) == STT_OBJECT &&
+		    strcmp(elf_sym_name(obj, sym), name) == 0)
+			return sym->st_value;
+	}
+	return btf_off;
+}
+
 static int collect_btf_maps(struct bsdk_obj *obj, size_t sec)
 {
 	const struct btf_type *ds;
@@ -232,6 +250,7 @@ static int collect_btf_maps(struct bsdk_obj *obj, size_t sec)
 	for (uint16_t i = 0; i < btf_vlen(ds); i++) {
 		const struct btf_type *var = btf_type_by_id(obj->btf, vi[i].type);
 		struct bsdk_map *map;
+		uint64_t off;
 		int err;
 
 		if (!var || btf_kind(var) != BTF_KIND_VAR) {
@@ -239,13 +258,14 @@ static int collect_btf_maps(struct bsdk_obj *obj, size_t sec)
 				  obj->name, i);
 			return fail(BSDK_EBTF);
 		}
-		if (range_outside(vi[i].offset, vi[i].size, obj->secs[sec].size)) {
+		off = btf_map_offset(obj, sec, btf_name(obj->btf, var),
+				     vi[i].offset);
+		if (range_outside(off, vi[i].size, obj->secs[sec].size)) {
 			log_error("'%s': map '%s': lies outside the '.maps' section",
 				  obj->name, btf_name(obj->btf, var));
 			return fail(BSDK_EBTF);
 		}
-		map = map_add(obj, btf_name(obj->btf, var), ".maps", sec,
-			      vi[i].offset);
+		map = map_add(obj, btf_name(obj->btf, var), ".maps", sec, off);
 		if (!map)
 			return -errno;
 		err = parse_btf_map(obj, map, var->type);
