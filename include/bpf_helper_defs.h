@@ -696,7 +696,7 @@ static long (*bpf_tcp_raw_check_syncookie_ipv4)(struct iphdr *iph, struct tcphdr
 /* 207: check a SYN cookie ACK from raw IPv6 and TCP headers */
 static long (*bpf_tcp_raw_check_syncookie_ipv6)(struct ipv6hdr *iph, struct tcphdr *th) = (void *) 207;
 
-/* 208: TAI clock (wall clock without leap seconds) in nanoseconds */
+/* 208: the TAI clock (wall clock without leap seconds) in nanoseconds */
 static __u64 (*bpf_ktime_get_tai_ns)(void) = (void *) 208;
 
 /* 209: call a callback for each record user space wrote into a USER_RINGBUF map */

@@ -1,4 +1,6 @@
-# include/ - the header-only SDK. Nothing to build; checks only.
+# include/ - the header-only SDK. Nothing to build; checks only. The
+# headers are tested by tests/bats/headers.bats; docs/headers.md says how to
+# use them.
 
 HELPER_DEFS     := include/bpf_helper_defs.h
 UAPI_BPF_H      ?= /usr/include/linux/bpf.h
@@ -16,9 +18,12 @@ check-headers:
 		exit 1; \
 	fi
 
+# Rewrite the checked-in copy, after a kernel header update or a change to
+# tools/helper-summaries; a failing generator leaves it untouched.
 update-headers:
-	$(Q)tools/gen-helper-defs $(UAPI_BPF_H) > $(HELPER_DEFS).tmp
-	$(Q)mv $(HELPER_DEFS).tmp $(HELPER_DEFS)
 	$(msg) GEN $(HELPER_DEFS)
+	$(Q)tools/gen-helper-defs $(UAPI_BPF_H) > $(HELPER_DEFS).tmp || \
+		{ rm -f $(HELPER_DEFS).tmp; exit 1; }
+	$(Q)mv $(HELPER_DEFS).tmp $(HELPER_DEFS)
 
 .PHONY: update-headers

@@ -1,0 +1,498 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+#
+# The header-only SDK in include/: every header compiles on its own; one
+# program exercising all of it compiles with our headers and, unchanged, with
+# libbpf's, into the same code; the record tag reaches the object's BTF (and
+# the kernel); the register macros read the right registers; and
+# include/bpf_helper_defs.h is exactly what tools/gen-helper-defs makes of
+# the installed UAPI linux/bpf.h, which `make check-headers` enforces.
+
+load '/usr/lib/bats/bats-support/load'
+load '/usr/lib/bats/bats-assert/load'
+
+HEADERS="bpf_helpers.h bpf_helper_defs.h bpf_tracing.h bpf_core_read.h bpf_endian.h"
+UAPI_BPF_H=${UAPI_BPF_H:-/usr/include/linux/bpf.h}
+LIBBPF_INC=/usr/include/bpf
+
+setup_file() {
+	cd "$BATS_TEST_DIRNAME/../.." || return 1
+	export REPO=$PWD
+	case "$(uname -m)" in
+	aarch64) export TARGET_ARCH=arm64 ;;
+	*) export TARGET_ARCH=x86 ;;
+	esac
+	multiarch=$(gcc -print-multiarch 2>/dev/null || cc -print-multiarch)
+	export MULTIARCH_INC="/usr/include/$multiarch"
+	export BPF_FLAGS="-O2 -g -target bpf -D__TARGET_ARCH_$TARGET_ARCH -Wall -Wextra -Werror -idirafter $MULTIARCH_INC"
+
+	# The sample program lives in a directory of its own, next to no
+	# header, so that "bpf_helpers.h" can only come from the -I given.
+	mkdir -p "$BATS_FILE_TMPDIR/src"
+	write_program >"$BATS_FILE_TMPDIR/src/prog.bpf.c"
+}
+
+setup() {
+	cd "$REPO" || return 1
+	SRC="$BATS_FILE_TMPDIR/src/prog.bpf.c"
+}
+
+# A program that uses every part of the SDK: a BTF-defined PERF_EVENT_ARRAY
+# tagged with its record struct, a BTF hash map, a legacy map, BPF_KPROBE and
+# BPF_KRETPROBE, a BPF_CORE_READ chain, bpf_htons and helpers. It is written
+# to build with libbpf's headers too: libbpf 1.x dropped struct bpf_map_def,
+# and BPFSDK_RECORD is ours, so both get a fallback when missing.
+write_program() {
+	cat <<'EOF'
+#include <linux/bpf.h>
+#include <linux/ptrace.h>
+#include "bpf_helpers.h"
+#include "bpf_tracing.h"
+#include "bpf_core_read.h"
+#include "bpf_endian.h"
+
+#ifndef BPFSDK_BPF_HELPERS_H
+struct bpf_map_def {
+	unsigned int type;
+	unsigned int key_size;
+	unsigned int value_size;
+	unsigned int max_entries;
+	unsigned int map_flags;
+};
+#endif
+#ifndef BPFSDK_RECORD
+#define BPFSDK_RECORD(name)
+#endif
+
+/* Just the fields read, as CO-RE allows: the loader finds their offsets. */
+struct task_struct {
+	int tgid;
+	struct task_struct *real_parent;
+} __attribute__((preserve_access_index));
+
+struct event {
+	__u64 pid;
+	__u64 cookie;
+	__u64 count;
+	__u32 ppid;
+	__u16 port;
+};
+
+BPFSDK_RECORD(event)
+struct {
+	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
+	__uint(key_size, sizeof(int));
+	__uint(value_size, sizeof(int));
+} events SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 64);
+	__type(key, __u32);
+	__type(value, __u64);
+	__uint(pinning, LIBBPF_PIN_NONE);
+} counts SEC(".maps");
+
+#ifndef NO_LEGACY_MAP
+struct bpf_map_def SEC("maps") totals = {
+	.type = BPF_MAP_TYPE_ARRAY,
+	.key_size = sizeof(__u32),
+	.value_size = sizeof(__u64),
+	.max_entries = 1,
+};
+#else
+/* For loaders that no longer read the "maps" section (libbpf 1.x). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} totals SEC(".maps");
+#endif
+
+static __always_inline void count(__u32 key)
+{
+	__u64 one = 1, *val;
+
+	val = bpf_map_lookup_elem(&counts, &key);
+	if (val)
+		__sync_fetch_and_add(val, 1);
+	else
+		bpf_map_update_elem(&counts, &key, &one, BPF_NOEXIST);
+}
+
+SEC("kprobe/ksys_write")
+int BPF_KPROBE(on_write, unsigned int fd, const char *buf, __u64 len)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	struct event e = {};
+	__u32 zero = 0;
+	__u64 *total;
+
+	e.pid = bpf_get_current_pid_tgid() >> 32;
+	e.cookie = 0x12345678;
+	e.count = len;
+	e.ppid = BPF_CORE_READ(task, real_parent, tgid);
+	e.port = bpf_htons(8080);
+	count(fd);
+	total = bpf_map_lookup_elem(&totals, &zero);
+	if (total)
+		*total += len + (buf != 0);
+	bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, &e, sizeof(e));
+	return 0;
+}
+
+SEC("kretprobe/ksys_write")
+int BPF_KRETPROBE(on_write_ret, long ret)
+{
+	struct event e = {};
+
+	e.pid = bpf_get_current_pid_tgid() >> 32;
+	e.count = ret;
+	bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, &e, sizeof(e));
+	return 0;
+}
+
+char _license[] SEC("license") = "GPL";
+EOF
+}
+
+# bpf_cc OUT -I... [more flags]: compile $SRC; dependencies go to OUT.d.
+bpf_cc() {
+	local out=$1
+	shift
+	run clang $BPF_FLAGS "$@" -MD -MF "$out.d" -c "$SRC" -o "$out"
+}
+
+# The instructions of every program section, without the file name line.
+disasm() {
+	llvm-objdump -d --no-show-raw-insn "$1" | sed 1,2d
+}
+
+# The headers an object was built from, one path per line.
+deps_of() {
+	tr ' \\' '\n\n' <"$1" | grep '\.h$' | sort -u
+}
+
+# compile_alone HEADER: a .c holding only #include "HEADER", with the exact
+# flags users are told to use.
+compile_alone() {
+	local c="$BATS_TEST_TMPDIR/alone.c"
+	printf '#include "%s"\n' "$1" >"$c"
+	run clang -O2 -g -target bpf -D__TARGET_ARCH_$TARGET_ARCH -Wall -Wextra \
+		-Werror -Iinclude -idirafter "$MULTIARCH_INC" \
+		-c "$c" -o "$BATS_TEST_TMPDIR/alone.o"
+	[ "$status" -eq 0 ] || fail "include/$1 does not compile alone:
+$output"
+	[ -z "$output" ] || fail "include/$1 compiles with diagnostics:
+$output"
+}
+
+@test "bpf_helpers.h compiles alone with -Wall -Wextra -Werror" {
+	compile_alone bpf_helpers.h
+}
+
+@test "bpf_helper_defs.h compiles alone with -Wall -Wextra -Werror" {
+	compile_alone bpf_helper_defs.h
+}
+
+@test "bpf_tracing.h compiles alone with -Wall -Wextra -Werror" {
+	compile_alone bpf_tracing.h
+}
+
+@test "bpf_core_read.h compiles alone with -Wall -Wextra -Werror" {
+	compile_alone bpf_core_read.h
+}
+
+@test "bpf_endian.h compiles alone with -Wall -Wextra -Werror" {
+	compile_alone bpf_endian.h
+}
+
+@test "every header carries the LGPL-2.1 OR BSD-2-Clause license line" {
+	for h in $HEADERS; do
+		run head -n 1 "include/$h"
+		assert_output "/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */"
+	done
+}
+
+@test "bpf_tracing.h without __TARGET_ARCH_* stops with an #error naming the fix" {
+	printf '#include "bpf_tracing.h"\n' >"$BATS_TEST_TMPDIR/noarch.c"
+	run clang -O2 -g -target bpf -Wall -Iinclude -idirafter "$MULTIARCH_INC" \
+		-c "$BATS_TEST_TMPDIR/noarch.c" -o "$BATS_TEST_TMPDIR/noarch.o"
+	assert_failure
+	assert_output --partial "error: \"bpf_tracing.h: no target architecture; build with -D__TARGET_ARCH_x86"
+}
+
+# regs_offsets ARCH: build one function per register macro and print
+# "NAME OFFSET" for the context offset each one loads from.
+regs_offsets() {
+	local c="$BATS_TEST_TMPDIR/regs_$1.c" o="$BATS_TEST_TMPDIR/regs_$1.o" m
+	{
+		echo '#include "bpf_tracing.h"'
+		for m in PARM1 PARM2 PARM3 PARM4 PARM5 RC IP SP FP; do
+			echo "SEC(\"kprobe/$m\") unsigned long $m(struct pt_regs *ctx) { return PT_REGS_$m(ctx); }"
+		done
+	} >"$c"
+	clang -O2 -g -target bpf -D__TARGET_ARCH_"$1" -Wall -Wextra -Werror -Iinclude \
+		-idirafter "$MULTIARCH_INC" -c "$c" -o "$o" || return 1
+	llvm-objdump -d --no-show-raw-insn "$o" | awk '
+		/^[0-9a-f]+ <[A-Z0-9]+>:$/ { name = substr($2, 2, length($2) - 3) }
+		/= \*\(u64 \*\)\(r1 \+ [0-9]+\)/ {
+			match($0, /r1 \+ [0-9]+/)
+			print name, substr($0, RSTART + 5, RLENGTH - 5)
+		}'
+}
+
+@test "x86 PT_REGS_* read the registers of the UAPI struct pt_regs (rdi, rsi, ...)" {
+	[ "$(uname -m)" = x86_64 ] || skip "needs the x86_64 UAPI <asm/ptrace.h>"
+	# The expected offsets come from the system's UAPI header, compiled
+	# for this host: the calling convention's registers by their UAPI names.
+	cat >"$BATS_TEST_TMPDIR/uapi.c" <<'EOF'
+#include <stddef.h>
+#include <stdio.h>
+#include <asm/ptrace.h>
+#define P(n, f) printf("%s %zu\n", n, offsetof(struct pt_regs, f))
+int main(void)
+{
+	P("PARM1", rdi); P("PARM2", rsi); P("PARM3", rdx); P("PARM4", rcx);
+	P("PARM5", r8); P("RC", rax); P("IP", rip); P("SP", rsp); P("FP", rbp);
+	return 0;
+}
+EOF
+	cc -o "$BATS_TEST_TMPDIR/uapi" "$BATS_TEST_TMPDIR/uapi.c"
+	expected=$("$BATS_TEST_TMPDIR/uapi")
+	run regs_offsets x86
+	assert_success
+	assert_output "$expected"
+}
+
+@test "arm64 PT_REGS_* read x0..x4, x0, pc, sp and x29 of struct user_pt_regs" {
+	# arm64's UAPI user_pt_regs: __u64 regs[31], sp, pc, pstate.
+	expected="PARM1 0
+PARM2 8
+PARM3 16
+PARM4 24
+PARM5 32
+RC 0
+IP 256
+SP 248
+FP 232"
+	run regs_offsets arm64
+	assert_success
+	assert_output "$expected"
+}
+
+@test "bpf_endian.h: constant forms fold, run-time forms are one byte swap" {
+	cat >"$BATS_TEST_TMPDIR/endian.c" <<'EOF'
+#include "bpf_helpers.h"
+#include "bpf_endian.h"
+_Static_assert(__bpf_constant_htons(0x1234) == 0x3412, "htons");
+_Static_assert(__bpf_constant_ntohl(0x12345678) == 0x78563412, "ntohl");
+_Static_assert(__bpf_constant_cpu_to_be64(0x0102030405060708ULL) ==
+	       0x0807060504030201ULL, "cpu_to_be64");
+SEC("xdp") int swap(struct xdp_md *ctx) { return bpf_htonl(*(volatile __u32 *)ctx); }
+EOF
+	run clang $BPF_FLAGS -Iinclude -c "$BATS_TEST_TMPDIR/endian.c" \
+		-o "$BATS_TEST_TMPDIR/endian.o"
+	assert_success
+	run llvm-objdump -d --no-show-raw-insn "$BATS_TEST_TMPDIR/endian.o"
+	assert_output --regexp 'r[0-9] = be32 r[0-9]'
+}
+
+@test "the SDK program compiles with our headers, and only ours" {
+	bpf_cc "$BATS_FILE_TMPDIR/ours.o" -I"$REPO/include"
+	assert_success
+	[ -z "$output" ] || fail "diagnostics: $output"
+	run deps_of "$BATS_FILE_TMPDIR/ours.o.d"
+	assert_line "$REPO/include/bpf_helpers.h"
+	assert_line "$REPO/include/bpf_helper_defs.h"
+	assert_line "$REPO/include/bpf_tracing.h"
+	refute_line --partial "$LIBBPF_INC/"
+	# bpf_perf_event_output is helper 25: a call through our pointer is a
+	# BPF call instruction with that number.
+	run disasm "$BATS_FILE_TMPDIR/ours.o"
+	assert_line --regexp 'call 25$'
+}
+
+@test "the same program compiles with libbpf's headers, and only libbpf's" {
+	[ -f "$LIBBPF_INC/bpf_helpers.h" ] || skip "libbpf-dev is not installed"
+	bpf_cc "$BATS_FILE_TMPDIR/libbpf.o" -I"$LIBBPF_INC"
+	assert_success
+	run deps_of "$BATS_FILE_TMPDIR/libbpf.o.d"
+	assert_line "$LIBBPF_INC/bpf_helpers.h"
+	assert_line "$LIBBPF_INC/bpf_helper_defs.h"
+	assert_line "$LIBBPF_INC/bpf_tracing.h"
+	refute_line --partial "$REPO/include/"
+}
+
+@test "both header sets give the program the same instructions" {
+	[ -f "$LIBBPF_INC/bpf_helpers.h" ] || skip "libbpf-dev is not installed"
+	bpf_cc "$BATS_TEST_TMPDIR/ours.o" -I"$REPO/include"
+	assert_success
+	bpf_cc "$BATS_TEST_TMPDIR/libbpf.o" -I"$LIBBPF_INC"
+	assert_success
+	disasm "$BATS_TEST_TMPDIR/ours.o" >"$BATS_TEST_TMPDIR/ours.s"
+	disasm "$BATS_TEST_TMPDIR/libbpf.o" >"$BATS_TEST_TMPDIR/libbpf.s"
+	[ -s "$BATS_TEST_TMPDIR/ours.s" ] || fail "no instructions in ours.o"
+	run diff -u "$BATS_TEST_TMPDIR/libbpf.s" "$BATS_TEST_TMPDIR/ours.s"
+	[ "$status" -eq 0 ] || fail "instructions differ (- libbpf, + ours):
+$output"
+}
+
+# btf_ext_core_relo_len OBJ: bytes of CO-RE relocation records in .BTF.ext.
+btf_ext_core_relo_len() {
+	llvm-objcopy --dump-section .BTF.ext="$1.ext" "$1" "$1.copy" || return 1
+	python3 - "$1.ext" <<'EOF'
+import struct, sys
+data = open(sys.argv[1], "rb").read()
+magic, version, flags, hdr_len = struct.unpack_from("<HBBI", data, 0)
+assert magic == 0xeb9f, "bad .BTF.ext magic %#x" % magic
+# header: func_info off/len, line_info off/len, then core_relo off/len
+print(struct.unpack_from("<6I", data, 8)[5] if hdr_len >= 32 else 0)
+EOF
+}
+
+@test "BPF_CORE_READ leaves CO-RE relocations, as many as libbpf's does" {
+	bpf_cc "$BATS_TEST_TMPDIR/ours.o" -I"$REPO/include"
+	assert_success
+	ours=$(btf_ext_core_relo_len "$BATS_TEST_TMPDIR/ours.o")
+	[ "${ours:-0}" -gt 0 ] || fail "no CO-RE relocation records in .BTF.ext (got '$ours')"
+	[ -f "$LIBBPF_INC/bpf_helpers.h" ] || return 0
+	bpf_cc "$BATS_TEST_TMPDIR/libbpf.o" -I"$LIBBPF_INC"
+	assert_success
+	theirs=$(btf_ext_core_relo_len "$BATS_TEST_TMPDIR/libbpf.o")
+	[ "$ours" = "$theirs" ] || fail "CO-RE records: ours $ours bytes, libbpf's $theirs"
+}
+
+@test "BPFSDK_RECORD puts 'bpfsdk.record:event' on the map's BTF var, with struct event" {
+	bpf_cc "$BATS_TEST_TMPDIR/ours.o" -I"$REPO/include"
+	assert_success
+	run bpftool btf dump file "$BATS_TEST_TMPDIR/ours.o"
+	assert_success
+	btf=$output
+	tag=$(grep "DECL_TAG 'bpfsdk.record:event'" <<<"$btf") ||
+		fail "no DECL_TAG 'bpfsdk.record:event' in the BTF:
+$btf"
+	[[ $tag =~ type_id=([0-9]+)\ component_idx=-1 ]] ||
+		fail "tag is not on a whole declaration: $tag"
+	target=${BASH_REMATCH[1]}
+	assert_line --regexp "^\[$target\] VAR 'events' type_id=[0-9]+, linkage=global$"
+	# The record struct is emitted although only a void * carries it.
+	assert_line --regexp "^\[[0-9]+\] STRUCT 'event' size=32 vlen=5$"
+	# ... through the anchor, in a section of its own.
+	assert_line --regexp "^\[[0-9]+\] DATASEC '.bpfsdk.records' size=0 vlen=1$"
+}
+
+@test "the kernel loads the program built with our headers, record tag included" {
+	[ "$(id -u)" -eq 0 ] || skip "loading BPF programs needs root"
+	mountpoint -q /sys/fs/bpf || skip "bpffs is not mounted on /sys/fs/bpf"
+	# libbpf 1.x (bpftool) no longer reads legacy maps: the BTF variant.
+	bpf_cc "$BATS_TEST_TMPDIR/load.o" -I"$REPO/include" -DNO_LEGACY_MAP
+	assert_success
+	pin=/sys/fs/bpf/bpfsdk_headers_test_$$
+	run bpftool prog loadall "$BATS_TEST_TMPDIR/load.o" "$pin"
+	loaded=$output
+	id=$(bpftool prog show pinned "$pin/on_write" 2>/dev/null | sed -n 's/.*btf_id \([0-9]*\).*/\1/p')
+	btf=$( [ -n "$id" ] && bpftool btf dump id "$id")
+	rm -rf "$pin"
+	[ -n "$id" ] || fail "not loaded, or loaded without BTF: $loaded"
+	grep -q "DECL_TAG 'bpfsdk.record:event'" <<<"$btf" ||
+		fail "the kernel's copy of the BTF has no record tag"
+}
+
+@test "make check-headers passes on the tree" {
+	run make --no-print-directory check-headers BUILD="$BATS_TEST_TMPDIR/build"
+	assert_success
+	assert_output --partial "OK      include/bpf_helper_defs.h matches"
+}
+
+# copy_tree DIR: the source tree without build output or git metadata.
+copy_tree() {
+	mkdir -p "$1"
+	if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		git ls-files -co --exclude-standard -z |
+			while IFS= read -r -d '' f; do
+				[ -e "$f" ] && printf '%s\0' "$f"
+			done | xargs -0 cp --parents -t "$1"
+	else
+		tar --exclude='./build*' --exclude=./.git -cf - . | tar -xf - -C "$1"
+	fi
+}
+
+@test "make check-headers fails after a hand edit of one helper line (in a copy)" {
+	copy="$BATS_TEST_TMPDIR/tree"
+	copy_tree "$copy"
+	line='static long (*bpf_perf_event_output)(void *ctx, void *map, __u64 flags, void *data, __u64 size) = (void *) 25;'
+	grep -qxF "$line" "$copy/include/bpf_helper_defs.h" ||
+		fail "expected line not in the copy: $line"
+	sed -i 's/^\(static long (\*bpf_perf_event_output)(.*\) = (void \*) 25;$/\1 = (void *) 26;/' \
+		"$copy/include/bpf_helper_defs.h"
+	run grep -c '(void \*) 26;$' "$copy/include/bpf_helper_defs.h"
+	assert_output 2	# the edited line and bpf_skb_load_bytes, helper 26
+	run make -C "$copy" --no-print-directory check-headers BUILD="$copy/build"
+	assert_failure
+	assert_line "+$line"
+	assert_line --partial "error: include/bpf_helper_defs.h differs from what tools/gen-helper-defs makes"
+}
+
+@test "every helper of enum bpf_func_id is declared, with its number" {
+	# The compiler, not our parser, checks each number against the UAPI
+	# enum, and that the count reaches __BPF_FUNC_MAX_ID.
+	c="$BATS_TEST_TMPDIR/ids.c"
+	{
+		echo '#include <linux/bpf.h>'
+		sed -n 's/^static .*(\*bpf_\([a-z0-9_]*\))(.*) = (void \*) \([0-9]*\);$/_Static_assert(BPF_FUNC_\1 == \2, "bpf_\1 is helper \2");/p' \
+			include/bpf_helper_defs.h
+		n=$(grep -c '^static .* = (void \*) [0-9]*;$' include/bpf_helper_defs.h)
+		echo "_Static_assert(__BPF_FUNC_MAX_ID - 1 == $n, \"$n helpers declared\");"
+	} >"$c"
+	run grep -c _Static_assert "$c"
+	[ "$output" -gt 200 ] || fail "only $output assertions generated"
+	run clang -fsyntax-only -Wall -idirafter "$MULTIARCH_INC" "$c"
+	assert_success
+}
+
+@test "every declaration has a summary comment of its own above it" {
+	run awk '
+		/^static / && prev !~ /^\/\* [0-9]+: [a-z].* \*\/$/ { print "no summary: " $0 }
+		{ prev = $0 }' include/bpf_helper_defs.h
+	assert_output ""
+}
+
+@test "gen-helper-defs fails loudly when a helper has no summary" {
+	grep -v '^bpf_perf_event_output ' tools/helper-summaries >"$BATS_TEST_TMPDIR/summaries"
+	run tools/gen-helper-defs --summaries "$BATS_TEST_TMPDIR/summaries" "$UAPI_BPF_H"
+	assert_failure 1
+	assert_output --partial "error: no summary in '$BATS_TEST_TMPDIR/summaries' for 1 helper(s): bpf_perf_event_output"
+}
+
+@test "gen-helper-defs rejects a file that is not the UAPI linux/bpf.h" {
+	run tools/gen-helper-defs /dev/null
+	assert_failure 1
+	assert_output --regexp '^error: '
+	run tools/gen-helper-defs
+	assert_failure 2
+	run tools/gen-helper-defs --help
+	assert_success
+	assert_output --partial "usage: tools/gen-helper-defs"
+}
+
+@test "gen-helper-defs reads the numbered mapper of newer UAPI headers the same" {
+	# Linux 6.2 and later spell each helper FN(name, id, ##ctx) in
+	# ___BPF_FUNC_MAPPER; rewrite the installed list that way.
+	awk '
+		/^#define __BPF_FUNC_MAPPER\(FN\)/ {
+			print "#define ___BPF_FUNC_MAPPER(FN, ctx...)\t\\"; inmap = 1; n = 0; next
+		}
+		inmap && /FN\(/ {
+			sub(/FN\(/, ""); sub(/\),.*/, "")
+			printf "\tFN(%s, %d, ##ctx)\t\\\n", $1, n++; next
+		}
+		inmap { inmap = 0 }
+		{ print }' "$UAPI_BPF_H" >"$BATS_TEST_TMPDIR/bpf.h"
+	run grep -c ', ##ctx)' "$BATS_TEST_TMPDIR/bpf.h"
+	[ "$output" -gt 200 ] || fail "rewrite produced $output numbered entries"
+	tools/gen-helper-defs "$BATS_TEST_TMPDIR/bpf.h" >"$BATS_TEST_TMPDIR/defs.h"
+	run diff -u include/bpf_helper_defs.h "$BATS_TEST_TMPDIR/defs.h"
+	assert_success
+}
