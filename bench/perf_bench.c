@@ -1,0 +1,1031 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * perf_bench - how fast records get from bpf_perf_event_output() (and
+ * bpf_ringbuf_output()) to a user-space callback, with our consumers and
+ * with libbpf's, on the same BPF program loaded by our loader.
+ *
+ * A producer thread pinned to one CPU loops on write(2) to /dev/null; a
+ * program on syscalls/sys_enter_write sends a 16-byte record per write; the
+ * consumer runs on the main thread, pinned to another CPU. Every contender
+ * runs for the same fixed time, and the contenders alternate (A B C ... A B
+ * C ...) for several rounds so that drifts of a shared machine hit them all
+ * alike; the table gives the median and the range.
+ *
+ * libbpf is linked here only, to compare against; the SDK never uses it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+#include <linux/types.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "bpfsdk.h"
+#include "perf_bench.h"
+
+static const char usage[] =
+"usage: perf_bench [options]\n"
+"\n"
+"Measure the throughput, consumer CPU cost and latency of the ways to read\n"
+"records that a BPF program on syscalls/sys_enter_write sends for every\n"
+"write(2) of a producer thread. Contenders, run in alternation:\n"
+"\n"
+"  ceiling-none         the write loop, nothing attached\n"
+"  ceiling-noop         a program that returns at once attached\n"
+"  ceiling-perf-unread  the sending program, into a 16 MiB ring per CPU\n"
+"                       that nobody reads during the run: what the kernel\n"
+"                       side costs with no consumer at all (a fixed count\n"
+"                       of writes that fits the ring, not a fixed time)\n"
+"  bsdk-perf-default    our perf buffer, default options\n"
+"  bsdk-perf-tuned      our perf buffer, 256 pages, wakeup at half a ring\n"
+"  libbpf-perf-default  libbpf perf_buffer__new(): a wakeup per record\n"
+"  libbpf-perf-wm       libbpf perf_buffer__new_raw() with a watermark\n"
+"                       wakeup at a quarter of the ring, like ours\n"
+"  libbpf-ringbuf       libbpf ring_buffer over a BPF_MAP_TYPE_RINGBUF\n"
+"  bsdk-ringbuf         our ring buffer consumer over the same map\n"
+"\n"
+"Then, at a low rate, the latency from bpf_ktime_get_ns() in the program to\n"
+"the callback, for each consumer. Prints Markdown tables and one line per\n"
+"contender starting with 'bench:' for scripts.\n"
+"\n"
+"options:\n"
+"  -d, --duration SEC       time per contender per round (default 2)\n"
+"  -r, --rounds N           rounds of alternation (default 5)\n"
+"  -l, --latency SEC        time per consumer at the low rate; 0 skips the\n"
+"                           latency runs (default 3)\n"
+"      --rate N             records per second for the latency runs\n"
+"                           (default 1000)\n"
+"  -p, --pages N            perf ring pages per CPU for the default\n"
+"                           contenders (default 64, our default)\n"
+"      --only LIST          run only these contenders (comma-separated)\n"
+"      --producer-cpu N     CPU of the write loop (default 0)\n"
+"      --consumer-cpu N     CPU of the consumer (default 1)\n"
+"      --obj PATH           the BPF object (default: ../bpf/perf_bench.bpf.o\n"
+"                           next to this program)\n"
+"  -v                       show the library's messages (-vv: debug)\n"
+"  -h, --help               this text\n"
+"\n"
+"exit status: 0 after a complete run, 1 on a failure or when interrupted,\n"
+"2 on a usage error.\n";
+
+/* ---------------------------------------------------------------- setup */
+
+enum kind {
+	K_NONE, K_NOOP, K_PERF_UNREAD, K_BSDK_PERF, K_BSDK_PERF_TUNED, K_LIBBPF_PERF,
+	K_LIBBPF_PERF_WM, K_LIBBPF_RING, K_BSDK_RING, K_COUNT,
+};
+
+static const char *const kind_names[K_COUNT] = {
+	"ceiling-none", "ceiling-noop", "ceiling-perf-unread",
+	"bsdk-perf-default", "bsdk-perf-tuned",
+	"libbpf-perf-default", "libbpf-perf-wm", "libbpf-ringbuf",
+	"bsdk-ringbuf",
+};
+
+static bool is_consumer(enum kind k)
+{
+	return k != K_NONE && k != K_NOOP;
+}
+
+/* ceiling-perf-unread: 4096 pages per CPU hold 524288 records of 32
+ * bytes; the producer stops well before that. */
+#define UNREAD_PAGES  4096
+#define UNREAD_WRITES 400000
+
+static bool is_ring(enum kind k)
+{
+	return k == K_LIBBPF_RING || k == K_BSDK_RING;
+}
+
+static struct {
+	double duration;
+	int rounds;
+	double latency;
+	int rate;
+	unsigned int pages;
+	int producer_cpu, consumer_cpu;
+	bool run[K_COUNT];
+	const char *obj_path;
+	int verbose;
+} cfg = {
+	.duration = 2, .rounds = 5, .latency = 3, .rate = 1000, .pages = 64,
+	.producer_cpu = 0, .consumer_cpu = 1,
+};
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru))
+		return 0;
+	return ((uint64_t)ru.ru_utime.tv_sec + (uint64_t)ru.ru_stime.tv_sec) *
+		1000000000ull +
+	       ((uint64_t)ru.ru_utime.tv_usec + (uint64_t)ru.ru_stime.tv_usec) *
+		1000ull;
+}
+
+static int pin(pthread_t t, int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return pthread_setaffinity_np(t, sizeof(set), &set);
+}
+
+/* ------------------------------------------------------------- producer */
+
+struct producer {
+	pthread_t thread;
+	atomic_bool stop;
+	int fd;
+	int rate;                 /* 0: as fast as possible */
+	uint64_t limit;           /* stop after this many writes; 0: never */
+	uint64_t writes;          /* written by the thread before it ends */
+	uint64_t start_ns, end_ns;
+};
+
+static void *producer_main(void *arg)
+{
+	struct producer *p = arg;
+	uint64_t n = 0;
+	char byte = 'x';
+
+	p->start_ns = now_ns();
+	if (!p->rate) {
+		while (!atomic_load_explicit(&p->stop, memory_order_relaxed)) {
+			if (write(p->fd, &byte, 1) == 1)
+				n++;
+			if (n == p->limit)
+				break;
+		}
+	} else {
+		struct timespec next;
+		long step = 1000000000L / p->rate;
+
+		clock_gettime(CLOCK_MONOTONIC, &next);
+		while (!atomic_load_explicit(&p->stop, memory_order_relaxed)) {
+			next.tv_nsec += step;
+			while (next.tv_nsec >= 1000000000L) {
+				next.tv_nsec -= 1000000000L;
+				next.tv_sec++;
+			}
+			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+			if (write(p->fd, &byte, 1) == 1)
+				n++;
+		}
+	}
+	p->end_ns = now_ns();
+	p->writes = n;
+	return NULL;
+}
+
+static int producer_start(struct producer *p, int fd, int rate,
+			  uint64_t limit)
+{
+	int err;
+
+	memset(p, 0, sizeof(*p));
+	p->fd = fd;
+	p->rate = rate;
+	p->limit = limit;
+	atomic_store(&p->stop, false);
+	err = pthread_create(&p->thread, NULL, producer_main, p);
+	if (err) {
+		fprintf(stderr, "error: cannot start the producer thread: %s\n",
+			strerror(err));
+		return -1;
+	}
+	err = pin(p->thread, cfg.producer_cpu);
+	if (err)
+		fprintf(stderr, "warning: cannot pin the producer to cpu %d: %s\n",
+			cfg.producer_cpu, strerror(err));
+	return 0;
+}
+
+static void producer_stop(struct producer *p)
+{
+	atomic_store(&p->stop, true);
+	if (p->thread)
+		pthread_join(p->thread, NULL);
+}
+
+/* ------------------------------------------------------------- consumers */
+
+/* What every callback does, the same for all contenders. */
+struct sink {
+	uint64_t received;
+	uint64_t lost_reported;   /* what the kernel reported (perf only) */
+	uint64_t seq_sum;         /* keeps the read of the record honest */
+	bool latency;             /* record latencies */
+	bool draining;            /* the run is over: the final drain */
+	uint64_t late;            /* records only the final drain found */
+	uint64_t *lat;            /* ns */
+	size_t nlat, cap_lat;
+};
+
+static struct sink sink;
+
+static inline void take(const void *data, uint32_t size)
+{
+	struct bench_event ev;
+
+	sink.received++;
+	if (sink.draining)
+		sink.late++;
+	if (size < sizeof(ev))
+		return;
+	memcpy(&ev, data, sizeof(ev));
+	sink.seq_sum += ev.seq;
+	if (sink.latency && sink.nlat < sink.cap_lat) {
+		uint64_t t = now_ns();
+
+		sink.lat[sink.nlat++] = t > ev.ts ? t - ev.ts : 0;
+	}
+}
+
+static void bsdk_sample(void *ctx, int cpu, const void *data, uint32_t size)
+{
+	(void)ctx;
+	(void)cpu;
+	take(data, size);
+}
+
+static void bsdk_lost(void *ctx, int cpu, uint64_t count)
+{
+	(void)ctx;
+	(void)cpu;
+	sink.lost_reported += count;
+}
+
+static void libbpf_sample(void *ctx, int cpu, void *data, __u32 size)
+{
+	(void)ctx;
+	(void)cpu;
+	take(data, size);
+}
+
+static void libbpf_lost(void *ctx, int cpu, __u64 count)
+{
+	(void)ctx;
+	(void)cpu;
+	sink.lost_reported += count;
+}
+
+/* perf_buffer__new_raw() hands out whole perf records. */
+static enum bpf_perf_event_ret libbpf_raw_event(void *ctx, int cpu,
+						struct perf_event_header *hdr)
+{
+	(void)ctx;
+	(void)cpu;
+	if (hdr->type == PERF_RECORD_SAMPLE) {
+		const uint8_t *p = (const uint8_t *)(hdr + 1);
+		uint32_t size;
+
+		memcpy(&size, p, sizeof(size));
+		take(p + sizeof(size), size);
+	} else if (hdr->type == PERF_RECORD_LOST) {
+		uint64_t lost;
+
+		memcpy(&lost, (const uint8_t *)(hdr + 1) + 8, sizeof(lost));
+		sink.lost_reported += lost;
+	}
+	return LIBBPF_PERF_EVENT_CONT;
+}
+
+static int libbpf_ring_sample(void *ctx, void *data, size_t size)
+{
+	(void)ctx;
+	take(data, (uint32_t)size);
+	return 0;
+}
+
+struct consumer {
+	enum kind kind;
+	struct bsdk_perfbuf *bpb;
+	struct bsdk_ringbuf *brb;
+	struct perf_buffer *lpb;
+	struct ring_buffer *lrb;
+};
+
+static int consumer_open(struct consumer *c, enum kind k, int perf_fd,
+			 int ring_fd)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	memset(c, 0, sizeof(*c));
+	c->kind = k;
+	switch (k) {
+	case K_PERF_UNREAD:
+	case K_BSDK_PERF:
+	case K_BSDK_PERF_TUNED: {
+		struct bsdk_perfbuf_opts o;
+
+		memset(&o, 0, sizeof(o));
+		o.sz = sizeof(o);
+		o.on_sample = bsdk_sample;
+		o.on_lost = bsdk_lost;
+		if (k == K_PERF_UNREAD) {
+			/* Never woken, never drained during the run. */
+			o.pages = UNREAD_PAGES;
+			o.wakeup_bytes = (unsigned int)(o.pages * page);
+			o.max_latency_ms = -1;
+		} else if (k == K_BSDK_PERF) {
+			o.pages = cfg.pages;
+		} else {
+			o.pages = 256;
+			o.wakeup_bytes = (unsigned int)(o.pages * page / 2);
+		}
+		c->bpb = bsdk_perfbuf_new(perf_fd, &o);
+		return c->bpb ? 0 : -1;
+	}
+	case K_LIBBPF_PERF:
+		c->lpb = perf_buffer__new(perf_fd, cfg.pages, libbpf_sample,
+					  libbpf_lost, NULL, NULL);
+		return c->lpb ? 0 : -1;
+	case K_LIBBPF_PERF_WM: {
+		struct perf_event_attr attr;
+
+		memset(&attr, 0, sizeof(attr));
+		attr.size = sizeof(attr);
+		attr.type = PERF_TYPE_SOFTWARE;
+		attr.config = PERF_COUNT_SW_BPF_OUTPUT;
+		attr.sample_type = PERF_SAMPLE_RAW;
+		attr.sample_period = 1;
+		attr.watermark = 1;
+		attr.wakeup_watermark = (uint32_t)(cfg.pages * page / 4);
+		c->lpb = perf_buffer__new_raw(perf_fd, cfg.pages, &attr,
+					      libbpf_raw_event, NULL, NULL);
+		return c->lpb ? 0 : -1;
+	}
+	case K_LIBBPF_RING:
+		c->lrb = ring_buffer__new(ring_fd, libbpf_ring_sample, NULL, NULL);
+		return c->lrb ? 0 : -1;
+	case K_BSDK_RING: {
+		struct bsdk_ringbuf_opts o;
+
+		memset(&o, 0, sizeof(o));
+		o.sz = sizeof(o);
+		o.on_sample = bsdk_sample;
+		c->brb = bsdk_ringbuf_new(ring_fd, &o);
+		return c->brb ? 0 : -1;
+	}
+	default:
+		return 0;
+	}
+}
+
+static int consumer_poll(struct consumer *c, int timeout_ms)
+{
+	switch (c->kind) {
+	case K_PERF_UNREAD:
+		usleep((useconds_t)timeout_ms * 1000);
+		return 0;
+	case K_BSDK_PERF:
+	case K_BSDK_PERF_TUNED:
+		return bsdk_perfbuf_poll(c->bpb, timeout_ms);
+	case K_LIBBPF_PERF:
+	case K_LIBBPF_PERF_WM:
+		return perf_buffer__poll(c->lpb, timeout_ms);
+	case K_LIBBPF_RING:
+		return ring_buffer__poll(c->lrb, timeout_ms);
+	case K_BSDK_RING:
+		return bsdk_ringbuf_poll(c->brb, timeout_ms);
+	default:
+		if (timeout_ms > 0)
+			usleep((useconds_t)timeout_ms * 1000);
+		return 0;
+	}
+}
+
+static int consumer_drain(struct consumer *c)
+{
+	switch (c->kind) {
+	case K_PERF_UNREAD:
+	case K_BSDK_PERF:
+	case K_BSDK_PERF_TUNED:
+		return bsdk_perfbuf_consume(c->bpb);
+	case K_LIBBPF_PERF:
+	case K_LIBBPF_PERF_WM:
+		return perf_buffer__consume(c->lpb);
+	case K_LIBBPF_RING:
+		return ring_buffer__consume(c->lrb);
+	case K_BSDK_RING:
+		return bsdk_ringbuf_consume(c->brb);
+	default:
+		return 0;
+	}
+}
+
+static void consumer_close(struct consumer *c)
+{
+	bsdk_perfbuf_free(c->bpb);
+	bsdk_ringbuf_free(c->brb);
+	perf_buffer__free(c->lpb);
+	ring_buffer__free(c->lrb);
+	memset(c, 0, sizeof(*c));
+}
+
+/* ----------------------------------------------------------- one run */
+
+struct bench {
+	struct bsdk_obj *obj;
+	struct bsdk_prog *noop, *emit_perf, *emit_ring;
+	int perf_fd, ring_fd, counters_fd;
+	int devnull;
+	int ncpu;
+};
+
+struct result {
+	double secs;              /* the producer's own time */
+	uint64_t produced;        /* write() calls */
+	uint64_t received;
+	uint64_t lost;            /* the BPF side's error count */
+	uint64_t lost_reported;
+	uint64_t bpf_produced;
+	uint64_t cpu_ns;          /* consumer thread */
+	bool ok;
+};
+
+static int counters_read(const struct bench *b, uint64_t out[BENCH_NR_COUNTERS])
+{
+	uint64_t *vals = calloc((size_t)b->ncpu, sizeof(*vals));
+
+	if (!vals)
+		return -1;
+	for (uint32_t k = 0; k < BENCH_NR_COUNTERS; k++) {
+		out[k] = 0;
+		if (bpf_map_lookup_elem(b->counters_fd, &k, vals)) {
+			free(vals);
+			return -1;
+		}
+		for (int i = 0; i < b->ncpu; i++)
+			out[k] += vals[i];
+	}
+	free(vals);
+	return 0;
+}
+
+/* As many writes as the duration asks for at a generous rate, but never
+ * more than the unread ring holds. */
+static uint64_t unread_writes(double secs)
+{
+	double n = secs * 2e6;
+
+	return n < 1000 ? 1000 : n > UNREAD_WRITES ? UNREAD_WRITES : (uint64_t)n;
+}
+
+/* Run contender k once: set up its consumer, attach its program, let the
+ * producer run for secs (at rate, 0: flat out) while the consumer polls,
+ * stop, drain, detach. */
+static int run_once(struct bench *b, enum kind k, double secs, int rate,
+		    struct result *res)
+{
+	struct bsdk_prog *prog = NULL;
+	struct bsdk_link *link = NULL;
+	struct consumer c;
+	struct producer p;
+	uint64_t before[BENCH_NR_COUNTERS], after[BENCH_NR_COUNTERS];
+	uint64_t end, cpu0;
+	int n;
+
+	memset(res, 0, sizeof(*res));
+	if (k == K_NOOP)
+		prog = b->noop;
+	else if (is_ring(k))
+		prog = b->emit_ring;
+	else if (is_consumer(k))
+		prog = b->emit_perf;
+
+	if (consumer_open(&c, k, b->perf_fd, b->ring_fd)) {
+		fprintf(stderr, "error: %s: cannot set up the consumer: %s\n",
+			kind_names[k], strerror(errno));
+		return -1;
+	}
+	/* Leftovers of an earlier contender in the shared ring buffer. */
+	if (is_ring(k))
+		consumer_drain(&c);
+	sink.received = sink.lost_reported = sink.seq_sum = 0;
+	sink.late = 0;
+	sink.draining = false;
+	sink.nlat = 0;
+	if (counters_read(b, before)) {
+		fprintf(stderr, "error: cannot read the 'counters' map: %s\n",
+			strerror(errno));
+		consumer_close(&c);
+		return -1;
+	}
+	if (prog) {
+		link = bsdk_prog_attach(prog);
+		if (!link) {
+			consumer_close(&c);
+			return -1;
+		}
+	}
+
+	cpu0 = thread_cpu_ns();
+	if (producer_start(&p, b->devnull, rate,
+			   k == K_PERF_UNREAD ? unread_writes(secs) : 0)) {
+		bsdk_link_destroy(link);
+		consumer_close(&c);
+		return -1;
+	}
+	end = now_ns() + (uint64_t)(secs * 1e9);
+	for (;;) {
+		uint64_t t = now_ns();
+		int wait;
+
+		if (t >= end || interrupted)
+			break;
+		if (k == K_PERF_UNREAD) {
+			/* Wait for the fixed count, touching nothing. */
+			pthread_join(p.thread, NULL);
+			p.thread = 0;
+			break;
+		}
+		wait = (int)((end - t) / 1000000) + 1;
+		n = consumer_poll(&c, wait < 100 ? wait : 100);
+		if (n < 0 && n != -EINTR) {
+			fprintf(stderr, "error: %s: poll failed: %s\n",
+				kind_names[k], strerror(-n));
+			break;
+		}
+	}
+	producer_stop(&p);
+	bsdk_link_destroy(link);
+	/* Everything produced in the window is in the rings now: take it. */
+	sink.draining = true;
+	while (consumer_drain(&c) > 0)
+		;
+	sink.draining = false;
+	res->cpu_ns = thread_cpu_ns() - cpu0;
+	consumer_close(&c);
+
+	if (counters_read(b, after))
+		return -1;
+	res->secs = (double)(p.end_ns - p.start_ns) / 1e9;
+	res->produced = p.writes;
+	res->received = sink.received;
+	res->lost_reported = sink.lost_reported;
+	res->bpf_produced = after[BENCH_PRODUCED] - before[BENCH_PRODUCED];
+	res->lost = after[BENCH_ERRORS] - before[BENCH_ERRORS];
+	res->ok = true;
+	/* Writes of other threads (a log line) count as produced too. */
+	if (is_consumer(k) && res->received + res->lost != res->bpf_produced)
+		fprintf(stderr, "warning: %s: writes %llu, program produced %llu, received %llu + lost %llu\n",
+			kind_names[k], (unsigned long long)res->produced,
+			(unsigned long long)res->bpf_produced,
+			(unsigned long long)res->received,
+			(unsigned long long)res->lost);
+	return 0;
+}
+
+/* ------------------------------------------------------------- numbers */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+struct stat3 {
+	double med, min, max;
+};
+
+static struct stat3 stat_of(const double *v, int n)
+{
+	double *s = malloc(sizeof(*s) * (size_t)(n ? n : 1));
+	struct stat3 st = { NAN, NAN, NAN };
+
+	if (!s || n == 0) {
+		free(s);
+		return st;
+	}
+	memcpy(s, v, sizeof(*s) * (size_t)n);
+	qsort(s, (size_t)n, sizeof(*s), cmp_double);
+	st.min = s[0];
+	st.max = s[n - 1];
+	st.med = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+	free(s);
+	return st;
+}
+
+static double percentile(uint64_t *v, size_t n, double q)
+{
+	size_t i;
+
+	if (!n)
+		return NAN;
+	qsort(v, n, sizeof(*v), cmp_u64);
+	/* Nearest rank: the smallest value with at least q of them at or
+	 * below it. */
+	i = (size_t)ceil(q * (double)n);
+	if (i > 0)
+		i--;
+	if (i >= n)
+		i = n - 1;
+	return (double)v[i];
+}
+
+/* "1.23M" style for the table; the bench: lines carry plain numbers. */
+static const char *human(double v, char *buf, size_t len)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (v >= 1e6)
+		snprintf(buf, len, "%.3gM", v / 1e6);
+	else if (v >= 1e3)
+		snprintf(buf, len, "%.3gk", v / 1e3);
+	else
+		snprintf(buf, len, "%.3g", v);
+	return buf;
+}
+
+/* ---------------------------------------------------------------- main */
+
+static char *default_obj_path(void)
+{
+	static char path[PATH_MAX + 64];
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return "perf_bench.bpf.o";
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (slash)
+		*slash = '\0';
+	snprintf(path, sizeof(path), "%s/../bpf/perf_bench.bpf.o", exe);
+	return path;
+}
+
+static double parse_double(const char *opt, const char *arg, double min,
+			   double max)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || *end || end == arg || !(v >= min && v <= max)) {
+		fprintf(stderr, "error: %s '%s' is not a number from %g to %g\n",
+			opt, arg, min, max);
+		exit(2);
+	}
+	return v;
+}
+
+static void parse_only(const char *arg)
+{
+	char *list = strdup(arg), *save = NULL, *tok;
+
+	if (!list)
+		exit(1);
+	memset(cfg.run, 0, sizeof(cfg.run));
+	for (tok = strtok_r(list, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		int k;
+
+		for (k = 0; k < K_COUNT; k++)
+			if (!strcmp(tok, kind_names[k]))
+				break;
+		if (k == K_COUNT) {
+			fprintf(stderr, "error: --only: unknown contender '%s' (see --help)\n",
+				tok);
+			exit(2);
+		}
+		cfg.run[k] = true;
+	}
+	free(list);
+}
+
+static void parse_args(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "duration", required_argument, NULL, 'd' },
+		{ "rounds", required_argument, NULL, 'r' },
+		{ "latency", required_argument, NULL, 'l' },
+		{ "rate", required_argument, NULL, 'R' },
+		{ "pages", required_argument, NULL, 'p' },
+		{ "only", required_argument, NULL, 'O' },
+		{ "producer-cpu", required_argument, NULL, 'P' },
+		{ "consumer-cpu", required_argument, NULL, 'C' },
+		{ "obj", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	int c;
+
+	for (int k = 0; k < K_COUNT; k++)
+		cfg.run[k] = true;
+	while ((c = getopt_long(argc, argv, "d:r:l:p:vh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd': cfg.duration = parse_double("--duration", optarg, 0.01, 3600); break;
+		case 'r': cfg.rounds = (int)parse_double("--rounds", optarg, 1, 1000); break;
+		case 'l': cfg.latency = parse_double("--latency", optarg, 0, 3600); break;
+		case 'R': cfg.rate = (int)parse_double("--rate", optarg, 1, 1000000); break;
+		case 'p': cfg.pages = (unsigned int)parse_double("--pages", optarg, 1, 1 << 16); break;
+		case 'O': parse_only(optarg); break;
+		case 'P': cfg.producer_cpu = (int)parse_double("--producer-cpu", optarg, 0, CPU_SETSIZE - 1); break;
+		case 'C': cfg.consumer_cpu = (int)parse_double("--consumer-cpu", optarg, 0, CPU_SETSIZE - 1); break;
+		case 'o': cfg.obj_path = optarg; break;
+		case 'v': cfg.verbose++; break;
+		case 'h': fputs(usage, stdout); exit(0);
+		default: fputs("try 'perf_bench --help'\n", stderr); exit(2);
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "error: unexpected argument '%s'\ntry 'perf_bench --help'\n",
+			argv[optind]);
+		exit(2);
+	}
+	if (cfg.pages & (cfg.pages - 1)) {
+		fprintf(stderr, "error: --pages %u is not a power of two\n", cfg.pages);
+		exit(2);
+	}
+	if (!cfg.obj_path)
+		cfg.obj_path = default_obj_path();
+}
+
+static int bench_open(struct bench *b)
+{
+	uint32_t tgid = (uint32_t)getpid();
+	struct bsdk_map *perf, *ring, *counters;
+
+	memset(b, 0, sizeof(*b));
+	b->devnull = -1;
+	b->ncpu = libbpf_num_possible_cpus();
+	if (b->ncpu <= 0) {
+		fprintf(stderr, "error: cannot count the possible CPUs\n");
+		return -1;
+	}
+	b->obj = bsdk_obj_open(cfg.obj_path);
+	if (!b->obj)
+		return -1;
+	if (bsdk_obj_set_global(b->obj, "target_tgid", &tgid, sizeof(tgid)) ||
+	    bsdk_obj_load(b->obj))
+		return -1;
+	b->noop = bsdk_obj_prog_find(b->obj, "noop");
+	b->emit_perf = bsdk_obj_prog_find(b->obj, "emit_perf");
+	b->emit_ring = bsdk_obj_prog_find(b->obj, "emit_ring");
+	perf = bsdk_obj_map_find(b->obj, "perf_events");
+	ring = bsdk_obj_map_find(b->obj, "ring_events");
+	counters = bsdk_obj_map_find(b->obj, "counters");
+	if (!b->noop || !b->emit_perf || !b->emit_ring || !perf || !ring ||
+	    !counters) {
+		fprintf(stderr, "error: '%s' lacks the programs noop, emit_perf, emit_ring or the maps perf_events, ring_events, counters\n",
+			cfg.obj_path);
+		return -1;
+	}
+	/* libbpf gets nothing but these fds: the object is ours. */
+	b->perf_fd = bsdk_map_fd(perf);
+	b->ring_fd = bsdk_map_fd(ring);
+	b->counters_fd = bsdk_map_fd(counters);
+	b->devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (b->devnull < 0) {
+		fprintf(stderr, "error: cannot open '/dev/null': %s\n", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void print_env(void)
+{
+	struct utsname u;
+	char model[256] = "unknown";
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	if (f) {
+		char line[512];
+
+		while (fgets(line, sizeof(line), f)) {
+			char *colon = strchr(line, ':');
+
+			if (!strncmp(line, "model name", 10) && colon) {
+				snprintf(model, sizeof(model), "%s", colon + 2);
+				model[strcspn(model, "\n")] = '\0';
+				break;
+			}
+		}
+		fclose(f);
+	}
+	uname(&u);
+	printf("# perf_bench: kernel %s %s, %ld online CPUs (%s), libbpf %s\n",
+	       u.release, u.machine, sysconf(_SC_NPROCESSORS_ONLN), model,
+	       libbpf_version_string());
+	printf("# producer on cpu %d, consumer on cpu %d, %d rounds of %.2f s per contender, %u pages per CPU, 16-byte records\n\n",
+	       cfg.producer_cpu, cfg.consumer_cpu, cfg.rounds, cfg.duration,
+	       cfg.pages);
+}
+
+static int libbpf_quiet(enum libbpf_print_level level, const char *fmt,
+			va_list ap)
+{
+	if (level == LIBBPF_WARN)
+		return vfprintf(stderr, fmt, ap);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct bench b;
+	/* Per contender, per round. */
+	static double prod_s[K_COUNT][1000], recv_s[K_COUNT][1000];
+	static double lost_v[K_COUNT][1000], cpu_ev[K_COUNT][1000];
+	double lat50[K_COUNT], lat99[K_COUNT], lat_max[K_COUNT];
+	size_t lat_n[K_COUNT], lat_late[K_COUNT];
+	int done[K_COUNT] = { 0 };
+	double noop_ceiling, libbpf_default;
+	struct stat3 st_prod[K_COUNT], st_recv[K_COUNT], st_lost[K_COUNT],
+		     st_cpu[K_COUNT];
+	int ret = 1;
+
+	parse_args(argc, argv);
+	if (cfg.verbose)
+		bsdk_set_log_level(cfg.verbose > 1 ? BSDK_LOG_DEBUG : BSDK_LOG_INFO);
+	libbpf_set_print(libbpf_quiet);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+
+	if (pin(pthread_self(), cfg.consumer_cpu))
+		fprintf(stderr, "warning: cannot pin the consumer to cpu %d\n",
+			cfg.consumer_cpu);
+	if (bench_open(&b))
+		goto out;
+	print_env();
+
+	/* Throughput: A B C ... A B C ... */
+	for (int r = 0; r < cfg.rounds && !interrupted; r++) {
+		for (int k = 0; k < K_COUNT && !interrupted; k++) {
+			struct result res;
+
+			if (!cfg.run[k])
+				continue;
+			if (run_once(&b, (enum kind)k, cfg.duration, 0, &res))
+				goto out;
+			if (interrupted)
+				break;
+			prod_s[k][done[k]] = (double)res.produced / res.secs;
+			recv_s[k][done[k]] = (double)res.received / res.secs;
+			lost_v[k][done[k]] = (double)res.lost;
+			cpu_ev[k][done[k]] = res.received ?
+				(double)res.cpu_ns / (double)res.received : NAN;
+			done[k]++;
+			if (cfg.verbose)
+				fprintf(stderr, "round %d %-20s produced/s %.0f received/s %.0f lost %llu (reported %llu) cpu ns/event %.1f\n",
+					r + 1, kind_names[k], prod_s[k][done[k] - 1],
+					recv_s[k][done[k] - 1],
+					(unsigned long long)res.lost,
+					(unsigned long long)res.lost_reported,
+					cpu_ev[k][done[k] - 1]);
+		}
+	}
+
+	/* Latency at a low rate, each consumer in turn. */
+	sink.cap_lat = (size_t)(cfg.latency * cfg.rate * 1.2) + 16;
+	sink.lat = calloc(sink.cap_lat, sizeof(*sink.lat));
+	if (!sink.lat) {
+		fprintf(stderr, "error: out of memory\n");
+		goto out;
+	}
+	for (int k = 0; k < K_COUNT; k++) {
+		struct result res;
+
+		lat50[k] = lat99[k] = lat_max[k] = NAN;
+		lat_n[k] = lat_late[k] = 0;
+		/* ceiling-perf-unread has no latency: nobody reads. */
+		if (!cfg.run[k] || !is_consumer((enum kind)k) ||
+		    k == K_PERF_UNREAD || cfg.latency <= 0 || interrupted)
+			continue;
+		sink.latency = true;
+		if (run_once(&b, (enum kind)k, cfg.latency, cfg.rate, &res))
+			goto out;
+		sink.latency = false;
+		lat_n[k] = sink.nlat;
+		/* Records still in a ring when the run ended: only the
+		 * final drain picked them up. */
+		lat_late[k] = sink.late;
+		for (size_t i = 0; i < sink.nlat; i++)
+			if (sink.lat[i] > lat_max[k] || isnan(lat_max[k]))
+				lat_max[k] = (double)sink.lat[i];
+		lat50[k] = percentile(sink.lat, sink.nlat, 0.50);
+		lat99[k] = percentile(sink.lat, sink.nlat, 0.99);
+	}
+	if (interrupted) {
+		fprintf(stderr, "interrupted\n");
+		goto out;
+	}
+
+	for (int k = 0; k < K_COUNT; k++) {
+		st_prod[k] = stat_of(prod_s[k], done[k]);
+		st_recv[k] = stat_of(recv_s[k], done[k]);
+		st_lost[k] = stat_of(lost_v[k], done[k]);
+		st_cpu[k] = stat_of(cpu_ev[k], done[k]);
+	}
+	noop_ceiling = st_prod[K_NOOP].med;
+	libbpf_default = st_recv[K_LIBBPF_PERF].med;
+
+	printf("| contender | produced/s | received/s (range) | lost (median, range) | consumer CPU ns/event (range) | recv / no-op ceiling | recv / libbpf default | latency p50 | latency p99 |\n");
+	printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+	for (int k = 0; k < K_COUNT; k++) {
+		char a[32], b1[32], b2[32], c1[32], c2[32];
+		bool cons = is_consumer((enum kind)k);
+		double rc, rl;
+
+		if (!done[k])
+			continue;
+		/* For the ceilings, what they pass on is what they produce. */
+		rc = (cons ? st_recv[k].med : st_prod[k].med) / noop_ceiling;
+		rl = (cons ? st_recv[k].med : st_prod[k].med) / libbpf_default;
+		printf("| %s | %s | ", kind_names[k],
+		       human(st_prod[k].med, a, sizeof(a)));
+		if (cons)
+			printf("%s (%s–%s) | %.0f (%.0f–%.0f) | %.1f (%.1f–%.1f) | ",
+			       human(st_recv[k].med, b1, sizeof(b1)),
+			       human(st_recv[k].min, b2, sizeof(b2)),
+			       human(st_recv[k].max, c1, sizeof(c1)),
+			       st_lost[k].med, st_lost[k].min, st_lost[k].max,
+			       st_cpu[k].med, st_cpu[k].min, st_cpu[k].max);
+		else
+			printf("- | - | - | ");
+		printf("%.2f | %s | ", rc,
+		       isnan(rl) ? "-" : (snprintf(c2, sizeof(c2), "%.2f", rl), c2));
+		if (lat_n[k])
+			printf("%.2f ms | %.2f ms |\n", lat50[k] / 1e6,
+			       lat99[k] / 1e6);
+		else
+			printf("- | - |\n");
+	}
+	printf("\nproduced/s: the median of the write loop's rate (range in the bench: lines)\n");
+	printf("lost: records the program could not send (-ENOSPC / -EAGAIN), counted on the BPF side\n");
+	printf("latency: at %d records/s for %.1f s, bpf_ktime_get_ns() in the program to the callback\n\n",
+	       cfg.rate, cfg.latency);
+
+	for (int k = 0; k < K_COUNT; k++) {
+		if (!done[k])
+			continue;
+		printf("bench: name=%s rounds=%d duration_s=%.3f produced_per_s=%.0f produced_per_s_min=%.0f produced_per_s_max=%.0f",
+		       kind_names[k], done[k], cfg.duration, st_prod[k].med,
+		       st_prod[k].min, st_prod[k].max);
+		if (is_consumer((enum kind)k))
+			printf(" received_per_s=%.0f received_per_s_min=%.0f received_per_s_max=%.0f lost=%.0f lost_min=%.0f lost_max=%.0f cpu_ns_per_event=%.2f cpu_ns_per_event_min=%.2f cpu_ns_per_event_max=%.2f ratio_ceiling=%.3f ratio_libbpf_default=%.3f",
+			       st_recv[k].med, st_recv[k].min, st_recv[k].max,
+			       st_lost[k].med, st_lost[k].min, st_lost[k].max,
+			       st_cpu[k].med, st_cpu[k].min, st_cpu[k].max,
+			       st_recv[k].med / noop_ceiling,
+			       st_recv[k].med / libbpf_default);
+		else
+			printf(" ratio_ceiling=%.3f", st_prod[k].med / noop_ceiling);
+		if (lat_n[k])
+			printf(" latency_rate=%d latency_samples=%zu latency_late=%zu latency_p50_us=%.1f latency_p99_us=%.1f latency_max_us=%.1f",
+			       cfg.rate, lat_n[k], lat_late[k], lat50[k] / 1e3,
+			       lat99[k] / 1e3, lat_max[k] / 1e3);
+		printf("\n");
+	}
+	ret = 0;
+out:
+	if (b.devnull >= 0)
+		close(b.devnull);
+	bsdk_obj_close(b.obj);
+	free(sink.lat);
+	return ret;
+}

@@ -1,0 +1,53 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+#
+# bench/perf_bench as a smoke test: it runs every contender for a moment and
+# reports a row for each. No figure is asserted - timings on a shared
+# machine are not test results; `make bench` is where they are measured.
+
+load '/usr/lib/bats/bats-support/load'
+load '/usr/lib/bats/bats-assert/load'
+
+CONTENDERS="ceiling-none ceiling-noop ceiling-perf-unread bsdk-perf-default bsdk-perf-tuned libbpf-perf-default libbpf-perf-wm libbpf-ringbuf bsdk-ringbuf"
+
+setup() {
+	BUILD=${BUILD:-build}
+	BIN="$BUILD/bin/perf_bench"
+	OBJ="$BUILD/bpf/perf_bench.bpf.o"
+	[ -x "$BIN" ] || fail "$BIN is not built (run make)"
+	[ -f "$OBJ" ] || fail "$OBJ is not built (run make)"
+}
+
+@test "perf_bench runs every contender and prints a row for each" {
+	run "$BIN" --obj "$OBJ" --duration 0.05 --rounds 1 --latency 0.1
+	echo "$output"
+	assert_success
+	assert_line --partial '| contender | produced/s | received/s'
+	for c in $CONTENDERS; do
+		assert_line --regexp "^\| $c \|"
+		assert_line --regexp "^bench: name=$c rounds=1 "
+	done
+	# Consumers report what they received; latency rows for them.
+	assert_line --regexp '^bench: name=bsdk-perf-default .* received_per_s=[0-9]+ .* latency_p99_us=[0-9.]+'
+	assert_line --regexp '^bench: name=bsdk-ringbuf .* received_per_s=[0-9]+ '
+}
+
+@test "perf_bench --only runs just the named contenders" {
+	run "$BIN" --obj "$OBJ" --duration 0.05 --rounds 2 --latency 0 \
+		--only ceiling-noop,bsdk-perf-default
+	assert_success
+	assert_line --regexp '^bench: name=bsdk-perf-default rounds=2 '
+	refute_line --regexp '^bench: name=libbpf'
+}
+
+@test "perf_bench usage errors exit 2 with a message" {
+	run "$BIN" --only nosuch
+	assert_failure 2
+	assert_output --partial "error: --only: unknown contender 'nosuch'"
+	run "$BIN" --pages 3
+	assert_failure 2
+	assert_output --partial 'error: --pages 3 is not a power of two'
+	run "$BIN" --help
+	assert_success
+	assert_output --partial 'usage: perf_bench'
+}
