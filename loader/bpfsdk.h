@@ -186,6 +186,62 @@ bool bsdk_prog_attach_supported(const struct bsdk_prog *prog);
 /* Detach and free. NULL is ignored. */
 void bsdk_link_destroy(struct bsdk_link *link);
 
+/* ---- what `bpfsdk inspect` shows of a program. Opening links each
+ * program once (its .text subprograms appended, as load will do), so these
+ * describe the program the kernel would get. */
+
+/* Instructions after linking: the program's own, then each .text
+ * subprogram it calls, directly or not. */
+size_t bsdk_prog_linked_insn_count(const struct bsdk_prog *prog);
+
+/* BTF func_info and line_info records (from .BTF.ext) that load passes to
+ * the kernel with the program; 0 without BTF. line_info is what lets the
+ * verifier's log show C source lines. */
+size_t bsdk_prog_func_info_count(const struct bsdk_prog *prog);
+size_t bsdk_prog_line_info_count(const struct bsdk_prog *prog);
+
+enum bsdk_relo_kind {
+	BSDK_RELO_MAP,   /* ld_imm64 of a map: becomes the map's fd */
+	BSDK_RELO_DATA,  /* ld_imm64 of a global variable: its data map + offset */
+	BSDK_RELO_CALL,  /* call of a .text subprogram */
+	BSDK_RELO_FUNC,  /* ld_imm64 of a .text function's address (callbacks) */
+};
+
+struct bsdk_relo_info {
+	enum bsdk_relo_kind kind;
+	const char *kind_name;         /* "map", "data", "call", "func" */
+	size_t insn;                   /* instruction in the linked program */
+	const char *symbol;            /* the ELF symbol it refers to */
+	const struct bsdk_map *map;    /* MAP, DATA; NULL otherwise */
+	uint64_t offset;               /* DATA: byte offset in the map value */
+	size_t target;                 /* CALL, FUNC: first instruction of the
+					* callee in the linked program */
+};
+
+/* The relocations applied to the linked program, by instruction. */
+size_t bsdk_prog_relo_count(const struct bsdk_prog *prog);
+/* Fill *info with relocation i. 0, or -ERANGE when i >= the count. The
+ * strings and map live as long as the object. */
+int bsdk_prog_relo(const struct bsdk_prog *prog, size_t i,
+		   struct bsdk_relo_info *info);
+
+/* The helper functions the linked program calls, as IDs of enum
+ * bpf_func_id (e.g. 25 for bpf_perf_event_output), sorted, each once. */
+size_t bsdk_prog_helper_count(const struct bsdk_prog *prog);
+/* Helper i, or -ERANGE when i >= the count. */
+int bsdk_prog_helper_id(const struct bsdk_prog *prog, size_t i);
+
+/* The name of helper id (e.g. "bpf_perf_event_output") when the kernel
+ * lets only programs with a GPL-compatible license call it; NULL when any
+ * license may (or the helper is unknown). A program that calls one with a
+ * license bsdk_obj_gpl_compatible() rejects fails to load. */
+const char *bsdk_helper_gpl_only(int id);
+
+/* Whether the kernel counts the object's license as GPL-compatible: one of
+ * "GPL", "GPL v2", "GPL and additional rights", "Dual BSD/GPL",
+ * "Dual MIT/GPL", "Dual MPL/GPL" (include/linux/license.h). */
+bool bsdk_obj_gpl_compatible(const struct bsdk_obj *obj);
+
 /* --------------------------------------------------------------------- map */
 
 const char *bsdk_map_name(const struct bsdk_map *map);
@@ -199,6 +255,10 @@ uint32_t bsdk_map_max_entries(const struct bsdk_map *map);
 const char *bsdk_map_origin(const struct bsdk_map *map);
 /* The fd after bsdk_obj_load(), -1 before. */
 int bsdk_map_fd(const struct bsdk_map *map);
+/* 1 for maps declared with __uint(pinning, LIBBPF_PIN_BY_NAME): load
+ * reuses the map pinned at /sys/fs/bpf/NAME when its definition matches,
+ * else creates and pins it there. 0 otherwise. */
+uint32_t bsdk_map_pinning(const struct bsdk_map *map);
 /* Override max_entries before load. */
 int bsdk_map_set_max_entries(struct bsdk_map *map, uint32_t max_entries);
 

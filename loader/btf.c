@@ -12,6 +12,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <linux/btf.h>
 
 #include "internal.h"
@@ -354,4 +355,320 @@ uint32_t btf_find(const struct btf *btf, const char *name, int kind)
 			return id;
 	}
 	return 0;
+}
+
+/* ---- .BTF.ext: func_info and line_info, per section. The file holds
+ * instruction offsets in bytes; the kernel wants them in instructions. */
+
+struct btf_ext_hdr {
+	uint16_t magic;
+	uint8_t version, flags;
+	uint32_t hdr_len;
+	uint32_t func_info_off, func_info_len;
+	uint32_t line_info_off, line_info_len;
+};
+
+#define ext_error(...) (log_error(".BTF.ext: " __VA_ARGS__), fail(BSDK_EBTF))
+
+/* One list of blocks { sec_name_off, num_info, records[num_info] } after
+ * a leading rec_size. Records may be larger than the fields we know. */
+static int ext_parse_list(struct bsdk_obj *obj, const char *p, uint32_t len,
+			  bool line)
+{
+	const char *what = line ? "line_info" : "func_info";
+	size_t known = line ? sizeof(struct bpf_line_info) :
+			      sizeof(struct bpf_func_info);
+	uint32_t rec_size, off = 4;
+
+	if (len == 0)
+		return 0;
+	if (len < 4)
+		return ext_error("%s is too short", what);
+	memcpy(&rec_size, p, 4);
+	if (rec_size < known || rec_size % 4)
+		return ext_error("%s record size %u is invalid", what, rec_size);
+	while (off < len) {
+		uint32_t blk[2];	/* sec_name_off, num_info */
+		const char *name;
+		struct ext_info *e;
+		size_t sec;
+
+		if (len - off < sizeof(blk))
+			return ext_error("%s ends inside a block header", what);
+		memcpy(blk, p + off, sizeof(blk));
+		off += sizeof(blk);
+		name = btf_str(obj->btf, blk[0]);
+		if (!name || !elf_sec_by_name(obj, name, &sec) ||
+		    !elf_sec_is_prog(obj, sec))
+			return ext_error("%s names a section that holds no code", what);
+		e = &obj->ext[sec];
+		if (line ? e->line != NULL : e->func != NULL)
+			return ext_error("%s for section '%s' appears twice", what, name);
+		if (blk[1] == 0 || blk[1] > (len - off) / rec_size)
+			return ext_error("%s for section '%s': %u records do not fit",
+					 what, name, blk[1]);
+		if (line)
+			e->line = calloc(blk[1], sizeof(*e->line));
+		else
+			e->func = calloc(blk[1], sizeof(*e->func));
+		if (line ? !e->line : !e->func)
+			return fail(ENOMEM);
+		for (uint32_t i = 0; i < blk[1]; i++, off += rec_size) {
+			struct bpf_line_info li;
+			struct bpf_func_info fi;
+			const struct btf_type *t;
+
+			memcpy(line ? (void *)&li : (void *)&fi, p + off, known);
+			if ((line ? li.insn_off : fi.insn_off) % 8 ||
+			    (line ? li.insn_off : fi.insn_off) >= obj->secs[sec].size)
+				return ext_error("%s for section '%s': record %u points outside the section",
+						 what, name, i);
+			if (line) {
+				if (!btf_str(obj->btf, li.file_name_off) ||
+				    !btf_str(obj->btf, li.line_off))
+					return ext_error("line_info for section '%s': record %u: string offset out of range",
+							 name, i);
+				li.insn_off /= 8;
+				e->line[e->nline++] = li;
+				continue;
+			}
+			t = btf_type_by_id(obj->btf, fi.type_id);
+			if (!t || btf_kind(t) != BTF_KIND_FUNC)
+				return ext_error("func_info for section '%s': record %u: type %u is not a function",
+						 name, i, fi.type_id);
+			fi.insn_off /= 8;
+			e->func[e->nfunc++] = fi;
+		}
+	}
+	return 0;
+}
+
+int btf_ext_parse(struct bsdk_obj *obj, const void *data, size_t size)
+{
+	struct btf_ext_hdr h;
+	const char *body;
+	int err;
+
+	if (size < sizeof(h))
+		return ext_error("shorter than its header");
+	memcpy(&h, data, sizeof(h));
+	if (h.magic != BTF_MAGIC || h.version != BTF_VERSION ||
+	    h.hdr_len < sizeof(h) || h.hdr_len > size)
+		return ext_error("bad header");
+	body = (const char *)data + h.hdr_len;
+	if (range_outside(h.func_info_off, h.func_info_len, size - h.hdr_len) ||
+	    range_outside(h.line_info_off, h.line_info_len, size - h.hdr_len))
+		return ext_error("header describes sections outside the data");
+	obj->ext = calloc(obj->nsecs, sizeof(*obj->ext));
+	if (!obj->ext)
+		return fail(ENOMEM);
+	err = ext_parse_list(obj, body + h.func_info_off, h.func_info_len, false);
+	return err ? err : ext_parse_list(obj, body + h.line_info_off,
+					  h.line_info_len, true);
+}
+
+/* ---- .BTF into the kernel. Kinds newer than the running kernel make it
+ * refuse the whole blob, so each is probed once with a tiny BTF of its
+ * own, and records of missing kinds are rewritten into old kinds that
+ * keep every type ID: the kernel needs the IDs, not the exact types. */
+
+#define INFO(kind, vlen, flag) (((uint32_t)(flag) << 31) | ((kind) << 24) | (vlen))
+#define INT_S32 INFO(BTF_KIND_INT, 0, 0), 4, (BTF_INT_SIGNED << 24 | 32)
+
+/* One tiny BTF per feature: n words of type records; names 1 is "x" and 3
+ * is ".d" in probe_strs. */
+static const char probe_strs[] = "\0x\0.d";
+static const struct {
+	uint32_t n;
+	uint32_t t[14];
+} probes[FEAT_COUNT] = {
+	[FEAT_GLOBAL_FUNC] = { 6, { 0, INFO(BTF_KIND_FUNC_PROTO, 0, 0), 0,
+				    1, INFO(BTF_KIND_FUNC, BTF_FUNC_GLOBAL, 0), 1 } },
+	[FEAT_DATASEC] = { 14, { 1, INT_S32, 1, INFO(BTF_KIND_VAR, 0, 0), 1, 1,
+				 3, INFO(BTF_KIND_DATASEC, 1, 0), 4, 2, 0, 4 } },
+	[FEAT_FLOAT] = { 3, { 1, INFO(BTF_KIND_FLOAT, 0, 0), 4 } },
+	[FEAT_DECL_TAG] = { 12, { 1, INT_S32, 1, INFO(BTF_KIND_VAR, 0, 0), 1, 0,
+				  1, INFO(BTF_KIND_DECL_TAG, 0, 0), 2, (uint32_t)-1 } },
+	[FEAT_TYPE_TAG] = { 10, { 1, INT_S32, 1, INFO(BTF_KIND_TYPE_TAG, 0, 0),
+				  1, 0, INFO(BTF_KIND_PTR, 0, 0), 2 } },
+	[FEAT_ENUM64] = { 6, { 1, INFO(BTF_KIND_ENUM64, 1, 0), 8, 1, 1, 0 } },
+};
+
+/* BPF_BTF_LOAD raw; with a log buffer when log is not NULL. fd or -errno. */
+static int btf_load_raw(const void *raw, size_t size, char *log, size_t log_size)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.btf = (uint64_t)(uintptr_t)raw;
+	attr.btf_size = (uint32_t)size;
+	if (log) {
+		log[0] = '\0';
+		attr.btf_log_buf = (uint64_t)(uintptr_t)log;
+		attr.btf_log_size = (uint32_t)log_size;
+		attr.btf_log_level = 1;
+	}
+	return sys_bpf(BPF_BTF_LOAD, &attr, sizeof(attr));
+}
+
+static bool feature_probe(enum btf_feature f)
+{
+	struct btf_header h = {
+		.magic = BTF_MAGIC, .version = BTF_VERSION,
+		.hdr_len = sizeof(h), .type_len = probes[f].n * 4,
+		.str_off = probes[f].n * 4, .str_len = sizeof(probe_strs),
+	};
+	char blob[sizeof(h) + sizeof(probes[f].t) + sizeof(probe_strs)];
+	int fd;
+
+	memcpy(blob, &h, sizeof(h));
+	memcpy(blob + sizeof(h), probes[f].t, h.type_len);
+	memcpy(blob + sizeof(h) + h.type_len, probe_strs, sizeof(probe_strs));
+	fd = btf_load_raw(blob, sizeof(h) + h.type_len + h.str_len, NULL, 0);
+	if (fd >= 0)
+		close(fd);
+	return fd >= 0;
+}
+
+/* Sizes and type IDs stay; names of rewritten records are dropped, since
+ * old kernels check them as C identifiers and ".bss" is not one. */
+void *btf_sanitize(const struct btf *btf, unsigned int missing, size_t *size)
+{
+	struct btf_header h = btf->hdr;
+	char *out = malloc(sizeof(h) + h.type_len + h.str_len), *types;
+	size_t len = 0;
+
+	if (!out)
+		return fail_ptr(ENOMEM);
+	types = out + sizeof(h);
+	for (uint32_t id = 1; id < btf->ntypes; id++) {
+		const struct btf_type *t = btf->types[id];
+		struct btf_type *o = (void *)(types + len);
+		uint32_t *tail = (uint32_t *)(o + 1);
+		uint16_t vlen = btf_vlen(t);
+		size_t rec = sizeof(*t) + (size_t)tail_size(t);
+		int kind = btf_kind(t);
+
+		memcpy(o, t, rec);
+		if (kind == BTF_KIND_FUNC && (missing & 1u << FEAT_GLOBAL_FUNC)) {
+			o->info = INFO(BTF_KIND_FUNC, 0, 0);
+		} else if ((kind == BTF_KIND_VAR && (missing & 1u << FEAT_DATASEC)) ||
+			   (kind == BTF_KIND_DECL_TAG && (missing & 1u << FEAT_DECL_TAG))) {
+			/* a one-byte int: same record size as both */
+			o->name_off = 0;
+			o->info = INFO(BTF_KIND_INT, 0, 0);
+			o->size = 1;
+			tail[0] = 8;
+		} else if (kind == BTF_KIND_DATASEC && (missing & 1u << FEAT_DATASEC)) {
+			const struct btf_var_secinfo *v = btf_secinfos(t);
+			struct btf_member *m = (void *)tail;
+
+			o->name_off = 0;
+			o->info = INFO(BTF_KIND_STRUCT, vlen, 0);
+			for (uint16_t i = 0; i < vlen; i++)
+				m[i] = (struct btf_member){ 0, v[i].type, v[i].offset * 8 };
+		} else if (kind == BTF_KIND_FLOAT && (missing & 1u << FEAT_FLOAT)) {
+			o->name_off = 0;
+			o->info = INFO(BTF_KIND_STRUCT, 0, 0);
+		} else if (kind == BTF_KIND_TYPE_TAG && (missing & 1u << FEAT_TYPE_TAG)) {
+			o->name_off = 0;
+			o->info = INFO(BTF_KIND_VOLATILE, 0, 0);
+		} else if (kind == BTF_KIND_ENUM64 && (missing & 1u << FEAT_ENUM64)) {
+			/* the low 32 bits of each value: the kernel only
+			 * checks the shape */
+			const struct btf_enum64 *e64 = (const void *)(t + 1);
+			struct btf_enum *e = (void *)tail;
+
+			o->info = INFO(BTF_KIND_ENUM, vlen, 0);
+			for (uint16_t i = 0; i < vlen; i++)
+				e[i] = (struct btf_enum){ e64[i].name_off,
+							  (int32_t)e64[i].val_lo32 };
+			rec = sizeof(*t) + vlen * sizeof(*e);
+		}
+		len += rec;
+	}
+	h.hdr_len = sizeof(h);
+	h.type_off = 0;
+	h.type_len = (uint32_t)len;
+	h.str_off = (uint32_t)len;
+	memcpy(out, &h, sizeof(h));
+	memcpy(types + len, btf->strs, h.str_len);
+	*size = sizeof(h) + len + h.str_len;
+	return out;
+}
+
+void btf_load(struct bsdk_obj *obj)
+{
+	static int missing = -1;	/* the kernel does not change under us */
+	char log[4096];
+	size_t size;
+	void *raw;
+	int fd;
+
+	if (!obj->btf)
+		return;
+	if (missing < 0) {
+		missing = 0;
+		for (int f = 0; f < FEAT_COUNT; f++)
+			if (!feature_probe(f))
+				missing |= 1 << f;
+		log_debug("BTF kinds this kernel lacks: mask %#x", missing);
+	}
+	raw = btf_sanitize(obj->btf, (unsigned int)missing, &size);
+	fd = raw ? btf_load_raw(raw, size, NULL, 0) : -ENOMEM;
+	if (fd < 0 && raw) {
+		int with_log = btf_load_raw(raw, size, log, sizeof(log));
+		char *save = NULL;
+
+		if (with_log >= 0)
+			close(with_log);
+		for (char *line = strtok_r(log, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save))
+			log_debug("  BTF: %s", line);
+	}
+	if (fd < 0)
+		log_warn("'%s': the kernel refused the object's BTF (%s); loading without it, so verifier messages show no source lines",
+			 obj->name, bsdk_strerror(fd));
+	free(raw);
+	obj->btf_fd = fd < 0 ? -1 : fd;
+}
+
+static int secinfo_cmp(const void *a, const void *b)
+{
+	const struct btf_var_secinfo *x = a, *y = b;
+
+	return (x->offset > y->offset) - (x->offset < y->offset);
+}
+
+/* clang leaves each DATASEC's size and its variables' offsets at 0: the
+ * linker was to fill them in. The kernel refuses such BTF, so take them
+ * from the ELF section and the symbols, as the kernel wants them: sorted. */
+void btf_fixup_datasecs(struct bsdk_obj *obj)
+{
+	struct btf *btf = obj->btf;
+
+	for (uint32_t id = 1; id < btf->ntypes; id++) {
+		struct btf_type *t = (struct btf_type *)btf->types[id];
+		struct btf_var_secinfo *v = (struct btf_var_secinfo *)(t + 1);
+		size_t sec;
+
+		if (btf_kind(t) != BTF_KIND_DATASEC ||
+		    !elf_sec_by_name(obj, btf_name(btf, t), &sec) ||
+		    obj->secs[sec].size > UINT32_MAX)
+			continue;
+		t->size = (uint32_t)obj->secs[sec].size;
+		for (uint16_t i = 0; i < btf_vlen(t); i++) {
+			const struct btf_type *var = btf_type_by_id(btf, v[i].type);
+
+			for (size_t s = 0; var && s < obj->nsyms; s++) {
+				const GElf_Sym *sym = &obj->syms[s];
+
+				if (sym->st_shndx == sec && sym->st_value <= UINT32_MAX &&
+				    GELF_ST_TYPE(sym->st_info) == STT_OBJECT &&
+				    strcmp(elf_sym_name(obj, sym), btf_name(btf, var)) == 0)
+					v[i].offset = (uint32_t)sym->st_value;
+			}
+		}
+		qsort(v, btf_vlen(t), sizeof(*v), secinfo_cmp);
+	}
 }

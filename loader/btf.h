@@ -35,6 +35,21 @@ uint32_t btf_find(const struct btf *btf, const char *name, int kind);
 /* The validated section, for BPF_BTF_LOAD. */
 const void *btf_raw(const struct btf *btf, size_t *size);
 
+/* BTF kinds younger than BTF itself; bit f of a "missing" mask. */
+enum btf_feature {
+	FEAT_GLOBAL_FUNC,	/* FUNC linkage in vlen, 5.6 */
+	FEAT_DATASEC,		/* VAR and DATASEC, 5.2 */
+	FEAT_FLOAT,		/* 5.13 */
+	FEAT_DECL_TAG,		/* 5.16 */
+	FEAT_TYPE_TAG,		/* 5.17 */
+	FEAT_ENUM64,		/* 6.0 */
+	FEAT_COUNT
+};
+
+/* A malloc'ed copy of the BTF with the kinds in missing rewritten into
+ * older ones, keeping every type ID; its size goes to *size. */
+void *btf_sanitize(const struct btf *btf, unsigned int missing, size_t *size);
+
 static inline const struct btf_member *btf_members(const struct btf_type *t)
 {
 	return (const struct btf_member *)(t + 1);

@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include <linux/bpf.h>
 #include <linux/perf_event.h>
 
@@ -65,6 +67,23 @@ static inline int range_outside(uint64_t off, uint64_t len, uint64_t total)
 	return add_overflows(off, len, &end) || end > total;
 }
 
+/* Append the size-byte *elem to the malloc'ed array *arrp of *n elements
+ * (arrp is the address of the array pointer). 0 or -ENOMEM. */
+static inline int array_push(void *arrp, size_t *n, const void *elem,
+			     size_t size)
+{
+	void *arr, *grown;
+
+	memcpy(&arr, arrp, sizeof(arr));
+	grown = realloc(arr, (*n + 1) * size);
+	if (!grown)
+		return fail(ENOMEM);
+	memcpy((char *)grown + *n * size, elem, size);
+	memcpy(arrp, &grown, sizeof(grown));
+	(*n)++;
+	return 0;
+}
+
 
 /* ==================================================================== */
 /* The object model. Owned by obj.c; filled by elf.c, btf.c, maps.c,     */
@@ -85,21 +104,38 @@ struct elf_sec {
 	size_t size;		/* sh_size (also for NOBITS) */
 };
 
-/* A relocation against a program's or subprogram's instructions. */
-enum relo_kind {
-	RELO_MAP,		/* ld_imm64 of a map: src_reg = PSEUDO_MAP_FD */
-	RELO_DATA,		/* ld_imm64 into global data: PSEUDO_MAP_VALUE */
-	RELO_CALL,		/* call of a .text subprogram */
-	RELO_FUNC,		/* ld_imm64 of a .text function's address */
+/* A relocation against a program's or subprogram's instructions; the kinds
+ * are the public enum bsdk_relo_kind. */
+struct relo {
+	enum bsdk_relo_kind kind;
+	size_t insn;		/* index of the instruction in its section (in
+				 * prog->relos: in the linked program) */
+	size_t map;		/* MAP, DATA: index into obj->maps */
+	uint64_t offset;	/* DATA: byte offset in the data map */
+	size_t target;		/* CALL, FUNC: insn index in .text (in
+				 * prog->relos: in the linked program) */
+	const char *sym_name;	/* for messages */
 };
 
-struct relo {
-	enum relo_kind kind;
-	size_t insn;		/* index of the instruction in its section */
-	size_t map;		/* RELO_MAP, RELO_DATA: index into obj->maps */
-	uint64_t offset;	/* RELO_DATA: byte offset in the data map */
-	size_t target;		/* RELO_CALL, RELO_FUNC: insn index in .text */
-	const char *sym_name;	/* for messages */
+/* The .BTF.ext records of one section, insn_off in instructions. */
+struct ext_info {
+	struct bpf_func_info *func;
+	size_t nfunc;
+	struct bpf_line_info *line;
+	size_t nline;
+};
+
+/* A program with its subprograms appended and relocations applied; func
+ * and line info remapped to it. */
+struct linked {
+	struct bpf_insn *insns;
+	size_t count;
+	struct bpf_func_info *func;
+	size_t nfunc;
+	struct bpf_line_info *line;
+	size_t nline;
+	struct relo *relos;	/* those applied, insn and target linked */
+	size_t nrelos;
 };
 
 /* A function: a program in its own section, or a subprogram in .text. */
@@ -118,6 +154,12 @@ struct bsdk_prog {
 	const char *target;		/* section name after the prefix */
 	bool autoload;
 	int fd;
+	/* What linking at open time found, for the inspect accessors. */
+	struct relo *relos;
+	size_t nrelos;
+	int32_t *helpers;	/* helper IDs called, sorted, unique */
+	size_t nhelpers;
+	size_t linked_count, nfunc, nline;
 };
 
 struct bsdk_map {
@@ -175,9 +217,8 @@ struct bsdk_obj {
 	size_t *nrelos;
 
 	struct btf *btf;
-	const void *btf_ext;	/* raw .BTF.ext, parsed on demand */
-	size_t btf_ext_size;
-	int btf_fd;
+	struct ext_info *ext;	/* per section, NULL without .BTF.ext */
+	int btf_fd;		/* after load; -1 when the kernel took none */
 
 	struct bsdk_link *links;
 	bool loaded;
@@ -202,8 +243,19 @@ struct bsdk_map *map_by_data_sec(struct bsdk_obj *obj, size_t sec);
 int relos_collect(struct bsdk_obj *obj);
 /* Build the final instruction array of prog: its own code, the .text
  * subprograms it calls (transitively), all relocations applied. */
-int relos_link_prog(struct bsdk_prog *prog, struct bpf_insn **insns,
-		    size_t *count);
+int relos_link_prog(const struct bsdk_prog *prog, struct linked *out);
+void linked_free(struct linked *l);
+/* Link every program once at open time: checks what load will do, and
+ * fills the relocation and helper lists the accessors show. */
+int relos_link_all(struct bsdk_obj *obj);
+
+/* btf.c, besides btf.h: .BTF.ext, and .BTF into the kernel. */
+int btf_ext_parse(struct bsdk_obj *obj, const void *data, size_t size);
+/* Fill in each DATASEC's size and offsets from the ELF file. */
+void btf_fixup_datasecs(struct bsdk_obj *obj);
+/* Load obj->btf, sanitised for the running kernel, into obj->btf_fd;
+ * on failure warn and leave it -1. */
+void btf_load(struct bsdk_obj *obj);
 
 /* prog.c */
 struct attach_kind {

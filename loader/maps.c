@@ -211,24 +211,6 @@ static int parse_btf_map(struct bsdk_obj *obj, struct bsdk_map *map,
 	return err;
 }
 
-/* Where map variable name sits in '.maps'. clang leaves the offsets of a
- * DATASEC's variables at 0 in .BTF (the loader is expected to fill them
- * in), so the ELF symbol is the authority; the BTF offset is only a
- * fallback for an object without one. */
-static uint64_t btf_map_offset(const struct bsdk_obj *obj, size_t sec,
-			       const char *name, uint64_t btf_off)
-{
-	for (size_t i = 0; i < obj->nsyms; i++) {
-		const GElf_Sym *sym = &obj->syms[i];
-
-		if (sym->st_shndx == sec &&
-		    GELF_ST_TYPE(sym->st_info) == STT_OBJECT &&
-		    strcmp(elf_sym_name(obj, sym), name) == 0)
-			return sym->st_value;
-	}
-	return btf_off;
-}
-
 static int collect_btf_maps(struct bsdk_obj *obj, size_t sec)
 {
 	const struct btf_type *ds;
@@ -250,7 +232,6 @@ static int collect_btf_maps(struct bsdk_obj *obj, size_t sec)
 	for (uint16_t i = 0; i < btf_vlen(ds); i++) {
 		const struct btf_type *var = btf_type_by_id(obj->btf, vi[i].type);
 		struct bsdk_map *map;
-		uint64_t off;
 		int err;
 
 		if (!var || btf_kind(var) != BTF_KIND_VAR) {
@@ -258,14 +239,14 @@ static int collect_btf_maps(struct bsdk_obj *obj, size_t sec)
 				  obj->name, i);
 			return fail(BSDK_EBTF);
 		}
-		off = btf_map_offset(obj, sec, btf_name(obj->btf, var),
-				     vi[i].offset);
-		if (range_outside(off, vi[i].size, obj->secs[sec].size)) {
+		/* btf_fixup_datasecs() took the offset from the symbol */
+		if (range_outside(vi[i].offset, vi[i].size, obj->secs[sec].size)) {
 			log_error("'%s': map '%s': lies outside the '.maps' section",
 				  obj->name, btf_name(obj->btf, var));
 			return fail(BSDK_EBTF);
 		}
-		map = map_add(obj, btf_name(obj->btf, var), ".maps", sec, off);
+		map = map_add(obj, btf_name(obj->btf, var), ".maps", sec,
+			      vi[i].offset);
 		if (!map)
 			return -errno;
 		err = parse_btf_map(obj, map, var->type);
@@ -423,7 +404,20 @@ static int map_create(struct bsdk_map *map)
 	attr.map_flags = map->map_flags;
 	attr.map_extra = map->map_extra;
 	kernel_name(attr.map_name, map->name);
+	/* Types let bpftool print the map; some kernels refuse them for
+	 * some map types, which is no reason to fail. */
+	if (map->obj->btf_fd >= 0 && map->btf_value_type_id) {
+		attr.btf_fd = (uint32_t)map->obj->btf_fd;
+		attr.btf_key_type_id = map->btf_key_type_id;
+		attr.btf_value_type_id = map->btf_value_type_id;
+	}
 	fd = sys_bpf(BPF_MAP_CREATE, &attr, sizeof(attr));
+	if (fd < 0 && attr.btf_value_type_id) {
+		log_debug("map '%s': created without BTF types, which the kernel refused: %s",
+			  map->name, bsdk_strerror(fd));
+		attr.btf_fd = attr.btf_key_type_id = attr.btf_value_type_id = 0;
+		fd = sys_bpf(BPF_MAP_CREATE, &attr, sizeof(attr));
+	}
 	if (fd < 0) {
 		log_error("map '%s': the kernel refused to create it (type %u, key %u, value %u, max_entries %u): %s",
 			  map->name, map->type, map->key_size, map->value_size,

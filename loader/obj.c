@@ -30,12 +30,13 @@ static int btf_collect(struct bsdk_obj *obj)
 		obj->btf = btf_parse(s->data, s->size);
 		if (!obj->btf)
 			return -errno;
+		btf_fixup_datasecs(obj);
 	}
+	/* func and line info name types and strings of .BTF: alone, it
+	 * means nothing. */
 	s = elf_sec_by_name(obj, ".BTF.ext", NULL);
-	if (s && s->data) {
-		obj->btf_ext = s->data;
-		obj->btf_ext_size = s->size;
-	}
+	if (s && s->data && obj->btf)
+		return btf_ext_parse(obj, s->data, s->size);
 	return 0;
 }
 
@@ -71,6 +72,8 @@ struct bsdk_obj *bsdk_obj_open_mem(const void *buf, size_t size,
 		err = progs_collect(obj);
 	if (!err)
 		err = relos_collect(obj);
+	if (!err)
+		err = relos_link_all(obj);
 	if (!err && obj->nprogs == 0) {
 		log_error("'%s': no BPF programs in the object", obj->name);
 		err = -BSDK_EFORMAT;
@@ -79,7 +82,7 @@ struct bsdk_obj *bsdk_obj_open_mem(const void *buf, size_t size,
 		bsdk_obj_close(obj);
 		return fail_ptr(-err);
 	}
-	if (strstr(obj->license, "GPL") == NULL)
+	if (!bsdk_obj_gpl_compatible(obj))
 		log_debug("'%s': license '%s' is not GPL-compatible: GPL-only helpers such as bpf_perf_event_output() will be refused",
 			  obj->name, obj->license);
 	return obj;
@@ -142,6 +145,9 @@ static void obj_unload(struct bsdk_obj *obj)
 			close(obj->maps[i].fd);
 		obj->maps[i].fd = -1;
 	}
+	if (obj->btf_fd >= 0)
+		close(obj->btf_fd);
+	obj->btf_fd = -1;
 	obj->loaded = false;
 }
 
@@ -154,6 +160,7 @@ int bsdk_obj_load(struct bsdk_obj *obj)
 		return fail(EBUSY);
 	}
 	bsdk_bump_memlock();
+	btf_load(obj);
 	err = maps_create(obj);
 	for (size_t i = 0; i < obj->nprogs && !err; i++)
 		if (obj->progs[i].autoload)
@@ -186,16 +193,23 @@ void bsdk_obj_close(struct bsdk_obj *obj)
 		free(obj->maps[i].name);
 		free(obj->maps[i].init_data);
 	}
+	for (size_t i = 0; i < obj->nprogs; i++) {
+		free(obj->progs[i].relos);
+		free(obj->progs[i].helpers);
+	}
 	for (size_t i = 0; obj->relos && i < obj->nsecs; i++)
 		free(obj->relos[i]);
+	for (size_t i = 0; obj->ext && i < obj->nsecs; i++) {
+		free(obj->ext[i].func);
+		free(obj->ext[i].line);
+	}
+	free(obj->ext);
 	free(obj->relos);
 	free(obj->nrelos);
 	free(obj->maps);
 	free(obj->progs);
 	free(obj->subprogs);
 	btf_free(obj->btf);
-	if (obj->btf_fd >= 0)
-		close(obj->btf_fd);
 	free(obj->syms);
 	free(obj->secs);
 	free(obj->license);
@@ -210,6 +224,18 @@ const char *bsdk_obj_name(const struct bsdk_obj *obj) { return obj->name; }
 const char *bsdk_obj_license(const struct bsdk_obj *obj) { return obj->license; }
 uint32_t bsdk_obj_kversion(const struct bsdk_obj *obj) { return obj->kversion; }
 bool bsdk_obj_has_btf(const struct bsdk_obj *obj) { return obj->btf != NULL; }
+
+bool bsdk_obj_gpl_compatible(const struct bsdk_obj *obj)
+{
+	static const char *const gpl[] = { "GPL", "GPL v2",
+		"GPL and additional rights", "Dual BSD/GPL", "Dual MIT/GPL",
+		"Dual MPL/GPL" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(gpl); i++)
+		if (strcmp(obj->license, gpl[i]) == 0)
+			return true;
+	return false;
+}
 
 struct bsdk_prog *bsdk_obj_prog_next(const struct bsdk_obj *obj,
 				     const struct bsdk_prog *prev)
@@ -305,6 +331,38 @@ const char *bsdk_prog_type_name(const struct bsdk_prog *prog) { return prog->kin
 const char *bsdk_prog_attach_target(const struct bsdk_prog *prog) { return prog->target; }
 size_t bsdk_prog_insn_count(const struct bsdk_prog *prog) { return prog->fn.count; }
 int bsdk_prog_fd(const struct bsdk_prog *prog) { return prog->fd; }
+size_t bsdk_prog_linked_insn_count(const struct bsdk_prog *prog) { return prog->linked_count; }
+size_t bsdk_prog_func_info_count(const struct bsdk_prog *prog) { return prog->nfunc; }
+size_t bsdk_prog_line_info_count(const struct bsdk_prog *prog) { return prog->nline; }
+size_t bsdk_prog_relo_count(const struct bsdk_prog *prog) { return prog->nrelos; }
+size_t bsdk_prog_helper_count(const struct bsdk_prog *prog) { return prog->nhelpers; }
+
+int bsdk_prog_helper_id(const struct bsdk_prog *prog, size_t i)
+{
+	return i < prog->nhelpers ? prog->helpers[i] : fail(ERANGE);
+}
+
+int bsdk_prog_relo(const struct bsdk_prog *prog, size_t i,
+		   struct bsdk_relo_info *info)
+{
+	static const char *const names[] = { "map", "data", "call", "func" };
+	const struct relo *r;
+
+	if (i >= prog->nrelos)
+		return fail(ERANGE);
+	r = &prog->relos[i];
+	memset(info, 0, sizeof(*info));
+	info->kind = r->kind;
+	info->kind_name = names[r->kind];
+	info->insn = r->insn;
+	info->symbol = r->sym_name;
+	if (r->kind == BSDK_RELO_MAP || r->kind == BSDK_RELO_DATA)
+		info->map = &prog->obj->maps[r->map];
+	else
+		info->target = r->target;
+	info->offset = r->offset;
+	return 0;
+}
 bool bsdk_prog_autoload(const struct bsdk_prog *prog) { return prog->autoload; }
 
 int bsdk_prog_set_autoload(struct bsdk_prog *prog, bool autoload)
@@ -379,6 +437,7 @@ uint32_t bsdk_map_value_size(const struct bsdk_map *map) { return map->value_siz
 uint32_t bsdk_map_max_entries(const struct bsdk_map *map) { return map->max_entries; }
 const char *bsdk_map_origin(const struct bsdk_map *map) { return map->origin; }
 int bsdk_map_fd(const struct bsdk_map *map) { return map->fd; }
+uint32_t bsdk_map_pinning(const struct bsdk_map *map) { return map->pinning; }
 
 int bsdk_map_set_max_entries(struct bsdk_map *map, uint32_t max_entries)
 {

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "btf.h"
 
 static const struct attach_kind attach_kinds[] = {
 	{ "tracepoint/",     BPF_PROG_TYPE_TRACEPOINT,     "tracepoint",     attach_tracepoint,     false, true,  0 },
@@ -173,11 +174,84 @@ int progs_collect(struct bsdk_obj *obj)
 	return 0;
 }
 
+/* Helpers the kernel offers only to GPL-compatible programs (gpl_only in
+ * their struct bpf_func_proto, Linux 6.1), by enum bpf_func_id. */
+static const struct {
+	int id;
+	const char *name;
+} gpl_helpers[] = {
+	{ 4, "bpf_probe_read" }, { 6, "bpf_trace_printk" },
+	{ 22, "bpf_perf_event_read" }, { 25, "bpf_perf_event_output" },
+	{ 27, "bpf_get_stackid" }, { 35, "bpf_get_current_task" },
+	{ 36, "bpf_probe_write_user" }, { 45, "bpf_probe_read_str" },
+	{ 55, "bpf_perf_event_read_value" }, { 56, "bpf_perf_prog_read_value" },
+	{ 58, "bpf_override_return" }, { 67, "bpf_get_stack" },
+	{ 69, "bpf_fib_lookup" }, { 100, "bpf_tcp_check_syncookie" },
+	{ 110, "bpf_tcp_gen_syncookie" }, { 111, "bpf_skb_output" },
+	{ 112, "bpf_probe_read_user" }, { 113, "bpf_probe_read_kernel" },
+	{ 114, "bpf_probe_read_user_str" }, { 115, "bpf_probe_read_kernel_str" },
+	{ 119, "bpf_read_branch_records" }, { 121, "bpf_xdp_output" },
+	{ 126, "bpf_seq_printf" }, { 127, "bpf_seq_write" },
+	{ 150, "bpf_seq_printf_btf" }, { 158, "bpf_get_current_task_btf" },
+	{ 163, "bpf_check_mtu" }, { 165, "bpf_snprintf" },
+	{ 169, "bpf_timer_init" }, { 170, "bpf_timer_set_callback" },
+	{ 171, "bpf_timer_start" }, { 172, "bpf_timer_cancel" },
+	{ 173, "bpf_get_func_ip" }, { 175, "bpf_task_pt_regs" },
+	{ 176, "bpf_get_branch_snapshot" }, { 177, "bpf_trace_vprintk" },
+	{ 191, "bpf_copy_from_user_task" },
+};
+
+const char *bsdk_helper_gpl_only(int id)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(gpl_helpers); i++)
+		if (gpl_helpers[i].id == id)
+			return gpl_helpers[i].name;
+	return NULL;
+}
+
+/* The last instruction the verifier looked at: its log's last "N: ..." */
+static long verifier_last_insn(const char *log)
+{
+	long insn = -1;
+
+	for (const char *p = log; p; p = strchr(p, '\n'), p = p ? p + 1 : p) {
+		char *end;
+		long n = *p >= '0' && *p <= '9' ? strtol(p, &end, 10) : -1;
+
+		if (n >= 0 && *end == ':')
+			insn = n;
+	}
+	return insn;
+}
+
+/* Name the C line of instruction insn from the program's line info. */
+static void log_source_line(const struct bsdk_prog *prog, long insn,
+			    const struct linked *l)
+{
+	const struct bpf_line_info *li = NULL;
+	const char *src;
+
+	for (size_t i = 0; insn >= 0 && i < l->nline; i++)
+		if (l->line[i].insn_off <= (unsigned long)insn)
+			li = &l->line[i];
+	if (!li)
+		return;
+	src = btf_str(prog->obj->btf, li->line_off);
+	while (*src == ' ' || *src == '\t')
+		src++;
+	log_error("program '%s': the verifier stopped at %s:%u (instruction %ld): %s",
+		  prog->fn.name, btf_str(prog->obj->btf, li->file_name_off),
+		  BPF_LINE_INFO_LINE_NUM(li->line_col), insn, src);
+}
+
 /* Send the verifier's log: its last lines at error level, since the
- * reason for a rejection is at the end; all of it at debug level (-v -v). */
-static void log_verifier(const struct bsdk_prog *prog, char *log)
+ * reason for a rejection is at the end; all of it at debug level (-v -v);
+ * then the C source line where it stopped. log is consumed. */
+static void log_verifier(const struct bsdk_prog *prog, char *log,
+			 const struct linked *l)
 {
 	enum { TAIL_LINES = 20 };
+	long insn = verifier_last_insn(log);
 	size_t nlines = 0, skip;
 	char *line, *save = NULL;
 
@@ -196,6 +270,7 @@ static void log_verifier(const struct bsdk_prog *prog, char *log)
 			log_error("  %s", line);
 		}
 	}
+	log_source_line(prog, insn, l);
 }
 
 /* Load once without a log (cheap); on failure load again with a log
@@ -204,24 +279,19 @@ int prog_load(struct bsdk_prog *prog)
 {
 	struct bsdk_obj *obj = prog->obj;
 	size_t log_size = 64 * 1024;
-	struct bpf_insn *insns;
 	union bpf_attr attr;
-	size_t count;
+	struct linked l;
 	char *log = NULL;
 	int fd, err;
 
-	err = relos_link_prog(prog, &insns, &count);
-	if (err) {
-		if (err == -E2BIG)
-			log_error("program '%s': more than %d instructions with its subprograms",
-				  prog->fn.name, BPF_COMPLEXITY_LIMIT_INSNS);
+	err = relos_link_prog(prog, &l);
+	if (err)
 		return err;
-	}
 
 	memset(&attr, 0, sizeof(attr));
 	attr.prog_type = prog->kind->prog_type;
-	attr.insns = (uint64_t)(uintptr_t)insns;
-	attr.insn_cnt = (uint32_t)count;
+	attr.insns = (uint64_t)(uintptr_t)l.insns;
+	attr.insn_cnt = (uint32_t)l.count;
 	attr.license = (uint64_t)(uintptr_t)obj->license;
 	attr.kern_version = obj->kversion;
 	/* kernel names are 15 characters; the full name stays ours */
@@ -230,6 +300,19 @@ int prog_load(struct bsdk_prog *prog)
 		if (!(*c == '_' || (*c >= '0' && *c <= '9') ||
 		      (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z')))
 			*c = '_';
+	/* With BTF the verifier checks global functions one by one and
+	 * writes the C source into its log. */
+	if (obj->btf_fd >= 0) {
+		attr.prog_btf_fd = (uint32_t)obj->btf_fd;
+		attr.func_info_rec_size = sizeof(*l.func);
+		attr.func_info = (uint64_t)(uintptr_t)l.func;
+		attr.func_info_cnt = (uint32_t)l.nfunc;
+		attr.line_info_rec_size = sizeof(*l.line);
+		attr.line_info = (uint64_t)(uintptr_t)l.line;
+		attr.line_info_cnt = (uint32_t)l.nline;
+	} else {
+		l.nline = 0;
+	}
 
 	fd = sys_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
 	while (fd < 0 && log_size <= 256u * 1024 * 1024) {
@@ -249,23 +332,23 @@ int prog_load(struct bsdk_prog *prog)
 			break;
 		log_size *= 4;	/* the log did not fit: try a bigger one */
 	}
-	free(insns);
 
 	if (fd < 0) {
 		if (log && log[0]) {
-			log_verifier(prog, log);
+			log_verifier(prog, log, &l);
 			fd = fd == -EACCES || fd == -EINVAL ? -BSDK_EVERIFIER : fd;
 		} else {
 			log_error("program '%s' (section '%s'): the kernel refused to load it: %s",
 				  prog->fn.name, prog->section, bsdk_strerror(fd));
 		}
-		free(log);
-		errno = -fd;
-		return fd;
+	} else {
+		prog->fd = fd;
+		log_info("program '%s': loaded (%s, %zu instructions), fd %d",
+			 prog->fn.name, prog->kind->type_name, l.count, fd);
 	}
 	free(log);
-	prog->fd = fd;
-	log_info("program '%s': loaded (%s, %zu instructions), fd %d",
-		 prog->fn.name, prog->kind->type_name, count, fd);
-	return 0;
+	linked_free(&l);
+	if (fd < 0)
+		errno = -fd;
+	return fd < 0 ? fd : 0;
 }

@@ -96,7 +96,7 @@ static int relo_parse(struct bsdk_obj *obj, size_t sec, size_t n,
 			relo_error(obj, sec, n, "calls outside .text");
 			return fail(BSDK_ERELO);
 		}
-		out->kind = RELO_CALL;
+		out->kind = BSDK_RELO_CALL;
 		out->target = (size_t)target;
 		return 0;
 	}
@@ -125,7 +125,7 @@ static int relo_parse(struct bsdk_obj *obj, size_t sec, size_t n,
 				   out->sym_name, sname);
 			return fail(BSDK_ERELO);
 		}
-		out->kind = RELO_MAP;
+		out->kind = BSDK_RELO_MAP;
 		out->map = (size_t)(map - obj->maps);
 		return 0;
 	}
@@ -140,7 +140,7 @@ static int relo_parse(struct bsdk_obj *obj, size_t sec, size_t n,
 				   (long long)off, sname);
 			return fail(BSDK_ERELO);
 		}
-		out->kind = RELO_DATA;
+		out->kind = BSDK_RELO_DATA;
 		out->map = (size_t)(map - obj->maps);
 		out->offset = (uint64_t)off;
 		return 0;
@@ -155,7 +155,7 @@ static int relo_parse(struct bsdk_obj *obj, size_t sec, size_t n,
 			relo_error(obj, sec, n, "takes the address of an invalid .text offset");
 			return fail(BSDK_ERELO);
 		}
-		out->kind = RELO_FUNC;
+		out->kind = BSDK_RELO_FUNC;
 		out->target = (size_t)off / INSN_SIZE;
 		return 0;
 	}
@@ -271,55 +271,74 @@ static const struct func *subprog_at(const struct bsdk_obj *obj, size_t idx)
 	return NULL;
 }
 
-/* The linked program under construction: pieces[k] starts at base[k]. */
+/* The linked program under construction, and where each function in it
+ * starts. */
+struct piece {
+	const struct func *fn;
+	size_t base;
+};
+
 struct linker {
-	struct bpf_insn *insns;
-	size_t count;
-	const struct func **pieces;
-	size_t *base;
+	struct linked out;
+	struct piece *pieces;
 	size_t npieces;
 };
 
-/* Where sub starts in the linked program, appending it on first use. */
+/* Where sub starts in the linked program, appending it on first use with
+ * its func and line info moved to where it lands. */
 static int linker_place(struct linker *l, const struct bsdk_obj *obj,
 			const struct func *sub, size_t *base)
 {
-	const struct func **pieces;
+	const struct ext_info *e = obj->ext ? &obj->ext[sub->sec] : NULL;
+	struct linked *out = &l->out;
 	struct bpf_insn *insns;
-	size_t *bases;
+	int err = 0;
 
 	for (size_t k = 0; k < l->npieces; k++) {
-		if (l->pieces[k] == sub) {
-			*base = l->base[k];
+		if (l->pieces[k].fn == sub) {
+			*base = l->pieces[k].base;
 			return 0;
 		}
 	}
-	if (l->count + sub->count > BPF_COMPLEXITY_LIMIT_INSNS)
+	if (out->count + sub->count > BPF_COMPLEXITY_LIMIT_INSNS)
 		return fail(E2BIG);
-	insns = realloc(l->insns, (l->count + sub->count) * INSN_SIZE);
-	pieces = realloc(l->pieces, (l->npieces + 1) * sizeof(*pieces));
-	if (insns)
-		l->insns = insns;
-	if (pieces)
-		l->pieces = pieces;
-	bases = realloc(l->base, (l->npieces + 1) * sizeof(*bases));
-	if (bases)
-		l->base = bases;
-	if (!insns || !pieces || !bases)
+	insns = realloc(out->insns, (out->count + sub->count) * INSN_SIZE);
+	if (!insns)
 		return fail(ENOMEM);
-	memcpy(l->insns + l->count, sec_insn(obj, sub->sec, sub->first),
+	out->insns = insns;
+	memcpy(insns + out->count, sec_insn(obj, sub->sec, sub->first),
 	       sub->count * INSN_SIZE);
-	l->pieces[l->npieces] = sub;
-	l->base[l->npieces] = l->count;
-	l->npieces++;
-	*base = l->count;
-	l->count += sub->count;
-	return 0;
+	*base = out->count;
+	out->count += sub->count;
+	err = array_push(&l->pieces, &l->npieces,
+			 &(struct piece){ sub, *base }, sizeof(struct piece));
+
+	/* Records are sorted in each section, and pieces are appended in
+	 * order: the linked arrays come out sorted, as the kernel wants. */
+	for (size_t i = 0; e && !err && i < e->nfunc; i++) {
+		struct bpf_func_info f = e->func[i];
+
+		if (f.insn_off < sub->first || f.insn_off - sub->first >= sub->count)
+			continue;
+		f.insn_off += (uint32_t)(*base - sub->first);
+		err = array_push(&out->func, &out->nfunc, &f, sizeof(f));
+	}
+	for (size_t i = 0; e && !err && i < e->nline; i++) {
+		struct bpf_line_info li = e->line[i];
+
+		if (li.insn_off < sub->first || li.insn_off - sub->first >= sub->count)
+			continue;
+		li.insn_off += (uint32_t)(*base - sub->first);
+		err = array_push(&out->line, &out->nline, &li, sizeof(li));
+	}
+	return err;
 }
 
-/* Point the call or function load at pc to .text instruction target. */
+/* Point the call or function load at pc to .text instruction target;
+ * applied gets the callee's name and where it lands. */
 static int link_call(struct linker *l, const struct bsdk_prog *prog,
-		     size_t pc, size_t target, uint8_t src_reg)
+		     size_t pc, size_t target, uint8_t src_reg,
+		     struct relo *applied)
 {
 	const struct bsdk_obj *obj = prog->obj;
 	const struct func *sub = subprog_at(obj, target);
@@ -334,68 +353,82 @@ static int link_call(struct linker *l, const struct bsdk_prog *prog,
 	err = linker_place(l, obj, sub, &base);
 	if (err)
 		return err;
-	l->insns[pc].src_reg = src_reg;
-	l->insns[pc].imm = (int32_t)((int64_t)(base + target - sub->first) -
-				     (int64_t)(pc + 1));
+	/* calls of static functions name the section: name the callee */
+	applied->sym_name = sub->name;
+	applied->target = base + target - sub->first;
+	l->out.insns[pc].src_reg = src_reg;
+	l->out.insns[pc].imm = (int32_t)((int64_t)applied->target - (int64_t)(pc + 1));
 	return 0;
 }
 
 static int link_piece(struct linker *l, const struct bsdk_prog *prog, size_t k)
 {
 	const struct bsdk_obj *obj = prog->obj;
-	const struct func *fn = l->pieces[k];
-	size_t base = l->base[k];
+	const struct func *fn = l->pieces[k].fn;
+	size_t base = l->pieces[k].base;
 	int err = 0;
 
 	for (size_t i = 0; i < fn->count && !err; i++) {
 		const struct relo *r = relo_at(obj, fn->sec, fn->first + i);
 		size_t pc = base + i;
-		struct bpf_insn *insn = &l->insns[pc];
+		struct bpf_insn *insn = &l->out.insns[pc];
+		struct relo applied = { 0 };
 
 		if (!r) {
 			/* A call clang resolved itself, within the section. */
 			if (is_pseudo_call(insn)) {
-				int64_t t = (int64_t)(fn->first + i) + insn->imm + 1;
+				int64_t to = (int64_t)(fn->first + i) + insn->imm + 1;
 
-				if (fn->sec != obj->text_sec || t < 0) {
+				if (fn->sec != obj->text_sec || to < 0) {
 					log_error("program '%s': instruction %zu calls a function the loader cannot find",
-						  prog->fn.name, i);
+						  prog->fn.name, pc);
 					return fail(BSDK_ERELO);
 				}
-				err = link_call(l, prog, pc, (size_t)t, BPF_PSEUDO_CALL);
+				err = link_call(l, prog, pc, (size_t)to,
+						BPF_PSEUDO_CALL, &applied);
 			}
 			continue;
 		}
-		if ((r->kind == RELO_MAP || r->kind == RELO_DATA ||
-		     r->kind == RELO_FUNC) && i + 1 >= fn->count) {
+		if (r->kind != BSDK_RELO_CALL && i + 1 >= fn->count) {
 			log_error("program '%s': ld_imm64 at instruction %zu is cut off by the end of the function",
-				  prog->fn.name, i);
+				  prog->fn.name, pc);
 			return fail(BSDK_ERELO);
 		}
+		applied = *r;
+		applied.insn = pc;
 		switch (r->kind) {
-		case RELO_MAP:
-			insn[0].src_reg = BPF_PSEUDO_MAP_FD;
-			insn[0].imm = obj->maps[r->map].fd;
-			insn[1].imm = 0;
-			break;
-		case RELO_DATA:
-			insn[0].src_reg = BPF_PSEUDO_MAP_VALUE;
+		case BSDK_RELO_MAP:
+		case BSDK_RELO_DATA:
+			insn[0].src_reg = r->kind == BSDK_RELO_MAP ?
+					  BPF_PSEUDO_MAP_FD : BPF_PSEUDO_MAP_VALUE;
 			insn[0].imm = obj->maps[r->map].fd;
 			insn[1].imm = (int32_t)r->offset;
 			break;
-		case RELO_CALL:
-			err = link_call(l, prog, pc, r->target, BPF_PSEUDO_CALL);
-			break;
-		case RELO_FUNC:
-			err = link_call(l, prog, pc, r->target, BPF_PSEUDO_FUNC);
+		case BSDK_RELO_CALL:
+		case BSDK_RELO_FUNC:
+			err = link_call(l, prog, pc, r->target,
+					r->kind == BSDK_RELO_CALL ?
+					BPF_PSEUDO_CALL : BPF_PSEUDO_FUNC,
+					&applied);
 			break;
 		}
+		if (!err)
+			err = array_push(&l->out.relos, &l->out.nrelos, &applied,
+					 sizeof(applied));
 	}
 	return err;
 }
 
-int relos_link_prog(struct bsdk_prog *prog, struct bpf_insn **insns,
-		    size_t *count)
+void linked_free(struct linked *l)
+{
+	free(l->insns);
+	free(l->func);
+	free(l->line);
+	free(l->relos);
+	memset(l, 0, sizeof(*l));
+}
+
+int relos_link_prog(const struct bsdk_prog *prog, struct linked *out)
 {
 	struct linker l = { 0 };
 	size_t base;
@@ -405,13 +438,62 @@ int relos_link_prog(struct bsdk_prog *prog, struct bpf_insn **insns,
 	/* Appending may add pieces; walk until no new one appears. */
 	for (size_t k = 0; !err && k < l.npieces; k++)
 		err = link_piece(&l, prog, k);
-	free(l.pieces);
-	free(l.base);
-	if (err) {
-		free(l.insns);
-		return err;
+	/* The kernel wants exactly one func_info at the start of each
+	 * function; objects without it for every piece load without BTF
+	 * function info rather than not at all. */
+	for (size_t k = 0; !err && l.out.nfunc && k < l.npieces; k++) {
+		if (l.out.nfunc != l.npieces ||
+		    l.out.func[k].insn_off != l.pieces[k].base) {
+			log_debug("program '%s': func_info does not cover each function; not using it",
+				  prog->fn.name);
+			l.out.nfunc = l.out.nline = 0;
+		}
 	}
-	*insns = l.insns;
-	*count = l.count;
+	free(l.pieces);
+	if (err)
+		linked_free(&l.out);
+	*out = l.out;
+	return err;
+}
+
+static int helper_cmp(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+int relos_link_all(struct bsdk_obj *obj)
+{
+	for (size_t p = 0; p < obj->nprogs; p++) {
+		struct bsdk_prog *prog = &obj->progs[p];
+		struct linked l;
+		size_t n = 0;
+		int err = relos_link_prog(prog, &l);
+
+		if (err == -E2BIG)
+			log_error("program '%s': more than %d instructions with its subprograms",
+				  prog->fn.name, BPF_COMPLEXITY_LIMIT_INSNS);
+		for (size_t i = 0; !err && i < l.count; i++)
+			if (l.insns[i].code == (BPF_JMP | BPF_CALL) &&
+			    l.insns[i].src_reg == 0)
+				err = array_push(&prog->helpers, &n,
+						 &l.insns[i].imm, sizeof(int32_t));
+		if (err) {
+			linked_free(&l);
+			return err;
+		}
+		qsort(prog->helpers, n, sizeof(int32_t), helper_cmp);
+		for (size_t i = 0; i < n; i++)
+			if (i == 0 || prog->helpers[i] != prog->helpers[i - 1])
+				prog->helpers[prog->nhelpers++] = prog->helpers[i];
+		prog->relos = l.relos;
+		prog->nrelos = l.nrelos;
+		l.relos = NULL;
+		prog->linked_count = l.count;
+		prog->nfunc = l.nfunc;
+		prog->nline = l.nline;
+		linked_free(&l);
+	}
 	return 0;
 }
