@@ -17,8 +17,16 @@
  * the patch that added it). */
 char LICENSE[] SEC("license") = "GPL";
 
+/* BPFSDK_RECORD is bpfsdk's own: it records in BTF that this map carries
+ * struct trace_output_event, so generic tools can decode the records. The
+ * fallback lets the same file build with libbpf's headers too. */
+#ifndef BPFSDK_RECORD
+#define BPFSDK_RECORD(name)
+#endif
+
 /* One slot per CPU; the loader sizes max_entries to the number of possible
  * CPUs and user space stores one BPF output event per CPU in it. */
+BPFSDK_RECORD(trace_output_event)
 struct {
 	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
 	__uint(key_size, sizeof(__u32));

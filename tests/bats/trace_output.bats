@@ -109,3 +109,26 @@ PY
 	dd_pid=$(sed -n 's/^writer: dd, pid \([0-9]*\),.*/\1/p' "$BATS_TEST_TMPDIR/out")
 	! kill -0 "$dd_pid" 2>/dev/null || fail "dd ($dd_pid) still running"
 }
+
+@test "trace_output's BPF side compiles with our headers and with libbpf's" {
+	[ -f /usr/include/bpf/bpf_helpers.h ] || skip "libbpf-dev is not installed"
+	src=samples/trace_output/trace_output.bpf.c
+	multiarch=$(gcc -print-multiarch)
+	for inc in include /usr/include/bpf; do
+		run clang -O2 -g -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
+			-I"$inc" -Isamples/trace_output -idirafter "/usr/include/$multiarch" \
+			-c "$src" -o "$BATS_TEST_TMPDIR/out.o" -MD -MF "$BATS_TEST_TMPDIR/out.d"
+		assert_success
+		# The helpers header really came from $inc, not from the other.
+		grep -q "$inc/bpf_helpers.h" "$BATS_TEST_TMPDIR/out.d" ||
+			fail "built with -I$inc but bpf_helpers.h came from elsewhere: $(cat "$BATS_TEST_TMPDIR/out.d")"
+	done
+}
+
+@test "trace_output's map carries the record type in BTF" {
+	command -v bpftool >/dev/null || skip "bpftool is not installed"
+	run bpftool btf dump file "$BUILD/bpf/trace_output.bpf.o"
+	assert_success
+	assert_output --regexp "DECL_TAG 'bpfsdk.record:trace_output_event'"
+	assert_output --regexp "STRUCT 'trace_output_event' size=16"
+}
