@@ -26,14 +26,15 @@ struct btf {
 	uint32_t strs_len;
 	const struct btf_type **types;	/* types[id], types[0] = NULL */
 	uint32_t ntypes;		/* including void */
+	const char *obj;		/* the object's name, for messages */
 };
 
-static int bad_btf(const char *what, uint32_t id)
+static int bad_btf(const char *obj, const char *what, uint32_t id)
 {
 	if (id)
-		log_error(".BTF: type %u: %s", id, what);
+		log_error("'%s': .BTF: type %u: %s", obj, id, what);
 	else
-		log_error(".BTF: %s", what);
+		log_error("'%s': .BTF: %s", obj, what);
 	return fail(BSDK_EBTF);
 }
 
@@ -106,14 +107,14 @@ static long tail_size(const struct btf_type *t)
 static int check_id(const struct btf *btf, uint32_t id, uint32_t ref)
 {
 	if (ref >= btf->ntypes)
-		return bad_btf("refers to a type ID past the last type", id);
+		return bad_btf(btf->obj, "refers to a type ID past the last type", id);
 	return 0;
 }
 
 static int check_name(const struct btf *btf, uint32_t id, uint32_t off)
 {
 	if (off >= btf->strs_len)
-		return bad_btf("name offset past the string section", id);
+		return bad_btf(btf->obj, "name offset past the string section", id);
 	return 0;
 }
 
@@ -180,7 +181,7 @@ static int check_type(const struct btf *btf, uint32_t id)
 	}
 }
 
-struct btf *btf_parse(const void *data, size_t size)
+struct btf *btf_parse(const void *data, size_t size, const char *obj)
 {
 	struct btf *btf;
 	const char *types_start;
@@ -188,7 +189,7 @@ struct btf *btf_parse(const void *data, size_t size)
 	int err = -BSDK_EBTF;
 
 	if (size < sizeof(struct btf_header)) {
-		bad_btf("shorter than its header", 0);
+		bad_btf(obj, "shorter than its header", 0);
 		return NULL;
 	}
 	btf = calloc(1, sizeof(*btf));
@@ -204,14 +205,15 @@ struct btf *btf_parse(const void *data, size_t size)
 	}
 	memcpy(btf->raw, data, size);
 	btf->raw_size = size;
+	btf->obj = obj;
 	memcpy(&btf->hdr, data, sizeof(btf->hdr));
 
 	if (btf->hdr.magic != BTF_MAGIC) {
-		bad_btf("bad magic (not BTF, or the other byte order)", 0);
+		bad_btf(obj, "bad magic (not BTF, or the other byte order)", 0);
 		goto out_err;
 	}
 	if (btf->hdr.version != BTF_VERSION) {
-		bad_btf("unknown version", 0);
+		bad_btf(obj, "unknown version", 0);
 		goto out_err;
 	}
 	if (btf->hdr.hdr_len < sizeof(struct btf_header) ||
@@ -221,14 +223,14 @@ struct btf *btf_parse(const void *data, size_t size)
 	    range_outside(btf->hdr.str_off, btf->hdr.str_len,
 			  size - btf->hdr.hdr_len) ||
 	    btf->hdr.type_off % 4) {
-		bad_btf("header describes sections outside the data", 0);
+		bad_btf(obj, "header describes sections outside the data", 0);
 		goto out_err;
 	}
 	btf->strs = (const char *)btf->raw + btf->hdr.hdr_len + btf->hdr.str_off;
 	btf->strs_len = btf->hdr.str_len;
 	if (btf->strs_len == 0 || btf->strs[0] != '\0' ||
 	    btf->strs[btf->strs_len - 1] != '\0') {
-		bad_btf("string section must start and end with NUL", 0);
+		bad_btf(obj, "string section must start and end with NUL", 0);
 		goto out_err;
 	}
 
@@ -239,16 +241,16 @@ struct btf *btf_parse(const void *data, size_t size)
 		long tail;
 
 		if (btf->hdr.type_len - off < sizeof(*t)) {
-			bad_btf("type section ends inside a type record", btf->ntypes);
+			bad_btf(obj, "type section ends inside a type record", btf->ntypes);
 			goto out_err;
 		}
 		tail = tail_size(t);
 		if (tail < 0) {
-			bad_btf("unknown kind", btf->ntypes);
+			bad_btf(obj, "unknown kind", btf->ntypes);
 			goto out_err;
 		}
 		if ((size_t)tail > btf->hdr.type_len - off - sizeof(*t)) {
-			bad_btf("record runs past the type section", btf->ntypes);
+			bad_btf(obj, "record runs past the type section", btf->ntypes);
 			goto out_err;
 		}
 		if (btf->ntypes == cap) {
@@ -368,7 +370,9 @@ struct btf_ext_hdr {
 	uint32_t line_info_off, line_info_len;
 };
 
-#define ext_error(...) (log_error(".BTF.ext: " __VA_ARGS__), fail(BSDK_EBTF))
+#define ext_error(fmt, ...)						\
+	(log_error("'%s': .BTF.ext: " fmt, obj->name, ##__VA_ARGS__),	\
+	 fail(BSDK_EBTF))
 
 /* One list of blocks { sec_name_off, num_info, records[num_info] } after
  * a leading rec_size. Records may be larger than the fields we know. */

@@ -12,8 +12,8 @@
 struct btf;
 
 /* Parse and validate a .BTF section (copied). NULL with errno on failure,
- * the reason logged. */
-struct btf *btf_parse(const void *data, size_t size);
+ * the reason logged, naming the object obj (kept: must outlive the btf). */
+struct btf *btf_parse(const void *data, size_t size, const char *obj);
 void btf_free(struct btf *btf);
 
 /* Number of type IDs, including 0 (void). */

@@ -27,22 +27,18 @@ static int btf_collect(struct bsdk_obj *obj)
 				  obj->name, s->shdr.sh_type);
 			return fail(BSDK_EFORMAT);
 		}
-		obj->btf = btf_parse(s->data, s->size);
+		obj->btf = btf_parse(s->data, s->size, obj->name);
 		if (!obj->btf)
 			return -errno;
 		btf_fixup_datasecs(obj);
 	}
-	/* func and line info name types and strings of .BTF: alone, it
-	 * means nothing. */
-	s = elf_sec_by_name(obj, ".BTF.ext", NULL);
-	if (s && s->data && obj->btf)
-		return btf_ext_parse(obj, s->data, s->size);
 	return 0;
 }
 
 struct bsdk_obj *bsdk_obj_open_mem(const void *buf, size_t size,
 				   const char *name)
 {
+	const struct elf_sec *s;
 	struct bsdk_obj *obj;
 	int err;
 
@@ -70,14 +66,19 @@ struct bsdk_obj *bsdk_obj_open_mem(const void *buf, size_t size,
 		err = maps_collect(obj);
 	if (!err)
 		err = progs_collect(obj);
-	if (!err)
-		err = relos_collect(obj);
-	if (!err)
-		err = relos_link_all(obj);
 	if (!err && obj->nprogs == 0) {
 		log_error("'%s': no BPF programs in the object", obj->name);
 		err = -BSDK_EFORMAT;
 	}
+	/* func and line info name types and strings of .BTF: alone, it
+	 * means nothing. */
+	s = err ? NULL : elf_sec_by_name(obj, ".BTF.ext", NULL);
+	if (s && s->data && obj->btf)
+		err = btf_ext_parse(obj, s->data, s->size);
+	if (!err)
+		err = relos_collect(obj);
+	if (!err)
+		err = relos_link_all(obj);
 	if (err) {
 		bsdk_obj_close(obj);
 		return fail_ptr(-err);

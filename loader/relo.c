@@ -101,7 +101,7 @@ static int relo_parse(struct bsdk_obj *obj, size_t sec, size_t n,
 		return 0;
 	}
 	if (!is_ld_imm64(insn)) {
-		relo_error(obj, sec, n, "(symbol '%s') is on instruction %zu, which is neither ld_imm64 nor a call (code %#x)",
+		relo_error(obj, sec, n, "(symbol '%s') is on instruction %zu, which is neither ld_imm64 nor a BPF-to-BPF call (code %#x)",
 			   out->sym_name, out->insn, insn->code);
 		return fail(BSDK_ERELO);
 	}
@@ -110,8 +110,8 @@ static int relo_parse(struct bsdk_obj *obj, size_t sec, size_t n,
 		return fail(BSDK_ERELO);
 	}
 	if (sym_sec == 0 || sym_sec >= obj->nsecs) {
-		relo_error(obj, sec, n, "refers to '%s', which is not defined in this object",
-			   out->sym_name);
+		relo_error(obj, sec, n, "refers to symbol %zu '%s', which is not defined in this object",
+			   sym_idx, out->sym_name);
 		return fail(BSDK_ERELO);
 	}
 
