@@ -1,0 +1,43 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+#
+# The perf buffer's optional merge by timestamp, on the running kernel:
+# writers on every CPU fill their rings, one consume hands everything out.
+
+load '/usr/lib/bats/bats-support/load'
+load '/usr/lib/bats/bats-assert/load'
+
+setup() {
+	BUILD=${BUILD:-build}
+	BIN="$BUILD/bin/perf_merge"
+	OBJ="$BUILD/bpf/tests/perf_overflow.bpf.o"
+	[ -x "$BIN" ] || fail "$BIN is not built (run make)"
+	[ -f "$OBJ" ] || fail "$OBJ is not built (run make)"
+}
+
+# parse: set cpus, received, lost, inversions, switches from the output.
+parse() {
+	local line
+	line=$(grep '^merge ' <<<"$output") || fail "no 'merge ...' line in: $output"
+	read -r _ _ _ cpus _ _ _ received _ lost _ inversions _ switches <<<"$line"
+}
+
+@test "merge_by_ts: the records of all CPUs come out in timestamp order" {
+	run "$BIN" --obj "$OBJ" --merge --writes 3000
+	echo "$output"
+	assert_success
+	parse
+	[ "$received" -eq $((3000 * cpus)) ] || fail "received $received, expected $((3000 * cpus))"
+	[ "$lost" -eq 0 ] || fail "lost $lost"
+	[ "$inversions" -eq 0 ] || fail "$inversions records out of timestamp order"
+}
+
+@test "without merge_by_ts the records come CPU by CPU" {
+	run "$BIN" --obj "$OBJ" --writes 3000
+	echo "$output"
+	parse
+	[ "$received" -eq $((3000 * cpus)) ] || fail "received $received, expected $((3000 * cpus))"
+	# One ring after the other: at most one change of CPU per ring.
+	[ "$switches" -le $((cpus - 1)) ] ||
+		fail "$switches changes of CPU, expected at most $((cpus - 1)) without merging"
+}
