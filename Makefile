@@ -95,6 +95,7 @@ include include/include.mk
 include samples/samples.mk
 -include bench/bench.mk
 include tests/tests.mk
+-include tests/fuzz/fuzz.mk
 -include kernel/kernel.mk
 
 all: $(LOADER_LIB) $(USER_BINS) $(BPF_OBJS)

@@ -26,6 +26,9 @@ struct legacy_map_def {
 	uint32_t type, key_size, value_size, max_entries, map_flags;
 };
 
+/* The largest .data/.rodata/.bss we take. */
+#define DATA_SEC_MAX (256u << 20)
+
 /* Oldest layout: type, key_size, value_size, max_entries. */
 #define LEGACY_DEF_MIN_SIZE 16
 
@@ -261,8 +264,16 @@ static int collect_data(struct bsdk_obj *obj, size_t sec)
 	const struct elf_sec *s = &obj->secs[sec];
 	struct bsdk_map *map;
 
-	if (s->size == 0 || s->size > UINT32_MAX)
-		return s->size ? fail(E2BIG) : 0;
+	if (s->size == 0)
+		return 0;
+	/* .bss takes no room in the file, so only this bounds the copy we
+	 * allocate; kernels refuse array values far smaller (4 MB with 4K
+	 * pages). */
+	if (s->size > DATA_SEC_MAX) {
+		log_error("'%s': section '%s': %zu bytes of global variables, more than the %u a map value may hold",
+			  obj->name, s->name, s->size, DATA_SEC_MAX);
+		return fail(E2BIG);
+	}
 	map = map_add(obj, s->name, s->name, sec, 0);
 	if (!map)
 		return -errno;

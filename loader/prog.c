@@ -125,6 +125,13 @@ int progs_collect(struct bsdk_obj *obj)
 				  obj->name, obj->secs[sec].name, obj->secs[sec].size);
 			return fail(BSDK_EFORMAT);
 		}
+		/* Instructions are read in place, as structs. */
+		if ((uintptr_t)obj->secs[sec].data % sizeof(struct bpf_insn)) {
+			log_error("'%s': section '%s': offset %#llx in the file is not 8-byte aligned",
+				  obj->name, obj->secs[sec].name,
+				  (unsigned long long)obj->secs[sec].shdr.sh_offset);
+			return fail(BSDK_EFORMAT);
+		}
 		for (size_t i = 0; i < obj->nsyms; i++) {
 			const GElf_Sym *sym = &obj->syms[i];
 			size_t first, count;
@@ -161,7 +168,8 @@ int progs_collect(struct bsdk_obj *obj)
 				return err;
 		}
 	}
-	qsort(obj->subprogs, obj->nsubprogs, sizeof(*obj->subprogs), subprog_cmp);
+	if (obj->nsubprogs)	/* qsort() wants a non-NULL array even for 0 */
+		qsort(obj->subprogs, obj->nsubprogs, sizeof(*obj->subprogs), subprog_cmp);
 	for (size_t i = 1; i < obj->nsubprogs; i++) {
 		if (obj->subprogs[i].first < obj->subprogs[i - 1].first +
 					     obj->subprogs[i - 1].count) {

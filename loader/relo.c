@@ -483,7 +483,8 @@ int relos_link_all(struct bsdk_obj *obj)
 			linked_free(&l);
 			return err;
 		}
-		qsort(prog->helpers, n, sizeof(int32_t), helper_cmp);
+		if (n)
+			qsort(prog->helpers, n, sizeof(int32_t), helper_cmp);
 		for (size_t i = 0; i < n; i++)
 			if (i == 0 || prog->helpers[i] != prog->helpers[i - 1])
 				prog->helpers[prog->nhelpers++] = prog->helpers[i];

@@ -126,6 +126,12 @@ int main(void)
 	expect_open_fails(&im, BSDK_EFORMAT, "program size not a multiple of 8",
 			  "not a multiple of the 8-byte instruction size");
 
+	/* fuzz finding: instructions are read in place, as structs */
+	im = img_copy(&base);
+	img_sec(&im, prog_sec, NULL)->sh_offset += 1;
+	expect_open_fails(&im, BSDK_EFORMAT, "program at an odd file offset",
+			  "not 8-byte aligned");
+
 	im = img_copy(&base);
 	sym = img_sym(&im, "on_getpid", NULL);
 	sym->st_size = 0x100000;
@@ -146,6 +152,12 @@ int main(void)
 	memcpy(img_sec_name(&im, img_sec(&im, prog_sec, NULL)), "tracepoinX", 10);
 	expect_open_fails(&im, BSDK_ESECTION, "unknown section name",
 			  "accepted prefixes");
+
+	/* fuzz finding: .bss takes no room in the file, its size is only a
+	 * number; 3.6 GB made open allocate that much */
+	im = img_copy(&base);
+	img_sec(&im, ".bss", NULL)->sh_size = 3674210312u;
+	expect_open_fails(&im, E2BIG, "a .bss of 3.6 GB", "more than the");
 
 	/* the license is read as a C string */
 	im = img_copy(&base);

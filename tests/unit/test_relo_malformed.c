@@ -103,12 +103,12 @@ int main(void)
 	im = img_copy(&base);
 	rel_on(&im, LD_IMM64)->r_offset = exit_at * 8;
 	expect_open_fails(&im, BSDK_ERELO, "relocation on an exit instruction",
-			  "neither ld_imm64 nor a call");
+			  "neither ld_imm64 nor a BPF-to-BPF call");
 
 	im = img_copy(&base);
 	rel_on(&im, LD_IMM64)->r_offset = 8;	/* r1 = ... is no ld_imm64 */
 	expect_open_fails(&im, BSDK_ERELO, "relocation on instruction 1",
-			  "neither ld_imm64 nor a call");
+			  "neither ld_imm64 nor a BPF-to-BPF call");
 
 	im = img_copy(&base);
 	rel = rel_of(&im, "counts");
