@@ -1,0 +1,518 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * opensnoop - show every openat(2) on the system as it happens: the
+ * process, the path, the flags and the result.
+ *
+ * The BPF side (opensnoop.bpf.c) pairs the sys_enter_openat and
+ * sys_exit_openat tracepoints and sends one variable-length record per call
+ * through bpf_perf_event_output(); this side reads them from the per-CPU
+ * perf rings and prints a line (or a JSON object) for each.
+ *
+ * The story: open -> configure the pid filter -> load -> open the perf
+ * buffer -> attach -> poll and print -> report -> clean up.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bpfsdk.h"
+#include "opensnoop.h"
+
+static const char usage[] =
+"usage: opensnoop [options]\n"
+"\n"
+"Show each openat(2) as it returns: who called it, the path, the flags and\n"
+"the new file descriptor or the error. The BPF side reads the path from the\n"
+"caller's memory and sends it with bpf_perf_event_output() in a record\n"
+"only as long as the path.\n"
+"\n"
+"options:\n"
+"  -p, --pid PID        only the process PID (filtered in the kernel)\n"
+"  -n, --name COMM      only processes whose command name is COMM, exactly\n"
+"                       as in /proc/PID/comm (filtered here)\n"
+"  -d, --duration SEC   stop after SEC seconds (default: until Ctrl-C)\n"
+"  -j, --json           one JSON object per line instead of columns\n"
+"  -o, --object PATH    the BPF object (default: ../bpf/opensnoop.bpf.o\n"
+"                       next to this program)\n"
+"  -v, --verbose        more columns (TID, UID, DFD) and what the loader\n"
+"                       does; twice for debug messages\n"
+"  -h, --help           this text\n"
+"\n"
+"output, one line per call:\n"
+"  PID      the process (thread group) that called openat\n"
+"  COMM     its command name\n"
+"  FD/ERR   the new file descriptor, or the error as -ENAME\n"
+"  FLAGS    the open flags without O_, e.g. RDONLY|CLOEXEC; bits with no\n"
+"           name are shown in hex\n"
+"  PATH     the path as the caller passed it: relative paths are relative\n"
+"           to DFD (CWD: the current directory); <unreadable: -EFAULT>\n"
+"           when the kernel could not read it\n"
+"\n"
+"--json prints the same fields as one object per line, plus tid, uid, dfd,\n"
+"ts_ns and the flags as a number; bytes of a path that are not UTF-8 are\n"
+"written as \\udcXX, which Python's os.fsencode() turns back into them.\n"
+"\n"
+"On exit a line 'received N, shown S, lost L' goes to stderr: L is the\n"
+"number of records the kernel dropped because a ring was full.\n"
+"\n"
+"exit status: 0 on success, 1 on failure, 2 on a usage error. Needs root\n"
+"(CAP_BPF and CAP_PERFMON).\n";
+
+struct options {
+	__u32 pid;
+	const char *name;
+	double duration;	/* 0: until Ctrl-C */
+	const char *object;
+	bool json;
+	int verbose;
+};
+
+/* What the sample callback needs and counts. */
+struct snoop {
+	const struct options *opt;
+	__u64 received;
+	__u64 shown;
+	__u64 lost;
+	__u64 bad;
+};
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static double now_sec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* "-ENOENT" for -2; the number when the C library has no name for it. */
+static const char *errno_name(int err, char *buf, size_t size)
+{
+	const char *name = strerrorname_np(err);
+
+	if (name)
+		snprintf(buf, size, "-%s", name);
+	else
+		snprintf(buf, size, "-%d", err);
+	return buf;
+}
+
+/* The flags as the open(2) man page names them, without the O_. */
+static const char *flags_str(int flags, char *buf, size_t size)
+{
+	static const struct { int bits; const char *name; } names[] = {
+		/* Flags made of several bits first, so that their parts
+		 * are not named again. */
+		{ O_TMPFILE, "TMPFILE" }, { O_SYNC, "SYNC" },
+		{ O_CREAT, "CREAT" }, { O_EXCL, "EXCL" },
+		{ O_NOCTTY, "NOCTTY" }, { O_TRUNC, "TRUNC" },
+		{ O_APPEND, "APPEND" }, { O_NONBLOCK, "NONBLOCK" },
+		{ O_DSYNC, "DSYNC" }, { O_ASYNC, "ASYNC" },
+		{ O_DIRECT, "DIRECT" }, { O_DIRECTORY, "DIRECTORY" },
+		{ O_NOFOLLOW, "NOFOLLOW" }, { O_NOATIME, "NOATIME" },
+		{ O_CLOEXEC, "CLOEXEC" }, { O_PATH, "PATH" },
+	};
+	static const char *const modes[] = { "RDONLY", "WRONLY", "RDWR", "ACCMODE" };
+	unsigned int rest = (unsigned int)flags & ~(unsigned int)O_ACCMODE;
+	size_t len;
+
+	len = (size_t)snprintf(buf, size, "%s", modes[flags & O_ACCMODE]);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		unsigned int bits = (unsigned int)names[i].bits;
+
+		if ((rest & bits) == bits && len < size) {
+			len += (size_t)snprintf(buf + len, size - len, "|%s",
+						names[i].name);
+			rest &= ~bits;
+		}
+	}
+	/* O_LARGEFILE among them: the C library calls it 0 on 64-bit
+	 * systems, the kernel does not. */
+	if (rest && len < size)
+		snprintf(buf + len, size - len, "|%#x", rest);
+	return buf;
+}
+
+/* Write s (len bytes) as a JSON string. Control characters, quotes and
+ * backslashes are escaped; bytes that are not part of valid UTF-8 become
+ * \udcXX (a path is bytes, not text). */
+static void json_string(FILE *f, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *end = p + len;
+
+	fputc('"', f);
+	while (p < end) {
+		unsigned char c = *p;
+		size_t n = 0;
+
+		if (c == '"' || c == '\\') {
+			fprintf(f, "\\%c", c);
+			p++;
+			continue;
+		}
+		if (c < 0x20 || c == 0x7f) {
+			fprintf(f, "\\u%04x", c);
+			p++;
+			continue;
+		}
+		if (c < 0x80) {
+			fputc(c, f);
+			p++;
+			continue;
+		}
+		/* A multi-byte sequence: its length from the lead byte, then
+		 * check the continuation bytes and the ranges RFC 3629 forbids
+		 * (overlong forms, surrogates, above U+10FFFF). */
+		if (c >= 0xc2 && c <= 0xdf)
+			n = 2;
+		else if (c >= 0xe0 && c <= 0xef)
+			n = 3;
+		else if (c >= 0xf0 && c <= 0xf4)
+			n = 4;
+		if (n && (size_t)(end - p) >= n) {
+			bool ok = true;
+
+			for (size_t i = 1; i < n; i++)
+				ok = ok && (p[i] & 0xc0) == 0x80;
+			if (c == 0xe0 && p[1] < 0xa0)
+				ok = false;
+			if (c == 0xed && p[1] >= 0xa0)
+				ok = false;
+			if (c == 0xf0 && p[1] < 0x90)
+				ok = false;
+			if (c == 0xf4 && p[1] >= 0x90)
+				ok = false;
+			if (ok) {
+				fwrite(p, 1, n, f);
+				p += n;
+				continue;
+			}
+		}
+		fprintf(f, "\\udc%02x", c);
+		p++;
+	}
+	fputc('"', f);
+}
+
+static void print_header(const struct options *o)
+{
+	if (o->verbose)
+		printf("%-7s %-7s %-5s %-16s %-7s %-24s %-4s %s\n", "PID", "TID",
+		       "UID", "COMM", "FD/ERR", "FLAGS", "DFD", "PATH");
+	else
+		printf("%-7s %-16s %-7s %-24s %s\n", "PID", "COMM", "FD/ERR",
+		       "FLAGS", "PATH");
+}
+
+static void print_event(const struct options *o, const struct opensnoop_event *e,
+			const char *comm, const char *path, size_t path_len)
+{
+	char ret[32], flags[128], dfd[16], err[32];
+
+	if (e->ret < 0)
+		errno_name(-e->ret, ret, sizeof(ret));
+	else
+		snprintf(ret, sizeof(ret), "%d", e->ret);
+	flags_str(e->flags, flags, sizeof(flags));
+	if (e->dfd == AT_FDCWD)
+		snprintf(dfd, sizeof(dfd), "CWD");
+	else
+		snprintf(dfd, sizeof(dfd), "%d", e->dfd);
+
+	if (o->json) {
+		printf("{\"ts_ns\":%llu,\"pid\":%u,\"tid\":%u,\"uid\":%u,\"comm\":",
+		       (unsigned long long)e->ts_ns, e->pid, e->tid, e->uid);
+		json_string(stdout, comm, strlen(comm));
+		printf(",\"ret\":%d,\"flags\":%d,\"flags_str\":\"%s\",\"dfd\":%d,\"path\":",
+		       e->ret, e->flags, flags, e->dfd);
+		if (e->path_err)
+			printf("null,\"path_err\":\"%s\"}\n",
+			       errno_name(-e->path_err, err, sizeof(err)) + 1);
+		else {
+			json_string(stdout, path, path_len);
+			printf("}\n");
+		}
+		return;
+	}
+	if (o->verbose)
+		printf("%-7u %-7u %-5u %-16s %-7s %-24s %-4s ", e->pid, e->tid,
+		       e->uid, comm, ret, flags, dfd);
+	else
+		printf("%-7u %-16s %-7s %-24s ", e->pid, comm, ret, flags);
+	if (e->path_err)
+		printf("<unreadable: %s>\n",
+		       errno_name(-e->path_err, err, sizeof(err)));
+	else
+		printf("%.*s\n", (int)path_len, path);
+}
+
+/* Called for every record. The record is as long as the BPF side made it:
+ * the head, then path_len bytes of path. The kernel pads it to 8 bytes, so
+ * size may exceed that, never fall short of it. */
+static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
+{
+	struct snoop *s = ctx;
+	struct opensnoop_event e;
+	char comm[OPENSNOOP_COMM_LEN + 1];
+	const char *path;
+	size_t path_len;
+
+	s->received++;
+	if (size < OPENSNOOP_HEAD_SIZE) {
+		if (s->bad++ < 5)
+			fprintf(stderr, "warning: cpu %d: record of %u bytes, shorter than the %zu-byte head\n",
+				cpu, size, (size_t)OPENSNOOP_HEAD_SIZE);
+		return;
+	}
+	/* The head into an aligned copy (data is only 4-byte aligned); the
+	 * path is read in place. */
+	memcpy(&e, data, OPENSNOOP_HEAD_SIZE);
+	if (e.path_len < 0 || e.path_len > OPENSNOOP_PATH_MAX ||
+	    (uint32_t)e.path_len > size - OPENSNOOP_HEAD_SIZE) {
+		if (s->bad++ < 5)
+			fprintf(stderr, "warning: cpu %d: path_len %d does not fit a %u-byte record\n",
+				cpu, e.path_len, size);
+		return;
+	}
+	path = (const char *)data + OPENSNOOP_HEAD_SIZE;
+	/* path_len counts the NUL; strnlen also stops at a missing one. */
+	path_len = strnlen(path, (size_t)e.path_len);
+	memcpy(comm, e.comm, OPENSNOOP_COMM_LEN);
+	comm[OPENSNOOP_COMM_LEN] = '\0';
+
+	if (s->opt->name && strcmp(comm, s->opt->name) != 0)
+		return;
+	s->shown++;
+	print_event(s->opt, &e, comm, path, path_len);
+}
+
+static void on_lost(void *ctx, int cpu, uint64_t count)
+{
+	struct snoop *s = ctx;
+
+	/* A ring was full; the kernel says how many records it dropped. */
+	s->lost += count;
+	if (s->opt->verbose)
+		fprintf(stderr, "lost: cpu %d dropped %llu records\n", cpu,
+			(unsigned long long)count);
+}
+
+/* Default object: build/bpf/ next to build/bin/ where we run from. */
+static const char *default_object(char *buf, size_t size)
+{
+	static const char rel[] = "/../bpf/opensnoop.bpf.o";
+	ssize_t n = readlink("/proc/self/exe", buf, size - 1);
+	char *slash;
+
+	if (n <= 0)
+		return "opensnoop.bpf.o";
+	buf[n] = '\0';
+	slash = strrchr(buf, '/');
+	if (!slash || (size_t)(slash - buf) + sizeof(rel) > size)
+		return "opensnoop.bpf.o";
+	memcpy(slash, rel, sizeof(rel));
+	return buf;
+}
+
+static int parse_options(int argc, char **argv, struct options *o)
+{
+	static const struct option longopts[] = {
+		{ "pid", required_argument, NULL, 'p' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "object", required_argument, NULL, 'o' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	long val;
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":p:n:d:jo:vh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			errno = 0;
+			val = strtol(optarg, &end, 10);
+			if (*end || end == optarg || errno || val <= 0 ||
+			    val > INT_MAX) {
+				fprintf(stderr, "error: --pid '%s' is not a process id\n", optarg);
+				return 2;
+			}
+			o->pid = (__u32)val;
+			break;
+		case 'n':
+			/* The kernel keeps 15 characters of the name: a longer
+			 * one could never match. */
+			if (!*optarg || strlen(optarg) >= OPENSNOOP_COMM_LEN) {
+				fprintf(stderr, "error: --name '%s' is not a command name of 1 to %d characters\n",
+					optarg, OPENSNOOP_COMM_LEN - 1);
+				return 2;
+			}
+			o->name = optarg;
+			break;
+		case 'd':
+			o->duration = strtod(optarg, &end);
+			if (*end || end == optarg || !(o->duration > 0) ||
+			    o->duration > 86400) {
+				fprintf(stderr, "error: --duration '%s' is not a number of seconds between 0 and 86400\n", optarg);
+				return 2;
+			}
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 'o':
+			o->object = optarg;
+			break;
+		case 'v':
+			o->verbose++;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		case ':':
+			fprintf(stderr, "error: option '%s' needs a value (try 'opensnoop --help')\n",
+				argv[optind - 1]);
+			return 2;
+		default:
+			fprintf(stderr, "error: unknown option '%s' (try 'opensnoop --help')\n",
+				argv[optind - 1]);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "error: unexpected argument '%s' (try 'opensnoop --help')\n",
+			argv[optind]);
+		return 2;
+	}
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	struct options opt = { 0 };
+	struct snoop snoop = { .opt = &opt };
+	struct bsdk_link *enter_link = NULL, *exit_link = NULL;
+	struct bsdk_prog *enter, *exit_prog;
+	struct bsdk_perfbuf *pb = NULL;
+	struct bsdk_obj *obj = NULL;
+	char exe[PATH_MAX];
+	double start;
+	int ret = 1, err;
+
+	err = parse_options(argc, argv, &opt);
+	if (err >= 0)
+		return err;
+	if (!opt.object)
+		opt.object = default_object(exe, sizeof(exe));
+	if (opt.verbose)
+		bsdk_set_log_level(opt.verbose > 1 ? BSDK_LOG_DEBUG : BSDK_LOG_INFO);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	bsdk_mount_fs();
+
+	/* Open: parse the object; nothing reaches the kernel yet. */
+	obj = bsdk_obj_open(opt.object);
+	if (!obj)
+		goto cleanup;
+	enter = bsdk_obj_prog_find(obj, "openat_enter");
+	exit_prog = bsdk_obj_prog_find(obj, "openat_exit");
+	if (!enter || !exit_prog) {
+		fprintf(stderr, "error: '%s' lacks the openat_enter or openat_exit program\n",
+			opt.object);
+		goto cleanup;
+	}
+
+	/* Configure: the pid filter is a constant of the program, set
+	 * before load (0 = every process). */
+	if (bsdk_obj_set_global(obj, "target_tgid", &opt.pid, sizeof(opt.pid)))
+		goto cleanup;
+
+	/* Load: maps are created, programs verified. */
+	if (bsdk_obj_load(obj))
+		goto cleanup;
+
+	/* Read: one ring per CPU, merged by the timestamp at the head of
+	 * each record, so lines come out in the order the calls returned. */
+	struct bsdk_perfbuf_opts pb_opts = {
+		.sz = sizeof(pb_opts),
+		.on_sample = on_sample,
+		.on_lost = on_lost,
+		.ctx = &snoop,
+		.merge_by_ts = true,
+		.ts_offset = __builtin_offsetof(struct opensnoop_event, ts_ns),
+	};
+	pb = bsdk_perfbuf_new(bsdk_map_fd(bsdk_obj_map_find(obj, "events")),
+			      &pb_opts);
+	if (!pb)
+		goto cleanup;
+
+	/* Attach exit first: an entry without its exit would only leave a
+	 * map entry behind; an exit without its entry is skipped. */
+	exit_link = bsdk_prog_attach(exit_prog);
+	if (!exit_link)
+		goto cleanup;
+	enter_link = bsdk_prog_attach(enter);
+	if (!enter_link)
+		goto cleanup;
+
+	if (!opt.json)
+		print_header(&opt);
+	fflush(stdout);
+	fprintf(stderr, "opensnoop: tracing openat(2)%s, Ctrl-C to stop\n",
+		opt.pid ? " of one process" : "");
+
+	/* Poll: print as records come, flushed so a pipe sees them now. */
+	start = now_sec();
+	while (!stop && (!opt.duration || now_sec() - start < opt.duration)) {
+		err = bsdk_perfbuf_poll(pb, 100);
+		if (err < 0 && err != -EINTR) {
+			fprintf(stderr, "error: reading the perf buffer: %s\n",
+				bsdk_strerror(err));
+			goto cleanup;
+		}
+		fflush(stdout);
+	}
+	/* Detach, then take what is still in the rings. */
+	bsdk_link_destroy(enter_link);
+	bsdk_link_destroy(exit_link);
+	enter_link = exit_link = NULL;
+	bsdk_perfbuf_consume(pb);
+	fflush(stdout);
+
+	/* Report: everything received is accounted for. */
+	fprintf(stderr, "received %llu, shown %llu, lost %llu\n",
+		(unsigned long long)snoop.received,
+		(unsigned long long)snoop.shown, (unsigned long long)snoop.lost);
+	if (snoop.bad)
+		fprintf(stderr, "error: %llu malformed records\n",
+			(unsigned long long)snoop.bad);
+	else
+		ret = 0;
+
+cleanup:
+	/* Clean up: one place, in reverse order; each call accepts NULL. */
+	bsdk_link_destroy(enter_link);
+	bsdk_link_destroy(exit_link);
+	bsdk_perfbuf_free(pb);
+	bsdk_obj_close(obj);
+	return ret;
+}
