@@ -71,114 +71,68 @@ const void *btf_raw(const struct btf *btf, size_t *size)
 	return btf->raw;
 }
 
+/* What follows each kind's record: fixed bytes, then vlen entries of each
+ * bytes; in an entry, the 32-bit word holding a name offset and the one
+ * holding a type ID (-1: none); ref: the record's type field is a type ID. */
+static const struct {
+	uint8_t fixed, each;
+	int8_t name_at, type_at;
+	bool ref;
+} kinds[] = {
+	[BTF_KIND_INT] = { 4, 0, -1, -1, false },
+	[BTF_KIND_PTR] = { 0, 0, -1, -1, true },
+	[BTF_KIND_ARRAY] = { sizeof(struct btf_array), 0, -1, -1, false },
+	[BTF_KIND_STRUCT] = { 0, sizeof(struct btf_member), 0, 1, false },
+	[BTF_KIND_UNION] = { 0, sizeof(struct btf_member), 0, 1, false },
+	[BTF_KIND_ENUM] = { 0, sizeof(struct btf_enum), 0, -1, false },
+	[BTF_KIND_FWD] = { 0, 0, -1, -1, false },
+	[BTF_KIND_TYPEDEF] = { 0, 0, -1, -1, true },
+	[BTF_KIND_VOLATILE] = { 0, 0, -1, -1, true },
+	[BTF_KIND_CONST] = { 0, 0, -1, -1, true },
+	[BTF_KIND_RESTRICT] = { 0, 0, -1, -1, true },
+	[BTF_KIND_FUNC] = { 0, 0, -1, -1, true },
+	[BTF_KIND_FUNC_PROTO] = { 0, sizeof(struct btf_param), 0, 1, true },
+	[BTF_KIND_VAR] = { sizeof(struct btf_var), 0, -1, -1, true },
+	[BTF_KIND_DATASEC] = { 0, sizeof(struct btf_var_secinfo), -1, 0, false },
+	[BTF_KIND_FLOAT] = { 0, 0, -1, -1, false },
+	[BTF_KIND_DECL_TAG] = { sizeof(struct btf_decl_tag), 0, -1, -1, true },
+	[BTF_KIND_TYPE_TAG] = { 0, 0, -1, -1, true },
+	[BTF_KIND_ENUM64] = { 0, sizeof(struct btf_enum64), 0, -1, false },
+};
+
 /* Size of the tail that follows a type record, or -1 for an unknown kind. */
 static long tail_size(const struct btf_type *t)
 {
-	uint16_t vlen = BTF_INFO_VLEN(t->info);
+	int kind = btf_kind(t);
 
-	switch (BTF_INFO_KIND(t->info)) {
-	case BTF_KIND_INT:
-		return sizeof(uint32_t);
-	case BTF_KIND_PTR: case BTF_KIND_FWD: case BTF_KIND_TYPEDEF:
-	case BTF_KIND_VOLATILE: case BTF_KIND_CONST: case BTF_KIND_RESTRICT:
-	case BTF_KIND_FUNC: case BTF_KIND_FLOAT: case BTF_KIND_TYPE_TAG:
-		return 0;
-	case BTF_KIND_ARRAY:
-		return sizeof(struct btf_array);
-	case BTF_KIND_STRUCT: case BTF_KIND_UNION:
-		return (long)vlen * sizeof(struct btf_member);
-	case BTF_KIND_ENUM:
-		return (long)vlen * sizeof(struct btf_enum);
-	case BTF_KIND_ENUM64:
-		return (long)vlen * sizeof(struct btf_enum64);
-	case BTF_KIND_FUNC_PROTO:
-		return (long)vlen * sizeof(struct btf_param);
-	case BTF_KIND_VAR:
-		return sizeof(struct btf_var);
-	case BTF_KIND_DATASEC:
-		return (long)vlen * sizeof(struct btf_var_secinfo);
-	case BTF_KIND_DECL_TAG:
-		return sizeof(struct btf_decl_tag);
-	default:
+	if (kind == BTF_KIND_UNKN || (size_t)kind >= ARRAY_SIZE(kinds))
 		return -1;
-	}
-}
-
-static int check_id(const struct btf *btf, uint32_t id, uint32_t ref)
-{
-	if (ref >= btf->ntypes)
-		return bad_btf(btf->obj, "refers to a type ID past the last type", id);
-	return 0;
-}
-
-static int check_name(const struct btf *btf, uint32_t id, uint32_t off)
-{
-	if (off >= btf->strs_len)
-		return bad_btf(btf->obj, "name offset past the string section", id);
-	return 0;
+	return kinds[kind].fixed + (long)btf_vlen(t) * kinds[kind].each;
 }
 
 /* Second pass: every name offset and type ID a record holds is in range. */
 static int check_type(const struct btf *btf, uint32_t id)
 {
 	const struct btf_type *t = btf->types[id];
-	uint16_t vlen = BTF_INFO_VLEN(t->info);
-	int err = check_name(btf, id, t->name_off);
+	const uint32_t *tail = (const uint32_t *)(t + 1);
+	int kind = btf_kind(t);
+	bool bad_id = kinds[kind].ref && t->type >= btf->ntypes;
 
-	if (err)
-		return err;
-	switch (BTF_INFO_KIND(t->info)) {
-	case BTF_KIND_PTR: case BTF_KIND_TYPEDEF: case BTF_KIND_VOLATILE:
-	case BTF_KIND_CONST: case BTF_KIND_RESTRICT: case BTF_KIND_FUNC:
-	case BTF_KIND_VAR: case BTF_KIND_DECL_TAG: case BTF_KIND_TYPE_TAG:
-		return check_id(btf, id, t->type);
-	case BTF_KIND_ARRAY: {
-		const struct btf_array *a = (const void *)(t + 1);
+	if (t->name_off >= btf->strs_len)
+		return bad_btf(btf->obj, "name offset past the string section", id);
+	if (kind == BTF_KIND_ARRAY)	/* element and index types */
+		bad_id = tail[0] >= btf->ntypes || tail[1] >= btf->ntypes;
+	for (uint16_t i = 0; i < btf_vlen(t) && kinds[kind].each; i++) {
+		const uint32_t *e = tail + i * kinds[kind].each / 4;
 
-		err = check_id(btf, id, a->type);
-		return err ? err : check_id(btf, id, a->index_type);
+		if (kinds[kind].name_at >= 0 && e[kinds[kind].name_at] >= btf->strs_len)
+			return bad_btf(btf->obj, "name offset past the string section", id);
+		if (kinds[kind].type_at >= 0 && e[kinds[kind].type_at] >= btf->ntypes)
+			bad_id = true;
 	}
-	case BTF_KIND_STRUCT: case BTF_KIND_UNION: {
-		const struct btf_member *m = (const void *)(t + 1);
-
-		for (uint16_t i = 0; i < vlen && !err; i++)
-			err = check_name(btf, id, m[i].name_off) ?:
-			      check_id(btf, id, m[i].type);
-		return err;
-	}
-	case BTF_KIND_ENUM: {
-		const struct btf_enum *e = (const void *)(t + 1);
-
-		for (uint16_t i = 0; i < vlen && !err; i++)
-			err = check_name(btf, id, e[i].name_off);
-		return err;
-	}
-	case BTF_KIND_ENUM64: {
-		const struct btf_enum64 *e = (const void *)(t + 1);
-
-		for (uint16_t i = 0; i < vlen && !err; i++)
-			err = check_name(btf, id, e[i].name_off);
-		return err;
-	}
-	case BTF_KIND_FUNC_PROTO: {
-		const struct btf_param *p = (const void *)(t + 1);
-
-		err = check_id(btf, id, t->type);
-		for (uint16_t i = 0; i < vlen && !err; i++)
-			err = check_name(btf, id, p[i].name_off) ?:
-			      check_id(btf, id, p[i].type);
-		return err;
-	}
-	case BTF_KIND_DATASEC: {
-		const struct btf_var_secinfo *v = (const void *)(t + 1);
-
-		for (uint16_t i = 0; i < vlen && !err; i++)
-			err = check_id(btf, id, v[i].type);
-		return err;
-	}
-	default:
-		return 0;
-	}
+	if (bad_id)
+		return bad_btf(btf->obj, "refers to a type ID past the last type", id);
+	return 0;
 }
 
 struct btf *btf_parse(const void *data, size_t size, const char *obj)
@@ -222,7 +176,7 @@ struct btf *btf_parse(const void *data, size_t size, const char *obj)
 			  size - btf->hdr.hdr_len) ||
 	    range_outside(btf->hdr.str_off, btf->hdr.str_len,
 			  size - btf->hdr.hdr_len) ||
-	    btf->hdr.type_off % 4) {
+	    (btf->hdr.hdr_len + btf->hdr.type_off) % 4) {
 		bad_btf(obj, "header describes sections outside the data", 0);
 		goto out_err;
 	}

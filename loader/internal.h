@@ -170,8 +170,7 @@ struct bsdk_map {
 	uint64_t sec_offset;	/* where the definition sits in it */
 	uint32_t type, key_size, value_size, max_entries, map_flags;
 	uint32_t btf_key_type_id, btf_value_type_id;
-	uint32_t pinning;
-	uint64_t map_extra;
+	uint32_t pinning, map_extra, numa_node;	/* __uint(): 32 bits */
 	void *init_data;	/* global data maps: the initial value */
 	bool is_global_data;
 	bool is_rodata;

@@ -13,6 +13,7 @@
  *             whose value is the section's bytes.
  */
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,6 +160,15 @@ static int btf_type_member(const struct bsdk_obj *obj, const char *map,
 static int parse_btf_map(struct bsdk_obj *obj, struct bsdk_map *map,
 			 uint32_t var_type)
 {
+	static const struct {
+		const char *name;
+		size_t off;
+	} uints[] = {
+#define FIELD(f) { #f, offsetof(struct bsdk_map, f) }
+		FIELD(type), FIELD(max_entries), FIELD(map_flags), FIELD(pinning),
+		FIELD(key_size), FIELD(value_size), FIELD(map_extra), FIELD(numa_node),
+#undef FIELD
+	};
 	const struct btf_type *t = btf_skip_mods(obj->btf, var_type, NULL);
 	const struct btf_member *m;
 	int err = 0;
@@ -171,29 +181,13 @@ static int parse_btf_map(struct bsdk_obj *obj, struct bsdk_map *map,
 	m = btf_members(t);
 	for (uint16_t i = 0; i < btf_vlen(t) && !err; i++) {
 		const char *field = btf_str(obj->btf, m[i].name_off);
-		uint32_t ignored_id;
+		size_t k = 0;
 
-		if (strcmp(field, "type") == 0) {
-			err = btf_uint_member(obj, map->name, &m[i], &map->type);
-		} else if (strcmp(field, "max_entries") == 0) {
-			err = btf_uint_member(obj, map->name, &m[i], &map->max_entries);
-		} else if (strcmp(field, "map_flags") == 0) {
-			err = btf_uint_member(obj, map->name, &m[i], &map->map_flags);
-		} else if (strcmp(field, "pinning") == 0) {
-			err = btf_uint_member(obj, map->name, &m[i], &map->pinning);
-		} else if (strcmp(field, "key_size") == 0) {
-			err = btf_uint_member(obj, map->name, &m[i], &map->key_size);
-		} else if (strcmp(field, "value_size") == 0) {
-			err = btf_uint_member(obj, map->name, &m[i], &map->value_size);
-		} else if (strcmp(field, "map_extra") == 0) {
-			uint32_t extra;
-
-			err = btf_uint_member(obj, map->name, &m[i], &extra);
-			map->map_extra = extra;
-		} else if (strcmp(field, "numa_node") == 0) {
-			uint32_t node;
-
-			err = btf_uint_member(obj, map->name, &m[i], &node);
+		while (k < ARRAY_SIZE(uints) && strcmp(field, uints[k].name))
+			k++;
+		if (k < ARRAY_SIZE(uints)) {
+			err = btf_uint_member(obj, map->name, &m[i],
+					      (uint32_t *)((char *)map + uints[k].off));
 		} else if (strcmp(field, "key") == 0) {
 			err = btf_type_member(obj, map->name, &m[i], &map->key_size,
 					      &map->btf_key_type_id);
@@ -209,7 +203,6 @@ static int parse_btf_map(struct bsdk_obj *obj, struct bsdk_map *map,
 				  obj->name, map->name, field);
 			return fail(BSDK_EBTF);
 		}
-		(void)ignored_id;
 	}
 	return err;
 }
@@ -414,6 +407,7 @@ static int map_create(struct bsdk_map *map)
 	attr.max_entries = map->max_entries;
 	attr.map_flags = map->map_flags;
 	attr.map_extra = map->map_extra;
+	attr.numa_node = map->numa_node;	/* used with BPF_F_NUMA_NODE */
 	kernel_name(attr.map_name, map->name);
 	/* Types let bpftool print the map; some kernels refuse them for
 	 * some map types, which is no reason to fail. */

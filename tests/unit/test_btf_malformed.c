@@ -83,6 +83,13 @@ static void test_malformed(void)
 	expect_open_fails(&im, BSDK_EBTF, ".BTF type_off + type_len wraps",
 			  "outside the data");
 
+	/* records are read in place as structs: they must be aligned */
+	im = img_copy(&base);
+	h = img_data(&im, img_sec(&im, ".BTF", NULL));
+	h->hdr_len += 1;
+	expect_open_fails(&im, BSDK_EBTF, ".BTF types at an odd offset",
+			  "outside the data");
+
 	im = img_copy(&base);
 	h = img_data(&im, img_sec(&im, ".BTF", NULL));
 	h->type_len = 6;
