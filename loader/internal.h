@@ -234,9 +234,10 @@ bool elf_sec_is_data(const struct bsdk_obj *obj, size_t sec);
 /* maps.c */
 int maps_collect(struct bsdk_obj *obj);
 int maps_create(struct bsdk_obj *obj);
-struct bsdk_map *map_by_sec_offset(struct bsdk_obj *obj, size_t sec,
+/* Maps live in obj->maps, which the caller may change through these. */
+struct bsdk_map *map_by_sec_offset(const struct bsdk_obj *obj, size_t sec,
 				   uint64_t offset);
-struct bsdk_map *map_by_data_sec(struct bsdk_obj *obj, size_t sec);
+struct bsdk_map *map_by_data_sec(const struct bsdk_obj *obj, size_t sec);
 
 /* relo.c */
 int relos_collect(struct bsdk_obj *obj);

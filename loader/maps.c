@@ -304,7 +304,7 @@ int maps_collect(struct bsdk_obj *obj)
 	return err;
 }
 
-struct bsdk_map *map_by_sec_offset(struct bsdk_obj *obj, size_t sec,
+struct bsdk_map *map_by_sec_offset(const struct bsdk_obj *obj, size_t sec,
 				   uint64_t offset)
 {
 	for (size_t i = 0; i < obj->nmaps; i++)
@@ -314,7 +314,7 @@ struct bsdk_map *map_by_sec_offset(struct bsdk_obj *obj, size_t sec,
 	return NULL;
 }
 
-struct bsdk_map *map_by_data_sec(struct bsdk_obj *obj, size_t sec)
+struct bsdk_map *map_by_data_sec(const struct bsdk_obj *obj, size_t sec)
 {
 	for (size_t i = 0; i < obj->nmaps; i++)
 		if (obj->maps[i].sec == sec && obj->maps[i].is_global_data)

@@ -272,55 +272,60 @@ struct bsdk_map *bsdk_obj_map_find(const struct bsdk_obj *obj,
 	return fail_ptr(ENOENT);
 }
 
-int bsdk_obj_set_global(struct bsdk_obj *obj, const char *name,
-			const void *value, size_t size)
-{
-	for (size_t i = 0; i < obj->nsyms; i++) {
-		const GElf_Sym *sym = &obj->syms[i];
-		struct bsdk_map *map;
-
-		if (GELF_ST_TYPE(sym->st_info) != STT_OBJECT ||
-		    sym->st_shndx == 0 || sym->st_shndx >= obj->nsecs ||
-		    strcmp(elf_sym_name(obj, sym), name) != 0)
-			continue;
-		map = map_by_data_sec(obj, sym->st_shndx);
-		if (!map)
-			continue;
-		if (obj->loaded) {
-			log_error("'%s': global '%s' can only be set before load",
-				  obj->name, name);
-			return fail(EBUSY);
-		}
-		if (sym->st_size != size) {
-			log_error("'%s': global '%s' is %llu bytes, the value given is %zu",
-				  obj->name, name, (unsigned long long)sym->st_size, size);
-			return fail(EINVAL);
-		}
-		if (range_outside(sym->st_value, size, map->value_size)) {
-			log_error("'%s': global '%s' lies outside its section",
-				  obj->name, name);
-			return fail(BSDK_EFORMAT);
-		}
-		memcpy((char *)map->init_data + sym->st_value, value, size);
-		return 0;
-	}
-	log_error("'%s': no global variable '%s' in .rodata, .data or .bss",
-		  obj->name, name);
-	return fail(ENOENT);
-}
-
-int bsdk_obj_global_size(const struct bsdk_obj *obj, const char *name)
+/* The symbol of global variable name and the data map that holds it. */
+static const GElf_Sym *global_find(const struct bsdk_obj *obj,
+				   const char *name, struct bsdk_map **map)
 {
 	for (size_t i = 0; i < obj->nsyms; i++) {
 		const GElf_Sym *sym = &obj->syms[i];
 
 		if (GELF_ST_TYPE(sym->st_info) == STT_OBJECT &&
 		    sym->st_shndx > 0 && sym->st_shndx < obj->nsecs &&
-		    elf_sec_is_data(obj, sym->st_shndx) &&
-		    strcmp(elf_sym_name(obj, sym), name) == 0)
-			return sym->st_size > INT32_MAX ? -E2BIG : (int)sym->st_size;
+		    strcmp(elf_sym_name(obj, sym), name) == 0 &&
+		    (*map = map_by_data_sec(obj, sym->st_shndx)))
+			return sym;
 	}
-	return fail(ENOENT);
+	return NULL;
+}
+
+int bsdk_obj_set_global(struct bsdk_obj *obj, const char *name,
+			const void *value, size_t size)
+{
+	struct bsdk_map *map;
+	const GElf_Sym *sym = global_find(obj, name, &map);
+
+	if (!sym) {
+		log_error("'%s': no global variable '%s' in .rodata, .data or .bss",
+			  obj->name, name);
+		return fail(ENOENT);
+	}
+	if (obj->loaded) {
+		log_error("'%s': global '%s' can only be set before load",
+			  obj->name, name);
+		return fail(EBUSY);
+	}
+	if (sym->st_size != size) {
+		log_error("'%s': global '%s' is %llu bytes, the value given is %zu",
+			  obj->name, name, (unsigned long long)sym->st_size, size);
+		return fail(EINVAL);
+	}
+	if (range_outside(sym->st_value, size, map->value_size)) {
+		log_error("'%s': global '%s' lies outside its section",
+			  obj->name, name);
+		return fail(BSDK_EFORMAT);
+	}
+	memcpy((char *)map->init_data + sym->st_value, value, size);
+	return 0;
+}
+
+int bsdk_obj_global_size(const struct bsdk_obj *obj, const char *name)
+{
+	struct bsdk_map *map;
+	const GElf_Sym *sym = global_find(obj, name, &map);
+
+	if (!sym)
+		return fail(ENOENT);
+	return sym->st_size > INT32_MAX ? fail(E2BIG) : (int)sym->st_size;
 }
 
 /* ---- programs ---- */
