@@ -110,9 +110,13 @@ struct bsdk_obj *bsdk_obj_open(const char *path);
 struct bsdk_obj *bsdk_obj_open_mem(const void *buf, size_t size,
 				   const char *name);
 
-/* Create the maps, relocate and load every program whose autoload is on.
- * On failure nothing stays loaded. 0 or negative errno; a verifier rejection
- * is -BSDK_EVERIFIER with the log sent at error level. */
+/* Load the object's BTF into the kernel (rewriting kinds the running kernel
+ * lacks; when it takes none, one warning and the load goes on without),
+ * create the maps, relocate and load every program whose autoload is on,
+ * with its BTF func and line info. On failure nothing stays loaded. 0 or
+ * negative errno; a verifier rejection is -BSDK_EVERIFIER with the end of
+ * the verifier's log sent at error level, then the C file:line and source
+ * of the instruction it stopped at (from line info). */
 int bsdk_obj_load(struct bsdk_obj *obj);
 
 /* Destroy links created through the object, close every fd, free all. */
