@@ -179,13 +179,18 @@ static int collect_section(struct bsdk_obj *obj, size_t rel_sec)
 	/* Relocations of debug info and BTF are for debuggers, not us. */
 	if (!elf_sec_is_prog(obj, target))
 		return 0;
+	if (rs->shdr.sh_type == SHT_RELA) {
+		log_error("'%s': section '%s': RELA relocations are not used by BPF",
+			  obj->name, rs->name);
+		return fail(BSDK_EFORMAT);
+	}
 	if (rs->shdr.sh_link != obj->symtab_sec) {
 		log_error("'%s': section '%s': does not use the symbol table",
 			  obj->name, rs->name);
 		return fail(BSDK_EFORMAT);
 	}
 	if (rs->shdr.sh_entsize != sizeof(Elf64_Rel) ||
-	    rs->size % sizeof(Elf64_Rel) || !rs->data) {
+	    rs->size % sizeof(Elf64_Rel) || (rs->size && !rs->data)) {
 		log_error("'%s': section '%s': entry size %llu, expected %zu",
 			  obj->name, rs->name,
 			  (unsigned long long)rs->shdr.sh_entsize, sizeof(Elf64_Rel));
@@ -234,12 +239,8 @@ int relos_collect(struct bsdk_obj *obj)
 	if (!obj->relos || !obj->nrelos)
 		return fail(ENOMEM);
 	for (size_t i = 1; i < obj->nsecs; i++) {
-		if (obj->secs[i].shdr.sh_type == SHT_RELA) {
-			log_error("'%s': section '%s': RELA relocations are not used by BPF",
-				  obj->name, obj->secs[i].name);
-			return fail(BSDK_EFORMAT);
-		}
-		if (obj->secs[i].shdr.sh_type == SHT_REL) {
+		if (obj->secs[i].shdr.sh_type == SHT_REL ||
+		    obj->secs[i].shdr.sh_type == SHT_RELA) {
 			int err = collect_section(obj, i);
 
 			if (err)
