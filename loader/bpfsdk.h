@@ -305,7 +305,11 @@ struct bsdk_perfbuf_opts {
 				  * are only ever appended, and a caller built
 				  * against an older header passes its smaller
 				  * size */
-	unsigned int pages;      /* data pages per CPU, a power of two; 0: 64 */
+	unsigned int pages;      /* data pages per CPU, a power of two; 0:
+				  * 8 MiB split across the possible CPUs,
+				  * 16 to 256 pages each (256 = 1 MiB on
+				  * up to 8 CPUs), halved down to 8 while
+				  * the locked-memory limit refuses it */
 	bsdk_perfbuf_sample_fn on_sample;
 	bsdk_perfbuf_lost_fn on_lost;   /* may be NULL: losses still counted */
 	void *ctx;               /* passed to both callbacks */
@@ -342,6 +346,7 @@ struct bsdk_perfbuf_stats {
 	uint64_t wakeups;        /* epoll waits that ended with a ring ready */
 	uint64_t drains;         /* passes over all rings */
 	unsigned int cpus;       /* rings open */
+	unsigned int pages;      /* data pages per ring, as chosen */
 };
 
 /* Open one PERF_COUNT_SW_BPF_OUTPUT event per online CPU, store each into

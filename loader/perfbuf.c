@@ -20,7 +20,17 @@
 #include "internal.h"
 #include "perf_ring.h"
 
-#define DEFAULT_PAGES          64
+/* The default ring size: a budget for all CPUs together, split evenly and
+ * kept between 64 KiB and 1 MiB per CPU (with 4 KiB pages). A ring buffers
+ * the time the consumer is not running; 1 MiB holds ~50 ms of a stream of
+ * 32-byte records at 600k/s, enough to ride out a busy machine's scheduling
+ * delays, while 256 CPUs still cost no more than 16 MiB. When the locked
+ * memory limit refuses it (perf_event_mlock_kb for users without
+ * CAP_IPC_LOCK), the default halves down to AUTO_MIN_PAGES. */
+#define AUTO_BUDGET_BYTES      (8u << 20)
+#define AUTO_MAX_PAGES         256
+#define AUTO_MIN_PAGES_SPLIT   16
+#define AUTO_MIN_PAGES         8
 #define DEFAULT_MAX_LATENCY_MS 10
 
 struct cpu_ring {
@@ -40,6 +50,8 @@ struct bsdk_perfbuf {
 	struct bsdk_perfbuf_opts opts;       /* normalised copy */
 	size_t page_size;
 	size_t data_size;                    /* pages * page_size */
+	bool auto_pages;                     /* pages chosen by us */
+	bool auto_wakeup;                    /* wakeup_bytes chosen by us */
 	uint32_t map_slots;                  /* the map's max_entries */
 
 	struct cpu_ring *rings;
@@ -199,10 +211,13 @@ static int ring_open(struct bsdk_perfbuf *pb, int cpu)
 	base = mmap(NULL, mmap_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (base == MAP_FAILED) {
 		err = -errno;
-		log_error("perf buffer: cpu %d: mmap of %zu bytes (%zu data pages) failed: %s%s",
-			  cpu, mmap_size, pb->data_size / pb->page_size,
-			  bsdk_strerror(err),
-			  err == -EPERM ? " (raise the limit in /proc/sys/kernel/perf_event_mlock_kb or use fewer pages)" : "");
+		bsdk_log(err == -EPERM && pb->auto_pages &&
+			 pb->opts.pages > AUTO_MIN_PAGES ?
+			 BSDK_LOG_INFO : BSDK_LOG_ERROR,
+			 "perf buffer: cpu %d: mmap of %zu bytes (%zu data pages) failed: %s%s",
+			 cpu, mmap_size, pb->data_size / pb->page_size,
+			 bsdk_strerror(err),
+			 err == -EPERM ? " (raise the limit in /proc/sys/kernel/perf_event_mlock_kb or use fewer pages)" : "");
 		close(fd);
 		return fail(-err);
 	}
@@ -262,6 +277,24 @@ static void ring_close(struct bsdk_perfbuf *pb, struct cpu_ring *r)
 	perf_scratch_free(&r->scratch);
 }
 
+static void rings_close(struct bsdk_perfbuf *pb)
+{
+	for (size_t i = 0; i < pb->nrings; i++)
+		ring_close(pb, &pb->rings[i]);
+	pb->nrings = 0;
+}
+
+static unsigned int auto_pages(size_t page_size)
+{
+	int ncpu = bsdk_cpu_possible_count();
+	size_t per_cpu = AUTO_BUDGET_BYTES / (size_t)(ncpu > 0 ? ncpu : 1);
+	unsigned int pages = AUTO_MAX_PAGES;
+
+	while (pages > AUTO_MIN_PAGES_SPLIT && (size_t)pages * page_size > per_cpu)
+		pages /= 2;
+	return pages;
+}
+
 int bsdk_perfbuf_rescan(struct bsdk_perfbuf *pb)
 {
 	int ncpu = bsdk_cpu_possible_count();
@@ -309,8 +342,15 @@ struct bsdk_perfbuf *bsdk_perfbuf_new(int map_fd,
 		err = fail(EINVAL);
 		goto err;
 	}
-	if (!pb->opts.pages)
-		pb->opts.pages = DEFAULT_PAGES;
+	if (page_size <= 0) {
+		log_error("perf buffer: cannot read the page size");
+		err = fail(EINVAL);
+		goto err;
+	}
+	if (!pb->opts.pages) {
+		pb->opts.pages = auto_pages((size_t)page_size);
+		pb->auto_pages = true;
+	}
 	if (pb->opts.pages & (pb->opts.pages - 1)) {
 		log_error("perf buffer: %u pages per CPU is not a power of two (try %u)",
 			  pb->opts.pages,
@@ -318,7 +358,7 @@ struct bsdk_perfbuf *bsdk_perfbuf_new(int map_fd,
 		err = fail(EINVAL);
 		goto err;
 	}
-	if (page_size <= 0 || pb->opts.pages > SIZE_MAX / 2 / (size_t)page_size) {
+	if (pb->opts.pages > SIZE_MAX / 2 / (size_t)page_size) {
 		log_error("perf buffer: %u pages per CPU is too large",
 			  pb->opts.pages);
 		err = fail(EINVAL);
@@ -326,8 +366,10 @@ struct bsdk_perfbuf *bsdk_perfbuf_new(int map_fd,
 	}
 	pb->page_size = (size_t)page_size;
 	pb->data_size = (size_t)pb->opts.pages * pb->page_size;
-	if (!pb->opts.wakeup_events && !pb->opts.wakeup_bytes)
+	if (!pb->opts.wakeup_events && !pb->opts.wakeup_bytes) {
 		pb->opts.wakeup_bytes = pb->data_size / 4;
+		pb->auto_wakeup = true;
+	}
 	if (pb->opts.wakeup_bytes > pb->data_size) {
 		log_error("perf buffer: wakeup_bytes %u is larger than the ring (%zu bytes)",
 			  pb->opts.wakeup_bytes, pb->data_size);
@@ -357,7 +399,20 @@ struct bsdk_perfbuf *bsdk_perfbuf_new(int map_fd,
 		goto err;
 	}
 
-	err = bsdk_perfbuf_rescan(pb);
+	for (;;) {
+		err = bsdk_perfbuf_rescan(pb);
+		if (err != -EPERM || !pb->auto_pages ||
+		    pb->opts.pages <= AUTO_MIN_PAGES)
+			break;
+		/* The locked-memory limit: try the default at half size. */
+		rings_close(pb);
+		pb->opts.pages /= 2;
+		pb->data_size /= 2;
+		if (pb->auto_wakeup)
+			pb->opts.wakeup_bytes = pb->data_size / 4;
+		log_info("perf buffer: locked memory limit reached, retrying with %u pages per CPU",
+			 pb->opts.pages);
+	}
 	if (err < 0)
 		goto err;
 	if (pb->nrings == 0) {
@@ -384,8 +439,7 @@ void bsdk_perfbuf_free(struct bsdk_perfbuf *pb)
 
 	if (!pb)
 		return;
-	for (size_t i = 0; i < pb->nrings; i++)
-		ring_close(pb, &pb->rings[i]);
+	rings_close(pb);
 	if (pb->epfd >= 0)
 		close(pb->epfd);
 	free(pb->rings);
@@ -608,4 +662,5 @@ void bsdk_perfbuf_stats(const struct bsdk_perfbuf *pb,
 	stats->wakeups = pb->wakeups;
 	stats->drains = pb->drains;
 	stats->cpus = (unsigned int)pb->nrings;
+	stats->pages = pb->opts.pages;
 }
