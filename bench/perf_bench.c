@@ -51,7 +51,7 @@ static const char usage[] =
 "                       side costs with no consumer at all (a fixed count\n"
 "                       of writes that fits the ring, not a fixed time)\n"
 "  bsdk-perf-default    our perf buffer, default options\n"
-"  bsdk-perf-tuned      our perf buffer, 256 pages, wakeup at half a ring\n"
+"  bsdk-perf-tuned      our perf buffer, 512 pages, wakeup at half a ring\n"
 "  libbpf-perf-default  libbpf perf_buffer__new(): a wakeup per record\n"
 "  libbpf-perf-wm       libbpf perf_buffer__new_raw() with a watermark\n"
 "                       wakeup at a quarter of the ring, like ours\n"
@@ -69,8 +69,10 @@ static const char usage[] =
 "                           latency runs (default 3)\n"
 "      --rate N             records per second for the latency runs\n"
 "                           (default 1000)\n"
-"  -p, --pages N            perf ring pages per CPU for the default\n"
-"                           contenders (default 64, our default)\n"
+"  -p, --pages N            perf ring pages per CPU for libbpf's perf\n"
+"                           buffers (default: what our perf buffer chooses\n"
+"                           by default on this machine, so that both use\n"
+"                           the same memory)\n"
 "      --only LIST          run only these contenders (comma-separated)\n"
 "      --producer-cpu N     CPU of the write loop (default 0)\n"
 "      --consumer-cpu N     CPU of the consumer (default 1)\n"
@@ -122,7 +124,7 @@ static struct {
 	const char *obj_path;
 	int verbose;
 } cfg = {
-	.duration = 2, .rounds = 5, .latency = 3, .rate = 1000, .pages = 64,
+	.duration = 2, .rounds = 5, .latency = 3, .rate = 1000, .pages = 0,
 	.producer_cpu = 0, .consumer_cpu = 1,
 };
 
@@ -361,9 +363,9 @@ static int consumer_open(struct consumer *c, enum kind k, int perf_fd,
 			o.wakeup_bytes = (unsigned int)(o.pages * page);
 			o.max_latency_ms = -1;
 		} else if (k == K_BSDK_PERF) {
-			o.pages = cfg.pages;
+			o.pages = 0;	/* the library's choice */
 		} else {
-			o.pages = 256;
+			o.pages = 512;
 			o.wakeup_bytes = (unsigned int)(o.pages * page / 2);
 		}
 		c->bpb = bsdk_perfbuf_new(perf_fd, &o);
@@ -778,7 +780,7 @@ static void parse_args(int argc, char **argv)
 			argv[optind]);
 		exit(2);
 	}
-	if (cfg.pages & (cfg.pages - 1)) {
+	if (cfg.pages && cfg.pages & (cfg.pages - 1)) {
 		fprintf(stderr, "error: --pages %u is not a power of two\n", cfg.pages);
 		exit(2);
 	}
@@ -825,6 +827,22 @@ static int bench_open(struct bench *b)
 		fprintf(stderr, "error: cannot open '/dev/null': %s\n", strerror(errno));
 		return -1;
 	}
+	if (!cfg.pages) {
+		/* Give libbpf the ring size our default picks here. */
+		struct bsdk_perfbuf_opts o;
+		struct bsdk_perfbuf_stats st;
+		struct bsdk_perfbuf *pb;
+
+		memset(&o, 0, sizeof(o));
+		o.sz = sizeof(o);
+		o.on_sample = bsdk_sample;
+		pb = bsdk_perfbuf_new(b->perf_fd, &o);
+		if (!pb)
+			return -1;
+		bsdk_perfbuf_stats(pb, &st);
+		bsdk_perfbuf_free(pb);
+		cfg.pages = st.pages;
+	}
 	return 0;
 }
 
@@ -852,7 +870,7 @@ static void print_env(void)
 	printf("# perf_bench: kernel %s %s, %ld online CPUs (%s), libbpf %s\n",
 	       u.release, u.machine, sysconf(_SC_NPROCESSORS_ONLN), model,
 	       libbpf_version_string());
-	printf("# producer on cpu %d, consumer on cpu %d, %d rounds of %.2f s per contender, %u pages per CPU, 16-byte records\n\n",
+	printf("# producer on cpu %d, consumer on cpu %d, %d rounds of %.2f s per contender, %u pages per CPU (our default here, given to libbpf too), 16-byte records\n\n",
 	       cfg.producer_cpu, cfg.consumer_cpu, cfg.rounds, cfg.duration,
 	       cfg.pages);
 }
@@ -987,7 +1005,9 @@ int main(int argc, char **argv)
 			       st_cpu[k].med, st_cpu[k].min, st_cpu[k].max);
 		else
 			printf("- | - | - | ");
-		printf("%.2f | %s | ", rc,
+		printf("%s | ",
+		       isnan(rc) ? "-" : (snprintf(c1, sizeof(c1), "%.2f", rc), c1));
+		printf("%s | ",
 		       isnan(rl) ? "-" : (snprintf(c2, sizeof(c2), "%.2f", rl), c2));
 		if (lat_n[k])
 			printf("%.2f ms | %.2f ms |\n", lat50[k] / 1e6,
