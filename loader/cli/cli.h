@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * cli.h - what the bpfsdk subcommands share: messages, option parsing,
+ * number parsing, the table and JSON writers, and names of kernel enums.
+ */
+#ifndef BPFSDK_CLI_H
+#define BPFSDK_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifndef BPFSDK_VERSION
+#define BPFSDK_VERSION "0.1.0"
+#endif
+
+/* Exit codes, the same for every subcommand. */
+enum {
+	EXIT_OK = 0,
+	EXIT_RUNTIME = 1,	/* the object, the kernel or the system said no */
+	EXIT_USAGE = 2,		/* the command line is wrong */
+};
+
+/* ---- main.c: subcommands and messages */
+
+struct cli_cmd {
+	const char *name;
+	const char *summary;	/* one line for `bpfsdk --help` */
+	const char *usage;	/* the man-page text of `bpfsdk help NAME` */
+	int (*main)(int argc, char **argv);	/* argv[0] is the name */
+};
+
+extern const struct cli_cmd cmd_inspect;
+extern const struct cli_cmd cmd_run;
+
+/* -v given before the command; each command adds its own. */
+extern int cli_verbosity;
+
+/* Print "error: MSG" on one line to stderr. */
+__attribute__((format(printf, 1, 2)))
+void cli_error(const char *fmt, ...);
+
+/* The same, unless the library already reported an error since the last
+ * cli_lib_errors_reset(): the library's message says more, and every
+ * failure gets exactly one error line. */
+__attribute__((format(printf, 1, 2)))
+void cli_error_unless_logged(const char *fmt, ...);
+void cli_lib_errors_reset(void);
+
+/* "error: MSG (try 'bpfsdk CMD --help')"; returns EXIT_USAGE. */
+__attribute__((format(printf, 2, 3)))
+int cli_usage_error(const char *cmd, const char *fmt, ...);
+
+/* Route the library's messages through the CLI and choose how much it says:
+ * 0 warnings and errors, 1 (-v) what it does, 2 or more (-vv) every step. */
+void cli_log_init(int verbosity);
+
+/* While on, the library's errors are shown as warnings and not counted:
+ * for calls whose failure the command survives. */
+void cli_log_demote_errors(bool on);
+
+/* Print cmd's usage text to stdout. */
+void cli_print_usage(const struct cli_cmd *cmd);
+
+/* ---- options.c: a small getopt_long that speaks in git-style errors */
+
+struct cli_option {
+	const char *name;	/* long name without "--" */
+	char short_name;	/* 0 when none */
+	bool has_arg;
+	int id;			/* returned by cli_opt_next(), > 0 */
+};
+
+struct cli_opts {
+	const char *cmd;	/* for "try 'bpfsdk CMD --help'" */
+	const struct cli_option *options;	/* ends with a zero entry */
+	int argc;
+	char **argv;
+	int next;		/* next argv index to look at */
+	const char *shorts;	/* rest of a "-abc" group, or NULL */
+	bool only_args;		/* after "--" */
+};
+
+enum {
+	OPT_DONE = 0,		/* no more arguments */
+	OPT_ARG = -1,		/* a positional argument, in *value */
+	OPT_ERROR = -2,		/* a usage error, already printed */
+};
+
+/* Start parsing argv[1..argc-1] (argv[0] is the command name). */
+void cli_opts_init(struct cli_opts *o, const char *cmd,
+		   const struct cli_option *options, int argc, char **argv);
+
+/* The next option's id with its value in *value (NULL when the option
+ * takes none), OPT_ARG with a positional argument in *value, OPT_DONE at
+ * the end, or OPT_ERROR after printing the error. */
+int cli_opt_next(struct cli_opts *o, const char **value);
+
+/* Parse an unsigned decimal or 0x-prefixed hexadecimal number, the whole
+ * string. false when it is not one or does not fit into 64 bits. */
+bool cli_parse_u64(const char *s, uint64_t *value);
+
+/* ---- table.c: text tables with a header line and aligned columns */
+
+struct table;
+
+/* align: one character per column, 'l' or 'r'. NULL on ENOMEM. */
+struct table *table_new(const char *const *headers, size_t ncols,
+			const char *align);
+/* Append a cell to the last row, starting a new row after ncols cells.
+ * false on ENOMEM. */
+__attribute__((format(printf, 2, 3)))
+bool table_cell(struct table *t, const char *fmt, ...);
+size_t table_rows(const struct table *t);
+/* Print with indent spaces in front of each line; cells padded to their
+ * column's width with two spaces between columns. */
+void table_print(const struct table *t, FILE *f, int indent);
+void table_free(struct table *t);
+
+/* ---- json.c: a writer for one pretty-printed JSON document */
+
+#define JSON_MAX_DEPTH 16
+
+struct json {
+	FILE *f;
+	int depth;
+	bool has_items[JSON_MAX_DEPTH];	/* a value was written at this level */
+	bool after_key;			/* the next value follows "key": */
+};
+
+void json_init(struct json *j, FILE *f);
+void json_object_begin(struct json *j);
+void json_object_end(struct json *j);
+void json_array_begin(struct json *j);
+void json_array_end(struct json *j);
+/* The key of the next value in the current object. */
+void json_key(struct json *j, const char *key);
+/* s is written as a JSON string: quotes, backslashes and control
+ * characters escaped, bytes that are not valid UTF-8 replaced by U+FFFD,
+ * so that the document stays valid whatever an object file holds. NULL is
+ * written as null. */
+void json_string(struct json *j, const char *s);
+void json_uint(struct json *j, uint64_t v);
+void json_bool(struct json *j, bool v);
+/* End the document with a newline. */
+void json_finish(struct json *j);
+
+/* ---- hexdump.c: records as text */
+
+/* One line: "MAP CPU SIZE BYTES", BYTES as two lower-case hex digits per
+ * byte in memory order, without separators (xxd -p style, easy to cut). */
+void record_print_hex(FILE *f, const char *map, int cpu, const void *data,
+		      uint32_t size);
+
+/* ---- bpf_names.c: names of the kernel's enums, as bpftool prints them */
+
+/* "perf_event_array" for BPF_MAP_TYPE_PERF_EVENT_ARRAY; NULL if unknown. */
+const char *bpf_map_type_str(int type);
+
+/* Whether the kernel treats license as GPL-compatible (the list of
+ * license_is_gpl_compatible() in include/linux/license.h). */
+bool license_is_gpl_compatible(const char *license);
+
+#endif /* BPFSDK_CLI_H */

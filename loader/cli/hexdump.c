@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * hexdump.c - print a record as one line of hex for `bpfsdk run`.
+ *
+ * A record can be as large as a perf ring allows, so the bytes go out
+ * through a small chunk buffer rather than one line-sized allocation.
+ */
+#include "cli.h"
+
+void record_print_hex(FILE *f, const char *map, int cpu, const void *data,
+		      uint32_t size)
+{
+	static const char digits[] = "0123456789abcdef";
+	const unsigned char *p = data;
+	char chunk[512];
+	size_t n = 0;
+
+	fprintf(f, "%s %d %u ", map, cpu, size);
+	for (uint32_t i = 0; i < size; i++) {
+		chunk[n++] = digits[p[i] >> 4];
+		chunk[n++] = digits[p[i] & 0xf];
+		if (n == sizeof(chunk)) {
+			fwrite(chunk, 1, n, f);
+			n = 0;
+		}
+	}
+	chunk[n++] = '\n';
+	fwrite(chunk, 1, n, f);
+}

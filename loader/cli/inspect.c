@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * inspect.c - `bpfsdk inspect`: what an object holds, without loading it.
+ *
+ * Everything shown comes from bsdk_obj_open(), which parses and checks as
+ * much as `bpfsdk run` does short of the bpf() system calls: an object
+ * inspect accepts fails in run only where the kernel says no.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/bpf.h>
+
+#include "bpfsdk.h"
+#include "cli.h"
+
+static const char inspect_usage[] =
+"NAME\n"
+"    bpfsdk inspect - show what a BPF object holds\n"
+"\n"
+"SYNOPSIS\n"
+"    bpfsdk inspect [--json] [-v]... OBJECT.o\n"
+"\n"
+"DESCRIPTION\n"
+"    Opens OBJECT.o the way 'bpfsdk run' does - sections, symbols, license,\n"
+"    BTF, maps, programs and their relocations are all parsed and checked -\n"
+"    but creates nothing in the kernel, so it needs no privileges. Then it\n"
+"    prints:\n"
+"\n"
+"    the object\n"
+"        its license (the kernel refuses GPL-only helpers to programs\n"
+"        whose license is not GPL-compatible), the kernel version of its\n"
+"        \"version\" section, and whether it carries BTF (.BTF).\n"
+"\n"
+"    programs\n"
+"        for each program: the C function's name, its ELF section, the\n"
+"        program type the section name selects, where it attaches (the\n"
+"        section name after its prefix) and its instruction count (its own\n"
+"        section only: the .text subprograms it calls are appended at\n"
+"        load).\n"
+"\n"
+"    maps\n"
+"        for each map: its name, type, key and value sizes in bytes, its\n"
+"        maximum number of entries and where it was defined: '.maps'\n"
+"        (BTF-defined maps), 'maps' (the legacy struct bpf_map_def), or\n"
+"        '.rodata', '.data', '.bss' (global variables, each section one\n"
+"        array map with a single entry). A perf_event_array with 0 entries\n"
+"        gets one per possible CPU at load.\n"
+"\n"
+"    warnings\n"
+"        what will likely fail later: no license, a license that is not\n"
+"        GPL-compatible, a program 'bpfsdk run' cannot attach, no\n"
+"        perf_event_array map to read records from.\n"
+"\n"
+"    docs/inspect.md shows an annotated example.\n"
+"\n"
+"OPTIONS\n"
+"    --json\n"
+"        Print one JSON document instead of tables, for scripts. Its keys\n"
+"        are described in docs/inspect.md.\n"
+"\n"
+"    -v, --verbose\n"
+"        Show the loader's progress; twice (-vv), every step.\n"
+"\n"
+"    -h, --help\n"
+"        Show this text and exit.\n"
+"\n"
+"EXIT STATUS\n"
+"    0 the object was parsed (warnings or not), 1 it could not be opened\n"
+"    or is malformed (one 'error:' line says what and where), 2 the command\n"
+"    line is wrong.\n"
+"\n"
+"EXAMPLES\n"
+"    bpfsdk inspect build/bpf/trace_output.bpf.o\n"
+"    bpfsdk inspect --json prog.bpf.o | jq '.maps[].name'\n";
+
+/* Warnings are gathered first: the text and the JSON output print them in
+ * their own places. */
+struct warnings {
+	char **msgs;
+	size_t count;
+};
+
+__attribute__((format(printf, 2, 3)))
+static int warn_add(struct warnings *w, const char *fmt, ...)
+{
+	char **msgs, *msg;
+	va_list ap;
+	int n;
+
+	msgs = realloc(w->msgs, (w->count + 1) * sizeof(*msgs));
+	if (!msgs)
+		return -1;
+	w->msgs = msgs;
+	va_start(ap, fmt);
+	n = vasprintf(&msg, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -1;
+	w->msgs[w->count++] = msg;
+	return 0;
+}
+
+static void warnings_free(struct warnings *w)
+{
+	for (size_t i = 0; i < w->count; i++)
+		free(w->msgs[i]);
+	free(w->msgs);
+}
+
+static int collect_warnings(const struct bsdk_obj *obj, struct warnings *w)
+{
+	const char *license = bsdk_obj_license(obj);
+	const struct bsdk_prog *prog = NULL;
+	const struct bsdk_map *map = NULL;
+	bool has_perf_map = false;
+	size_t nprogs = 0;
+
+	if (!license[0]) {
+		if (warn_add(w, "no license: the kernel treats the programs as proprietary and refuses them GPL-only helpers such as bpf_perf_event_output(); add char LICENSE[] SEC(\"license\") = \"GPL\";"))
+			return -1;
+	} else if (!license_is_gpl_compatible(license)) {
+		if (warn_add(w, "license '%s' is not GPL-compatible: the kernel refuses programs that call GPL-only helpers such as bpf_perf_event_output() or bpf_probe_read_kernel()",
+			     license))
+			return -1;
+	}
+
+	while ((prog = bsdk_obj_prog_next(obj, prog))) {
+		nprogs++;
+		if (bsdk_prog_type(prog) == BPF_PROG_TYPE_PERF_EVENT) {
+			if (warn_add(w, "program '%s' (section '%s') has no attach point of its own: 'bpfsdk run' cannot attach it",
+				     bsdk_prog_name(prog), bsdk_prog_section(prog)))
+				return -1;
+		} else if (!bsdk_prog_attach_supported(prog)) {
+			if (warn_add(w, "program '%s' (section '%s'): the running kernel cannot attach %s programs",
+				     bsdk_prog_name(prog), bsdk_prog_section(prog),
+				     bsdk_prog_type_name(prog)))
+				return -1;
+		}
+	}
+	while ((map = bsdk_obj_map_next(obj, map)))
+		has_perf_map |= bsdk_map_type(map) == BPF_MAP_TYPE_PERF_EVENT_ARRAY;
+	if (nprogs == 0 && warn_add(w, "no programs: nothing to load"))
+		return -1;
+	if (nprogs && !has_perf_map &&
+	    warn_add(w, "no perf_event_array map: 'bpfsdk run' has no records to print"))
+		return -1;
+	return 0;
+}
+
+static const char *map_type_label(const struct bsdk_map *map, char *buf,
+				  size_t size)
+{
+	const char *name = bpf_map_type_str(bsdk_map_type(map));
+
+	if (name)
+		return name;
+	snprintf(buf, size, "type %d", bsdk_map_type(map));
+	return buf;
+}
+
+static int print_text(const struct bsdk_obj *obj, const struct warnings *w)
+{
+	static const char *const prog_headers[] = {
+		"NAME", "SECTION", "TYPE", "ATTACH TARGET", "INSNS" };
+	static const char *const map_headers[] = {
+		"NAME", "TYPE", "KEY", "VALUE", "MAX ENTRIES", "ORIGIN" };
+	const char *license = bsdk_obj_license(obj);
+	const struct bsdk_prog *prog = NULL;
+	const struct bsdk_map *map = NULL;
+	struct table *progs, *maps;
+	int ret = -1;
+
+	progs = table_new(prog_headers, 5, "llllr");
+	maps = table_new(map_headers, 6, "llrrrl");
+	if (!progs || !maps)
+		goto out;
+	while ((prog = bsdk_obj_prog_next(obj, prog))) {
+		const char *target = bsdk_prog_attach_target(prog);
+
+		if (!table_cell(progs, "%s", bsdk_prog_name(prog)) ||
+		    !table_cell(progs, "%s", bsdk_prog_section(prog)) ||
+		    !table_cell(progs, "%s", bsdk_prog_type_name(prog)) ||
+		    !table_cell(progs, "%s", target[0] ? target : "-") ||
+		    !table_cell(progs, "%zu", bsdk_prog_insn_count(prog)))
+			goto out;
+	}
+	while ((map = bsdk_obj_map_next(obj, map))) {
+		char buf[32];
+
+		if (!table_cell(maps, "%s", bsdk_map_name(map)) ||
+		    !table_cell(maps, "%s", map_type_label(map, buf, sizeof(buf))) ||
+		    !table_cell(maps, "%u", bsdk_map_key_size(map)) ||
+		    !table_cell(maps, "%u", bsdk_map_value_size(map)) ||
+		    !table_cell(maps, "%u", bsdk_map_max_entries(map)) ||
+		    !table_cell(maps, "%s", bsdk_map_origin(map)))
+			goto out;
+	}
+
+	printf("object   %s\n", bsdk_obj_name(obj));
+	if (license[0])
+		printf("license  %s (%s)\n", license,
+		       license_is_gpl_compatible(license) ?
+		       "GPL-compatible" : "not GPL-compatible");
+	else
+		printf("license  none\n");
+	printf("version  %u\n", bsdk_obj_kversion(obj));
+	printf("BTF      %s\n", bsdk_obj_has_btf(obj) ? "yes" : "no");
+
+	printf("\nprograms: %zu\n", table_rows(progs));
+	if (table_rows(progs))
+		table_print(progs, stdout, 2);
+	printf("\nmaps: %zu\n", table_rows(maps));
+	if (table_rows(maps))
+		table_print(maps, stdout, 2);
+	printf("\nwarnings: %zu\n", w->count);
+	for (size_t i = 0; i < w->count; i++)
+		printf("  %s\n", w->msgs[i]);
+	ret = 0;
+out:
+	table_free(progs);
+	table_free(maps);
+	return ret;
+}
+
+static void print_json(const struct bsdk_obj *obj, const struct warnings *w)
+{
+	const char *license = bsdk_obj_license(obj);
+	const struct bsdk_prog *prog = NULL;
+	const struct bsdk_map *map = NULL;
+	struct json j;
+
+	json_init(&j, stdout);
+	json_object_begin(&j);
+	json_key(&j, "object");
+	json_string(&j, bsdk_obj_name(obj));
+	json_key(&j, "license");
+	json_string(&j, license);
+	json_key(&j, "gpl_compatible");
+	json_bool(&j, license_is_gpl_compatible(license));
+	json_key(&j, "kernel_version");
+	json_uint(&j, bsdk_obj_kversion(obj));
+	json_key(&j, "btf");
+	json_bool(&j, bsdk_obj_has_btf(obj));
+
+	json_key(&j, "programs");
+	json_array_begin(&j);
+	while ((prog = bsdk_obj_prog_next(obj, prog))) {
+		json_object_begin(&j);
+		json_key(&j, "name");
+		json_string(&j, bsdk_prog_name(prog));
+		json_key(&j, "section");
+		json_string(&j, bsdk_prog_section(prog));
+		json_key(&j, "type");
+		json_string(&j, bsdk_prog_type_name(prog));
+		json_key(&j, "type_id");
+		json_uint(&j, (uint64_t)bsdk_prog_type(prog));
+		json_key(&j, "attach_target");
+		json_string(&j, bsdk_prog_attach_target(prog));
+		json_key(&j, "instructions");
+		json_uint(&j, bsdk_prog_insn_count(prog));
+		json_key(&j, "license");
+		json_string(&j, license);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+
+	json_key(&j, "maps");
+	json_array_begin(&j);
+	while ((map = bsdk_obj_map_next(obj, map))) {
+		json_object_begin(&j);
+		json_key(&j, "name");
+		json_string(&j, bsdk_map_name(map));
+		json_key(&j, "type");
+		json_string(&j, bpf_map_type_str(bsdk_map_type(map)));
+		json_key(&j, "type_id");
+		json_uint(&j, (uint64_t)bsdk_map_type(map));
+		json_key(&j, "key_size");
+		json_uint(&j, bsdk_map_key_size(map));
+		json_key(&j, "value_size");
+		json_uint(&j, bsdk_map_value_size(map));
+		json_key(&j, "max_entries");
+		json_uint(&j, bsdk_map_max_entries(map));
+		json_key(&j, "origin");
+		json_string(&j, bsdk_map_origin(map));
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+
+	json_key(&j, "warnings");
+	json_array_begin(&j);
+	for (size_t i = 0; i < w->count; i++)
+		json_string(&j, w->msgs[i]);
+	json_array_end(&j);
+	json_object_end(&j);
+	json_finish(&j);
+}
+
+enum { OPT_JSON = 1, OPT_VERBOSE, OPT_HELP };
+
+static const struct cli_option inspect_options[] = {
+	{ "json",    0,   false, OPT_JSON },
+	{ "verbose", 'v', false, OPT_VERBOSE },
+	{ "help",    'h', false, OPT_HELP },
+	{ 0 },
+};
+
+static int inspect_main(int argc, char **argv)
+{
+	struct warnings w = { 0 };
+	const char *path = NULL, *value;
+	struct bsdk_obj *obj;
+	struct cli_opts o;
+	bool json = false;
+	int opt, ret;
+
+	cli_opts_init(&o, "inspect", inspect_options, argc, argv);
+	while ((opt = cli_opt_next(&o, &value)) != OPT_DONE) {
+		switch (opt) {
+		case OPT_ARG:
+			if (path)
+				return cli_usage_error("inspect", "one object at a time: '%s' and '%s'",
+						       path, value);
+			path = value;
+			break;
+		case OPT_JSON:
+			json = true;
+			break;
+		case OPT_VERBOSE:
+			cli_verbosity++;
+			break;
+		case OPT_HELP:
+			cli_print_usage(&cmd_inspect);
+			return EXIT_OK;
+		default:
+			return EXIT_USAGE;
+		}
+	}
+	if (!path)
+		return cli_usage_error("inspect", "no object file given");
+	cli_log_init(cli_verbosity);
+
+	obj = bsdk_obj_open(path);
+	if (!obj) {
+		cli_error_unless_logged("cannot open '%s': %s", path,
+					bsdk_strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	if (collect_warnings(obj, &w)) {
+		cli_error("out of memory");
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	if (json) {
+		print_json(obj, &w);
+	} else if (print_text(obj, &w)) {
+		cli_error("out of memory");
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	ret = EXIT_OK;
+	if (fflush(stdout) || ferror(stdout)) {
+		cli_error("cannot write the output: %s", strerror(errno));
+		ret = EXIT_RUNTIME;
+	}
+out:
+	warnings_free(&w);
+	bsdk_obj_close(obj);
+	return ret;
+}
+
+const struct cli_cmd cmd_inspect = {
+	.name = "inspect",
+	.summary = "show the programs, maps and BTF of an object, without loading it",
+	.usage = inspect_usage,
+	.main = inspect_main,
+};

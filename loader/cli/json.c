@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * json.c - write one JSON document (RFC 8259), indented by two spaces.
+ *
+ * The writer tracks only whether the current container already has an
+ * item, which is all that commas need. Strings come from object files and
+ * may hold anything: every byte sequence is turned into a valid JSON
+ * string.
+ */
+#include <string.h>
+
+#include "cli.h"
+
+void json_init(struct json *j, FILE *f)
+{
+	memset(j, 0, sizeof(*j));
+	j->f = f;
+}
+
+static void indent(struct json *j)
+{
+	fputc('\n', j->f);
+	for (int i = 0; i < j->depth; i++)
+		fputs("  ", j->f);
+}
+
+/* Before any value: the comma and the line break its container needs. */
+static void value_start(struct json *j)
+{
+	if (j->after_key) {
+		j->after_key = false;
+		return;
+	}
+	if (j->depth == 0)
+		return;
+	if (j->has_items[j->depth])
+		fputc(',', j->f);
+	j->has_items[j->depth] = true;
+	indent(j);
+}
+
+static void open_container(struct json *j, char c)
+{
+	value_start(j);
+	fputc(c, j->f);
+	/* Deeper than any document this program writes; stay valid anyway
+	 * by not indenting further rather than overflowing has_items. */
+	if (j->depth + 1 < JSON_MAX_DEPTH)
+		j->depth++;
+	j->has_items[j->depth] = false;
+}
+
+static void close_container(struct json *j, char c)
+{
+	bool had_items = j->has_items[j->depth];
+
+	if (j->depth > 0)
+		j->depth--;
+	if (had_items)
+		indent(j);
+	fputc(c, j->f);
+}
+
+void json_object_begin(struct json *j) { open_container(j, '{'); }
+void json_object_end(struct json *j) { close_container(j, '}'); }
+void json_array_begin(struct json *j) { open_container(j, '['); }
+void json_array_end(struct json *j) { close_container(j, ']'); }
+
+/* Length of the valid UTF-8 sequence at s (1 to 4), or 0 when the bytes
+ * there are not one: overlong forms, surrogates and code points above
+ * U+10FFFF are invalid too (RFC 3629). */
+static size_t utf8_len(const unsigned char *s)
+{
+	unsigned char c = s[0];
+	size_t len;
+	uint32_t cp, min;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf) {
+		len = 2, cp = c & 0x1f, min = 0x80;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		len = 3, cp = c & 0x0f, min = 0x800;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4, cp = c & 0x07, min = 0x10000;
+	} else {
+		return 0;
+	}
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)	/* also stops at the NUL */
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+static void write_string(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	fputc('"', f);
+	while (*s) {
+		size_t len;
+
+		switch (*s) {
+		case '"':  fputs("\\\"", f); s++; continue;
+		case '\\': fputs("\\\\", f); s++; continue;
+		case '\b': fputs("\\b", f); s++; continue;
+		case '\f': fputs("\\f", f); s++; continue;
+		case '\n': fputs("\\n", f); s++; continue;
+		case '\r': fputs("\\r", f); s++; continue;
+		case '\t': fputs("\\t", f); s++; continue;
+		}
+		if (*s < 0x20) {
+			fprintf(f, "\\u%04x", *s);
+			s++;
+			continue;
+		}
+		len = utf8_len(s);
+		if (len == 0) {
+			fputs("\\ufffd", f);
+			s++;
+			continue;
+		}
+		fwrite(s, 1, len, f);
+		s += len;
+	}
+	fputc('"', f);
+}
+
+void json_key(struct json *j, const char *key)
+{
+	value_start(j);
+	write_string(j->f, key);
+	fputs(": ", j->f);
+	j->after_key = true;
+}
+
+void json_string(struct json *j, const char *s)
+{
+	value_start(j);
+	if (s)
+		write_string(j->f, s);
+	else
+		fputs("null", j->f);
+}
+
+void json_uint(struct json *j, uint64_t v)
+{
+	value_start(j);
+	fprintf(j->f, "%llu", (unsigned long long)v);
+}
+
+void json_bool(struct json *j, bool v)
+{
+	value_start(j);
+	fputs(v ? "true" : "false", j->f);
+}
+
+void json_finish(struct json *j)
+{
+	fputc('\n', j->f);
+}

@@ -1,0 +1,645 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * run.c - `bpfsdk run`: load an object, attach every program and print
+ * every record its PERF_EVENT_ARRAY maps receive.
+ *
+ * The story of a BPF tool in one function: open -> configure (--set) ->
+ * load -> attach -> poll -> clean up. Ctrl-C and SIGTERM end the poll
+ * loop, never the process, so that links are destroyed and the summary is
+ * printed on every way out.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/bpf.h>
+
+#include "bpfsdk.h"
+#include "cli.h"
+
+static const char run_usage[] =
+"NAME\n"
+"    bpfsdk run - load a BPF object, attach its programs, print their records\n"
+"\n"
+"SYNOPSIS\n"
+"    bpfsdk run [--set NAME=VALUE]... [--count N] [--duration SEC]\n"
+"               [--pages N] [--format hex|text|json] [-v]... OBJECT.o\n"
+"\n"
+"DESCRIPTION\n"
+"    Opens OBJECT.o, gives the global variables named with --set their\n"
+"    values, creates the maps, loads every program and attaches each where\n"
+"    its section name says:\n"
+"\n"
+"        tracepoint/CAT/NAME, tp/CAT/NAME     a kernel tracepoint\n"
+"        raw_tracepoint/NAME, raw_tp/NAME     a raw tracepoint\n"
+"        kprobe/FUNC, kretprobe/FUNC          a kernel function\n"
+"        uprobe/PATH:SYMBOL[+OFF], uretprobe/ a function of a program or\n"
+"                                             library (PATH relative to the\n"
+"                                             current directory or absolute)\n"
+"\n"
+"    A program in a section without an attach point of its own (perf_event)\n"
+"    is an error: run has no perf event to give it. A program whose kind of\n"
+"    probe the running kernel lacks (kprobes, on some kernels) is left out\n"
+"    with a warning, so that an object with a kprobe and a tracepoint\n"
+"    variant of a program runs the one that works.\n"
+"\n"
+"    Then it reads every map of type perf_event_array - one ring per online\n"
+"    CPU - and prints each record a program sends there with\n"
+"    bpf_perf_event_output(), until N records were printed, SEC seconds\n"
+"    passed, or Ctrl-C (SIGINT) or SIGTERM arrives. It detaches everything,\n"
+"    prints 'received N, lost M' to standard error - N records printed, M\n"
+"    records the kernel dropped because a ring was full - and exits 0.\n"
+"\n"
+"OPTIONS\n"
+"    -s, --set NAME=VALUE\n"
+"        Before loading, set the global variable NAME (in .rodata, .data or\n"
+"        .bss) to VALUE: a decimal or 0x-prefixed hexadecimal integer, or a\n"
+"        negative decimal. The variable must be 1, 2, 4 or 8 bytes; VALUE\n"
+"        must fit into it, and is stored little-endian. This is how a\n"
+"        `const volatile` knob of the program is configured: the verifier\n"
+"        sees the value as a constant. Repeat for several variables.\n"
+"\n"
+"    -c, --count N\n"
+"        Stop after printing N records (N >= 1).\n"
+"\n"
+"    -d, --duration SEC\n"
+"        Stop after SEC seconds (a decimal number, e.g. 2 or 0.5).\n"
+"\n"
+"    -p, --pages N\n"
+"        Size of each CPU's ring in pages, a power of two (default 64).\n"
+"        Larger rings lose fewer records when they come in bursts.\n"
+"\n"
+"    -f, --format hex|text|json\n"
+"        How records are printed. hex, the default: one line per record,\n"
+"\n"
+"            MAP CPU SIZE BYTES\n"
+"\n"
+"        MAP the map's name, CPU the ring it came from, SIZE the size the\n"
+"        kernel reports (the bytes sent, padded so that the 4-byte size\n"
+"        plus the data make a multiple of 8), BYTES two hex digits per\n"
+"        byte in memory order. text and json, which decode records with\n"
+"        the object's BTF, are not implemented yet.\n"
+"\n"
+"    -v, --verbose\n"
+"        Say what is loaded and attached; twice (-vv), every step of the\n"
+"        loader, and the whole verifier log when a program is rejected.\n"
+"\n"
+"    -h, --help\n"
+"        Show this text and exit.\n"
+"\n"
+"    Records go to standard output, flushed after each batch, so that\n"
+"    'bpfsdk run ... | head -5' stops as soon as head has its lines.\n"
+"\n"
+"EXIT STATUS\n"
+"    0   stopped by --count, --duration, Ctrl-C, SIGTERM or a closed pipe\n"
+"    1   the object could not be opened, loaded or attached; a program\n"
+"        the verifier rejects shows the end of the verifier's log\n"
+"    2   the command line is wrong, including a --set of a variable the\n"
+"        object does not have or a value that does not fit it\n"
+"\n"
+"EXAMPLES\n"
+"    Print the first 10 records of the headline sample:\n"
+"        bpfsdk run --count 10 build/bpf/trace_output.bpf.o\n"
+"\n"
+"    Only events of process 1234, for 5 seconds, with a program that\n"
+"    declares 'const volatile __u32 target_pid;':\n"
+"        bpfsdk run --set target_pid=1234 --duration 5 filter.bpf.o\n";
+
+/* ---- the command line ---- */
+
+struct run_args {
+	const char *path;
+	const char **sets;	/* "NAME=VALUE", checked for syntax */
+	size_t nsets;
+	uint64_t count;		/* 0: no limit */
+	double duration;	/* seconds; 0: no limit */
+	unsigned int pages;	/* 0: the library's default */
+};
+
+enum {
+	OPT_SET = 1, OPT_COUNT, OPT_DURATION, OPT_PAGES, OPT_FORMAT,
+	OPT_VERBOSE, OPT_HELP,
+};
+
+static const struct cli_option run_options[] = {
+	{ "set",      's', true,  OPT_SET },
+	{ "count",    'c', true,  OPT_COUNT },
+	{ "duration", 'd', true,  OPT_DURATION },
+	{ "pages",    'p', true,  OPT_PAGES },
+	{ "format",   'f', true,  OPT_FORMAT },
+	{ "verbose",  'v', false, OPT_VERBOSE },
+	{ "help",     'h', false, OPT_HELP },
+	{ 0 },
+};
+
+/* Parse "[-]DIGITS" into a magnitude and a sign. */
+static bool parse_set_value(const char *s, uint64_t *mag, bool *negative)
+{
+	*negative = s[0] == '-';
+	if (*negative && !(s[1] >= '0' && s[1] <= '9'))
+		return false;	/* "-0x10" would be odd; keep negatives decimal */
+	return cli_parse_u64(s + *negative, mag);
+}
+
+static int check_set(const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	uint64_t mag;
+	bool neg;
+
+	if (!eq || eq == arg)
+		return cli_usage_error("run", "--set '%s' is not NAME=VALUE", arg);
+	if (!parse_set_value(eq + 1, &mag, &neg))
+		return cli_usage_error("run", "--set %.*s: '%s' is not a decimal or 0x hexadecimal integer",
+				       (int)(eq - arg), arg, eq + 1);
+	return 0;
+}
+
+/* 0, or a usage error already printed (EXIT_USAGE), or -1 for --help. */
+static int parse_args(int argc, char **argv, struct run_args *a)
+{
+	const char *value;
+	struct cli_opts o;
+	uint64_t n;
+	char *end;
+	int opt;
+
+	cli_opts_init(&o, "run", run_options, argc, argv);
+	while ((opt = cli_opt_next(&o, &value)) != OPT_DONE) {
+		switch (opt) {
+		case OPT_ARG:
+			if (a->path)
+				return cli_usage_error("run", "one object at a time: '%s' and '%s'",
+						       a->path, value);
+			a->path = value;
+			break;
+		case OPT_SET:
+			if (check_set(value))
+				return EXIT_USAGE;
+			/* argv outlives the command: keep pointers only */
+			a->sets[a->nsets++] = value;
+			break;
+		case OPT_COUNT:
+			if (!cli_parse_u64(value, &n) || n == 0)
+				return cli_usage_error("run", "--count '%s' is not a positive integer",
+						       value);
+			a->count = n;
+			break;
+		case OPT_DURATION:
+			errno = 0;
+			a->duration = strtod(value, &end);
+			/* strtod takes "inf", "nan" and hex floats: refuse them
+			 * by asking for digits and at most one dot */
+			if (errno || end == value || *end ||
+			    strspn(value, "0123456789.") != strlen(value) ||
+			    !(a->duration > 0) || a->duration > 1e9)
+				return cli_usage_error("run", "--duration '%s' is not a positive number of seconds",
+						       value);
+			break;
+		case OPT_PAGES:
+			if (!cli_parse_u64(value, &n) || n == 0 ||
+			    (n & (n - 1)) || n > (1u << 20))
+				return cli_usage_error("run", "--pages '%s' is not a power of two between 1 and 1048576",
+						       value);
+			a->pages = (unsigned int)n;
+			break;
+		case OPT_FORMAT:
+			if (strcmp(value, "hex") == 0)
+				break;
+			if (strcmp(value, "text") == 0 || strcmp(value, "json") == 0) {
+				/* decoding records by BTF comes in a later
+				 * version; say so rather than print hex */
+				cli_error("--format %s is not implemented yet", value);
+				return EXIT_USAGE;
+			}
+			return cli_usage_error("run", "--format '%s' is not one of hex, text, json",
+					       value);
+		case OPT_VERBOSE:
+			cli_verbosity++;
+			break;
+		case OPT_HELP:
+			return -1;
+		default:
+			return EXIT_USAGE;
+		}
+	}
+	if (!a->path)
+		return cli_usage_error("run", "no object file given");
+	return 0;
+}
+
+/* ---- configure: --set ---- */
+
+static int apply_set(struct bsdk_obj *obj, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	unsigned char bytes[8];
+	char name[256];
+	uint64_t mag, v, max;
+	bool neg;
+	int size, err;
+
+	if ((size_t)(eq - arg) >= sizeof(name)) {
+		cli_error("--set: variable name '%.*s...' is too long", 32, arg);
+		return EXIT_USAGE;
+	}
+	memcpy(name, arg, (size_t)(eq - arg));
+	name[eq - arg] = '\0';
+	parse_set_value(eq + 1, &mag, &neg);	/* syntax checked already */
+
+	size = bsdk_obj_global_size(obj, name);
+	if (size < 0) {
+		cli_error("--set %s: '%s' has no global variable '%s' in .rodata, .data or .bss",
+			  name, bsdk_obj_name(obj), name);
+		return EXIT_USAGE;
+	}
+	if (size != 1 && size != 2 && size != 4 && size != 8) {
+		cli_error("--set %s: the variable is %d bytes; --set takes integers of 1, 2, 4 or 8 bytes",
+			  name, size);
+		return EXIT_USAGE;
+	}
+	/* In range means it fits as an unsigned or as a signed integer of
+	 * that size: 255 and -1 are both fine for a byte. */
+	max = size == 8 ? UINT64_MAX : (UINT64_C(1) << (8 * size)) - 1;
+	if (neg ? mag > (UINT64_C(1) << (8 * size - 1)) : mag > max) {
+		cli_error("--set %s: %s does not fit into the variable's %d byte%s",
+			  name, eq + 1, size, size == 1 ? "" : "s");
+		return EXIT_USAGE;
+	}
+	v = neg ? 0 - mag : mag;	/* two's complement, modulo 2^64 */
+	for (int i = 0; i < size; i++)
+		bytes[i] = (unsigned char)(v >> (8 * i));
+	err = bsdk_obj_set_global(obj, name, bytes, (size_t)size);
+	if (err) {
+		cli_error_unless_logged("--set %s: %s", name, bsdk_strerror(err));
+		return EXIT_RUNTIME;
+	}
+	return 0;
+}
+
+/* ---- attach ---- */
+
+/*
+ * Refuse programs run cannot attach before loading anything, with one line
+ * naming all of them. A program whose kind of probe this kernel lacks
+ * (kprobes on a host without them) is left out with a warning instead:
+ * objects carry such variants so that the loader picks the one that works,
+ * as the trace_output sample does. Returns the programs left to attach, or
+ * -1 after the error.
+ */
+static int choose_programs(struct bsdk_obj *obj)
+{
+	struct bsdk_prog *prog = NULL;
+	char names[512];
+	size_t len = 0, bad = 0;
+	int left = 0;
+
+	names[0] = '\0';
+	while ((prog = bsdk_obj_prog_next(obj, prog))) {
+		if (bsdk_prog_type(prog) == BPF_PROG_TYPE_PERF_EVENT) {
+			if (len < sizeof(names))
+				len += (size_t)snprintf(names + len, sizeof(names) - len,
+							"%s'%s' (section '%s')",
+							bad ? ", " : "", bsdk_prog_name(prog),
+							bsdk_prog_section(prog));
+			bad++;
+		} else if (!bsdk_prog_attach_supported(prog)) {
+			fprintf(stderr, "warning: program '%s' (section '%s'): this kernel cannot attach %s programs; leaving it out\n",
+				bsdk_prog_name(prog), bsdk_prog_section(prog),
+				bsdk_prog_type_name(prog));
+			bsdk_prog_set_autoload(prog, false);
+		} else {
+			left++;
+		}
+	}
+	if (bad) {
+		cli_error("'%s': %s %s %s no attach point of %s own: 'bpfsdk run' attaches by section name only",
+			  bsdk_obj_name(obj), bad == 1 ? "program" : "programs", names,
+			  bad == 1 ? "has" : "have", bad == 1 ? "its" : "their");
+		return -1;
+	}
+	if (!left) {
+		cli_error("'%s': no program this kernel can attach", bsdk_obj_name(obj));
+		return -1;
+	}
+	return left;
+}
+
+/* ---- the poll loop ---- */
+
+struct stream {
+	struct bsdk_perfbuf *pb;
+	const char *map;
+};
+
+struct run_state {
+	struct stream *streams;
+	size_t nstreams;
+	uint64_t printed;
+	uint64_t count;		/* 0: no limit */
+	bool done;		/* --count reached */
+	bool write_failed;
+	int write_errno;	/* why, for the message */
+};
+
+/* Each perfbuf gets its own ctx so that a record knows its map. */
+struct sample_ctx {
+	struct run_state *st;
+	const char *map;
+};
+
+static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
+{
+	struct sample_ctx *c = ctx;
+	struct run_state *st = c->st;
+
+	/* the rest of a batch after the N-th record is not printed */
+	if (st->done || st->write_failed)
+		return;
+	record_print_hex(stdout, c->map, cpu, data, size);
+	if (++st->printed == st->count)
+		st->done = true;
+}
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Wait on every perfbuf's epoll fd at once (nested in one epoll set), and
+ * at least every bsdk_perfbuf_timeout_ms() drain them all: the library's
+ * latency bound holds with several maps too. The signals that stop the
+ * loop are blocked everywhere except inside epoll_pwait(), so one that
+ * arrives between a check and the wait still ends the wait at once.
+ */
+static int poll_loop(struct run_state *st, double duration,
+		     const sigset_t *waitmask)
+{
+	/* at least 1 ms, so that a tiny --duration still polls once */
+	int64_t deadline = duration > 0 ?
+		now_ms() + (int64_t)(duration * 1000 + 0.5) + (duration < 0.001) : -1;
+	struct epoll_event ev;
+	int epfd, ret = 0;
+
+	epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (epfd < 0) {
+		cli_error("cannot create an epoll set: %s", strerror(errno));
+		return -1;
+	}
+	for (size_t i = 0; i < st->nstreams; i++) {
+		ev.events = EPOLLIN;
+		ev.data.u64 = i;
+		if (epoll_ctl(epfd, EPOLL_CTL_ADD,
+			      bsdk_perfbuf_epoll_fd(st->streams[i].pb), &ev) < 0) {
+			cli_error("map '%s': cannot watch its rings: %s",
+				  st->streams[i].map, strerror(errno));
+			close(epfd);
+			return -1;
+		}
+	}
+
+	while (!stop_signal && !st->done && !st->write_failed) {
+		int timeout = -1, n;
+
+		for (size_t i = 0; i < st->nstreams; i++) {
+			int t = bsdk_perfbuf_timeout_ms(st->streams[i].pb);
+
+			if (t >= 0 && (timeout < 0 || t < timeout))
+				timeout = t;
+		}
+		if (deadline >= 0) {
+			int64_t left = deadline - now_ms();
+
+			if (left <= 0)
+				break;
+			if (timeout < 0 || left < timeout)
+				timeout = (int)left;
+		}
+		n = epoll_pwait(epfd, &ev, 1, timeout, waitmask);
+		if (n < 0 && errno != EINTR) {
+			cli_error("waiting for records: %s", strerror(errno));
+			ret = -1;
+			break;
+		}
+		for (size_t i = 0; i < st->nstreams && !st->done; i++) {
+			n = bsdk_perfbuf_consume(st->streams[i].pb);
+			if (n < 0) {
+				cli_error_unless_logged("map '%s': cannot read its rings: %s",
+							st->streams[i].map, bsdk_strerror(n));
+				ret = -1;
+				break;
+			}
+		}
+		/* one flush per batch: a pipe reader sees records promptly
+		 * without a write per record */
+		if (fflush(stdout) == EOF || ferror(stdout)) {
+			st->write_failed = true;
+			st->write_errno = errno;
+		}
+		if (ret)
+			break;
+	}
+	close(epfd);
+	return ret;
+}
+
+/* ---- the command ---- */
+
+static int run_main(int argc, char **argv)
+{
+	struct run_args a = { 0 };
+	struct run_state st = { 0 };
+	struct sample_ctx *ctxs = NULL;
+	struct bsdk_link **links = NULL;
+	size_t nlinks = 0, nmaps = 0;
+	int nprogs;
+	struct bsdk_prog *prog = NULL;
+	struct bsdk_map *map = NULL;
+	struct bsdk_obj *obj = NULL;
+	sigset_t stopmask, waitmask;
+	struct sigaction sa;
+	uint64_t lost = 0;
+	int ret, err;
+
+	a.sets = calloc((size_t)argc, sizeof(*a.sets));
+	if (!a.sets) {
+		cli_error("out of memory");
+		return EXIT_RUNTIME;
+	}
+	ret = parse_args(argc, argv, &a);
+	if (ret) {
+		if (ret < 0)
+			cli_print_usage(&cmd_run);
+		free(a.sets);
+		return ret < 0 ? EXIT_OK : ret;
+	}
+	st.count = a.count;
+	cli_log_init(cli_verbosity);
+
+	/* Ctrl-C and SIGTERM only set a flag, and only inside the wait;
+	 * a closed stdout shows up as EPIPE from fflush, not as a signal. */
+	sigemptyset(&stopmask);
+	sigaddset(&stopmask, SIGINT);
+	sigaddset(&stopmask, SIGTERM);
+	sigprocmask(SIG_BLOCK, &stopmask, &waitmask);
+	sigdelset(&waitmask, SIGINT);
+	sigdelset(&waitmask, SIGTERM);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	/* open */
+	obj = bsdk_obj_open(a.path);
+	if (!obj) {
+		cli_error_unless_logged("cannot open '%s': %s", a.path,
+					bsdk_strerror(errno));
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	/* configure */
+	for (size_t i = 0; i < a.nsets; i++) {
+		ret = apply_set(obj, a.sets[i]);
+		if (ret)
+			goto out;
+	}
+	if (bsdk_obj_prog_next(obj, NULL) == NULL) {
+		cli_error("'%s': no programs to run", a.path);
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	nprogs = choose_programs(obj);
+	if (nprogs < 0) {
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+
+	/* load: maps first, then each program through the verifier */
+	bsdk_bump_memlock();
+	cli_log_demote_errors(true);	/* attach says it if tracefs is missing */
+	bsdk_mount_fs();
+	cli_log_demote_errors(false);
+	err = bsdk_obj_load(obj);
+	if (err) {
+		cli_error_unless_logged("'%s': cannot load: %s", a.path,
+					bsdk_strerror(err));
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+
+	/* attach every program */
+	links = calloc((size_t)nprogs, sizeof(*links));
+	if (!links) {
+		cli_error("out of memory");
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	while ((prog = bsdk_obj_prog_next(obj, prog))) {
+		if (!bsdk_prog_autoload(prog))
+			continue;
+		links[nlinks] = bsdk_prog_attach(prog);
+		if (!links[nlinks]) {
+			cli_error_unless_logged("program '%s': cannot attach to %s '%s': %s",
+						bsdk_prog_name(prog),
+						bsdk_prog_type_name(prog),
+						bsdk_prog_attach_target(prog),
+						bsdk_strerror(errno));
+			ret = EXIT_RUNTIME;
+			goto out;
+		}
+		nlinks++;
+	}
+
+	/* a reader on every perf_event_array */
+	while ((map = bsdk_obj_map_next(obj, map)))
+		nmaps += bsdk_map_type(map) == BPF_MAP_TYPE_PERF_EVENT_ARRAY;
+	st.streams = calloc(nmaps ? nmaps : 1, sizeof(*st.streams));
+	ctxs = calloc(nmaps ? nmaps : 1, sizeof(*ctxs));
+	if (!st.streams || !ctxs) {
+		cli_error("out of memory");
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	while ((map = bsdk_obj_map_next(obj, map))) {
+		struct bsdk_perfbuf_opts opts = { .sz = sizeof(opts) };
+		struct sample_ctx *c = &ctxs[st.nstreams];
+
+		if (bsdk_map_type(map) != BPF_MAP_TYPE_PERF_EVENT_ARRAY)
+			continue;
+		c->st = &st;
+		c->map = bsdk_map_name(map);
+		opts.pages = a.pages;
+		opts.on_sample = on_sample;
+		opts.ctx = c;
+		st.streams[st.nstreams].map = c->map;
+		st.streams[st.nstreams].pb = bsdk_perfbuf_new(bsdk_map_fd(map), &opts);
+		if (!st.streams[st.nstreams].pb) {
+			cli_error_unless_logged("map '%s': cannot open its perf rings: %s",
+						c->map, bsdk_strerror(errno));
+			ret = EXIT_RUNTIME;
+			goto out;
+		}
+		st.nstreams++;
+	}
+	if (st.nstreams == 0)
+		fprintf(stderr, "warning: '%s' has no perf_event_array map: no records to print\n",
+			a.path);
+	if (cli_verbosity)
+		fprintf(stderr, "streaming: %zu program%s attached, %zu map%s read; Ctrl-C to stop\n",
+			nlinks, nlinks == 1 ? "" : "s", st.nstreams,
+			st.nstreams == 1 ? "" : "s");
+
+	/* poll until --count, --duration, a signal or a closed pipe */
+	ret = poll_loop(&st, a.duration, &waitmask) ? EXIT_RUNTIME : EXIT_OK;
+	if (st.write_failed && st.write_errno != EPIPE) {
+		cli_error("cannot write records: %s", strerror(st.write_errno));
+		ret = EXIT_RUNTIME;
+	}
+	for (size_t i = 0; i < st.nstreams; i++) {
+		struct bsdk_perfbuf_stats s;
+
+		bsdk_perfbuf_stats(st.streams[i].pb, &s);
+		lost += s.lost;
+		if (s.corrupt)
+			fprintf(stderr, "warning: map '%s': %llu corrupt record headers, %llu bytes dropped\n",
+				st.streams[i].map, (unsigned long long)s.corrupt,
+				(unsigned long long)s.corrupt_bytes);
+	}
+	fprintf(stderr, "received %llu, lost %llu\n",
+		(unsigned long long)st.printed, (unsigned long long)lost);
+out:
+	/* clean up: readers, then links, then maps and programs */
+	for (size_t i = 0; st.streams && i < st.nstreams; i++)
+		bsdk_perfbuf_free(st.streams[i].pb);
+	for (size_t i = 0; i < nlinks; i++)
+		bsdk_link_destroy(links[i]);
+	bsdk_obj_close(obj);
+	free(st.streams);
+	free(ctxs);
+	free(links);
+	free(a.sets);
+	return ret;
+}
+
+const struct cli_cmd cmd_run = {
+	.name = "run",
+	.summary = "load an object, attach its programs, print the records they send",
+	.usage = run_usage,
+	.main = run_main,
+};
