@@ -25,7 +25,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -144,16 +143,17 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* The consumer thread's CPU time. CLOCK_THREAD_CPUTIME_ID reads the
+ * scheduler's exact runtime of the thread; getrusage(RUSAGE_THREAD) may
+ * only sample it at timer ticks, which biases a consumer that itself wakes
+ * up on timers. */
 static uint64_t thread_cpu_ns(void)
 {
-	struct rusage ru;
+	struct timespec ts;
 
-	if (getrusage(RUSAGE_THREAD, &ru))
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
 		return 0;
-	return ((uint64_t)ru.ru_utime.tv_sec + (uint64_t)ru.ru_stime.tv_sec) *
-		1000000000ull +
-	       ((uint64_t)ru.ru_utime.tv_usec + (uint64_t)ru.ru_stime.tv_usec) *
-		1000ull;
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 static int pin(pthread_t t, int cpu)
