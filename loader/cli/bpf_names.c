@@ -3,7 +3,6 @@
  * bpf_names.c - readable names of the kernel's BPF enums, the way bpftool
  * and the kernel documentation spell them (lower case, no prefix).
  */
-#include <string.h>
 #include <linux/bpf.h>
 
 #include "cli.h"
@@ -55,15 +54,22 @@ const char *bpf_map_type_str(int type)
 	return map_type_names[type];
 }
 
-bool license_is_gpl_compatible(const char *license)
-{
-	static const char *const gpl[] = {
-		"GPL", "GPL v2", "GPL and additional rights",
-		"Dual BSD/GPL", "Dual MIT/GPL", "Dual MPL/GPL",
-	};
+/* Indexed by enum bpf_func_id, from the UAPI header's own list of helpers
+ * in ID order. Headers before 6.2 list FN(name) separated by commas; later
+ * ones FN(name, id) with no commas (and define ___BPF_FUNC_MAPPER). */
+#ifdef ___BPF_FUNC_MAPPER
+#define HELPER_NAME(name, ...) [BPF_FUNC_##name] = "bpf_" #name,
+#else
+#define HELPER_NAME(name, ...) [BPF_FUNC_##name] = "bpf_" #name
+#endif
+static const char *const helper_names[] = {
+	__BPF_FUNC_MAPPER(HELPER_NAME)
+};
+#undef HELPER_NAME
 
-	for (size_t i = 0; i < sizeof(gpl) / sizeof(gpl[0]); i++)
-		if (strcmp(license, gpl[i]) == 0)
-			return true;
-	return false;
+const char *bpf_helper_str(int id)
+{
+	if (id <= 0 || (size_t)id >= sizeof(helper_names) / sizeof(helper_names[0]))
+		return NULL;
+	return helper_names[id];
 }

@@ -158,8 +158,8 @@ void record_print_hex(FILE *f, const char *map, int cpu, const void *data,
 /* "perf_event_array" for BPF_MAP_TYPE_PERF_EVENT_ARRAY; NULL if unknown. */
 const char *bpf_map_type_str(int type);
 
-/* Whether the kernel treats license as GPL-compatible (the list of
- * license_is_gpl_compatible() in include/linux/license.h). */
-bool license_is_gpl_compatible(const char *license);
+/* "bpf_perf_event_output" for 25 (enum bpf_func_id), as far as the UAPI
+ * header this is built against knows; NULL otherwise. */
+const char *bpf_helper_str(int id);
 
 #endif /* BPFSDK_CLI_H */

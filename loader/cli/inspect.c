@@ -18,16 +18,16 @@
 
 static const char inspect_usage[] =
 "NAME\n"
-"    bpfsdk inspect - show what a BPF object holds\n"
+"    bpfsdk inspect - show what a BPF object holds, without loading it\n"
 "\n"
 "SYNOPSIS\n"
 "    bpfsdk inspect [--json] [-v]... OBJECT.o\n"
 "\n"
 "DESCRIPTION\n"
 "    Opens OBJECT.o the way 'bpfsdk run' does - sections, symbols, license,\n"
-"    BTF, maps, programs and their relocations are all parsed and checked -\n"
-"    but creates nothing in the kernel, so it needs no privileges. Then it\n"
-"    prints:\n"
+"    BTF, maps, programs and their relocations are all parsed, checked and\n"
+"    linked - but creates nothing in the kernel, so it needs no privileges.\n"
+"    Then it prints:\n"
 "\n"
 "    the object\n"
 "        its license (the kernel refuses GPL-only helpers to programs\n"
@@ -37,9 +37,19 @@ static const char inspect_usage[] =
 "    programs\n"
 "        for each program: the C function's name, its ELF section, the\n"
 "        program type the section name selects, where it attaches (the\n"
-"        section name after its prefix) and its instruction count (its own\n"
-"        section only: the .text subprograms it calls are appended at\n"
-"        load).\n"
+"        section name after its prefix), its instruction count in its own\n"
+"        section (INSNS) and once the .text subprograms it calls are\n"
+"        appended, as load will do (LINKED), and the BTF func_info and\n"
+"        line_info records load passes to the kernel (line info is what\n"
+"        lets the verifier's log quote C source lines).\n"
+"\n"
+"    relocations and helpers, per program\n"
+"        each relocation of the linked program: the instruction, its kind\n"
+"        (map: a map's fd; data: a global variable's map and offset; call,\n"
+"        func: a .text subprogram), the ELF symbol and what it resolves\n"
+"        to; then the kernel helpers the program calls, by name and ID,\n"
+"        marking those the kernel allows only under a GPL-compatible\n"
+"        license.\n"
 "\n"
 "    maps\n"
 "        for each map: its name, type, key and value sizes in bytes, its\n"
@@ -50,9 +60,9 @@ static const char inspect_usage[] =
 "        gets one per possible CPU at load.\n"
 "\n"
 "    warnings\n"
-"        what will likely fail later: no license, a license that is not\n"
-"        GPL-compatible, a program 'bpfsdk run' cannot attach, no\n"
-"        perf_event_array map to read records from.\n"
+"        what will likely fail later: no license, a GPL-only helper called\n"
+"        under a license that is not GPL-compatible, a program 'bpfsdk run'\n"
+"        cannot attach, no perf_event_array map to read records from.\n"
 "\n"
 "    docs/inspect.md shows an annotated example.\n"
 "\n"
@@ -110,25 +120,49 @@ static void warnings_free(struct warnings *w)
 	free(w->msgs);
 }
 
+/* "bpf_perf_event_output" or, for a helper newer than our UAPI header,
+ * "helper 212". */
+static const char *helper_label(int id, char *buf, size_t size)
+{
+	const char *name = bpf_helper_str(id);
+
+	if (name)
+		return name;
+	name = bsdk_helper_gpl_only(id);
+	if (name)
+		return name;
+	snprintf(buf, size, "helper %d", id);
+	return buf;
+}
+
 static int collect_warnings(const struct bsdk_obj *obj, struct warnings *w)
 {
 	const char *license = bsdk_obj_license(obj);
+	bool gpl = bsdk_obj_gpl_compatible(obj);
 	const struct bsdk_prog *prog = NULL;
 	const struct bsdk_map *map = NULL;
 	bool has_perf_map = false;
 	size_t nprogs = 0;
 
-	if (!license[0]) {
-		if (warn_add(w, "no license: the kernel treats the programs as proprietary and refuses them GPL-only helpers such as bpf_perf_event_output(); add char LICENSE[] SEC(\"license\") = \"GPL\";"))
-			return -1;
-	} else if (!license_is_gpl_compatible(license)) {
-		if (warn_add(w, "license '%s' is not GPL-compatible: the kernel refuses programs that call GPL-only helpers such as bpf_perf_event_output() or bpf_probe_read_kernel()",
-			     license))
-			return -1;
-	}
+	if (!license[0] &&
+	    warn_add(w, "no license: add char LICENSE[] SEC(\"license\") = \"GPL\"; without one the kernel refuses GPL-only helpers such as bpf_perf_event_output()"))
+		return -1;
 
 	while ((prog = bsdk_obj_prog_next(obj, prog))) {
+		size_t nhelpers = bsdk_prog_helper_count(prog);
+
 		nprogs++;
+		/* the kernel checks each call: name each helper it refuses */
+		for (size_t i = 0; !gpl && i < nhelpers; i++) {
+			const char *name = bsdk_helper_gpl_only(bsdk_prog_helper_id(prog, i));
+
+			if (name &&
+			    warn_add(w, "program '%s' calls %s(), which the kernel allows only under a GPL-compatible license, and the license is %s%s%s: it will not load",
+				     bsdk_prog_name(prog), name,
+				     license[0] ? "'" : "", license[0] ? license : "missing",
+				     license[0] ? "'" : ""))
+				return -1;
+		}
 		if (bsdk_prog_type(prog) == BPF_PROG_TYPE_PERF_EVENT) {
 			if (warn_add(w, "program '%s' (section '%s') has no attach point of its own: 'bpfsdk run' cannot attach it",
 				     bsdk_prog_name(prog), bsdk_prog_section(prog)))
@@ -161,10 +195,82 @@ static const char *map_type_label(const struct bsdk_map *map, char *buf,
 	return buf;
 }
 
+/* What a relocation points at, in words: the map, the map and offset of a
+ * global variable, or the callee's first instruction. */
+static void relo_target(const struct bsdk_relo_info *r, char *buf, size_t size)
+{
+	switch (r->kind) {
+	case BSDK_RELO_MAP:
+		snprintf(buf, size, "map %s", r->map ? bsdk_map_name(r->map) : "?");
+		break;
+	case BSDK_RELO_DATA:
+		snprintf(buf, size, "%s+%llu", r->map ? bsdk_map_name(r->map) : "?",
+			 (unsigned long long)r->offset);
+		break;
+	default:
+		snprintf(buf, size, "insn %zu", r->target);
+		break;
+	}
+}
+
+/* The relocations and helpers of one program, under its name. */
+static int print_prog_details(const struct bsdk_prog *prog)
+{
+	static const char *const headers[] = { "INSN", "KIND", "SYMBOL", "TARGET" };
+	size_t nrelos = bsdk_prog_relo_count(prog);
+	size_t nhelpers = bsdk_prog_helper_count(prog);
+	struct table *t = table_new(headers, 4, "rlll");
+
+	if (!t)
+		return -1;
+	for (size_t i = 0; i < nrelos; i++) {
+		struct bsdk_relo_info r;
+		char target[160];
+
+		if (bsdk_prog_relo(prog, i, &r))
+			continue;
+		relo_target(&r, target, sizeof(target));
+		if (!table_cell(t, "%zu", r.insn) || !table_cell(t, "%s", r.kind_name) ||
+		    !table_cell(t, "%s", r.symbol ? r.symbol : "-") ||
+		    !table_cell(t, "%s", target)) {
+			table_free(t);
+			return -1;
+		}
+	}
+	printf("\nprogram '%s': %zu instructions linked, %zu relocation%s, %zu helper%s\n",
+	       bsdk_prog_name(prog), bsdk_prog_linked_insn_count(prog),
+	       nrelos, nrelos == 1 ? "" : "s", nhelpers, nhelpers == 1 ? "" : "s");
+	if (table_rows(t))
+		table_print(t, stdout, 2);
+	table_free(t);
+	/* "  helpers: a#1, b#2 (GPL-only), ...", wrapped under the first */
+	for (size_t i = 0, col = 0; i < nhelpers; i++) {
+		int id = bsdk_prog_helper_id(prog, i);
+		char buf[32], item[96];
+		int len;
+
+		len = snprintf(item, sizeof(item), "%s#%d%s%s",
+			       helper_label(id, buf, sizeof(buf)), id,
+			       bsdk_helper_gpl_only(id) ? " (GPL-only)" : "",
+			       i + 1 < nhelpers ? "," : "");
+		if (i == 0) {
+			col = (size_t)printf("  helpers: %s", item);
+		} else if (col + 1 + (size_t)len > 78) {
+			col = (size_t)printf("\n           %s", item) - 1;
+		} else {
+			col += (size_t)printf(" %s", item);
+		}
+		if (i + 1 == nhelpers)
+			putchar('\n');
+	}
+	return 0;
+}
+
 static int print_text(const struct bsdk_obj *obj, const struct warnings *w)
 {
 	static const char *const prog_headers[] = {
-		"NAME", "SECTION", "TYPE", "ATTACH TARGET", "INSNS" };
+		"NAME", "SECTION", "TYPE", "ATTACH TARGET", "INSNS", "LINKED",
+		"FUNC INFO", "LINE INFO" };
 	static const char *const map_headers[] = {
 		"NAME", "TYPE", "KEY", "VALUE", "MAX ENTRIES", "ORIGIN" };
 	const char *license = bsdk_obj_license(obj);
@@ -173,7 +279,7 @@ static int print_text(const struct bsdk_obj *obj, const struct warnings *w)
 	struct table *progs, *maps;
 	int ret = -1;
 
-	progs = table_new(prog_headers, 5, "llllr");
+	progs = table_new(prog_headers, 8, "llllrrrr");
 	maps = table_new(map_headers, 6, "llrrrl");
 	if (!progs || !maps)
 		goto out;
@@ -184,7 +290,10 @@ static int print_text(const struct bsdk_obj *obj, const struct warnings *w)
 		    !table_cell(progs, "%s", bsdk_prog_section(prog)) ||
 		    !table_cell(progs, "%s", bsdk_prog_type_name(prog)) ||
 		    !table_cell(progs, "%s", target[0] ? target : "-") ||
-		    !table_cell(progs, "%zu", bsdk_prog_insn_count(prog)))
+		    !table_cell(progs, "%zu", bsdk_prog_insn_count(prog)) ||
+		    !table_cell(progs, "%zu", bsdk_prog_linked_insn_count(prog)) ||
+		    !table_cell(progs, "%zu", bsdk_prog_func_info_count(prog)) ||
+		    !table_cell(progs, "%zu", bsdk_prog_line_info_count(prog)))
 			goto out;
 	}
 	while ((map = bsdk_obj_map_next(obj, map))) {
@@ -195,14 +304,14 @@ static int print_text(const struct bsdk_obj *obj, const struct warnings *w)
 		    !table_cell(maps, "%u", bsdk_map_key_size(map)) ||
 		    !table_cell(maps, "%u", bsdk_map_value_size(map)) ||
 		    !table_cell(maps, "%u", bsdk_map_max_entries(map)) ||
-		    !table_cell(maps, "%s", bsdk_map_origin(map)))
+		    !table_cell(maps, "%s%s", bsdk_map_origin(map),
+				bsdk_map_pinning(map) ? ", pinned by name" : ""))
 			goto out;
 	}
 
 	printf("object   %s\n", bsdk_obj_name(obj));
 	if (license[0])
-		printf("license  %s (%s)\n", license,
-		       license_is_gpl_compatible(license) ?
+		printf("license  %s (%s)\n", license, bsdk_obj_gpl_compatible(obj) ?
 		       "GPL-compatible" : "not GPL-compatible");
 	else
 		printf("license  none\n");
@@ -215,6 +324,9 @@ static int print_text(const struct bsdk_obj *obj, const struct warnings *w)
 	printf("\nmaps: %zu\n", table_rows(maps));
 	if (table_rows(maps))
 		table_print(maps, stdout, 2);
+	while ((prog = bsdk_obj_prog_next(obj, prog)))
+		if (print_prog_details(prog))
+			goto out;
 	printf("\nwarnings: %zu\n", w->count);
 	for (size_t i = 0; i < w->count; i++)
 		printf("  %s\n", w->msgs[i]);
@@ -223,6 +335,83 @@ out:
 	table_free(progs);
 	table_free(maps);
 	return ret;
+}
+
+static void json_prog(struct json *j, const struct bsdk_prog *prog,
+		      const char *license)
+{
+	size_t nrelos = bsdk_prog_relo_count(prog);
+	size_t nhelpers = bsdk_prog_helper_count(prog);
+
+	json_object_begin(j);
+	json_key(j, "name");
+	json_string(j, bsdk_prog_name(prog));
+	json_key(j, "section");
+	json_string(j, bsdk_prog_section(prog));
+	json_key(j, "type");
+	json_string(j, bsdk_prog_type_name(prog));
+	json_key(j, "type_id");
+	json_uint(j, (uint64_t)bsdk_prog_type(prog));
+	json_key(j, "attach_target");
+	json_string(j, bsdk_prog_attach_target(prog));
+	json_key(j, "instructions");
+	json_uint(j, bsdk_prog_insn_count(prog));
+	json_key(j, "linked_instructions");
+	json_uint(j, bsdk_prog_linked_insn_count(prog));
+	json_key(j, "func_info");
+	json_uint(j, bsdk_prog_func_info_count(prog));
+	json_key(j, "line_info");
+	json_uint(j, bsdk_prog_line_info_count(prog));
+	json_key(j, "license");
+	json_string(j, license);
+
+	json_key(j, "relocations");
+	json_array_begin(j);
+	for (size_t i = 0; i < nrelos; i++) {
+		struct bsdk_relo_info r;
+
+		if (bsdk_prog_relo(prog, i, &r))
+			continue;
+		json_object_begin(j);
+		json_key(j, "insn");
+		json_uint(j, r.insn);
+		json_key(j, "kind");
+		json_string(j, r.kind_name);
+		json_key(j, "symbol");
+		json_string(j, r.symbol);
+		if (r.kind == BSDK_RELO_MAP || r.kind == BSDK_RELO_DATA) {
+			json_key(j, "map");
+			json_string(j, r.map ? bsdk_map_name(r.map) : NULL);
+		}
+		if (r.kind == BSDK_RELO_DATA) {
+			json_key(j, "offset");
+			json_uint(j, r.offset);
+		}
+		if (r.kind == BSDK_RELO_CALL || r.kind == BSDK_RELO_FUNC) {
+			json_key(j, "target_insn");
+			json_uint(j, r.target);
+		}
+		json_object_end(j);
+	}
+	json_array_end(j);
+
+	json_key(j, "helpers");
+	json_array_begin(j);
+	for (size_t i = 0; i < nhelpers; i++) {
+		int id = bsdk_prog_helper_id(prog, i);
+		char buf[32];
+
+		json_object_begin(j);
+		json_key(j, "id");
+		json_uint(j, (uint64_t)id);
+		json_key(j, "name");
+		json_string(j, helper_label(id, buf, sizeof(buf)));
+		json_key(j, "gpl_only");
+		json_bool(j, bsdk_helper_gpl_only(id) != NULL);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_object_end(j);
 }
 
 static void print_json(const struct bsdk_obj *obj, const struct warnings *w)
@@ -239,7 +428,7 @@ static void print_json(const struct bsdk_obj *obj, const struct warnings *w)
 	json_key(&j, "license");
 	json_string(&j, license);
 	json_key(&j, "gpl_compatible");
-	json_bool(&j, license_is_gpl_compatible(license));
+	json_bool(&j, bsdk_obj_gpl_compatible(obj));
 	json_key(&j, "kernel_version");
 	json_uint(&j, bsdk_obj_kversion(obj));
 	json_key(&j, "btf");
@@ -247,24 +436,8 @@ static void print_json(const struct bsdk_obj *obj, const struct warnings *w)
 
 	json_key(&j, "programs");
 	json_array_begin(&j);
-	while ((prog = bsdk_obj_prog_next(obj, prog))) {
-		json_object_begin(&j);
-		json_key(&j, "name");
-		json_string(&j, bsdk_prog_name(prog));
-		json_key(&j, "section");
-		json_string(&j, bsdk_prog_section(prog));
-		json_key(&j, "type");
-		json_string(&j, bsdk_prog_type_name(prog));
-		json_key(&j, "type_id");
-		json_uint(&j, (uint64_t)bsdk_prog_type(prog));
-		json_key(&j, "attach_target");
-		json_string(&j, bsdk_prog_attach_target(prog));
-		json_key(&j, "instructions");
-		json_uint(&j, bsdk_prog_insn_count(prog));
-		json_key(&j, "license");
-		json_string(&j, license);
-		json_object_end(&j);
-	}
+	while ((prog = bsdk_obj_prog_next(obj, prog)))
+		json_prog(&j, prog, license);
 	json_array_end(&j);
 
 	json_key(&j, "maps");
@@ -285,6 +458,8 @@ static void print_json(const struct bsdk_obj *obj, const struct warnings *w)
 		json_uint(&j, bsdk_map_max_entries(map));
 		json_key(&j, "origin");
 		json_string(&j, bsdk_map_origin(map));
+		json_key(&j, "pinned");
+		json_bool(&j, bsdk_map_pinning(map) != 0);
 		json_object_end(&j);
 	}
 	json_array_end(&j);

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * cli_trigger - fire the hooks the bpfsdk CLI tests attach to, from a pid
+ * the test knows ($!) before it starts `bpfsdk run --set target_pid=...`.
+ *
+ *   cli_trigger [--go FILE] getppid N          N getppid() calls
+ *   cli_trigger [--go FILE] getpgid N START    getpgid(START + i), i < N
+ *   cli_trigger [--go FILE] uprobe N START     cli_uprobe_hit(START + i)
+ *
+ * --go FILE waits (up to 30 s) until FILE exists: the test creates it once
+ * bpfsdk says it is attached, so that no call happens before the probes
+ * are in place. getpgid() of a pid that does not exist fails with ESRCH,
+ * which is fine: the tracepoint fires on entry.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+/* The uprobe target. noinline and a global symbol: the loader finds it in
+ * the symbol table, and every call really enters it. */
+__attribute__((noinline)) uint64_t cli_uprobe_hit(uint64_t x);
+__attribute__((noinline)) uint64_t cli_uprobe_hit(uint64_t x)
+{
+	__asm__ __volatile__("" : "+r"(x));	/* keep the call and its body */
+	return 2 * x + 1;
+}
+
+static int wait_for(const char *path)
+{
+	struct timespec tick = { 0, 5 * 1000 * 1000 };
+
+	for (int i = 0; i < 6000; i++) {
+		if (access(path, F_OK) == 0)
+			return 0;
+		nanosleep(&tick, NULL);
+	}
+	fprintf(stderr, "error: '%s' did not appear within 30 s\n", path);
+	return -1;
+}
+
+static int parse(const char *s, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	if (errno || end == s || *end) {
+		fprintf(stderr, "error: '%s' is not a number\n", s);
+		return -1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	volatile uint64_t sink = 0;
+	uint64_t n, start = 0;
+	const char *action;
+	int i = 1;
+
+	if (argc > 2 && strcmp(argv[1], "--go") == 0) {
+		if (wait_for(argv[2]))
+			return 1;
+		i = 3;
+	}
+	if (argc - i < 2) {
+		fprintf(stderr, "usage: cli_trigger [--go FILE] getppid|getpgid|uprobe N [START]\n");
+		return 2;
+	}
+	action = argv[i];
+	if (parse(argv[i + 1], &n) || (argc - i > 2 && parse(argv[i + 2], &start)))
+		return 2;
+
+	for (uint64_t k = 0; k < n; k++) {
+		if (strcmp(action, "getppid") == 0) {
+			sink += (uint64_t)syscall(SYS_getppid);
+		} else if (strcmp(action, "getpgid") == 0) {
+			sink += (uint64_t)syscall(SYS_getpgid, (long)(start + k));
+		} else if (strcmp(action, "uprobe") == 0) {
+			sink += cli_uprobe_hit(start + k);
+		} else {
+			fprintf(stderr, "error: unknown action '%s'\n", action);
+			return 2;
+		}
+	}
+	(void)sink;
+	return 0;
+}
