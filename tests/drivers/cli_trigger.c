@@ -3,13 +3,17 @@
  * cli_trigger - fire the hooks the bpfsdk CLI tests attach to, from a pid
  * the test knows ($!) before it starts `bpfsdk run --set target_pid=...`.
  *
- *   cli_trigger [--go FILE] getppid N          N getppid() calls
- *   cli_trigger [--go FILE] getpgid N START    getpgid(START + i), i < N
- *   cli_trigger [--go FILE] uprobe N START     cli_uprobe_hit(START + i)
+ *   cli_trigger STEP...
  *
- * --go FILE waits (up to 30 s) until FILE exists: the test creates it once
- * bpfsdk says it is attached, so that no call happens before the probes
- * are in place. getpgid() of a pid that does not exist fails with ESRCH,
+ * Steps run in order:
+ *   --go FILE           wait (up to 30 s) until FILE exists
+ *   getppid N           N getppid() calls
+ *   getpgid N START     getpgid(START + i) for i < N
+ *   uprobe N START      cli_uprobe_hit(START + i) for i < N
+ *
+ * A test creates FILE once bpfsdk says it is attached, so that no call
+ * happens before the probes are in place; several --go steps let it fire
+ * in rounds. getpgid() of a pid that does not exist fails with ESRCH,
  * which is fine: the tracepoint fires on entry.
  */
 #include <errno.h>
@@ -56,37 +60,47 @@ static int parse(const char *s, uint64_t *v)
 	return 0;
 }
 
+static int usage(void)
+{
+	fprintf(stderr, "usage: cli_trigger [--go FILE | getppid N | getpgid N START | uprobe N START]...\n");
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
 	volatile uint64_t sink = 0;
-	uint64_t n, start = 0;
-	const char *action;
-	int i = 1;
 
-	if (argc > 2 && strcmp(argv[1], "--go") == 0) {
-		if (wait_for(argv[2]))
-			return 1;
-		i = 3;
-	}
-	if (argc - i < 2) {
-		fprintf(stderr, "usage: cli_trigger [--go FILE] getppid|getpgid|uprobe N [START]\n");
-		return 2;
-	}
-	action = argv[i];
-	if (parse(argv[i + 1], &n) || (argc - i > 2 && parse(argv[i + 2], &start)))
-		return 2;
+	if (argc < 2)
+		return usage();
+	for (int i = 1; i < argc;) {
+		const char *step = argv[i];
+		uint64_t n, start = 0;
+		int args = strcmp(step, "--go") == 0 || strcmp(step, "getppid") == 0 ? 1 : 2;
 
-	for (uint64_t k = 0; k < n; k++) {
-		if (strcmp(action, "getppid") == 0) {
-			sink += (uint64_t)syscall(SYS_getppid);
-		} else if (strcmp(action, "getpgid") == 0) {
-			sink += (uint64_t)syscall(SYS_getpgid, (long)(start + k));
-		} else if (strcmp(action, "uprobe") == 0) {
-			sink += cli_uprobe_hit(start + k);
-		} else {
-			fprintf(stderr, "error: unknown action '%s'\n", action);
-			return 2;
+		if (strcmp(step, "--go") && strcmp(step, "getppid") &&
+		    strcmp(step, "getpgid") && strcmp(step, "uprobe")) {
+			fprintf(stderr, "error: unknown step '%s'\n", step);
+			return usage();
 		}
+		if (i + args >= argc)
+			return usage();
+		if (strcmp(step, "--go") == 0) {
+			if (wait_for(argv[i + 1]))
+				return 1;
+			i += 2;
+			continue;
+		}
+		if (parse(argv[i + 1], &n) || (args == 2 && parse(argv[i + 2], &start)))
+			return 2;
+		for (uint64_t k = 0; k < n; k++) {
+			if (strcmp(step, "getppid") == 0)
+				sink += (uint64_t)syscall(SYS_getppid);
+			else if (strcmp(step, "getpgid") == 0)
+				sink += (uint64_t)syscall(SYS_getpgid, (long)(start + k));
+			else
+				sink += cli_uprobe_hit(start + k);
+		}
+		i += 1 + args;
 	}
 	(void)sink;
 	return 0;

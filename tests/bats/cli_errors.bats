@@ -1,0 +1,126 @@
+#!/usr/bin/env bats
+# bpfsdk run when something is wrong with the object or the kernel says no:
+# exit status 1, one "error:" line that names what and where, never a
+# signal; and the verifier's reason with the C source line when the kernel
+# rejects a program.
+
+load cli_common
+
+setup() {
+	cli_setup
+}
+
+teardown() {
+	cli_teardown
+}
+
+# run_bpfsdk ARGS...: run bpfsdk with a time limit, merging its output.
+run_bpfsdk() {
+	run timeout 30 "$BPFSDK" "$@"
+	echo "status $status, output:"
+	echo "$output"
+	[ "$status" -lt 124 ] || fail "status $status: a signal or the time limit ended bpfsdk"
+}
+
+# expect_one_error STATUS REGEXP: exactly that status, and the whole
+# output one line, the error, matching REGEXP.
+expect_one_error() {
+	expect_eq "$status" "$1" "exit status"
+	expect_eq "${#lines[@]}" 1 "lines of output"
+	[[ ${lines[0]} =~ ^error:\  ]] || fail "'${lines[0]}' does not start with 'error: '"
+	[[ ${lines[0]} =~ $2 ]] || fail "'${lines[0]}' does not match '$2'"
+}
+
+@test "errors: a missing file" {
+	run_bpfsdk run "$BATS_TEST_TMPDIR/no-such.bpf.o"
+	expect_one_error 1 "'$BATS_TEST_TMPDIR/no-such.bpf.o'.*No such file"
+}
+
+@test "errors: a file that is not ELF" {
+	printf 'not an object\n' >"$BATS_TEST_TMPDIR/text.o"
+	run_bpfsdk run "$BATS_TEST_TMPDIR/text.o"
+	expect_one_error 1 "'$BATS_TEST_TMPDIR/text.o'"
+}
+
+@test "errors: an empty file" {
+	: >"$BATS_TEST_TMPDIR/empty.o"
+	run_bpfsdk run "$BATS_TEST_TMPDIR/empty.o"
+	expect_one_error 1 "'$BATS_TEST_TMPDIR/empty.o'"
+}
+
+@test "errors: an object cut short" {
+	head -c 300 "$OBJS/cli_globals.bpf.o" >"$BATS_TEST_TMPDIR/cut.o"
+	run_bpfsdk run "$BATS_TEST_TMPDIR/cut.o"
+	expect_one_error 1 "'$BATS_TEST_TMPDIR/cut.o'"
+	run_bpfsdk inspect "$BATS_TEST_TMPDIR/cut.o"
+	expect_one_error 1 "'$BATS_TEST_TMPDIR/cut.o'"
+}
+
+@test "errors: a directory" {
+	run_bpfsdk run "$BATS_TEST_TMPDIR"
+	expect_one_error 1 "'$BATS_TEST_TMPDIR'"
+}
+
+@test "errors: a section name no loader knows names the section and the prefixes" {
+	run_bpfsdk run "$OBJS/cli_badsec.bpf.o"
+	expect_one_error 1 "section 'tracepiont/syscalls/sys_enter_getppid'.*tracepoint/"
+	run_bpfsdk inspect "$OBJS/cli_badsec.bpf.o"
+	expect_one_error 1 "section 'tracepiont/syscalls/sys_enter_getppid'"
+}
+
+@test "errors: a perf_event program is refused by name before anything loads" {
+	run_bpfsdk run -v "$OBJS/cli_perf_event.bpf.o"
+	expect_one_error 1 "program 'on_sample' \(section 'perf_event'\) has no attach point"
+}
+
+@test "errors: the verifier's reason and the C source line of a rejected program" {
+	run_bpfsdk run --duration 1 "$OBJS/cli_reject.bpf.o"
+	expect_eq "$status" 1 "exit status"
+	# the kernel's words for reading stack the program never wrote
+	assert_output --regexp 'invalid (indirect )?read from stack'
+	assert_line --regexp "^error: program 'read_past_buffer'"
+	# the C line that made the call, from BTF line info
+	src=tests/bpf/cli_reject.bpf.c
+	lineno=$(grep -n 'sizeof(buf) + 8' "$src" | cut -d: -f1)
+	[ -n "$lineno" ] || fail "no 'sizeof(buf) + 8' line in $src"
+	assert_output --partial "cli_reject.bpf.c:$lineno"
+	assert_output --partial 'bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, buf, sizeof(buf) + 8);'
+	refute_output --partial 'received'
+}
+
+@test "errors: a GPL-only helper under a proprietary license: the kernel's reason" {
+	run_bpfsdk run --duration 1 "$OBJS/cli_proprietary.bpf.o"
+	expect_eq "$status" 1 "exit status"
+	assert_output --partial 'GPL'
+	assert_line --regexp "^error: program 'gpl_helper_without_gpl'"
+}
+
+@test "errors: --set of a variable the object does not have" {
+	run_bpfsdk run --set no_such_var=1 "$OBJS/cli_globals.bpf.o"
+	expect_one_error 2 "no global variable 'no_such_var'"
+}
+
+@test "errors: --set values are range-checked against the variable's size" {
+	# target_pid is a __u32: 0 .. 2^32-1, or -2^31 .. -1 as a signed view
+	run_bpfsdk run --set target_pid=4294967296 "$OBJS/cli_globals.bpf.o"
+	expect_one_error 2 "4294967296 does not fit into the variable's 4 bytes"
+	run_bpfsdk run --set target_pid=0x1ffffffff "$OBJS/cli_globals.bpf.o"
+	expect_one_error 2 "0x1ffffffff does not fit"
+	run_bpfsdk run --set target_pid=-2147483649 "$OBJS/cli_globals.bpf.o"
+	expect_one_error 2 "-2147483649 does not fit"
+	# the bounds themselves are fine: the run starts and ends on time
+	for v in 4294967295 0xffffffff -2147483648 -1 0; do
+		run_bpfsdk run --set target_pid=$v --duration 0.2 "$OBJS/cli_globals.bpf.o"
+		expect_eq "$status" 0 "exit status for --set target_pid=$v"
+		assert_line "received 0, lost 0"
+	done
+}
+
+@test "errors: a --set that is not NAME=VALUE or not a number" {
+	run_bpfsdk run --set target_pid "$OBJS/cli_globals.bpf.o"
+	expect_one_error 2 "--set 'target_pid' is not NAME=VALUE"
+	run_bpfsdk run --set target_pid=12abc "$OBJS/cli_globals.bpf.o"
+	expect_one_error 2 "'12abc' is not a decimal or 0x hexadecimal integer"
+	run_bpfsdk run --set =5 "$OBJS/cli_globals.bpf.o"
+	expect_one_error 2 "is not NAME=VALUE"
+}
