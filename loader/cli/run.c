@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * run.c - `bpfsdk run`: load an object, attach every program and print
- * every record its PERF_EVENT_ARRAY maps receive.
+ * every record its PERF_EVENT_ARRAY (and RINGBUF) maps receive.
  *
  * The story of a BPF tool in one function: open -> configure (--set) ->
  * load -> attach -> poll -> clean up. Ctrl-C and SIGTERM end the poll
@@ -48,10 +48,11 @@ static const char run_usage[] =
 "\n"
 "    Then it reads every map of type perf_event_array - one ring per online\n"
 "    CPU - and prints each record a program sends there with\n"
-"    bpf_perf_event_output(), until N records were printed, SEC seconds\n"
-"    passed, or Ctrl-C (SIGINT) or SIGTERM arrives. It detaches everything,\n"
-"    prints 'received N, lost M' to standard error - N records printed, M\n"
-"    records the kernel dropped because a ring was full - and exits 0.\n"
+"    bpf_perf_event_output(); ringbuf maps (bpf_ringbuf_output()) are read\n"
+"    too. It stops when N records were printed, SEC seconds passed, or\n"
+"    Ctrl-C (SIGINT) or SIGTERM arrives, detaches everything, prints\n"
+"    'received N, lost M' to standard error - N records printed, M records\n"
+"    the kernel dropped because a perf ring was full - and exits 0.\n"
 "\n"
 "OPTIONS\n"
 "    -s, --set NAME=VALUE\n"
@@ -77,10 +78,11 @@ static const char run_usage[] =
 "\n"
 "            MAP CPU SIZE BYTES\n"
 "\n"
-"        MAP the map's name, CPU the ring it came from, SIZE the size the\n"
-"        kernel reports (the bytes sent, padded so that the 4-byte size\n"
-"        plus the data make a multiple of 8), BYTES two hex digits per\n"
-"        byte in memory order. text and json, which decode records with\n"
+"        MAP the map's name, CPU the ring it came from (-1 for a ringbuf,\n"
+"        one ring for all CPUs), SIZE the size the kernel reports (for a\n"
+"        perf ring the bytes sent, padded so that the 4-byte size plus the\n"
+"        data make a multiple of 8), BYTES two hex digits per byte in\n"
+"        memory order. text and json, which decode records with\n"
 "        the object's BTF, are not implemented yet.\n"
 "\n"
 "    -v, --verbose\n"
@@ -330,10 +332,34 @@ static int choose_programs(struct bsdk_obj *obj)
 
 /* ---- the poll loop ---- */
 
+/* A map being read: a perf_event_array (one ring per CPU) or a ringbuf
+ * (one ring for all); the two readers have the same shape. */
 struct stream {
 	struct bsdk_perfbuf *pb;
+	struct bsdk_ringbuf *rb;
 	const char *map;
 };
+
+static int stream_epoll_fd(const struct stream *s)
+{
+	return s->pb ? bsdk_perfbuf_epoll_fd(s->pb) : bsdk_ringbuf_epoll_fd(s->rb);
+}
+
+static int stream_timeout_ms(const struct stream *s)
+{
+	return s->pb ? bsdk_perfbuf_timeout_ms(s->pb) : bsdk_ringbuf_timeout_ms(s->rb);
+}
+
+static int stream_consume(struct stream *s)
+{
+	return s->pb ? bsdk_perfbuf_consume(s->pb) : bsdk_ringbuf_consume(s->rb);
+}
+
+static void stream_free(struct stream *s)
+{
+	bsdk_perfbuf_free(s->pb);
+	bsdk_ringbuf_free(s->rb);
+}
 
 struct run_state {
 	struct stream *streams;
@@ -380,7 +406,7 @@ static int64_t now_ms(void)
 }
 
 /*
- * Wait on every perfbuf's epoll fd at once (nested in one epoll set), and
+ * Wait on every reader's epoll fd at once (nested in one epoll set), and
  * at least every bsdk_perfbuf_timeout_ms() drain them all: the library's
  * latency bound holds with several maps too. The signals that stop the
  * loop are blocked everywhere except inside epoll_pwait(), so one that
@@ -404,7 +430,7 @@ static int poll_loop(struct run_state *st, double duration,
 		ev.events = EPOLLIN;
 		ev.data.u64 = i;
 		if (epoll_ctl(epfd, EPOLL_CTL_ADD,
-			      bsdk_perfbuf_epoll_fd(st->streams[i].pb), &ev) < 0) {
+			      stream_epoll_fd(&st->streams[i]), &ev) < 0) {
 			cli_error("map '%s': cannot watch its rings: %s",
 				  st->streams[i].map, strerror(errno));
 			close(epfd);
@@ -416,7 +442,7 @@ static int poll_loop(struct run_state *st, double duration,
 		int timeout = -1, n;
 
 		for (size_t i = 0; i < st->nstreams; i++) {
-			int t = bsdk_perfbuf_timeout_ms(st->streams[i].pb);
+			int t = stream_timeout_ms(&st->streams[i]);
 
 			if (t >= 0 && (timeout < 0 || t < timeout))
 				timeout = t;
@@ -436,7 +462,7 @@ static int poll_loop(struct run_state *st, double duration,
 			break;
 		}
 		for (size_t i = 0; i < st->nstreams && !st->done; i++) {
-			n = bsdk_perfbuf_consume(st->streams[i].pb);
+			n = stream_consume(&st->streams[i]);
 			if (n < 0) {
 				cli_error_unless_logged("map '%s': cannot read its rings: %s",
 							st->streams[i].map, bsdk_strerror(n));
@@ -566,9 +592,10 @@ static int run_main(int argc, char **argv)
 		nlinks++;
 	}
 
-	/* a reader on every perf_event_array */
+	/* a reader on every perf_event_array and ringbuf */
 	while ((map = bsdk_obj_map_next(obj, map)))
-		nmaps += bsdk_map_type(map) == BPF_MAP_TYPE_PERF_EVENT_ARRAY;
+		nmaps += bsdk_map_type(map) == BPF_MAP_TYPE_PERF_EVENT_ARRAY ||
+			 bsdk_map_type(map) == BPF_MAP_TYPE_RINGBUF;
 	st.streams = calloc(nmaps ? nmaps : 1, sizeof(*st.streams));
 	ctxs = calloc(nmaps ? nmaps : 1, sizeof(*ctxs));
 	if (!st.streams || !ctxs) {
@@ -577,28 +604,46 @@ static int run_main(int argc, char **argv)
 		goto out;
 	}
 	while ((map = bsdk_obj_map_next(obj, map))) {
-		struct bsdk_perfbuf_opts opts = { .sz = sizeof(opts) };
-		struct sample_ctx *c = &ctxs[st.nstreams];
+		struct sample_ctx *c;
+		struct stream *s;
 
-		if (bsdk_map_type(map) != BPF_MAP_TYPE_PERF_EVENT_ARRAY)
+		if (bsdk_map_type(map) != BPF_MAP_TYPE_PERF_EVENT_ARRAY &&
+		    bsdk_map_type(map) != BPF_MAP_TYPE_RINGBUF)
 			continue;
+		c = &ctxs[st.nstreams];
+		s = &st.streams[st.nstreams];
 		c->st = &st;
-		c->map = bsdk_map_name(map);
-		opts.pages = a.pages;
-		opts.on_sample = on_sample;
-		opts.ctx = c;
-		st.streams[st.nstreams].map = c->map;
-		st.streams[st.nstreams].pb = bsdk_perfbuf_new(bsdk_map_fd(map), &opts);
-		if (!st.streams[st.nstreams].pb) {
-			cli_error_unless_logged("map '%s': cannot open its perf rings: %s",
-						c->map, bsdk_strerror(errno));
-			ret = EXIT_RUNTIME;
-			goto out;
+		c->map = s->map = bsdk_map_name(map);
+		if (bsdk_map_type(map) == BPF_MAP_TYPE_PERF_EVENT_ARRAY) {
+			struct bsdk_perfbuf_opts opts = {
+				.sz = sizeof(opts), .pages = a.pages,
+				.on_sample = on_sample, .ctx = c,
+			};
+
+			s->pb = bsdk_perfbuf_new(bsdk_map_fd(map), &opts);
+			if (!s->pb) {
+				cli_error_unless_logged("map '%s': cannot open its perf rings: %s",
+							c->map, bsdk_strerror(errno));
+				ret = EXIT_RUNTIME;
+				goto out;
+			}
+		} else {
+			struct bsdk_ringbuf_opts opts = {
+				.sz = sizeof(opts), .on_sample = on_sample, .ctx = c,
+			};
+
+			s->rb = bsdk_ringbuf_new(bsdk_map_fd(map), &opts);
+			if (!s->rb) {
+				cli_error_unless_logged("map '%s': cannot map its ring buffer: %s",
+							c->map, bsdk_strerror(errno));
+				ret = EXIT_RUNTIME;
+				goto out;
+			}
 		}
 		st.nstreams++;
 	}
 	if (st.nstreams == 0)
-		fprintf(stderr, "warning: '%s' has no perf_event_array map: no records to print\n",
+		fprintf(stderr, "warning: '%s' has no perf_event_array or ringbuf map: no records to print\n",
 			a.path);
 	if (cli_verbosity)
 		fprintf(stderr, "streaming: %zu program%s attached, %zu map%s read; Ctrl-C to stop\n",
@@ -614,6 +659,10 @@ static int run_main(int argc, char **argv)
 	for (size_t i = 0; i < st.nstreams; i++) {
 		struct bsdk_perfbuf_stats s;
 
+		/* a ringbuf's producer learns of a full ring itself: the
+		 * kernel reports no losses to the reader */
+		if (!st.streams[i].pb)
+			continue;
 		bsdk_perfbuf_stats(st.streams[i].pb, &s);
 		lost += s.lost;
 		if (s.corrupt)
@@ -626,7 +675,7 @@ static int run_main(int argc, char **argv)
 out:
 	/* clean up: readers, then links, then maps and programs */
 	for (size_t i = 0; st.streams && i < st.nstreams; i++)
-		bsdk_perfbuf_free(st.streams[i].pb);
+		stream_free(&st.streams[i]);
 	for (size_t i = 0; i < nlinks; i++)
 		bsdk_link_destroy(links[i]);
 	bsdk_obj_close(obj);

@@ -151,6 +151,25 @@ teardown() {
 	expect_eq "$(printf '%s\n' "${returns[@]}" | sort -n | xargs)" "2001 2003 2005" "return values (2x+1)"
 }
 
+@test "run: a ringbuf map is read too, records unpadded, CPU -1" {
+	start_trigger getppid 4
+	start_run --set target_pid="$TRIGGER_PID" --count 4 "$OBJS/cli_ringbuf.bpf.o"
+	go
+	wait_run
+	expect_eq "$RUN_STATUS" 0 "exit status"
+	expect_eq "$(wc -l <"$OUT")" 4 "records printed"
+	seqs=()
+	while read -r line; do
+		read -r map cpu size _ <<<"$line"
+		expect_eq "$map $cpu $size" "ring -1 8" "map, CPU and size in '$line'"
+		expect_eq "$(field "$line" 0 4)" "$TRIGGER_PID" "pid in '$line'"
+		seqs+=("$(field "$line" 4 4)")
+	done <"$OUT"
+	# one ring for all CPUs: the records come in the order they were made
+	expect_eq "${seqs[*]}" "1 2 3 4" "sequence numbers"
+	grep -qx "received 4, lost 0" "$ERR" || fail "no 'received 4, lost 0' in: $(cat "$ERR")"
+}
+
 @test "run: --count N stops after exactly N records" {
 	start_trigger getppid 40
 	start_run --set target_pid="$TRIGGER_PID" --count 7 "$OBJS/cli_globals.bpf.o"
