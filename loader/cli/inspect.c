@@ -62,7 +62,8 @@ static const char inspect_usage[] =
 "    warnings\n"
 "        what will likely fail later: no license, a GPL-only helper called\n"
 "        under a license that is not GPL-compatible, a program 'bpfsdk run'\n"
-"        cannot attach, no perf_event_array map to read records from.\n"
+"        cannot attach, no perf_event_array or ringbuf map to read records\n"
+"        from.\n"
 "\n"
 "    docs/inspect.md shows an annotated example.\n"
 "\n"
@@ -141,7 +142,7 @@ static int collect_warnings(const struct bsdk_obj *obj, struct warnings *w)
 	bool gpl = bsdk_obj_gpl_compatible(obj);
 	const struct bsdk_prog *prog = NULL;
 	const struct bsdk_map *map = NULL;
-	bool has_perf_map = false;
+	bool has_record_map = false;
 	size_t nprogs = 0;
 
 	if (!license[0] &&
@@ -175,11 +176,12 @@ static int collect_warnings(const struct bsdk_obj *obj, struct warnings *w)
 		}
 	}
 	while ((map = bsdk_obj_map_next(obj, map)))
-		has_perf_map |= bsdk_map_type(map) == BPF_MAP_TYPE_PERF_EVENT_ARRAY;
+		has_record_map |= bsdk_map_type(map) == BPF_MAP_TYPE_PERF_EVENT_ARRAY ||
+				  bsdk_map_type(map) == BPF_MAP_TYPE_RINGBUF;
 	if (nprogs == 0 && warn_add(w, "no programs: nothing to load"))
 		return -1;
-	if (nprogs && !has_perf_map &&
-	    warn_add(w, "no perf_event_array map: 'bpfsdk run' has no records to print"))
+	if (nprogs && !has_record_map &&
+	    warn_add(w, "no perf_event_array or ringbuf map: 'bpfsdk run' has no records to print"))
 		return -1;
 	return 0;
 }

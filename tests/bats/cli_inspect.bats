@@ -103,7 +103,7 @@ func_insns() {
 	assert_line "license  none"
 	assert_line "warnings: 2"
 	assert_line --regexp '^  no license: '
-	assert_line --regexp "^  no perf_event_array map: "
+	assert_line --regexp "^  no perf_event_array or ringbuf map: "
 }
 
 @test "inspect: warns about a GPL-only helper under a non-GPL license" {
