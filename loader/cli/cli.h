@@ -108,8 +108,8 @@ struct table;
 /* align: one character per column, 'l' or 'r'. NULL on ENOMEM. */
 struct table *table_new(const char *const *headers, size_t ncols,
 			const char *align);
-/* Append a cell to the last row, starting a new row after ncols cells.
- * false on ENOMEM. */
+/* Append a cell to the last row, starting a new row after ncols cells;
+ * text_clean() is applied to it. false on ENOMEM. */
 __attribute__((format(printf, 2, 3)))
 bool table_cell(struct table *t, const char *fmt, ...);
 size_t table_rows(const struct table *t);
@@ -117,6 +117,14 @@ size_t table_rows(const struct table *t);
  * column's width with two spaces between columns. */
 void table_print(const struct table *t, FILE *f, int indent);
 void table_free(struct table *t);
+
+/* Names and strings in text output come from the object file: replace
+ * control bytes (below 0x20, and 0x7f) with '?', so that a hostile object
+ * cannot move the cursor or recolour the terminal. In place: */
+void text_clean(char *s);
+/* Or: s itself when it is clean, else a cleaned copy in buf (truncated to
+ * size - 1 bytes). */
+const char *text_printable(const char *s, char *buf, size_t size);
 
 /* ---- json.c: a writer for one pretty-printed JSON document */
 
@@ -149,9 +157,13 @@ void json_finish(struct json *j);
 /* ---- hexdump.c: records as text */
 
 /* One line: "MAP CPU SIZE BYTES", BYTES as two lower-case hex digits per
- * byte in memory order, without separators (xxd -p style, easy to cut). */
+ * byte in memory order, without separators (xxd -p style, easy to cut).
+ * map must hold no blank or control byte (see record_map_label()). */
 void record_print_hex(FILE *f, const char *map, int cpu, const void *data,
 		      uint32_t size);
+/* A copy of a map's name fit for the first field: blanks and control bytes
+ * replaced with '?'. NULL on ENOMEM; free() it. */
+char *record_map_label(const char *name);
 
 /* ---- bpf_names.c: names of the kernel's enums, as bpftool prints them */
 

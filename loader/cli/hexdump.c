@@ -5,7 +5,20 @@
  * A record can be as large as a perf ring allows, so the bytes go out
  * through a small chunk buffer rather than one line-sized allocation.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli.h"
+
+char *record_map_label(const char *name)
+{
+	char *label = strdup(name);
+
+	for (char *c = label; c && *c; c++)
+		if ((unsigned char)*c <= 0x20 || *c == 0x7f)
+			*c = '?';
+	return label;
+}
 
 void record_print_hex(FILE *f, const char *map, int cpu, const void *data,
 		      uint32_t size)

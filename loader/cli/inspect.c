@@ -110,6 +110,7 @@ static int warn_add(struct warnings *w, const char *fmt, ...)
 	va_end(ap);
 	if (n < 0)
 		return -1;
+	text_clean(msg);	/* JSON escapes on its own; this is for text */
 	w->msgs[w->count++] = msg;
 	return 0;
 }
@@ -222,6 +223,7 @@ static int print_prog_details(const struct bsdk_prog *prog)
 	size_t nrelos = bsdk_prog_relo_count(prog);
 	size_t nhelpers = bsdk_prog_helper_count(prog);
 	struct table *t = table_new(headers, 4, "rlll");
+	char name[256];
 
 	if (!t)
 		return -1;
@@ -240,7 +242,8 @@ static int print_prog_details(const struct bsdk_prog *prog)
 		}
 	}
 	printf("\nprogram '%s': %zu instructions linked, %zu relocation%s, %zu helper%s\n",
-	       bsdk_prog_name(prog), bsdk_prog_linked_insn_count(prog),
+	       text_printable(bsdk_prog_name(prog), name, sizeof(name)),
+	       bsdk_prog_linked_insn_count(prog),
 	       nrelos, nrelos == 1 ? "" : "s", nhelpers, nhelpers == 1 ? "" : "s");
 	if (table_rows(t))
 		table_print(t, stdout, 2);
@@ -279,6 +282,7 @@ static int print_text(const struct bsdk_obj *obj, const struct warnings *w)
 	const struct bsdk_prog *prog = NULL;
 	const struct bsdk_map *map = NULL;
 	struct table *progs, *maps;
+	char clean[512];
 	int ret = -1;
 
 	progs = table_new(prog_headers, 8, "llllrrrr");
@@ -311,9 +315,10 @@ static int print_text(const struct bsdk_obj *obj, const struct warnings *w)
 			goto out;
 	}
 
-	printf("object   %s\n", bsdk_obj_name(obj));
+	printf("object   %s\n", text_printable(bsdk_obj_name(obj), clean, sizeof(clean)));
 	if (license[0])
-		printf("license  %s (%s)\n", license, bsdk_obj_gpl_compatible(obj) ?
+		printf("license  %s (%s)\n", text_printable(license, clean, sizeof(clean)),
+		       bsdk_obj_gpl_compatible(obj) ?
 		       "GPL-compatible" : "not GPL-compatible");
 	else
 		printf("license  none\n");

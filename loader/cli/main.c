@@ -135,7 +135,11 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
  */
 static void cli_log(enum bsdk_log_level level, const char *msg, void *ctx)
 {
+	char clean[1100];	/* the library's messages are at most 1023 */
+
 	(void)ctx;
+	/* messages quote names from the object file */
+	msg = text_printable(msg, clean, sizeof(clean));
 	if (level == BSDK_LOG_ERROR && demote_errors)
 		level = BSDK_LOG_WARN;
 	switch (level) {

@@ -374,7 +374,7 @@ struct run_state {
 /* Each perfbuf gets its own ctx so that a record knows its map. */
 struct sample_ctx {
 	struct run_state *st;
-	const char *map;
+	char *map;		/* record_map_label() of the map's name */
 };
 
 static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
@@ -613,7 +613,13 @@ static int run_main(int argc, char **argv)
 		c = &ctxs[st.nstreams];
 		s = &st.streams[st.nstreams];
 		c->st = &st;
-		c->map = s->map = bsdk_map_name(map);
+		c->map = record_map_label(bsdk_map_name(map));
+		if (!c->map) {
+			cli_error("out of memory");
+			ret = EXIT_RUNTIME;
+			goto out;
+		}
+		s->map = c->map;
 		if (bsdk_map_type(map) == BPF_MAP_TYPE_PERF_EVENT_ARRAY) {
 			struct bsdk_perfbuf_opts opts = {
 				.sz = sizeof(opts), .pages = a.pages,
@@ -676,6 +682,8 @@ out:
 	/* clean up: readers, then links, then maps and programs */
 	for (size_t i = 0; st.streams && i < st.nstreams; i++)
 		stream_free(&st.streams[i]);
+	for (size_t i = 0; ctxs && i < nmaps; i++)
+		free(ctxs[i].map);
 	for (size_t i = 0; i < nlinks; i++)
 		bsdk_link_destroy(links[i]);
 	bsdk_obj_close(obj);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * table.c - text tables: a header line, then rows, columns as wide as
- * their widest cell. Cells are formatted when added and printed at the
- * end, since a column's width is known only after its last row.
+ * table.c - text output: tables with a header line, then rows, columns
+ * as wide as their widest cell (cells are formatted when added and printed
+ * at the end, since a column's width is known only after its last row);
+ * and strings from object files made safe for a terminal.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -17,6 +18,31 @@ struct table {
 	char **cells;		/* row-major, ncols per row */
 	size_t ncells, cap;
 };
+
+static bool is_control(unsigned char c)
+{
+	return c < 0x20 || c == 0x7f;
+}
+
+void text_clean(char *s)
+{
+	for (; *s; s++)
+		if (is_control((unsigned char)*s))
+			*s = '?';
+}
+
+const char *text_printable(const char *s, char *buf, size_t size)
+{
+	const char *p = s;
+
+	while (*p && !is_control((unsigned char)*p))
+		p++;
+	if (!*p || size == 0)
+		return s;
+	snprintf(buf, size, "%s", s);
+	text_clean(buf);
+	return buf;
+}
 
 struct table *table_new(const char *const *headers, size_t ncols,
 			const char *align)
@@ -51,6 +77,7 @@ bool table_cell(struct table *t, const char *fmt, ...)
 	va_end(ap);
 	if (n < 0)
 		return false;
+	text_clean(cell);
 	t->cells[t->ncells++] = cell;
 	return true;
 }

@@ -197,6 +197,16 @@ assert got == want, f"got {got!r}, expected {want!r}"
 	expect_eq "$output" 0 "lines with raw control bytes"
 }
 
+@test "inspect: control bytes from the file never reach the terminal" {
+	name=$'esc\e[31mred\a\x01.o'
+	cp "$OBJS/cli_globals.bpf.o" "$BATS_TEST_TMPDIR/$name"
+	run "$BPFSDK" inspect "$BATS_TEST_TMPDIR/$name"
+	assert_success
+	assert_line "object   $BATS_TEST_TMPDIR/esc?[31mred??.o"
+	run grep -c $'[\e\a\x01]' <<<"$output"
+	expect_eq "$output" 0 "lines with raw control bytes"
+}
+
 @test "inspect: works without privileges, creating nothing in the kernel" {
 	command -v setpriv >/dev/null || skip "setpriv (util-linux) is missing"
 	dir=$(mktemp -d)
