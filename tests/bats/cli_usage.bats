@@ -128,4 +128,10 @@ expect_usage_error() {
 		expect_eq "$status" 0 "exit status with '$args'"
 		assert_line "received 0, lost 0"
 	done
+	# -v before the command counts too
+	run "$BPFSDK" -v run -d 0.2 "$OBJS/cli_globals.bpf.o"
+	expect_eq "$status" 0 "exit status with 'bpfsdk -v run'"
+	assert_line --regexp '^streaming: 1 program attached, 1 map read'
+	run "$BPFSDK" run -d 0.2 "$OBJS/cli_globals.bpf.o"
+	refute_line --regexp '^streaming:'
 }
