@@ -6,8 +6,14 @@
 #   make run           set up the machine, build, run the headline sample
 #   make test          set up the machine, build, run every test suite
 #   make test-host     the same without the qemu kernel suite
+#   make vmtest        only the suites inside the qemu test kernel
+#                      (KERNEL=path/to/bzImage boots another kernel)
+#   make bench         the consumer benchmarks (docs/performance.md)
+#   make fuzz          fuzz the object parser (FUZZ_SECONDS, default 60)
+#   make test-asan     the unit tests under ASan/UBSan/LeakSanitizer
 #   make check-headers regenerate include/bpf_helper_defs.h and diff it
-#   make V=1           show full commands
+#   make setup         install the Debian packages, mount tracefs/bpffs
+#   make V=1           show full commands; BUILD=dir to build elsewhere
 #
 # Every folder brings its own fragment (loader/loader.mk, samples/*.mk, ...);
 # this file only holds the toolchain and the rules they share.
@@ -122,4 +128,4 @@ clean:
 	$(Q)rm -rf $(BUILD)
 
 help:
-	@sed -n '3,12p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n 's/^#   make/make/p; s/^#      \( *(.*\)/   \1/p' Makefile
