@@ -44,6 +44,10 @@ static inline void *fail_ptr(int err)
 	return NULL;
 }
 
+/* log_error(), then fail(err): `return log_fail(EINVAL, "...", ...);` says
+ * what went wrong and returns it in one statement, as git's error() does. */
+#define log_fail(err, ...) (log_error(__VA_ARGS__), fail(err))
+
 /* ---- sys.c: thin syscall wrappers. Each returns the syscall's result or
  * -errno (never -1 with errno). */
 int sys_bpf(enum bpf_cmd cmd, union bpf_attr *attr, unsigned int size);
@@ -51,7 +55,39 @@ int sys_perf_event_open(struct perf_event_attr *attr, int pid, int cpu,
 			int group_fd, unsigned long flags);
 int bpf_map_update(int map_fd, const void *key, const void *value,
 		   uint64_t flags);
-int bpf_map_lookup(int map_fd, const void *key, void *value);
+int bpf_map_get_info(int map_fd, struct bpf_map_info *info);
+
+/* ---- drain.c: what the perf buffer and the ring buffer share. */
+uint64_t now_ns(void);	/* CLOCK_MONOTONIC */
+/* Copy the caller's opts of src_sz bytes into dst of size bytes: an older,
+ * smaller struct (down to min_sz) is fine, a newer one only when the bytes
+ * this library does not know are zero - so fields can be appended without
+ * breaking programs built against an older header. who names the caller. */
+int opts_copy(void *dst, size_t size, const void *src, size_t src_sz,
+	      size_t min_sz, const char *who);
+/* Get the info of map_fd into *info and check it is of map type type. */
+int map_check(int map_fd, uint32_t type, const char *type_name,
+	      const char *who, struct bpf_map_info *info);
+
+/* The wait-and-drain loop: an epoll set, and a drain at least every
+ * period_ns so records never wait longer than max_latency_ms. */
+struct epoll_event;
+struct drain {
+	const char *who;	/* "perf buffer", "ring buffer": for messages */
+	int epfd;		/* -1 before drain_init() */
+	uint64_t period_ns;	/* 0: no periodic drain */
+	uint64_t last_ns;	/* when the last drain began */
+	uint64_t wakeups;	/* epoll waits that ended with an fd ready */
+	uint64_t drains;	/* calls of consume */
+};
+/* Create the epoll set; *max_latency_ms 0 becomes the default (10 ms). */
+int drain_init(struct drain *d, const char *who, int *max_latency_ms);
+int drain_timeout_ms(const struct drain *d);
+/* bsdk_perfbuf_poll() for any consumer: wait on d->epfd (into events, at
+ * most nevents), then consume(owner), until it returns records or the
+ * timeout passes. */
+int drain_poll(struct drain *d, struct epoll_event *events, int nevents,
+	       int timeout_ms, int (*consume)(void *owner), void *owner);
 
 /* Checked arithmetic for sizes read from files: true on overflow. */
 static inline int add_overflows(uint64_t a, uint64_t b, uint64_t *sum)
@@ -268,8 +304,6 @@ struct attach_kind {
 	bool needs_target;	/* "prefix/TARGET" */
 	int retprobe;		/* kretprobe / uretprobe */
 };
-const struct attach_kind *attach_kind_find(const char *section);
-const char *attach_kind_prefixes(void);
 int progs_collect(struct bsdk_obj *obj);
 int prog_load(struct bsdk_prog *prog);
 

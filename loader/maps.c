@@ -348,12 +348,7 @@ static int pinned_map_reuse(struct bsdk_map *map, const char *path)
 	if (fd < 0)
 		return fd == -ENOENT ? 0 : fd;
 
-	memset(&info, 0, sizeof(info));
-	memset(&attr, 0, sizeof(attr));
-	attr.info.bpf_fd = fd;
-	attr.info.info_len = sizeof(info);
-	attr.info.info = (uint64_t)(uintptr_t)&info;
-	err = sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr));
+	err = bpf_map_get_info(fd, &info);
 	if (err) {
 		close(fd);
 		return err;

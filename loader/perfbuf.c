@@ -14,7 +14,6 @@
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -31,7 +30,6 @@
 #define AUTO_MAX_PAGES         256
 #define AUTO_MIN_PAGES_SPLIT   16
 #define AUTO_MIN_PAGES         8
-#define DEFAULT_MAX_LATENCY_MS 10
 
 struct cpu_ring {
 	int cpu;
@@ -46,7 +44,7 @@ struct cpu_ring {
 
 struct bsdk_perfbuf {
 	int map_fd;
-	int epfd;
+	struct drain drain;
 	struct bsdk_perfbuf_opts opts;       /* normalised copy */
 	size_t page_size;
 	size_t data_size;                    /* pages * page_size */
@@ -59,82 +57,8 @@ struct bsdk_perfbuf {
 	size_t cap_rings;
 	struct epoll_event *events;          /* nrings entries for epoll_wait */
 
-	uint64_t drain_ns;                   /* 0: no periodic drain */
-	uint64_t last_drain_ns;
 	struct perf_ring_counts counts;
-	uint64_t wakeups;
-	uint64_t drains;
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-/* Copy the caller's options, accepting an older (smaller) struct and a
- * newer (larger) one whose extra bytes are all zero - the convention that
- * lets fields be appended without breaking built programs. */
-static int opts_copy(struct bsdk_perfbuf_opts *dst,
-		     const struct bsdk_perfbuf_opts *src)
-{
-	size_t sz;
-
-	memset(dst, 0, sizeof(*dst));
-	if (!src) {
-		log_error("perf buffer: options are required (on_sample at least)");
-		return fail(EINVAL);
-	}
-	sz = src->sz;
-	if (sz < offsetof(struct bsdk_perfbuf_opts, ctx) + sizeof(void *)) {
-		log_error("perf buffer: opts.sz is %zu, smaller than the first version of struct bsdk_perfbuf_opts; set it to sizeof(opts)",
-			  sz);
-		return fail(EINVAL);
-	}
-	if (sz > sizeof(*dst)) {
-		const uint8_t *extra = (const uint8_t *)src + sizeof(*dst);
-
-		for (size_t i = 0; i < sz - sizeof(*dst); i++) {
-			if (extra[i]) {
-				log_error("perf buffer: options set fields this library does not know (opts.sz %zu > %zu)",
-					  sz, sizeof(*dst));
-				return fail(EINVAL);
-			}
-		}
-		sz = sizeof(*dst);
-	}
-	memcpy(dst, src, sz);
-	dst->sz = sizeof(*dst);
-	return 0;
-}
-
-static int check_map(struct bsdk_perfbuf *pb)
-{
-	struct bpf_map_info info;
-	union bpf_attr attr;
-	int err;
-
-	memset(&info, 0, sizeof(info));
-	memset(&attr, 0, sizeof(attr));
-	attr.info.bpf_fd = pb->map_fd;
-	attr.info.info_len = sizeof(info);
-	attr.info.info = (uint64_t)(uintptr_t)&info;
-	err = sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr));
-	if (err < 0) {
-		log_error("perf buffer: map fd %d: cannot get map info: %s",
-			  pb->map_fd, bsdk_strerror(err));
-		return fail(-err);
-	}
-	if (info.type != BPF_MAP_TYPE_PERF_EVENT_ARRAY) {
-		log_error("perf buffer: map '%s' (fd %d) has type %u, not BPF_MAP_TYPE_PERF_EVENT_ARRAY",
-			  info.name, pb->map_fd, info.type);
-		return fail(EINVAL);
-	}
-	pb->map_slots = info.max_entries;
-	return 0;
-}
 
 static bool have_ring_for(const struct bsdk_perfbuf *pb, int cpu)
 {
@@ -232,7 +156,7 @@ static int ring_open(struct bsdk_perfbuf *pb, int cpu)
 	memset(&ev, 0, sizeof(ev));
 	ev.events = EPOLLIN;
 	ev.data.u64 = pb->nrings;
-	if (epoll_ctl(pb->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
+	if (epoll_ctl(pb->drain.epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
 		err = -errno;
 		log_error("perf buffer: cpu %d: epoll_ctl failed: %s", cpu,
 			  bsdk_strerror(err));
@@ -242,7 +166,7 @@ static int ring_open(struct bsdk_perfbuf *pb, int cpu)
 		err = -errno;
 		log_error("perf buffer: cpu %d: enabling the event failed: %s",
 			  cpu, bsdk_strerror(err));
-		epoll_ctl(pb->epfd, EPOLL_CTL_DEL, fd, NULL);
+		epoll_ctl(pb->drain.epfd, EPOLL_CTL_DEL, fd, NULL);
 		goto err_unmap;
 	}
 
@@ -325,6 +249,7 @@ struct bsdk_perfbuf *bsdk_perfbuf_new(int map_fd,
 				      const struct bsdk_perfbuf_opts *opts)
 {
 	struct bsdk_perfbuf *pb;
+	struct bpf_map_info info;
 	long page_size = sysconf(_SC_PAGESIZE);
 	int err;
 
@@ -332,14 +257,15 @@ struct bsdk_perfbuf *bsdk_perfbuf_new(int map_fd,
 	if (!pb)
 		return fail_ptr(ENOMEM);
 	pb->map_fd = map_fd;
-	pb->epfd = -1;
+	pb->drain.epfd = -1;
 
-	err = opts_copy(&pb->opts, opts);
+	err = opts_copy(&pb->opts, sizeof(pb->opts), opts, opts ? opts->sz : 0,
+			offsetof(struct bsdk_perfbuf_opts, ctx) + sizeof(void *),
+			"perf buffer");
 	if (err < 0)
 		goto err;
 	if (!pb->opts.on_sample) {
-		log_error("perf buffer: opts.on_sample is required");
-		err = fail(EINVAL);
+		err = log_fail(EINVAL, "perf buffer: opts.on_sample is required");
 		goto err;
 	}
 	if (page_size <= 0) {
@@ -382,22 +308,14 @@ struct bsdk_perfbuf *bsdk_perfbuf_new(int map_fd,
 		err = fail(EINVAL);
 		goto err;
 	}
-	if (pb->opts.max_latency_ms == 0)
-		pb->opts.max_latency_ms = DEFAULT_MAX_LATENCY_MS;
-	pb->drain_ns = pb->opts.max_latency_ms > 0 ?
-		(uint64_t)pb->opts.max_latency_ms * 1000000ull : 0;
-
-	err = check_map(pb);
+	err = map_check(map_fd, BPF_MAP_TYPE_PERF_EVENT_ARRAY,
+			"BPF_MAP_TYPE_PERF_EVENT_ARRAY", "perf buffer", &info);
+	if (!err)
+		err = drain_init(&pb->drain, "perf buffer",
+				 &pb->opts.max_latency_ms);
 	if (err < 0)
 		goto err;
-
-	pb->epfd = epoll_create1(EPOLL_CLOEXEC);
-	if (pb->epfd < 0) {
-		err = -errno;
-		log_error("perf buffer: epoll_create1 failed: %s",
-			  bsdk_strerror(err));
-		goto err;
-	}
+	pb->map_slots = info.max_entries;
 
 	for (;;) {
 		err = bsdk_perfbuf_rescan(pb);
@@ -425,7 +343,6 @@ struct bsdk_perfbuf *bsdk_perfbuf_new(int map_fd,
 		 pb->opts.wakeup_events ? "every" : "at bytes",
 		 pb->opts.wakeup_events ? pb->opts.wakeup_events :
 		 pb->opts.wakeup_bytes, pb->opts.max_latency_ms);
-	pb->last_drain_ns = now_ns();
 	return pb;
 
 err:
@@ -440,8 +357,8 @@ void bsdk_perfbuf_free(struct bsdk_perfbuf *pb)
 	if (!pb)
 		return;
 	rings_close(pb);
-	if (pb->epfd >= 0)
-		close(pb->epfd);
+	if (pb->drain.epfd >= 0)
+		close(pb->drain.epfd);
 	free(pb->rings);
 	free(pb->events);
 	free(pb);
@@ -578,72 +495,30 @@ int bsdk_perfbuf_consume(struct bsdk_perfbuf *pb)
 {
 	if (!pb)
 		return fail(EINVAL);
-	pb->drains++;
-	pb->last_drain_ns = now_ns();
+	pb->drain.drains++;
+	pb->drain.last_ns = now_ns();
 	return pb->opts.merge_by_ts ? consume_merged(pb) : consume_cpu_order(pb);
 }
 
-int bsdk_perfbuf_timeout_ms(const struct bsdk_perfbuf *pb)
+static int consume(void *pb)
 {
-	uint64_t now, due;
-
-	if (!pb->drain_ns)
-		return -1;
-	now = now_ns();
-	due = pb->last_drain_ns + pb->drain_ns;
-	if (now >= due)
-		return 0;
-	/* Round up: waking a little late is fine, early is a wasted pass. */
-	return (int)((due - now + 999999) / 1000000);
+	return bsdk_perfbuf_consume(pb);
 }
 
 int bsdk_perfbuf_poll(struct bsdk_perfbuf *pb, int timeout_ms)
 {
-	uint64_t deadline = 0;
-	int n, cnt;
+	return pb ? drain_poll(&pb->drain, pb->events, (int)pb->nrings,
+			       timeout_ms, consume, pb) : fail(EINVAL);
+}
 
-	if (!pb)
-		return fail(EINVAL);
-	if (timeout_ms > 0)
-		deadline = now_ns() + (uint64_t)timeout_ms * 1000000ull;
-
-	for (;;) {
-		int wait = timeout_ms < 0 ? -1 : 0;
-		int drain = bsdk_perfbuf_timeout_ms(pb);
-
-		if (timeout_ms > 0) {
-			uint64_t now = now_ns();
-
-			wait = now >= deadline ? 0 :
-				(int)((deadline - now + 999999) / 1000000);
-		}
-		if (drain >= 0 && (wait < 0 || drain < wait))
-			wait = drain;
-
-		n = epoll_wait(pb->epfd, pb->events, (int)pb->nrings, wait);
-		if (n < 0) {
-			if (errno == EINTR)
-				return fail(EINTR);
-			n = -errno;
-			log_error("perf buffer: epoll_wait failed: %s",
-				  bsdk_strerror(n));
-			return fail(-n);
-		}
-		if (n > 0)
-			pb->wakeups++;
-		/* Whichever ring woke us, take what every ring has: one
-		 * batch across CPUs instead of one wakeup per CPU. */
-		cnt = bsdk_perfbuf_consume(pb);
-		if (cnt > 0 || timeout_ms == 0)
-			return cnt;
-		if (timeout_ms > 0 && now_ns() >= deadline)
-			return 0;
-	}
+int bsdk_perfbuf_timeout_ms(const struct bsdk_perfbuf *pb)
+{
+	return drain_timeout_ms(&pb->drain);
 }
 
 int bsdk_perfbuf_epoll_fd(const struct bsdk_perfbuf *pb)
 {
-	return pb ? pb->epfd : fail(EINVAL);
+	return pb ? pb->drain.epfd : fail(EINVAL);
 }
 
 void bsdk_perfbuf_stats(const struct bsdk_perfbuf *pb,
@@ -659,8 +534,8 @@ void bsdk_perfbuf_stats(const struct bsdk_perfbuf *pb,
 	stats->corrupt_bytes = pb->counts.corrupt_bytes;
 	stats->nomem = pb->counts.nomem;
 	stats->copied = pb->counts.copied;
-	stats->wakeups = pb->wakeups;
-	stats->drains = pb->drains;
+	stats->wakeups = pb->drain.wakeups;
+	stats->drains = pb->drain.drains;
 	stats->cpus = (unsigned int)pb->nrings;
 	stats->pages = pb->opts.pages;
 }

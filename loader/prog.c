@@ -27,7 +27,7 @@ static const struct attach_kind attach_kinds[] = {
 	{ "perf_event",      BPF_PROG_TYPE_PERF_EVENT,     "perf_event",     NULL,                  true,  false, 0 },
 };
 
-const struct attach_kind *attach_kind_find(const char *section)
+static const struct attach_kind *attach_kind_find(const char *section)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(attach_kinds); i++) {
 		const struct attach_kind *k = &attach_kinds[i];
@@ -40,7 +40,7 @@ const struct attach_kind *attach_kind_find(const char *section)
 	return NULL;
 }
 
-const char *attach_kind_prefixes(void)
+static const char *attach_kind_prefixes(void)
 {
 	return "tracepoint/CAT/NAME, tp/, raw_tracepoint/NAME, raw_tp/, "
 	       "kprobe/FUNC, kretprobe/FUNC, uprobe/PATH:SYMBOL[+OFF], "

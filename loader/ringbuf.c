@@ -13,17 +13,14 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
 #include "perf_ring.h"
 
-#define DEFAULT_MAX_LATENCY_MS 10
-
 struct bsdk_ringbuf {
 	int map_fd;
-	int epfd;
+	struct drain drain;
 	struct bsdk_ringbuf_opts opts;
 	size_t page_size;
 	uint64_t size;                  /* max_entries: the data area */
@@ -32,19 +29,7 @@ struct bsdk_ringbuf {
 	const uint8_t *data;            /* after the producer page */
 	size_t prod_map_size;
 	struct bpf_ring walk;           /* counters live here */
-	uint64_t drain_ns;
-	uint64_t last_drain_ns;
-	uint64_t wakeups;
-	uint64_t drains;
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 uint64_t bpf_ring_walk(struct bpf_ring *r, perf_ring_sample_fn on_sample,
 		       void *ctx)
@@ -89,40 +74,11 @@ uint64_t bpf_ring_walk(struct bpf_ring *r, perf_ring_sample_fn on_sample,
 	return n;
 }
 
-static int opts_copy(struct bsdk_ringbuf_opts *dst,
-		     const struct bsdk_ringbuf_opts *src)
-{
-	size_t sz;
-
-	memset(dst, 0, sizeof(*dst));
-	if (!src || !src->sz) {
-		log_error("ring buffer: options with sz and on_sample are required");
-		return fail(EINVAL);
-	}
-	sz = src->sz;
-	if (sz > sizeof(*dst)) {
-		const uint8_t *extra = (const uint8_t *)src + sizeof(*dst);
-
-		for (size_t i = 0; i < sz - sizeof(*dst); i++) {
-			if (extra[i]) {
-				log_error("ring buffer: options set fields this library does not know (opts.sz %zu > %zu)",
-					  sz, sizeof(*dst));
-				return fail(EINVAL);
-			}
-		}
-		sz = sizeof(*dst);
-	}
-	memcpy(dst, src, sz);
-	dst->sz = sizeof(*dst);
-	return 0;
-}
-
 struct bsdk_ringbuf *bsdk_ringbuf_new(int map_fd,
 				      const struct bsdk_ringbuf_opts *opts)
 {
 	struct bsdk_ringbuf *rb;
 	struct bpf_map_info info;
-	union bpf_attr attr;
 	struct epoll_event ev;
 	long page_size = sysconf(_SC_PAGESIZE);
 	void *p;
@@ -132,39 +88,21 @@ struct bsdk_ringbuf *bsdk_ringbuf_new(int map_fd,
 	if (!rb)
 		return fail_ptr(ENOMEM);
 	rb->map_fd = map_fd;
-	rb->epfd = -1;
+	rb->drain.epfd = -1;
 	rb->page_size = (size_t)page_size;
 
-	err = opts_copy(&rb->opts, opts);
+	err = opts_copy(&rb->opts, sizeof(rb->opts), opts, opts ? opts->sz : 0,
+			1, "ring buffer");
 	if (err < 0)
 		goto err;
 	if (!rb->opts.on_sample) {
-		log_error("ring buffer: opts.on_sample is required");
-		err = fail(EINVAL);
+		err = log_fail(EINVAL, "ring buffer: opts.on_sample is required");
 		goto err;
 	}
-	if (rb->opts.max_latency_ms == 0)
-		rb->opts.max_latency_ms = DEFAULT_MAX_LATENCY_MS;
-	rb->drain_ns = rb->opts.max_latency_ms > 0 ?
-		(uint64_t)rb->opts.max_latency_ms * 1000000ull : 0;
-
-	memset(&info, 0, sizeof(info));
-	memset(&attr, 0, sizeof(attr));
-	attr.info.bpf_fd = (uint32_t)map_fd;
-	attr.info.info_len = sizeof(info);
-	attr.info.info = (uint64_t)(uintptr_t)&info;
-	err = sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr));
-	if (err < 0) {
-		log_error("ring buffer: map fd %d: cannot get map info: %s",
-			  map_fd, bsdk_strerror(err));
+	err = map_check(map_fd, BPF_MAP_TYPE_RINGBUF, "BPF_MAP_TYPE_RINGBUF",
+			"ring buffer", &info);
+	if (err < 0)
 		goto err;
-	}
-	if (info.type != BPF_MAP_TYPE_RINGBUF) {
-		log_error("ring buffer: map '%s' (fd %d) has type %u, not BPF_MAP_TYPE_RINGBUF",
-			  info.name, map_fd, info.type);
-		err = fail(EINVAL);
-		goto err;
-	}
 	/* The kernel only creates power-of-two multiples of the page size,
 	 * but the walker's mask depends on it: check rather than trust. */
 	if (!info.max_entries || info.max_entries & (info.max_entries - 1) ||
@@ -202,16 +140,12 @@ struct bsdk_ringbuf *bsdk_ringbuf_new(int map_fd,
 	rb->walk.data = rb->data;
 	rb->walk.size = rb->size;
 
-	rb->epfd = epoll_create1(EPOLL_CLOEXEC);
-	if (rb->epfd < 0) {
-		err = -errno;
-		log_error("ring buffer: epoll_create1 failed: %s",
-			  bsdk_strerror(err));
+	err = drain_init(&rb->drain, "ring buffer", &rb->opts.max_latency_ms);
+	if (err < 0)
 		goto err;
-	}
 	memset(&ev, 0, sizeof(ev));
 	ev.events = EPOLLIN;
-	if (epoll_ctl(rb->epfd, EPOLL_CTL_ADD, map_fd, &ev) < 0) {
+	if (epoll_ctl(rb->drain.epfd, EPOLL_CTL_ADD, map_fd, &ev) < 0) {
 		err = -errno;
 		log_error("ring buffer: epoll_ctl on map '%s' failed: %s",
 			  info.name, bsdk_strerror(err));
@@ -220,7 +154,6 @@ struct bsdk_ringbuf *bsdk_ringbuf_new(int map_fd,
 	log_info("ring buffer: map '%s', %llu bytes, drain every %d ms",
 		 info.name, (unsigned long long)rb->size,
 		 rb->opts.max_latency_ms);
-	rb->last_drain_ns = now_ns();
 	return rb;
 
 err:
@@ -238,8 +171,8 @@ void bsdk_ringbuf_free(struct bsdk_ringbuf *rb)
 		munmap(rb->consumer_pos, rb->page_size);
 	if (rb->producer_pos)
 		munmap(rb->producer_pos, rb->prod_map_size);
-	if (rb->epfd >= 0)
-		close(rb->epfd);
+	if (rb->drain.epfd >= 0)
+		close(rb->drain.epfd);
 	free(rb);
 	errno = saved;
 }
@@ -250,8 +183,8 @@ int bsdk_ringbuf_consume(struct bsdk_ringbuf *rb)
 
 	if (!rb)
 		return fail(EINVAL);
-	rb->drains++;
-	rb->last_drain_ns = now_ns();
+	rb->drain.drains++;
+	rb->drain.last_ns = now_ns();
 	/* Acquire on producer_pos, pairing with the kernel's release when
 	 * it reserves: every header below it is at least reserved (BUSY)
 	 * and readable. */
@@ -266,63 +199,27 @@ int bsdk_ringbuf_consume(struct bsdk_ringbuf *rb)
 	return n > INT32_MAX ? INT32_MAX : (int)n;
 }
 
-int bsdk_ringbuf_timeout_ms(const struct bsdk_ringbuf *rb)
+static int consume(void *rb)
 {
-	uint64_t now, due;
-
-	if (!rb->drain_ns)
-		return -1;
-	now = now_ns();
-	due = rb->last_drain_ns + rb->drain_ns;
-	if (now >= due)
-		return 0;
-	return (int)((due - now + 999999) / 1000000);
+	return bsdk_ringbuf_consume(rb);
 }
 
 int bsdk_ringbuf_poll(struct bsdk_ringbuf *rb, int timeout_ms)
 {
 	struct epoll_event ev;
-	uint64_t deadline = 0;
-	int n, cnt;
 
-	if (!rb)
-		return fail(EINVAL);
-	if (timeout_ms > 0)
-		deadline = now_ns() + (uint64_t)timeout_ms * 1000000ull;
-	for (;;) {
-		int wait = timeout_ms < 0 ? -1 : 0;
-		int drain = bsdk_ringbuf_timeout_ms(rb);
+	return rb ? drain_poll(&rb->drain, &ev, 1, timeout_ms, consume, rb) :
+		    fail(EINVAL);
+}
 
-		if (timeout_ms > 0) {
-			uint64_t now = now_ns();
-
-			wait = now >= deadline ? 0 :
-				(int)((deadline - now + 999999) / 1000000);
-		}
-		if (drain >= 0 && (wait < 0 || drain < wait))
-			wait = drain;
-		n = epoll_wait(rb->epfd, &ev, 1, wait);
-		if (n < 0) {
-			if (errno == EINTR)
-				return fail(EINTR);
-			n = -errno;
-			log_error("ring buffer: epoll_wait failed: %s",
-				  bsdk_strerror(n));
-			return fail(-n);
-		}
-		if (n > 0)
-			rb->wakeups++;
-		cnt = bsdk_ringbuf_consume(rb);
-		if (cnt > 0 || timeout_ms == 0)
-			return cnt;
-		if (timeout_ms > 0 && now_ns() >= deadline)
-			return 0;
-	}
+int bsdk_ringbuf_timeout_ms(const struct bsdk_ringbuf *rb)
+{
+	return drain_timeout_ms(&rb->drain);
 }
 
 int bsdk_ringbuf_epoll_fd(const struct bsdk_ringbuf *rb)
 {
-	return rb ? rb->epfd : fail(EINVAL);
+	return rb ? rb->drain.epfd : fail(EINVAL);
 }
 
 void bsdk_ringbuf_stats(const struct bsdk_ringbuf *rb,
@@ -334,6 +231,6 @@ void bsdk_ringbuf_stats(const struct bsdk_ringbuf *rb,
 	stats->received = rb->walk.received;
 	stats->discarded = rb->walk.discarded;
 	stats->corrupt = rb->walk.corrupt;
-	stats->wakeups = rb->wakeups;
-	stats->drains = rb->drains;
+	stats->wakeups = rb->drain.wakeups;
+	stats->drains = rb->drain.drains;
 }

@@ -38,13 +38,14 @@ int bpf_map_update(int map_fd, const void *key, const void *value,
 	return sys_bpf(BPF_MAP_UPDATE_ELEM, &attr, sizeof(attr));
 }
 
-int bpf_map_lookup(int map_fd, const void *key, void *value)
+int bpf_map_get_info(int map_fd, struct bpf_map_info *info)
 {
 	union bpf_attr attr;
 
+	memset(info, 0, sizeof(*info));
 	memset(&attr, 0, sizeof(attr));
-	attr.map_fd = map_fd;
-	attr.key = (uint64_t)(uintptr_t)key;
-	attr.value = (uint64_t)(uintptr_t)value;
-	return sys_bpf(BPF_MAP_LOOKUP_ELEM, &attr, sizeof(attr));
+	attr.info.bpf_fd = (uint32_t)map_fd;
+	attr.info.info_len = sizeof(*info);
+	attr.info.info = (uint64_t)(uintptr_t)info;
+	return sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr));
 }
