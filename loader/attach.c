@@ -70,19 +70,12 @@ static int bind_perf_event(struct bsdk_prog *prog, struct bsdk_link *link,
 	if (fd >= 0) {
 		link->link_fd = fd;
 	} else if (ioctl(pfd, PERF_EVENT_IOC_SET_BPF, prog->fd) < 0) {
-		int err = -errno;
-
-		log_error("program '%s': cannot attach to its perf event: %s",
-			  prog->fn.name, bsdk_strerror(err));
-		return err;
+		return log_fail(errno, "program '%s': cannot attach to its perf event: %s",
+				prog->fn.name, bsdk_strerror(errno));
 	}
-	if (ioctl(pfd, PERF_EVENT_IOC_ENABLE, 0) < 0) {
-		int err = -errno;
-
-		log_error("program '%s': cannot enable its perf event: %s",
-			  prog->fn.name, bsdk_strerror(err));
-		return err;
-	}
+	if (ioctl(pfd, PERF_EVENT_IOC_ENABLE, 0) < 0)
+		return log_fail(errno, "program '%s': cannot enable its perf event: %s",
+				prog->fn.name, bsdk_strerror(errno));
 	return 0;
 }
 
@@ -94,26 +87,21 @@ int attach_tracepoint(struct bsdk_prog *prog, struct bsdk_link *link)
 	int pfd, err = -ENOENT;
 
 	/* "CAT/NAME": both parts, no way out of the events directory. */
-	if (!strchr(prog->target, '/') || strstr(prog->target, "..")) {
-		log_error("program '%s': tracepoint '%s' is not of the form CATEGORY/NAME",
-			  prog->fn.name, prog->target);
-		return fail(BSDK_ESECTION);
-	}
+	if (!strchr(prog->target, '/') || strstr(prog->target, ".."))
+		return log_fail(BSDK_ESECTION, "program '%s': tracepoint '%s' is not of the form CATEGORY/NAME",
+				prog->fn.name, prog->target);
 	for (size_t i = 0; i < ARRAY_SIZE(tracefs_roots) && err; i++) {
 		snprintf(path, sizeof(path), "%s/events/%s/id", tracefs_roots[i],
 			 prog->target);
 		err = read_long(path, &id);
 	}
-	if (err) {
-		if (access("/sys/kernel/tracing/events", F_OK) &&
-		    access("/sys/kernel/debug/tracing/events", F_OK))
-			log_error("program '%s': tracefs is not mounted (mount -t tracefs tracefs /sys/kernel/tracing)",
-				  prog->fn.name);
-		else
-			log_error("program '%s': tracepoint '%s' does not exist on this kernel (see %s/events)",
-				  prog->fn.name, prog->target, tracefs_roots[0]);
-		return fail(BSDK_ENOPROBE);
-	}
+	if (err && access("/sys/kernel/tracing/events", F_OK) &&
+	    access("/sys/kernel/debug/tracing/events", F_OK))
+		return log_fail(BSDK_ENOPROBE, "program '%s': tracefs is not mounted (mount -t tracefs tracefs /sys/kernel/tracing)",
+				prog->fn.name);
+	if (err)
+		return log_fail(BSDK_ENOPROBE, "program '%s': tracepoint '%s' does not exist on this kernel (see %s/events)",
+				prog->fn.name, prog->target, tracefs_roots[0]);
 
 	memset(&attr, 0, sizeof(attr));
 	attr.type = PERF_TYPE_TRACEPOINT;
@@ -121,11 +109,9 @@ int attach_tracepoint(struct bsdk_prog *prog, struct bsdk_link *link)
 	attr.config = (uint64_t)id;
 	/* One event on CPU 0 is enough: the program runs on every CPU. */
 	pfd = sys_perf_event_open(&attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
-	if (pfd < 0) {
-		log_error("program '%s': cannot open tracepoint '%s': %s",
-			  prog->fn.name, prog->target, bsdk_strerror(pfd));
-		return pfd;
-	}
+	if (pfd < 0)
+		return log_fail(-pfd, "program '%s': cannot open tracepoint '%s': %s",
+				prog->fn.name, prog->target, bsdk_strerror(pfd));
 	return bind_perf_event(prog, link, pfd);
 }
 
@@ -138,16 +124,12 @@ int attach_raw_tracepoint(struct bsdk_prog *prog, struct bsdk_link *link)
 	attr.raw_tracepoint.name = (uint64_t)(uintptr_t)prog->target;
 	attr.raw_tracepoint.prog_fd = prog->fd;
 	fd = sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &attr, sizeof(attr));
-	if (fd < 0) {
-		if (fd == -ENOENT) {
-			log_error("program '%s': raw tracepoint '%s' does not exist on this kernel",
-				  prog->fn.name, prog->target);
-			return fail(BSDK_ENOPROBE);
-		}
-		log_error("program '%s': cannot attach to raw tracepoint '%s': %s",
-			  prog->fn.name, prog->target, bsdk_strerror(fd));
-		return fd;
-	}
+	if (fd == -ENOENT)
+		return log_fail(BSDK_ENOPROBE, "program '%s': raw tracepoint '%s' does not exist on this kernel",
+				prog->fn.name, prog->target);
+	if (fd < 0)
+		return log_fail(-fd, "program '%s': cannot attach to raw tracepoint '%s': %s",
+				prog->fn.name, prog->target, bsdk_strerror(fd));
 	link->link_fd = fd;
 	return 0;
 }
@@ -200,11 +182,9 @@ static int open_probe(struct bsdk_prog *prog, const char *pmu,
 	int type, ret_bit, pfd, err;
 
 	err = probe_pmu(pmu, &type, &ret_bit);
-	if (err) {
-		log_error("program '%s': this kernel has no %s support (no '%s' PMU in /sys/bus/event_source/devices): cannot attach '%s'",
-			  prog->fn.name, pmu, pmu, prog->section);
-		return fail(BSDK_ENOTSUPP);
-	}
+	if (err)
+		return log_fail(BSDK_ENOTSUPP, "program '%s': this kernel has no %s support (no '%s' PMU in /sys/bus/event_source/devices): cannot attach '%s'",
+				prog->fn.name, pmu, pmu, prog->section);
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
 	attr.type = (uint32_t)type;
@@ -212,18 +192,14 @@ static int open_probe(struct bsdk_prog *prog, const char *pmu,
 	attr.config1 = (uint64_t)(uintptr_t)name;
 	attr.config2 = config2;
 	pfd = sys_perf_event_open(&attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
-	if (pfd == -ENOENT || pfd == -EINVAL || pfd == -ENXIO) {
-		log_error("program '%s': %s target '%s' not found%s",
-			  prog->fn.name, pmu, prog->target,
-			  strcmp(pmu, "kprobe") == 0 ?
-			  " (is it in /proc/kallsyms, and not inlined or blacklisted?)" : "");
-		return fail(BSDK_ENOPROBE);
-	}
-	if (pfd < 0) {
-		log_error("program '%s': cannot open %s '%s': %s", prog->fn.name,
-			  pmu, prog->target, bsdk_strerror(pfd));
-		return pfd;
-	}
+	if (pfd == -ENOENT || pfd == -EINVAL || pfd == -ENXIO)
+		return log_fail(BSDK_ENOPROBE, "program '%s': %s target '%s' not found%s",
+				prog->fn.name, pmu, prog->target,
+				strcmp(pmu, "kprobe") == 0 ?
+				" (is it in /proc/kallsyms, and not inlined or blacklisted?)" : "");
+	if (pfd < 0)
+		return log_fail(-pfd, "program '%s': cannot open %s '%s': %s",
+				prog->fn.name, pmu, prog->target, bsdk_strerror(pfd));
 	return pfd;
 }
 
@@ -236,22 +212,18 @@ int attach_kprobe(struct bsdk_prog *prog, struct bsdk_link *link)
 	size_t len = plus ? (size_t)(plus - prog->target) : strlen(prog->target);
 	int pfd;
 
-	if (len == 0 || len >= sizeof(func)) {
-		log_error("program '%s': kprobe target '%s' is not FUNC[+OFFSET]",
-			  prog->fn.name, prog->target);
-		return fail(BSDK_ESECTION);
-	}
+	if (len == 0 || len >= sizeof(func))
+		return log_fail(BSDK_ESECTION, "program '%s': kprobe target '%s' is not FUNC[+OFFSET]",
+				prog->fn.name, prog->target);
 	memcpy(func, prog->target, len);
 	func[len] = '\0';
 	if (plus) {
 		char *end;
 
 		off = strtoull(plus + 1, &end, 0);
-		if (*end) {
-			log_error("program '%s': kprobe offset '%s' is not a number",
-				  prog->fn.name, plus + 1);
-			return fail(BSDK_ESECTION);
-		}
+		if (*end)
+			return log_fail(BSDK_ESECTION, "program '%s': kprobe offset '%s' is not a number",
+					prog->fn.name, plus + 1);
 	}
 	pfd = open_probe(prog, "kprobe", func, off);
 	return pfd < 0 ? pfd : bind_perf_event(prog, link, pfd);
@@ -333,39 +305,33 @@ int attach_uprobe(struct bsdk_prog *prog, struct bsdk_link *link)
 	int pfd, err;
 
 	if (!colon || colon == prog->target || !colon[1] ||
-	    (size_t)(colon - prog->target) >= sizeof(path)) {
-		log_error("program '%s': uprobe target '%s' is not PATH:SYMBOL[+OFFSET]",
-			  prog->fn.name, prog->target);
-		return fail(BSDK_ESECTION);
-	}
+	    (size_t)(colon - prog->target) >= sizeof(path))
+		return log_fail(BSDK_ESECTION, "program '%s': uprobe target '%s' is not PATH:SYMBOL[+OFFSET]",
+				prog->fn.name, prog->target);
 	memcpy(path, prog->target, (size_t)(colon - prog->target));
 	path[colon - prog->target] = '\0';
 	plus = strchr(colon + 1, '+');
 	len = plus ? (size_t)(plus - colon - 1) : strlen(colon + 1);
-	if (len == 0 || len >= sizeof(symbol)) {
-		log_error("program '%s': uprobe symbol in '%s' is empty or too long",
-			  prog->fn.name, prog->target);
-		return fail(BSDK_ESECTION);
-	}
+	if (len == 0 || len >= sizeof(symbol))
+		return log_fail(BSDK_ESECTION, "program '%s': uprobe symbol in '%s' is empty or too long",
+				prog->fn.name, prog->target);
 	memcpy(symbol, colon + 1, len);
 	symbol[len] = '\0';
 	if (plus) {
 		add = strtoull(plus + 1, &end, 0);
-		if (*end) {
-			log_error("program '%s': uprobe offset '%s' is not a number",
-				  prog->fn.name, plus + 1);
-			return fail(BSDK_ESECTION);
-		}
+		if (*end)
+			return log_fail(BSDK_ESECTION, "program '%s': uprobe offset '%s' is not a number",
+					prog->fn.name, plus + 1);
 	}
 	offset = strtoull(symbol, &end, 0);
 	if (*end) {	/* not a number: a symbol to look up */
 		err = elf_symbol_offset(path, symbol, &offset);
-		if (err) {
-			log_error("program '%s': uprobe: cannot find function '%s' in '%s': %s",
-				  prog->fn.name, symbol, path,
-				  err == -ESRCH ? "no such function symbol" : bsdk_strerror(err));
-			return fail(err == -ESRCH || err == -ENOENT ? BSDK_ENOPROBE : -err);
-		}
+		if (err)
+			return log_fail(err == -ESRCH || err == -ENOENT ?
+					BSDK_ENOPROBE : -err,
+					"program '%s': uprobe: cannot find function '%s' in '%s': %s",
+					prog->fn.name, symbol, path,
+					err == -ESRCH ? "no such function symbol" : bsdk_strerror(err));
 	}
 	pfd = open_probe(prog, "uprobe", path, offset + add);
 	return pfd < 0 ? pfd : bind_perf_event(prog, link, pfd);

@@ -63,11 +63,9 @@ int bsdk_cpu_possible_count(void)
 	if (cached > 0)
 		return cached;
 	n = cpulist_read("/sys/devices/system/cpu/possible", NULL, NULL);
-	if (n <= 0) {
-		log_error("cannot read /sys/devices/system/cpu/possible: %s",
-			  bsdk_strerror(n ? n : -EINVAL));
-		return fail(n ? -n : EINVAL);
-	}
+	if (n <= 0)
+		return log_fail(n ? -n : EINVAL, "cannot read /sys/devices/system/cpu/possible: %s",
+				bsdk_strerror(n ? n : -EINVAL));
 	cached = n;
 	return n;
 }
@@ -101,13 +99,9 @@ static int mount_if_missing(const char *dir, const char *fstype,
 
 	if (statfs(dir, &st) == 0 && (unsigned long)st.f_type == magic)
 		return 0;
-	if (mount(fstype, dir, fstype, 0, NULL) < 0) {
-		int err = -errno;
-
-		log_error("cannot mount %s on '%s': %s", fstype, dir,
-			  bsdk_strerror(err));
-		return err;
-	}
+	if (mount(fstype, dir, fstype, 0, NULL) < 0)
+		return log_fail(errno, "cannot mount %s on '%s': %s", fstype, dir,
+				bsdk_strerror(errno));
 	log_info("mounted %s on '%s'", fstype, dir);
 	return 0;
 }

@@ -15,8 +15,7 @@
 
 static int bad_object(const struct bsdk_obj *obj, const char *what)
 {
-	log_error("'%s': %s", obj->name, what);
-	return fail(BSDK_EFORMAT);
+	return log_fail(BSDK_EFORMAT, "'%s': %s", obj->name, what);
 }
 
 const char *elf_sym_name(const struct bsdk_obj *obj, const GElf_Sym *sym)
@@ -96,35 +95,27 @@ static int read_sections(struct bsdk_obj *obj)
 		Elf_Scn *scn = elf_getscn(obj->elf, i);
 		Elf_Data *data;
 
-		if (!scn || !gelf_getshdr(scn, &s->shdr)) {
-			log_error("'%s': section %zu: cannot read its header",
-				  obj->name, i);
-			return fail(BSDK_EFORMAT);
-		}
+		if (!scn || !gelf_getshdr(scn, &s->shdr))
+			return log_fail(BSDK_EFORMAT, "'%s': section %zu: cannot read its header",
+					obj->name, i);
 		s->name = elf_strptr(obj->elf, shstrndx, s->shdr.sh_name);
-		if (!s->name) {
-			log_error("'%s': section %zu: name offset %u is outside the section name table",
-				  obj->name, i, s->shdr.sh_name);
-			return fail(BSDK_EFORMAT);
-		}
+		if (!s->name)
+			return log_fail(BSDK_EFORMAT, "'%s': section %zu: name offset %u is outside the section name table",
+					obj->name, i, s->shdr.sh_name);
 		s->size = s->shdr.sh_size;
 		if (s->shdr.sh_type == SHT_NOBITS || s->size == 0)
 			continue;
 		if (range_outside(s->shdr.sh_offset, s->shdr.sh_size,
-				  obj->image_size)) {
-			log_error("'%s': section '%s': offset %#llx + size %#llx is past the end of the file (%zu bytes)",
-				  obj->name, s->name,
-				  (unsigned long long)s->shdr.sh_offset,
-				  (unsigned long long)s->shdr.sh_size,
-				  obj->image_size);
-			return fail(BSDK_EFORMAT);
-		}
+				  obj->image_size))
+			return log_fail(BSDK_EFORMAT, "'%s': section '%s': offset %#llx + size %#llx is past the end of the file (%zu bytes)",
+					obj->name, s->name,
+					(unsigned long long)s->shdr.sh_offset,
+					(unsigned long long)s->shdr.sh_size,
+					obj->image_size);
 		data = elf_getdata(scn, NULL);
-		if (!data || data->d_size != s->size || !data->d_buf) {
-			log_error("'%s': section '%s': cannot read its data",
-				  obj->name, s->name);
-			return fail(BSDK_EFORMAT);
-		}
+		if (!data || data->d_size != s->size || !data->d_buf)
+			return log_fail(BSDK_EFORMAT, "'%s': section '%s': cannot read its data",
+					obj->name, s->name);
 		s->data = data->d_buf;
 	}
 	return 0;
@@ -145,12 +136,10 @@ static int read_symbols(struct bsdk_obj *obj)
 	}
 	if (!symtab)
 		return bad_object(obj, "no symbol table (was it stripped?)");
-	if (symtab->shdr.sh_entsize != sizeof(Elf64_Sym)) {
-		log_error("'%s': symbol table: entry size %llu, expected %zu",
-			  obj->name, (unsigned long long)symtab->shdr.sh_entsize,
-			  sizeof(Elf64_Sym));
-		return fail(BSDK_EFORMAT);
-	}
+	if (symtab->shdr.sh_entsize != sizeof(Elf64_Sym))
+		return log_fail(BSDK_EFORMAT, "'%s': symbol table: entry size %llu, expected %zu",
+				obj->name, (unsigned long long)symtab->shdr.sh_entsize,
+				sizeof(Elf64_Sym));
 	if (symtab->size % sizeof(Elf64_Sym) || !symtab->data)
 		return bad_object(obj, "symbol table size is not a whole number of entries");
 	if (symtab->shdr.sh_link == 0 || symtab->shdr.sh_link >= obj->nsecs ||
@@ -166,21 +155,15 @@ static int read_symbols(struct bsdk_obj *obj)
 	for (size_t i = 0; i < obj->nsyms; i++) {
 		GElf_Sym *sym = &obj->syms[i];
 
-		if (!data || !gelf_getsym(data, (int)i, sym)) {
-			log_error("'%s': symbol %zu: cannot read it", obj->name, i);
-			return fail(BSDK_EFORMAT);
-		}
+		if (!data || !gelf_getsym(data, (int)i, sym))
+			return log_fail(BSDK_EFORMAT, "'%s': symbol %zu: cannot read it", obj->name, i);
 		/* Every later lookup indexes obj->secs with st_shndx. */
-		if (sym->st_shndx >= obj->nsecs && sym->st_shndx < SHN_LORESERVE) {
-			log_error("'%s': symbol %zu: section index %u out of range",
-				  obj->name, i, sym->st_shndx);
-			return fail(BSDK_EFORMAT);
-		}
-		if (!elf_strptr(obj->elf, obj->strtab_sec, sym->st_name)) {
-			log_error("'%s': symbol %zu: name offset %u is outside the string table",
-				  obj->name, i, sym->st_name);
-			return fail(BSDK_EFORMAT);
-		}
+		if (sym->st_shndx >= obj->nsecs && sym->st_shndx < SHN_LORESERVE)
+			return log_fail(BSDK_EFORMAT, "'%s': symbol %zu: section index %u out of range",
+					obj->name, i, sym->st_shndx);
+		if (!elf_strptr(obj->elf, obj->strtab_sec, sym->st_name))
+			return log_fail(BSDK_EFORMAT, "'%s': symbol %zu: name offset %u is outside the string table",
+					obj->name, i, sym->st_name);
 	}
 	return 0;
 }
@@ -225,11 +208,9 @@ int elf_parse(struct bsdk_obj *obj)
 		return bad_object(obj, "cannot read the ELF header");
 	if (ehdr.e_ident[EI_CLASS] != ELFCLASS64)
 		return bad_object(obj, "not a 64-bit ELF file");
-	if (ehdr.e_machine != EM_BPF) {
-		log_error("'%s': ELF machine %u is not BPF (%u): was it built with clang -target bpf?",
-			  obj->name, ehdr.e_machine, EM_BPF);
-		return fail(BSDK_EFORMAT);
-	}
+	if (ehdr.e_machine != EM_BPF)
+		return log_fail(BSDK_EFORMAT, "'%s': ELF machine %u is not BPF (%u): was it built with clang -target bpf?",
+				obj->name, ehdr.e_machine, EM_BPF);
 	if (ehdr.e_type != ET_REL)
 		return bad_object(obj, "not a relocatable object (ET_REL)");
 	/* Instructions and map definitions are read in host byte order. */

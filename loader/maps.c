@@ -67,17 +67,13 @@ static int collect_legacy(struct bsdk_obj *obj, size_t sec)
 			nsyms++;
 	if (nsyms == 0)
 		return 0;
-	if (!s->data) {
-		log_error("'%s': section 'maps': has no data", obj->name);
-		return fail(BSDK_EFORMAT);
-	}
+	if (!s->data)
+		return log_fail(BSDK_EFORMAT, "'%s': section 'maps': has no data", obj->name);
 	/* Every record has the same size: the section divided evenly. */
 	def_size = s->size / nsyms;
-	if (s->size % nsyms || def_size < LEGACY_DEF_MIN_SIZE) {
-		log_error("'%s': section 'maps': size %zu is not a multiple of a map definition for %zu maps",
-			  obj->name, s->size, nsyms);
-		return fail(BSDK_EFORMAT);
-	}
+	if (s->size % nsyms || def_size < LEGACY_DEF_MIN_SIZE)
+		return log_fail(BSDK_EFORMAT, "'%s': section 'maps': size %zu is not a multiple of a map definition for %zu maps",
+				obj->name, s->size, nsyms);
 	for (size_t i = 0; i < obj->nsyms; i++) {
 		const GElf_Sym *sym = &obj->syms[i];
 		const char *name = elf_sym_name(obj, sym);
@@ -88,22 +84,18 @@ static int collect_legacy(struct bsdk_obj *obj, size_t sec)
 		    GELF_ST_TYPE(sym->st_info) == STT_SECTION)
 			continue;
 		if (sym->st_value % def_size ||
-		    range_outside(sym->st_value, def_size, s->size)) {
-			log_error("'%s': map '%s': definition at offset %llu is not on a %zu-byte record boundary inside 'maps'",
-				  obj->name, name,
-				  (unsigned long long)sym->st_value, def_size);
-			return fail(BSDK_EFORMAT);
-		}
+		    range_outside(sym->st_value, def_size, s->size))
+			return log_fail(BSDK_EFORMAT, "'%s': map '%s': definition at offset %llu is not on a %zu-byte record boundary inside 'maps'",
+					obj->name, name,
+					(unsigned long long)sym->st_value, def_size);
 		memcpy(&def, (const char *)s->data + sym->st_value,
 		       def_size < sizeof(def) ? def_size : sizeof(def));
 		/* Fields of later struct versions (inner_map_idx, numa_node,
 		 * ...) are not understood: refuse rather than ignore them. */
 		for (size_t b = sizeof(def); b < def_size; b++) {
-			if (((const char *)s->data)[sym->st_value + b]) {
-				log_error("'%s': map '%s': legacy definition has non-zero fields past map_flags, which this loader does not support",
-					  obj->name, name);
-				return fail(BSDK_EFORMAT);
-			}
+			if (((const char *)s->data)[sym->st_value + b])
+				return log_fail(BSDK_EFORMAT, "'%s': map '%s': legacy definition has non-zero fields past map_flags, which this loader does not support",
+						obj->name, name);
 		}
 		map = map_add(obj, name, "maps", sec, sym->st_value);
 		if (!map)
@@ -133,9 +125,8 @@ static int btf_uint_member(const struct bsdk_obj *obj, const char *map,
 	*val = a->nelems;
 	return 0;
 bad:
-	log_error("'%s': map '%s': field '%s' is not declared with __uint()",
-		  obj->name, map, btf_str(obj->btf, m->name_off));
-	return fail(BSDK_EBTF);
+	return log_fail(BSDK_EBTF, "'%s': map '%s': field '%s' is not declared with __uint()",
+			obj->name, map, btf_str(obj->btf, m->name_off));
 }
 
 /* __type(name, T) is "typeof(T) *name": the size of what it points to. */
@@ -147,11 +138,9 @@ static int btf_type_member(const struct bsdk_obj *obj, const char *map,
 	uint64_t sz;
 
 	if (!t || btf_kind(t) != BTF_KIND_PTR ||
-	    btf_type_size(obj->btf, t->type, &sz) || sz > UINT32_MAX) {
-		log_error("'%s': map '%s': field '%s' is not declared with __type()",
-			  obj->name, map, btf_str(obj->btf, m->name_off));
-		return fail(BSDK_EBTF);
-	}
+	    btf_type_size(obj->btf, t->type, &sz) || sz > UINT32_MAX)
+		return log_fail(BSDK_EBTF, "'%s': map '%s': field '%s' is not declared with __type()",
+				obj->name, map, btf_str(obj->btf, m->name_off));
 	*size = (uint32_t)sz;
 	*type_id = t->type;
 	return 0;
@@ -173,11 +162,9 @@ static int parse_btf_map(struct bsdk_obj *obj, struct bsdk_map *map,
 	const struct btf_member *m;
 	int err = 0;
 
-	if (!t || btf_kind(t) != BTF_KIND_STRUCT) {
-		log_error("'%s': map '%s': definition in '.maps' is not a struct",
-			  obj->name, map->name);
-		return fail(BSDK_EBTF);
-	}
+	if (!t || btf_kind(t) != BTF_KIND_STRUCT)
+		return log_fail(BSDK_EBTF, "'%s': map '%s': definition in '.maps' is not a struct",
+				obj->name, map->name);
 	m = btf_members(t);
 	for (uint16_t i = 0; i < btf_vlen(t) && !err; i++) {
 		const char *field = btf_str(obj->btf, m[i].name_off);
@@ -195,13 +182,11 @@ static int parse_btf_map(struct bsdk_obj *obj, struct bsdk_map *map,
 			err = btf_type_member(obj, map->name, &m[i], &map->value_size,
 					      &map->btf_value_type_id);
 		} else if (strcmp(field, "values") == 0) {
-			log_error("'%s': map '%s': initial 'values' (map-in-map, prog arrays) are not supported",
-				  obj->name, map->name);
-			return fail(ENOTSUP);
+			return log_fail(ENOTSUP, "'%s': map '%s': initial 'values' (map-in-map, prog arrays) are not supported",
+					obj->name, map->name);
 		} else {
-			log_error("'%s': map '%s': unknown field '%s' in its definition",
-				  obj->name, map->name, field);
-			return fail(BSDK_EBTF);
+			return log_fail(BSDK_EBTF, "'%s': map '%s': unknown field '%s' in its definition",
+					obj->name, map->name, field);
 		}
 	}
 	return err;
@@ -213,16 +198,12 @@ static int collect_btf_maps(struct bsdk_obj *obj, size_t sec)
 	const struct btf_var_secinfo *vi;
 	uint32_t ds_id;
 
-	if (!obj->btf) {
-		log_error("'%s': section '.maps' needs BTF, but the object has no .BTF (build with clang -g)",
-			  obj->name);
-		return fail(BSDK_EFORMAT);
-	}
+	if (!obj->btf)
+		return log_fail(BSDK_EFORMAT, "'%s': section '.maps' needs BTF, but the object has no .BTF (build with clang -g)",
+				obj->name);
 	ds_id = btf_find(obj->btf, ".maps", BTF_KIND_DATASEC);
-	if (!ds_id) {
-		log_error("'%s': .BTF has no DATASEC for '.maps'", obj->name);
-		return fail(BSDK_EBTF);
-	}
+	if (!ds_id)
+		return log_fail(BSDK_EBTF, "'%s': .BTF has no DATASEC for '.maps'", obj->name);
 	ds = btf_type_by_id(obj->btf, ds_id);
 	vi = btf_secinfos(ds);
 	for (uint16_t i = 0; i < btf_vlen(ds); i++) {
@@ -230,17 +211,13 @@ static int collect_btf_maps(struct bsdk_obj *obj, size_t sec)
 		struct bsdk_map *map;
 		int err;
 
-		if (!var || btf_kind(var) != BTF_KIND_VAR) {
-			log_error("'%s': '.maps' entry %u is not a variable",
-				  obj->name, i);
-			return fail(BSDK_EBTF);
-		}
+		if (!var || btf_kind(var) != BTF_KIND_VAR)
+			return log_fail(BSDK_EBTF, "'%s': '.maps' entry %u is not a variable",
+					obj->name, i);
 		/* btf_fixup_datasecs() took the offset from the symbol */
-		if (range_outside(vi[i].offset, vi[i].size, obj->secs[sec].size)) {
-			log_error("'%s': map '%s': lies outside the '.maps' section",
-				  obj->name, btf_name(obj->btf, var));
-			return fail(BSDK_EBTF);
-		}
+		if (range_outside(vi[i].offset, vi[i].size, obj->secs[sec].size))
+			return log_fail(BSDK_EBTF, "'%s': map '%s': lies outside the '.maps' section",
+					obj->name, btf_name(obj->btf, var));
 		map = map_add(obj, btf_name(obj->btf, var), ".maps", sec,
 			      vi[i].offset);
 		if (!map)
@@ -262,11 +239,9 @@ static int collect_data(struct bsdk_obj *obj, size_t sec)
 	/* .bss takes no room in the file, so only this bounds the copy we
 	 * allocate; kernels refuse array values far smaller (4 MB with 4K
 	 * pages). */
-	if (s->size > DATA_SEC_MAX) {
-		log_error("'%s': section '%s': %zu bytes of global variables, more than the %u a map value may hold",
-			  obj->name, s->name, s->size, DATA_SEC_MAX);
-		return fail(E2BIG);
-	}
+	if (s->size > DATA_SEC_MAX)
+		return log_fail(E2BIG, "'%s': section '%s': %zu bytes of global variables, more than the %u a map value may hold",
+				obj->name, s->name, s->size, DATA_SEC_MAX);
 	map = map_add(obj, s->name, s->name, sec, 0);
 	if (!map)
 		return -errno;
@@ -349,18 +324,15 @@ static int pinned_map_reuse(struct bsdk_map *map, const char *path)
 		return fd == -ENOENT ? 0 : fd;
 
 	err = bpf_map_get_info(fd, &info);
+	if (!err && (info.type != map->type || info.key_size != map->key_size ||
+		     info.value_size != map->value_size ||
+		     info.max_entries != map->max_entries ||
+		     info.map_flags != map->map_flags))
+		err = log_fail(EEXIST, "map '%s': the map pinned at '%s' has a different definition",
+			       map->name, path);
 	if (err) {
 		close(fd);
 		return err;
-	}
-	if (info.type != map->type || info.key_size != map->key_size ||
-	    info.value_size != map->value_size ||
-	    info.max_entries != map->max_entries ||
-	    info.map_flags != map->map_flags) {
-		log_error("map '%s': the map pinned at '%s' has a different definition",
-			  map->name, path);
-		close(fd);
-		return fail(EEXIST);
 	}
 	log_info("map '%s': reusing the map pinned at '%s'", map->name, path);
 	map->fd = fd;
@@ -418,12 +390,10 @@ static int map_create(struct bsdk_map *map)
 		attr.btf_fd = attr.btf_key_type_id = attr.btf_value_type_id = 0;
 		fd = sys_bpf(BPF_MAP_CREATE, &attr, sizeof(attr));
 	}
-	if (fd < 0) {
-		log_error("map '%s': the kernel refused to create it (type %u, key %u, value %u, max_entries %u): %s",
-			  map->name, map->type, map->key_size, map->value_size,
-			  map->max_entries, bsdk_strerror(fd));
-		return fd;
-	}
+	if (fd < 0)
+		return log_fail(-fd, "map '%s': the kernel refused to create it (type %u, key %u, value %u, max_entries %u): %s",
+				map->name, map->type, map->key_size, map->value_size,
+				map->max_entries, bsdk_strerror(fd));
 	map->fd = fd;
 	log_debug("map '%s': created, fd %d", map->name, fd);
 
@@ -436,11 +406,9 @@ static int map_create(struct bsdk_map *map)
 			attr.map_fd = fd;
 			err = sys_bpf(BPF_MAP_FREEZE, &attr, sizeof(attr));
 		}
-		if (err) {
-			log_error("map '%s': cannot set its initial value: %s",
-				  map->name, bsdk_strerror(err));
-			return err;
-		}
+		if (err)
+			return log_fail(-err, "map '%s': cannot set its initial value: %s",
+					map->name, bsdk_strerror(err));
 	}
 
 	if (map->pinning == 1) {
@@ -448,11 +416,9 @@ static int map_create(struct bsdk_map *map)
 		attr.pathname = (uint64_t)(uintptr_t)path;
 		attr.bpf_fd = fd;
 		err = sys_bpf(BPF_OBJ_PIN, &attr, sizeof(attr));
-		if (err) {
-			log_error("map '%s': cannot pin it at '%s': %s",
-				  map->name, path, bsdk_strerror(err));
-			return err;
-		}
+		if (err)
+			return log_fail(-err, "map '%s': cannot pin it at '%s': %s",
+					map->name, path, bsdk_strerror(err));
 	}
 	return 0;
 }

@@ -22,11 +22,9 @@ static int btf_collect(struct bsdk_obj *obj)
 
 	s = elf_sec_by_name(obj, ".BTF", NULL);
 	if (s) {
-		if (s->shdr.sh_type != SHT_PROGBITS || !s->data) {
-			log_error("'%s': section '.BTF' holds no data (type %u)",
-				  obj->name, s->shdr.sh_type);
-			return fail(BSDK_EFORMAT);
-		}
+		if (s->shdr.sh_type != SHT_PROGBITS || !s->data)
+			return log_fail(BSDK_EFORMAT, "'%s': section '.BTF' holds no data (type %u)",
+					obj->name, s->shdr.sh_type);
 		obj->btf = btf_parse(s->data, s->size, obj->name);
 		if (!obj->btf)
 			return -errno;
@@ -156,10 +154,8 @@ int bsdk_obj_load(struct bsdk_obj *obj)
 {
 	int err;
 
-	if (obj->loaded) {
-		log_error("'%s': already loaded", obj->name);
-		return fail(EBUSY);
-	}
+	if (obj->loaded)
+		return log_fail(EBUSY, "'%s': already loaded", obj->name);
 	bsdk_bump_memlock();
 	btf_load(obj);
 	err = maps_create(obj);
@@ -294,26 +290,18 @@ int bsdk_obj_set_global(struct bsdk_obj *obj, const char *name,
 	struct bsdk_map *map;
 	const GElf_Sym *sym = global_find(obj, name, &map);
 
-	if (!sym) {
-		log_error("'%s': no global variable '%s' in .rodata, .data or .bss",
-			  obj->name, name);
-		return fail(ENOENT);
-	}
-	if (obj->loaded) {
-		log_error("'%s': global '%s' can only be set before load",
-			  obj->name, name);
-		return fail(EBUSY);
-	}
-	if (sym->st_size != size) {
-		log_error("'%s': global '%s' is %llu bytes, the value given is %zu",
-			  obj->name, name, (unsigned long long)sym->st_size, size);
-		return fail(EINVAL);
-	}
-	if (range_outside(sym->st_value, size, map->value_size)) {
-		log_error("'%s': global '%s' lies outside its section",
-			  obj->name, name);
-		return fail(BSDK_EFORMAT);
-	}
+	if (!sym)
+		return log_fail(ENOENT, "'%s': no global variable '%s' in .rodata, .data or .bss",
+				obj->name, name);
+	if (obj->loaded)
+		return log_fail(EBUSY, "'%s': global '%s' can only be set before load",
+				obj->name, name);
+	if (sym->st_size != size)
+		return log_fail(EINVAL, "'%s': global '%s' is %llu bytes, the value given is %zu",
+				obj->name, name, (unsigned long long)sym->st_size, size);
+	if (range_outside(sym->st_value, size, map->value_size))
+		return log_fail(BSDK_EFORMAT, "'%s': global '%s' lies outside its section",
+				obj->name, name);
 	memcpy((char *)map->init_data + sym->st_value, value, size);
 	return 0;
 }

@@ -125,9 +125,8 @@ static int ring_open(struct bsdk_perfbuf *pb, int cpu)
 				 cpu);
 			return 0;
 		}
-		log_error("perf buffer: cpu %d: perf_event_open(PERF_COUNT_SW_BPF_OUTPUT) failed: %s",
-			  cpu, bsdk_strerror(fd));
-		return fail(-fd);
+		return log_fail(-fd, "perf buffer: cpu %d: perf_event_open(PERF_COUNT_SW_BPF_OUTPUT) failed: %s",
+				cpu, bsdk_strerror(fd));
 	}
 
 	/* PROT_WRITE makes the kernel honour data_tail: it never overwrites
@@ -224,11 +223,9 @@ int bsdk_perfbuf_rescan(struct bsdk_perfbuf *pb)
 	int ncpu = bsdk_cpu_possible_count();
 	int added = 0, err;
 
-	if (ncpu < 0) {
-		log_error("perf buffer: cannot read the possible CPUs: %s",
-			  bsdk_strerror(ncpu));
-		return fail(-ncpu);
-	}
+	if (ncpu < 0)
+		return log_fail(-ncpu, "perf buffer: cannot read the possible CPUs: %s",
+				bsdk_strerror(ncpu));
 	for (int cpu = 0; cpu < ncpu; cpu++) {
 		if (have_ring_for(pb, cpu))
 			continue;
@@ -269,8 +266,7 @@ struct bsdk_perfbuf *bsdk_perfbuf_new(int map_fd,
 		goto err;
 	}
 	if (page_size <= 0) {
-		log_error("perf buffer: cannot read the page size");
-		err = fail(EINVAL);
+		err = log_fail(EINVAL, "perf buffer: cannot read the page size");
 		goto err;
 	}
 	if (!pb->opts.pages) {
@@ -278,16 +274,14 @@ struct bsdk_perfbuf *bsdk_perfbuf_new(int map_fd,
 		pb->auto_pages = true;
 	}
 	if (pb->opts.pages & (pb->opts.pages - 1)) {
-		log_error("perf buffer: %u pages per CPU is not a power of two (try %u)",
-			  pb->opts.pages,
-			  1u << (31 - __builtin_clz(pb->opts.pages)));
-		err = fail(EINVAL);
+		err = log_fail(EINVAL, "perf buffer: %u pages per CPU is not a power of two (try %u)",
+			       pb->opts.pages,
+			       1u << (31 - __builtin_clz(pb->opts.pages)));
 		goto err;
 	}
 	if (pb->opts.pages > SIZE_MAX / 2 / (size_t)page_size) {
-		log_error("perf buffer: %u pages per CPU is too large",
-			  pb->opts.pages);
-		err = fail(EINVAL);
+		err = log_fail(EINVAL, "perf buffer: %u pages per CPU is too large",
+			       pb->opts.pages);
 		goto err;
 	}
 	pb->page_size = (size_t)page_size;
@@ -297,15 +291,13 @@ struct bsdk_perfbuf *bsdk_perfbuf_new(int map_fd,
 		pb->auto_wakeup = true;
 	}
 	if (pb->opts.wakeup_bytes > pb->data_size) {
-		log_error("perf buffer: wakeup_bytes %u is larger than the ring (%zu bytes)",
-			  pb->opts.wakeup_bytes, pb->data_size);
-		err = fail(EINVAL);
+		err = log_fail(EINVAL, "perf buffer: wakeup_bytes %u is larger than the ring (%zu bytes)",
+			       pb->opts.wakeup_bytes, pb->data_size);
 		goto err;
 	}
 	if (pb->opts.merge_by_ts && pb->opts.ts_offset > UINT32_MAX - 8) {
-		log_error("perf buffer: ts_offset %u is out of range",
-			  pb->opts.ts_offset);
-		err = fail(EINVAL);
+		err = log_fail(EINVAL, "perf buffer: ts_offset %u is out of range",
+			       pb->opts.ts_offset);
 		goto err;
 	}
 	err = map_check(map_fd, BPF_MAP_TYPE_PERF_EVENT_ARRAY,
@@ -334,8 +326,7 @@ struct bsdk_perfbuf *bsdk_perfbuf_new(int map_fd,
 	if (err < 0)
 		goto err;
 	if (pb->nrings == 0) {
-		log_error("perf buffer: no CPU could get a ring");
-		err = fail(ENODEV);
+		err = log_fail(ENODEV, "perf buffer: no CPU could get a ring");
 		goto err;
 	}
 	log_info("perf buffer: %zu rings of %u pages, wakeup %s %u, drain every %d ms",

@@ -54,16 +54,12 @@ static int prog_add(struct bsdk_obj *obj, size_t sec, size_t first,
 	const struct attach_kind *kind = attach_kind_find(section);
 	struct bsdk_prog *progs, *prog;
 
-	if (!kind) {
-		log_error("'%s': section '%s' (program '%s'): unknown section name; accepted prefixes: %s",
-			  obj->name, section, name, attach_kind_prefixes());
-		return fail(BSDK_ESECTION);
-	}
-	if (kind->needs_target && section[strlen(kind->prefix)] == '\0') {
-		log_error("'%s': section '%s': says what kind of probe but not where to attach it",
-			  obj->name, section);
-		return fail(BSDK_ESECTION);
-	}
+	if (!kind)
+		return log_fail(BSDK_ESECTION, "'%s': section '%s' (program '%s'): unknown section name; accepted prefixes: %s",
+				obj->name, section, name, attach_kind_prefixes());
+	if (kind->needs_target && section[strlen(kind->prefix)] == '\0')
+		return log_fail(BSDK_ESECTION, "'%s': section '%s': says what kind of probe but not where to attach it",
+				obj->name, section);
 	progs = realloc(obj->progs, (obj->nprogs + 1) * sizeof(*progs));
 	if (!progs)
 		return fail(ENOMEM);
@@ -91,13 +87,11 @@ static int func_range(const struct bsdk_obj *obj, const GElf_Sym *sym,
 
 	if (sym->st_value % sizeof(struct bpf_insn) ||
 	    sym->st_size % sizeof(struct bpf_insn) || sym->st_size == 0 ||
-	    range_outside(sym->st_value, sym->st_size, s->size)) {
-		log_error("'%s': function '%s' in '%s': offset %llu, size %llu do not describe whole instructions inside the section",
-			  obj->name, elf_sym_name(obj, sym), s->name,
-			  (unsigned long long)sym->st_value,
-			  (unsigned long long)sym->st_size);
-		return fail(BSDK_EFORMAT);
-	}
+	    range_outside(sym->st_value, sym->st_size, s->size))
+		return log_fail(BSDK_EFORMAT, "'%s': function '%s' in '%s': offset %llu, size %llu do not describe whole instructions inside the section",
+				obj->name, elf_sym_name(obj, sym), s->name,
+				(unsigned long long)sym->st_value,
+				(unsigned long long)sym->st_size);
 	*first = sym->st_value / sizeof(struct bpf_insn);
 	*count = sym->st_size / sizeof(struct bpf_insn);
 	return 0;
@@ -120,18 +114,14 @@ int progs_collect(struct bsdk_obj *obj)
 
 		if (!elf_sec_is_prog(obj, sec))
 			continue;
-		if (obj->secs[sec].size % sizeof(struct bpf_insn)) {
-			log_error("'%s': section '%s': size %zu is not a multiple of the 8-byte instruction size",
-				  obj->name, obj->secs[sec].name, obj->secs[sec].size);
-			return fail(BSDK_EFORMAT);
-		}
+		if (obj->secs[sec].size % sizeof(struct bpf_insn))
+			return log_fail(BSDK_EFORMAT, "'%s': section '%s': size %zu is not a multiple of the 8-byte instruction size",
+					obj->name, obj->secs[sec].name, obj->secs[sec].size);
 		/* Instructions are read in place, as structs. */
-		if ((uintptr_t)obj->secs[sec].data % sizeof(struct bpf_insn)) {
-			log_error("'%s': section '%s': offset %#llx in the file is not 8-byte aligned",
-				  obj->name, obj->secs[sec].name,
-				  (unsigned long long)obj->secs[sec].shdr.sh_offset);
-			return fail(BSDK_EFORMAT);
-		}
+		if ((uintptr_t)obj->secs[sec].data % sizeof(struct bpf_insn))
+			return log_fail(BSDK_EFORMAT, "'%s': section '%s': offset %#llx in the file is not 8-byte aligned",
+					obj->name, obj->secs[sec].name,
+					(unsigned long long)obj->secs[sec].shdr.sh_offset);
 		for (size_t i = 0; i < obj->nsyms; i++) {
 			const GElf_Sym *sym = &obj->syms[i];
 			size_t first, count;
@@ -172,12 +162,10 @@ int progs_collect(struct bsdk_obj *obj)
 		qsort(obj->subprogs, obj->nsubprogs, sizeof(*obj->subprogs), subprog_cmp);
 	for (size_t i = 1; i < obj->nsubprogs; i++) {
 		if (obj->subprogs[i].first < obj->subprogs[i - 1].first +
-					     obj->subprogs[i - 1].count) {
-			log_error("'%s': functions '%s' and '%s' overlap in .text",
-				  obj->name, obj->subprogs[i - 1].name,
-				  obj->subprogs[i].name);
-			return fail(BSDK_EFORMAT);
-		}
+					     obj->subprogs[i - 1].count)
+			return log_fail(BSDK_EFORMAT, "'%s': functions '%s' and '%s' overlap in .text",
+					obj->name, obj->subprogs[i - 1].name,
+					obj->subprogs[i].name);
 	}
 	return 0;
 }

@@ -47,10 +47,10 @@ static int relo_cmp(const void *a, const void *b)
 	return (ra->insn > rb->insn) - (ra->insn < rb->insn);
 }
 
-/* Name the place of a bad relocation the same way everywhere. */
-#define relo_error(obj, sec, n, fmt, ...)				\
-	log_error("'%s': section '%s': relocation %zu " fmt,		\
-		  (obj)->name, (obj)->secs[sec].name, (size_t)(n), ##__VA_ARGS__)
+/* Name the place of a bad relocation the same way everywhere, and fail. */
+#define relo_error(obj, sec, n, fmt, ...)					\
+	log_fail(BSDK_ERELO, "'%s': section '%s': relocation %zu " fmt,	\
+		 (obj)->name, (obj)->secs[sec].name, (size_t)(n), ##__VA_ARGS__)
 
 /* Classify one relocation and check it against what it points at. */
 static int relo_parse(struct bsdk_obj *obj, size_t sec, size_t n,
@@ -62,21 +62,15 @@ static int relo_parse(struct bsdk_obj *obj, size_t sec, size_t n,
 	const GElf_Sym *sym;
 	size_t sym_sec;
 
-	if (rel->r_offset % INSN_SIZE) {
-		relo_error(obj, sec, n, "is not aligned to an instruction (offset %llu)",
-			   (unsigned long long)rel->r_offset);
-		return fail(BSDK_ERELO);
-	}
-	if (rel->r_offset >= s->size) {
-		relo_error(obj, sec, n, "points past the end of the section (offset %llu, size %zu)",
-			   (unsigned long long)rel->r_offset, s->size);
-		return fail(BSDK_ERELO);
-	}
-	if (sym_idx >= obj->nsyms) {
-		relo_error(obj, sec, n, "names symbol %zu, past the end of the symbol table (%zu)",
-			   sym_idx, obj->nsyms);
-		return fail(BSDK_ERELO);
-	}
+	if (rel->r_offset % INSN_SIZE)
+		return relo_error(obj, sec, n, "is not aligned to an instruction (offset %llu)",
+				  (unsigned long long)rel->r_offset);
+	if (rel->r_offset >= s->size)
+		return relo_error(obj, sec, n, "points past the end of the section (offset %llu, size %zu)",
+				  (unsigned long long)rel->r_offset, s->size);
+	if (sym_idx >= obj->nsyms)
+		return relo_error(obj, sec, n, "names symbol %zu, past the end of the symbol table (%zu)",
+				  sym_idx, obj->nsyms);
 	sym = &obj->syms[sym_idx];
 	sym_sec = sym->st_shndx;
 	out->insn = rel->r_offset / INSN_SIZE;
@@ -84,47 +78,35 @@ static int relo_parse(struct bsdk_obj *obj, size_t sec, size_t n,
 	insn = sec_insn(obj, sec, out->insn);
 
 	if (is_pseudo_call(insn)) {
-		if (sym_sec != obj->text_sec || !obj->text_sec) {
-			relo_error(obj, sec, n, "calls '%s', which is not a function in .text",
-				   out->sym_name);
-			return fail(BSDK_ERELO);
-		}
+		if (sym_sec != obj->text_sec || !obj->text_sec)
+			return relo_error(obj, sec, n, "calls '%s', which is not a function in .text",
+					  out->sym_name);
 		/* imm counts instructions from the one after the call. */
 		int64_t target = (int64_t)(sym->st_value / INSN_SIZE) + insn->imm + 1;
 
-		if (target < 0 || (uint64_t)target >= obj->secs[sym_sec].size / INSN_SIZE) {
-			relo_error(obj, sec, n, "calls outside .text");
-			return fail(BSDK_ERELO);
-		}
+		if (target < 0 || (uint64_t)target >= obj->secs[sym_sec].size / INSN_SIZE)
+			return relo_error(obj, sec, n, "calls outside .text");
 		out->kind = BSDK_RELO_CALL;
 		out->target = (size_t)target;
 		return 0;
 	}
-	if (!is_ld_imm64(insn)) {
-		relo_error(obj, sec, n, "(symbol '%s') is on instruction %zu, which is neither ld_imm64 nor a BPF-to-BPF call (code %#x)",
-			   out->sym_name, out->insn, insn->code);
-		return fail(BSDK_ERELO);
-	}
-	if (rel->r_offset + 2 * INSN_SIZE > s->size) {
-		relo_error(obj, sec, n, "is on an ld_imm64 cut off by the end of the section");
-		return fail(BSDK_ERELO);
-	}
-	if (sym_sec == 0 || sym_sec >= obj->nsecs) {
-		relo_error(obj, sec, n, "refers to symbol %zu '%s', which is not defined in this object",
-			   sym_idx, out->sym_name);
-		return fail(BSDK_ERELO);
-	}
+	if (!is_ld_imm64(insn))
+		return relo_error(obj, sec, n, "(symbol '%s') is on instruction %zu, which is neither ld_imm64 nor a BPF-to-BPF call (code %#x)",
+				  out->sym_name, out->insn, insn->code);
+	if (rel->r_offset + 2 * INSN_SIZE > s->size)
+		return relo_error(obj, sec, n, "is on an ld_imm64 cut off by the end of the section");
+	if (sym_sec == 0 || sym_sec >= obj->nsecs)
+		return relo_error(obj, sec, n, "refers to symbol %zu '%s', which is not defined in this object",
+				  sym_idx, out->sym_name);
 
 	const char *sname = obj->secs[sym_sec].name;
 
 	if (strcmp(sname, "maps") == 0 || strcmp(sname, ".maps") == 0) {
 		struct bsdk_map *map = map_by_sec_offset(obj, sym_sec, sym->st_value);
 
-		if (!map) {
-			relo_error(obj, sec, n, "refers to '%s' in '%s', which is not a map definition",
-				   out->sym_name, sname);
-			return fail(BSDK_ERELO);
-		}
+		if (!map)
+			return relo_error(obj, sec, n, "refers to '%s' in '%s', which is not a map definition",
+					  out->sym_name, sname);
 		out->kind = BSDK_RELO_MAP;
 		out->map = (size_t)(map - obj->maps);
 		return 0;
@@ -135,11 +117,9 @@ static int relo_parse(struct bsdk_obj *obj, size_t sec, size_t n,
 		 * symbols in the instruction's imm; one of them is 0. */
 		int64_t off = (int64_t)sym->st_value + insn->imm;
 
-		if (!map || off < 0 || (uint64_t)off >= map->value_size) {
-			relo_error(obj, sec, n, "refers to offset %lld of '%s', outside the section",
-				   (long long)off, sname);
-			return fail(BSDK_ERELO);
-		}
+		if (!map || off < 0 || (uint64_t)off >= map->value_size)
+			return relo_error(obj, sec, n, "refers to offset %lld of '%s', outside the section",
+					  (long long)off, sname);
 		out->kind = BSDK_RELO_DATA;
 		out->map = (size_t)(map - obj->maps);
 		out->offset = (uint64_t)off;
@@ -151,17 +131,14 @@ static int relo_parse(struct bsdk_obj *obj, size_t sec, size_t n,
 		int64_t off = (int64_t)sym->st_value + insn->imm;
 
 		if (off < 0 || off % (int64_t)INSN_SIZE ||
-		    (uint64_t)off >= obj->secs[sym_sec].size) {
-			relo_error(obj, sec, n, "takes the address of an invalid .text offset");
-			return fail(BSDK_ERELO);
-		}
+		    (uint64_t)off >= obj->secs[sym_sec].size)
+			return relo_error(obj, sec, n, "takes the address of an invalid .text offset");
 		out->kind = BSDK_RELO_FUNC;
 		out->target = (size_t)off / INSN_SIZE;
 		return 0;
 	}
-	relo_error(obj, sec, n, "refers to '%s' in section '%s', which the loader cannot relocate",
-		   out->sym_name, sname);
-	return fail(BSDK_ERELO);
+	return relo_error(obj, sec, n, "refers to '%s' in section '%s', which the loader cannot relocate",
+			  out->sym_name, sname);
 }
 
 static int collect_section(struct bsdk_obj *obj, size_t rel_sec)
@@ -171,36 +148,26 @@ static int collect_section(struct bsdk_obj *obj, size_t rel_sec)
 	Elf_Data *data;
 	struct relo *relos;
 
-	if (target == 0 || target >= obj->nsecs) {
-		log_error("'%s': section '%s': relocates section %zu, which does not exist",
-			  obj->name, rs->name, target);
-		return fail(BSDK_EFORMAT);
-	}
+	if (target == 0 || target >= obj->nsecs)
+		return log_fail(BSDK_EFORMAT, "'%s': section '%s': relocates section %zu, which does not exist",
+				obj->name, rs->name, target);
 	/* Relocations of debug info and BTF are for debuggers, not us. */
 	if (!elf_sec_is_prog(obj, target))
 		return 0;
-	if (rs->shdr.sh_type == SHT_RELA) {
-		log_error("'%s': section '%s': RELA relocations are not used by BPF",
-			  obj->name, rs->name);
-		return fail(BSDK_EFORMAT);
-	}
-	if (rs->shdr.sh_link != obj->symtab_sec) {
-		log_error("'%s': section '%s': does not use the symbol table",
-			  obj->name, rs->name);
-		return fail(BSDK_EFORMAT);
-	}
+	if (rs->shdr.sh_type == SHT_RELA)
+		return log_fail(BSDK_EFORMAT, "'%s': section '%s': RELA relocations are not used by BPF",
+				obj->name, rs->name);
+	if (rs->shdr.sh_link != obj->symtab_sec)
+		return log_fail(BSDK_EFORMAT, "'%s': section '%s': does not use the symbol table",
+				obj->name, rs->name);
 	if (rs->shdr.sh_entsize != sizeof(Elf64_Rel) ||
-	    rs->size % sizeof(Elf64_Rel) || (rs->size && !rs->data)) {
-		log_error("'%s': section '%s': entry size %llu, expected %zu",
-			  obj->name, rs->name,
-			  (unsigned long long)rs->shdr.sh_entsize, sizeof(Elf64_Rel));
-		return fail(BSDK_EFORMAT);
-	}
-	if (obj->relos[target]) {
-		log_error("'%s': section '%s' has two relocation sections",
-			  obj->name, obj->secs[target].name);
-		return fail(BSDK_EFORMAT);
-	}
+	    rs->size % sizeof(Elf64_Rel) || (rs->size && !rs->data))
+		return log_fail(BSDK_EFORMAT, "'%s': section '%s': entry size %llu, expected %zu",
+				obj->name, rs->name,
+				(unsigned long long)rs->shdr.sh_entsize, sizeof(Elf64_Rel));
+	if (obj->relos[target])
+		return log_fail(BSDK_EFORMAT, "'%s': section '%s' has two relocation sections",
+				obj->name, obj->secs[target].name);
 	count = rs->size / sizeof(Elf64_Rel);
 	relos = calloc(count ? count : 1, sizeof(*relos));
 	if (!relos)
@@ -213,21 +180,18 @@ static int collect_section(struct bsdk_obj *obj, size_t rel_sec)
 		GElf_Rel rel;
 		int err;
 
-		if (!data || !gelf_getrel(data, (int)i, &rel)) {
-			relo_error(obj, target, i, "cannot be read");
-			return fail(BSDK_EFORMAT);
-		}
+		if (!data || !gelf_getrel(data, (int)i, &rel))
+			return log_fail(BSDK_EFORMAT, "'%s': section '%s': relocation %zu cannot be read",
+					obj->name, obj->secs[target].name, i);
 		err = relo_parse(obj, target, i, &rel, &relos[i]);
 		if (err)
 			return err;
 	}
 	qsort(relos, count, sizeof(*relos), relo_cmp);
 	for (size_t i = 1; i < count; i++) {
-		if (relos[i].insn == relos[i - 1].insn) {
-			relo_error(obj, target, i, "relocates instruction %zu a second time",
-				   relos[i].insn);
-			return fail(BSDK_ERELO);
-		}
+		if (relos[i].insn == relos[i - 1].insn)
+			return relo_error(obj, target, i, "relocates instruction %zu a second time",
+					  relos[i].insn);
 	}
 	return 0;
 }
@@ -346,11 +310,9 @@ static int link_call(struct linker *l, const struct bsdk_prog *prog,
 	size_t base;
 	int err;
 
-	if (!sub) {
-		log_error("program '%s': calls .text instruction %zu, which is not inside a function",
-			  prog->fn.name, target);
-		return fail(BSDK_ERELO);
-	}
+	if (!sub)
+		return log_fail(BSDK_ERELO, "program '%s': calls .text instruction %zu, which is not inside a function",
+				prog->fn.name, target);
 	err = linker_place(l, obj, sub, &base);
 	if (err)
 		return err;
@@ -380,21 +342,17 @@ static int link_piece(struct linker *l, const struct bsdk_prog *prog, size_t k)
 			if (is_pseudo_call(insn)) {
 				int64_t to = (int64_t)(fn->first + i) + insn->imm + 1;
 
-				if (fn->sec != obj->text_sec || to < 0) {
-					log_error("program '%s': instruction %zu calls a function the loader cannot find",
-						  prog->fn.name, pc);
-					return fail(BSDK_ERELO);
-				}
+				if (fn->sec != obj->text_sec || to < 0)
+					return log_fail(BSDK_ERELO, "program '%s': instruction %zu calls a function the loader cannot find",
+							prog->fn.name, pc);
 				err = link_call(l, prog, pc, (size_t)to,
 						BPF_PSEUDO_CALL, &applied);
 			}
 			continue;
 		}
-		if (r->kind != BSDK_RELO_CALL && i + 1 >= fn->count) {
-			log_error("program '%s': ld_imm64 at instruction %zu is cut off by the end of the function",
-				  prog->fn.name, pc);
-			return fail(BSDK_ERELO);
-		}
+		if (r->kind != BSDK_RELO_CALL && i + 1 >= fn->count)
+			return log_fail(BSDK_ERELO, "program '%s': ld_imm64 at instruction %zu is cut off by the end of the function",
+					prog->fn.name, pc);
 		applied = *r;
 		applied.insn = pc;
 		switch (r->kind) {

@@ -107,9 +107,8 @@ struct bsdk_ringbuf *bsdk_ringbuf_new(int map_fd,
 	 * but the walker's mask depends on it: check rather than trust. */
 	if (!info.max_entries || info.max_entries & (info.max_entries - 1) ||
 	    info.max_entries % rb->page_size) {
-		log_error("ring buffer: map '%s' has size %u, not a power-of-two number of pages",
-			  info.name, info.max_entries);
-		err = fail(EINVAL);
+		err = log_fail(EINVAL, "ring buffer: map '%s' has size %u, not a power-of-two number of pages",
+			       info.name, info.max_entries);
 		goto err;
 	}
 	rb->size = info.max_entries;
