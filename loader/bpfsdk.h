@@ -93,6 +93,12 @@ int bsdk_mount_fs(void);
  * the result is only logged at debug level. */
 void bsdk_bump_memlock(void);
 
+/* Write "<directory of the running executable>/<relative>" into buf, e.g.
+ * "../bpf/NAME.bpf.o" to find the object built beside a program wherever
+ * the build tree lies. 0, -ENAMETOOLONG when it does not fit in size bytes,
+ * or -errno from reading /proc/self/exe. */
+int bsdk_path_beside_exe(char *buf, size_t size, const char *relative);
+
 /* ------------------------------------------------------------------ object */
 
 struct bsdk_obj;

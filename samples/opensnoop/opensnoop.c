@@ -312,23 +312,6 @@ static void on_lost(void *ctx, int cpu, uint64_t count)
 			(unsigned long long)count);
 }
 
-/* Default object: build/bpf/ next to build/bin/ where we run from. */
-static const char *default_object(char *buf, size_t size)
-{
-	static const char rel[] = "/../bpf/opensnoop.bpf.o";
-	ssize_t n = readlink("/proc/self/exe", buf, size - 1);
-	char *slash;
-
-	if (n <= 0)
-		return "opensnoop.bpf.o";
-	buf[n] = '\0';
-	slash = strrchr(buf, '/');
-	if (!slash || (size_t)(slash - buf) + sizeof(rel) > size)
-		return "opensnoop.bpf.o";
-	memcpy(slash, rel, sizeof(rel));
-	return buf;
-}
-
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
@@ -421,8 +404,12 @@ int main(int argc, char **argv)
 	err = parse_options(argc, argv, &opt);
 	if (err >= 0)
 		return err;
-	if (!opt.object)
-		opt.object = default_object(exe, sizeof(exe));
+	/* Default object: build/bpf/ beside build/bin/ where we run from. */
+	if (!opt.object) {
+		if (bsdk_path_beside_exe(exe, sizeof(exe), "../bpf/opensnoop.bpf.o"))
+			return 1;
+		opt.object = exe;
+	}
 	if (opt.verbose)
 		bsdk_set_log_level(opt.verbose > 1 ? BSDK_LOG_DEBUG : BSDK_LOG_INFO);
 	signal(SIGINT, on_signal);

@@ -337,23 +337,6 @@ static void list_syscalls(void)
 		printf("%-24s %ld\n", syscall_names[i].name, syscall_names[i].nr);
 }
 
-/* Default object: build/bpf/ next to build/bin/ where we run from. */
-static const char *default_object(char *buf, size_t size)
-{
-	static const char rel[] = "/../bpf/syscall_latency.bpf.o";
-	ssize_t n = readlink("/proc/self/exe", buf, size - 1);
-	char *slash;
-
-	if (n <= 0)
-		return "syscall_latency.bpf.o";
-	buf[n] = '\0';
-	slash = strrchr(buf, '/');
-	if (!slash || (size_t)(slash - buf) + sizeof(rel) > size)
-		return "syscall_latency.bpf.o";
-	memcpy(slash, rel, sizeof(rel));
-	return buf;
-}
-
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
@@ -461,8 +444,12 @@ int main(int argc, char **argv)
 		return err;
 	if (!opt.syscall)
 		opt.syscall = syscall_find("read");
-	if (!opt.object)
-		opt.object = default_object(exe, sizeof(exe));
+	/* Default object: build/bpf/ beside build/bin/ where we run from. */
+	if (!opt.object) {
+		if (bsdk_path_beside_exe(exe, sizeof(exe), "../bpf/syscall_latency.bpf.o"))
+			return 1;
+		opt.object = exe;
+	}
 	if (opt.verbose)
 		bsdk_set_log_level(opt.verbose > 1 ? BSDK_LOG_DEBUG : BSDK_LOG_INFO);
 	signal(SIGINT, on_signal);

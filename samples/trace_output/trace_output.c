@@ -167,25 +167,6 @@ static void stop_writer(pid_t pid)
 	waitpid(pid, NULL, 0);
 }
 
-/* Default object: build/bpf/ next to build/bin/ where we run from. */
-static const char *default_object(char *buf, size_t size)
-{
-	ssize_t n = readlink("/proc/self/exe", buf, size - 1);
-	char *slash;
-
-	if (n <= 0)
-		return "trace_output.bpf.o";
-	buf[n] = '\0';
-	slash = strrchr(buf, '/');
-	if (!slash)
-		return "trace_output.bpf.o";
-	*slash = '\0';
-	if (strlen(buf) + sizeof("/../bpf/trace_output.bpf.o") > size)
-		return "trace_output.bpf.o";
-	strcat(buf, "/../bpf/trace_output.bpf.o");
-	return buf;
-}
-
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
@@ -287,8 +268,12 @@ int main(int argc, char **argv)
 	err = parse_options(argc, argv, &opt);
 	if (err >= 0)
 		return err;
-	if (!opt.object)
-		opt.object = default_object(exe, sizeof(exe));
+	/* Default object: build/bpf/ beside build/bin/ where we run from. */
+	if (!opt.object) {
+		if (bsdk_path_beside_exe(exe, sizeof(exe), "../bpf/trace_output.bpf.o"))
+			return 1;
+		opt.object = exe;
+	}
 	stream.verbose = opt.verbose;
 	if (opt.verbose)
 		bsdk_set_log_level(opt.verbose > 1 ? BSDK_LOG_DEBUG : BSDK_LOG_INFO);

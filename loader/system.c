@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * cpu.c - what the loader asks of the system besides bpf(): CPU lists,
- * the tracing and BPF file systems, the memlock limit.
+ * system.c - what the loader asks of the system besides bpf(): CPU lists,
+ * the tracing and BPF file systems, the memlock limit, its own path.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -15,10 +15,9 @@
 
 #include "internal.h"
 
-/* Parse a kernel CPU list such as "0-3,5,7-8" and call fn for each CPU.
- * Returns the highest CPU + 1, or negative errno. */
-static int cpulist_read(const char *path, void (*fn)(int cpu, void *ctx),
-			void *ctx)
+/* Parse a kernel CPU list such as "0-3,5,7-8"; *found (may be NULL) says
+ * whether cpu is in it. Returns the highest CPU + 1, or negative errno. */
+static int cpulist_read(const char *path, int cpu, bool *found)
 {
 	char buf[4096], *p = buf;
 	int fd = open(path, O_RDONLY | O_CLOEXEC), top = 0;
@@ -44,9 +43,8 @@ static int cpulist_read(const char *path, void (*fn)(int cpu, void *ctx),
 				return -EINVAL;
 			p = end;
 		}
-		for (long c = lo; c <= hi; c++)
-			if (fn)
-				fn((int)c, ctx);
+		if (found && cpu >= lo && cpu <= hi)
+			*found = true;
 		if (hi + 1 > top)
 			top = (int)(hi + 1);
 		if (*p == ',')
@@ -62,7 +60,7 @@ int bsdk_cpu_possible_count(void)
 
 	if (cached > 0)
 		return cached;
-	n = cpulist_read("/sys/devices/system/cpu/possible", NULL, NULL);
+	n = cpulist_read("/sys/devices/system/cpu/possible", -1, NULL);
 	if (n <= 0)
 		return log_fail(n ? -n : EINVAL, "cannot read /sys/devices/system/cpu/possible: %s",
 				bsdk_strerror(n ? n : -EINVAL));
@@ -70,26 +68,13 @@ int bsdk_cpu_possible_count(void)
 	return n;
 }
 
-struct cpu_query {
-	int cpu;
-	bool found;
-};
-
-static void cpu_match(int cpu, void *ctx)
-{
-	struct cpu_query *q = ctx;
-
-	if (cpu == q->cpu)
-		q->found = true;
-}
-
 bool bsdk_cpu_is_online(int cpu)
 {
-	struct cpu_query q = { cpu, false };
+	bool found = false;
 
-	if (cpulist_read("/sys/devices/system/cpu/online", cpu_match, &q) < 0)
+	if (cpulist_read("/sys/devices/system/cpu/online", cpu, &found) < 0)
 		return cpu == 0;
-	return q.found;
+	return found;
 }
 
 static int mount_if_missing(const char *dir, const char *fstype,
@@ -124,4 +109,25 @@ void bsdk_bump_memlock(void)
 	if (setrlimit(RLIMIT_MEMLOCK, &r) < 0)
 		log_debug("could not raise RLIMIT_MEMLOCK (%s); fine on kernels that account BPF memory to cgroups",
 			  bsdk_strerror(errno));
+}
+
+int bsdk_path_beside_exe(char *buf, size_t size, const char *relative)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, size);
+	char *slash;
+	size_t room;
+
+	if (n < 0)
+		return log_fail(errno, "cannot read '/proc/self/exe': %s",
+				bsdk_strerror(errno));
+	/* readlink() truncates silently: a full buffer may be cut short. The
+	 * link is an absolute path, so it has a slash. */
+	slash = (size_t)n < size ? memrchr(buf, '/', (size_t)n) : NULL;
+	if (slash) {
+		room = size - (size_t)(slash - buf);
+		if ((size_t)snprintf(slash, room, "/%s", relative) < room)
+			return 0;
+	}
+	return log_fail(ENAMETOOLONG, "the path of '%s' beside the running program does not fit in %zu bytes",
+			relative, size);
 }
