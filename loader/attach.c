@@ -103,10 +103,8 @@ int attach_tracepoint(struct bsdk_prog *prog, struct bsdk_link *link)
 		return log_fail(BSDK_ENOPROBE, "program '%s': tracepoint '%s' does not exist on this kernel (see %s/events)",
 				prog->fn.name, prog->target, tracefs_roots[0]);
 
-	memset(&attr, 0, sizeof(attr));
-	attr.type = PERF_TYPE_TRACEPOINT;
-	attr.size = sizeof(attr);
-	attr.config = (uint64_t)id;
+	attr = (struct perf_event_attr){ .type = PERF_TYPE_TRACEPOINT,
+		.size = sizeof(attr), .config = (uint64_t)id };
 	/* One event on CPU 0 is enough: the program runs on every CPU. */
 	pfd = sys_perf_event_open(&attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
 	if (pfd < 0)
@@ -185,12 +183,10 @@ static int open_probe(struct bsdk_prog *prog, const char *pmu,
 	if (err)
 		return log_fail(BSDK_ENOTSUPP, "program '%s': this kernel has no %s support (no '%s' PMU in /sys/bus/event_source/devices): cannot attach '%s'",
 				prog->fn.name, pmu, pmu, prog->section);
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = (uint32_t)type;
-	attr.config = prog->kind->retprobe ? 1ull << ret_bit : 0;
-	attr.config1 = (uint64_t)(uintptr_t)name;
-	attr.config2 = config2;
+	attr = (struct perf_event_attr){ .size = sizeof(attr),
+		.type = (uint32_t)type,
+		.config = prog->kind->retprobe ? 1ull << ret_bit : 0,
+		.config1 = (uint64_t)(uintptr_t)name, .config2 = config2 };
 	pfd = sys_perf_event_open(&attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
 	if (pfd == -ENOENT || pfd == -EINVAL || pfd == -ENXIO)
 		return log_fail(BSDK_ENOPROBE, "program '%s': %s target '%s' not found%s",

@@ -135,100 +135,89 @@ static int check_type(const struct btf *btf, uint32_t id)
 	return 0;
 }
 
-struct btf *btf_parse(const void *data, size_t size, const char *obj)
+/* Check the header and the string section, then find every type record:
+ * each must lie whole inside the type section and be of a known kind. */
+static int btf_index(struct btf *btf, size_t size)
 {
-	struct btf *btf;
-	const char *types_start;
-	size_t off, cap = 64;
-	int err = -BSDK_EBTF;
+	const struct btf_header *h = &btf->hdr;
+	const char *types;
+	size_t off, cap = 0;
 
-	if (size < sizeof(struct btf_header)) {
-		bad_btf(obj, "shorter than its header", 0);
-		return NULL;
-	}
-	btf = calloc(1, sizeof(*btf));
-	if (!btf)
-		return fail_ptr(ENOMEM);
-	/* Copy into malloc'ed memory: the records are read as structs, and
-	 * an ELF section may sit at any alignment in the file. */
-	btf->raw = malloc(size);
-	btf->types = calloc(cap, sizeof(*btf->types));
-	if (!btf->raw || !btf->types) {
-		err = -ENOMEM;
-		goto out_err;
-	}
-	memcpy(btf->raw, data, size);
-	btf->raw_size = size;
-	btf->obj = obj;
-	memcpy(&btf->hdr, data, sizeof(btf->hdr));
-
-	if (btf->hdr.magic != BTF_MAGIC) {
-		bad_btf(obj, "bad magic (not BTF, or the other byte order)", 0);
-		goto out_err;
-	}
-	if (btf->hdr.version != BTF_VERSION) {
-		bad_btf(obj, "unknown version", 0);
-		goto out_err;
-	}
-	if (btf->hdr.hdr_len < sizeof(struct btf_header) ||
-	    btf->hdr.hdr_len > size ||
-	    range_outside(btf->hdr.type_off, btf->hdr.type_len,
-			  size - btf->hdr.hdr_len) ||
-	    range_outside(btf->hdr.str_off, btf->hdr.str_len,
-			  size - btf->hdr.hdr_len) ||
-	    (btf->hdr.hdr_len + btf->hdr.type_off) % 4) {
-		bad_btf(obj, "header describes sections outside the data", 0);
-		goto out_err;
-	}
-	btf->strs = (const char *)btf->raw + btf->hdr.hdr_len + btf->hdr.str_off;
-	btf->strs_len = btf->hdr.str_len;
+	if (h->magic != BTF_MAGIC)
+		return bad_btf(btf->obj, "bad magic (not BTF, or the other byte order)", 0);
+	if (h->version != BTF_VERSION)
+		return bad_btf(btf->obj, "unknown version", 0);
+	if (h->hdr_len < sizeof(*h) || h->hdr_len > size ||
+	    range_outside(h->type_off, h->type_len, size - h->hdr_len) ||
+	    range_outside(h->str_off, h->str_len, size - h->hdr_len) ||
+	    (h->hdr_len + h->type_off) % 4)
+		return bad_btf(btf->obj, "header describes sections outside the data", 0);
+	btf->strs = (const char *)btf->raw + h->hdr_len + h->str_off;
+	btf->strs_len = h->str_len;
 	if (btf->strs_len == 0 || btf->strs[0] != '\0' ||
-	    btf->strs[btf->strs_len - 1] != '\0') {
-		bad_btf(obj, "string section must start and end with NUL", 0);
-		goto out_err;
-	}
+	    btf->strs[btf->strs_len - 1] != '\0')
+		return bad_btf(btf->obj, "string section must start and end with NUL", 0);
 
-	types_start = (const char *)btf->raw + btf->hdr.hdr_len + btf->hdr.type_off;
-	btf->ntypes = 1;
-	for (off = 0; off < btf->hdr.type_len;) {
-		const struct btf_type *t = (const void *)(types_start + off);
+	types = (const char *)btf->raw + h->hdr_len + h->type_off;
+	btf->ntypes = 1;	/* types[0] is void */
+	for (off = 0; off < h->type_len;) {
+		const struct btf_type *t = (const void *)(types + off);
 		long tail;
 
-		if (btf->hdr.type_len - off < sizeof(*t)) {
-			bad_btf(obj, "type section ends inside a type record", btf->ntypes);
-			goto out_err;
-		}
+		if (h->type_len - off < sizeof(*t))
+			return bad_btf(btf->obj, "type section ends inside a type record", btf->ntypes);
 		tail = tail_size(t);
-		if (tail < 0) {
-			bad_btf(obj, "unknown kind", btf->ntypes);
-			goto out_err;
-		}
-		if ((size_t)tail > btf->hdr.type_len - off - sizeof(*t)) {
-			bad_btf(obj, "record runs past the type section", btf->ntypes);
-			goto out_err;
-		}
-		if (btf->ntypes == cap) {
+		if (tail < 0)
+			return bad_btf(btf->obj, "unknown kind", btf->ntypes);
+		if ((size_t)tail > h->type_len - off - sizeof(*t))
+			return bad_btf(btf->obj, "record runs past the type section", btf->ntypes);
+		if (btf->ntypes >= cap) {
 			const struct btf_type **grown;
 
-			cap *= 2;
+			cap = cap ? cap * 2 : 64;
 			grown = realloc(btf->types, cap * sizeof(*grown));
-			if (!grown) {
-				err = -ENOMEM;
-				goto out_err;
-			}
+			if (!grown)
+				return fail(ENOMEM);
 			btf->types = grown;
+			btf->types[0] = NULL;
 		}
 		btf->types[btf->ntypes++] = t;
 		off += sizeof(*t) + (size_t)tail;
 	}
 	for (uint32_t id = 1; id < btf->ntypes; id++)
 		if (check_type(btf, id))
-			goto out_err;
-	return btf;
+			return -BSDK_EBTF;
+	return 0;
+}
 
-out_err:
-	btf_free(btf);
-	return fail_ptr(-err);
+struct btf *btf_parse(const void *data, size_t size, const char *obj)
+{
+	struct btf *btf;
+	int err;
+
+	if (size < sizeof(struct btf_header)) {
+		bad_btf(obj, "shorter than its header", 0);
+		return NULL;
+	}
+	/* Copy into malloc'ed memory: the records are read as structs, and
+	 * an ELF section may sit at any alignment in the file. */
+	btf = calloc(1, sizeof(*btf));
+	if (btf)
+		btf->raw = malloc(size);
+	if (!btf || !btf->raw) {
+		btf_free(btf);
+		return fail_ptr(ENOMEM);
+	}
+	memcpy(btf->raw, data, size);
+	btf->raw_size = size;
+	btf->obj = obj;
+	memcpy(&btf->hdr, data, sizeof(btf->hdr));
+	err = btf_index(btf, size);
+	if (err) {
+		btf_free(btf);
+		return fail_ptr(-err);
+	}
+	return btf;
 }
 
 void btf_free(struct btf *btf)

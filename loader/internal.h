@@ -56,6 +56,9 @@ int sys_perf_event_open(struct perf_event_attr *attr, int pid, int cpu,
 int bpf_map_update(int map_fd, const void *key, const void *value,
 		   uint64_t flags);
 int bpf_map_get_info(int map_fd, struct bpf_map_info *info);
+/* The name the kernel keeps of a map or program: the first 15 characters,
+ * each outside [A-Za-z0-9_.] replaced by '_'. The full name stays ours. */
+void kernel_name(char dst[BPF_OBJ_NAME_LEN], const char *src);
 
 /* ---- drain.c: what the perf buffer and the ring buffer share. */
 uint64_t now_ns(void);	/* CLOCK_MONOTONIC */

@@ -43,16 +43,11 @@ static struct bsdk_map *map_add(struct bsdk_obj *obj, const char *name,
 		return fail_ptr(ENOMEM);
 	obj->maps = maps;
 	map = &maps[obj->nmaps];
-	memset(map, 0, sizeof(*map));
-	map->name = strdup(name);
+	*map = (struct bsdk_map){ .obj = obj, .name = strdup(name),
+		.origin = origin, .sec = sec, .sec_offset = off, .fd = -1 };
 	if (!map->name)
 		return fail_ptr(ENOMEM);
 	obj->nmaps++;
-	map->obj = obj;
-	map->origin = origin;
-	map->sec = sec;
-	map->sec_offset = off;
-	map->fd = -1;
 	return map;
 }
 
@@ -295,20 +290,6 @@ struct bsdk_map *map_by_data_sec(const struct bsdk_obj *obj, size_t sec)
 		if (obj->maps[i].sec == sec && obj->maps[i].is_global_data)
 			return &obj->maps[i];
 	return NULL;
-}
-
-/* Kernel object names: at most 15 characters of [A-Za-z0-9_.]. */
-static void kernel_name(char dst[BPF_OBJ_NAME_LEN], const char *src)
-{
-	size_t n = 0;
-
-	for (; *src && n < BPF_OBJ_NAME_LEN - 1; src++) {
-		char c = *src;
-
-		dst[n++] = (c == '_' || c == '.' || (c >= '0' && c <= '9') ||
-			    (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) ? c : '_';
-	}
-	dst[n] = '\0';
 }
 
 static int pinned_map_reuse(struct bsdk_map *map, const char *path)

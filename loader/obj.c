@@ -171,6 +171,15 @@ int bsdk_obj_load(struct bsdk_obj *obj)
 	return 0;
 }
 
+static void link_free(struct bsdk_link *link)
+{
+	if (link->link_fd >= 0)
+		close(link->link_fd);
+	if (link->perf_fd >= 0)
+		close(link->perf_fd);
+	free(link);
+}
+
 void bsdk_obj_close(struct bsdk_obj *obj)
 {
 	if (!obj)
@@ -179,11 +188,7 @@ void bsdk_obj_close(struct bsdk_obj *obj)
 		struct bsdk_link *link = obj->links;
 
 		obj->links = link->next;
-		if (link->link_fd >= 0)
-			close(link->link_fd);
-		if (link->perf_fd >= 0)
-			close(link->perf_fd);
-		free(link);
+		link_free(link);
 	}
 	obj_unload(obj);
 	for (size_t i = 0; i < obj->nmaps; i++) {
@@ -357,6 +362,7 @@ int bsdk_prog_relo(const struct bsdk_prog *prog, size_t i,
 	info->offset = r->offset;
 	return 0;
 }
+
 bool bsdk_prog_autoload(const struct bsdk_prog *prog) { return prog->autoload; }
 
 int bsdk_prog_set_autoload(struct bsdk_prog *prog, bool autoload)
@@ -381,19 +387,13 @@ struct bsdk_link *bsdk_prog_attach(struct bsdk_prog *prog)
 			  prog->fn.name, prog->section);
 		return fail_ptr(EOPNOTSUPP);
 	}
-	link = calloc(1, sizeof(*link));
+	link = malloc(sizeof(*link));
 	if (!link)
 		return fail_ptr(ENOMEM);
-	link->obj = prog->obj;
-	link->link_fd = -1;
-	link->perf_fd = -1;
+	*link = (struct bsdk_link){ .obj = prog->obj, .link_fd = -1, .perf_fd = -1 };
 	err = prog->kind->attach(prog, link);
 	if (err) {
-		if (link->link_fd >= 0)
-			close(link->link_fd);
-		if (link->perf_fd >= 0)
-			close(link->perf_fd);
-		free(link);
+		link_free(link);
 		return fail_ptr(-err);
 	}
 	log_info("program '%s': attached to %s '%s'", prog->fn.name,
@@ -415,11 +415,7 @@ void bsdk_link_destroy(struct bsdk_link *link)
 			break;
 		}
 	}
-	if (link->link_fd >= 0)
-		close(link->link_fd);
-	if (link->perf_fd >= 0)
-		close(link->perf_fd);
-	free(link);
+	link_free(link);
 }
 
 /* ---- maps ---- */

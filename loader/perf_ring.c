@@ -59,9 +59,9 @@ static void ring_copy(const struct perf_ring *r, uint64_t pos, void *dst,
 }
 
 /* Drop everything that is ready: after a bad header there is no way to find
- * where the next record starts. */
-static void resync(struct perf_ring *r, uint64_t rec_size, uint32_t type,
-		   const char *why)
+ * where the next record starts. Returns 0, what perf_ring_next() returns. */
+static int resync(struct perf_ring *r, uint64_t rec_size, uint32_t type,
+		  const char *why)
 {
 	uint64_t dropped = r->head - r->tail;
 
@@ -72,6 +72,7 @@ static void resync(struct perf_ring *r, uint64_t rec_size, uint32_t type,
 	r->counts->corrupt++;
 	r->counts->corrupt_bytes += dropped;
 	r->tail = r->head;
+	return 0;
 }
 
 int perf_ring_next(struct perf_ring *r, struct perf_rec *rec)
@@ -87,12 +88,10 @@ int perf_ring_next(struct perf_ring *r, struct perf_rec *rec)
 		/* The kernel advances data_head only past whole records, so
 		 * a partial header or more data than the ring holds means
 		 * the counters themselves are bad. */
-		if (avail < sizeof(hdr) || avail > r->size) {
-			resync(r, avail, 0, avail < sizeof(hdr) ?
-			       "less than a header before data_head" :
-			       "data_head is more than the ring size ahead of data_tail");
-			return 0;
-		}
+		if (avail < sizeof(hdr) || avail > r->size)
+			return resync(r, avail, 0, avail < sizeof(hdr) ?
+				      "less than a header before data_head" :
+				      "data_head is more than the ring size ahead of data_tail");
 
 		off = r->tail & (r->size - 1);
 		if (off + sizeof(hdr) <= r->size)
@@ -100,31 +99,23 @@ int perf_ring_next(struct perf_ring *r, struct perf_rec *rec)
 		else
 			ring_copy(r, r->tail, &hdr, sizeof(hdr));
 
-		if (hdr.size == 0 || hdr.size % 8) {
-			resync(r, hdr.size, hdr.type,
-			       hdr.size ? "size is not a multiple of 8" : "size is 0");
-			return 0;
-		}
-		if (hdr.size > avail) {
-			resync(r, hdr.size, hdr.type,
-			       "record ends past data_head");
-			return 0;
-		}
+		if (hdr.size == 0 || hdr.size % 8)
+			return resync(r, hdr.size, hdr.type,
+				      hdr.size ? "size is not a multiple of 8" : "size is 0");
+		if (hdr.size > avail)
+			return resync(r, hdr.size, hdr.type,
+				      "record ends past data_head");
 
 		switch (hdr.type) {
 		case PERF_RECORD_SAMPLE:
-			if (hdr.size < SAMPLE_RAW_OFF) {
-				resync(r, hdr.size, hdr.type,
-				       "too short for a raw sample");
-				return 0;
-			}
+			if (hdr.size < SAMPLE_RAW_OFF)
+				return resync(r, hdr.size, hdr.type,
+					      "too short for a raw sample");
 			ring_copy(r, r->tail + sizeof(hdr), &raw_size,
 				  sizeof(raw_size));
-			if (raw_size > hdr.size - SAMPLE_RAW_OFF) {
-				resync(r, hdr.size, hdr.type,
-				       "raw size runs past the record");
-				return 0;
-			}
+			if (raw_size > hdr.size - SAMPLE_RAW_OFF)
+				return resync(r, hdr.size, hdr.type,
+					      "raw size runs past the record");
 			rec->kind = PERF_REC_SAMPLE;
 			rec->size = raw_size;
 			rec->rec_size = hdr.size;
@@ -151,11 +142,9 @@ int perf_ring_next(struct perf_ring *r, struct perf_rec *rec)
 		case PERF_RECORD_LOST: {
 			uint64_t id_lost[2];
 
-			if (hdr.size < LOST_MIN_SIZE) {
-				resync(r, hdr.size, hdr.type,
-				       "too short for a lost record");
-				return 0;
-			}
+			if (hdr.size < LOST_MIN_SIZE)
+				return resync(r, hdr.size, hdr.type,
+					      "too short for a lost record");
 			ring_copy(r, r->tail + sizeof(hdr), id_lost,
 				  sizeof(id_lost));
 			rec->kind = PERF_REC_LOST;

@@ -54,8 +54,7 @@ struct bsdk_perfbuf {
 
 	struct cpu_ring *rings;
 	size_t nrings;
-	size_t cap_rings;
-	struct epoll_event *events;          /* nrings entries for epoll_wait */
+	struct epoll_event *events;          /* for epoll_wait: one per CPU */
 
 	struct perf_ring_counts counts;
 };
@@ -74,38 +73,19 @@ static bool have_ring_for(const struct bsdk_perfbuf *pb, int cpu)
 static int ring_open(struct bsdk_perfbuf *pb, int cpu)
 {
 	struct perf_event_attr attr;
-	struct epoll_event ev;
-	struct cpu_ring *r;
+	struct epoll_event ev = { .events = EPOLLIN };
+	struct cpu_ring r = { .cpu = cpu };
 	size_t mmap_size = pb->page_size + pb->data_size;
-	void *base;
-	int fd, err;
+	int err;
 
 	if ((uint32_t)cpu >= pb->map_slots) {
 		log_warn("perf buffer: cpu %d has no slot in the map (max_entries %u); its records cannot be read",
 			 cpu, pb->map_slots);
 		return 0;
 	}
-	if (pb->nrings == pb->cap_rings) {
-		size_t cap = pb->cap_rings ? pb->cap_rings * 2 : 8;
-		struct cpu_ring *rings = realloc(pb->rings, cap * sizeof(*rings));
-		struct epoll_event *evs;
-
-		if (!rings)
-			return fail(ENOMEM);
-		pb->rings = rings;
-		evs = realloc(pb->events, cap * sizeof(*evs));
-		if (!evs)
-			return fail(ENOMEM);
-		pb->events = evs;
-		pb->cap_rings = cap;
-	}
-
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = PERF_COUNT_SW_BPF_OUTPUT;
-	attr.sample_type = PERF_SAMPLE_RAW;
-	attr.sample_period = 1;
+	attr = (struct perf_event_attr){ .size = sizeof(attr),
+		.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_BPF_OUTPUT,
+		.sample_type = PERF_SAMPLE_RAW, .sample_period = 1 };
 	if (pb->opts.wakeup_events) {
 		attr.wakeup_events = pb->opts.wakeup_events;
 	} else {
@@ -117,22 +97,20 @@ static int ring_open(struct bsdk_perfbuf *pb, int cpu)
 		attr.wakeup_watermark = pb->opts.wakeup_bytes;
 	}
 
-	fd = sys_perf_event_open(&attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
-	if (fd < 0) {
-		if (fd == -ENODEV || !bsdk_cpu_is_online(cpu)) {
-			/* Went offline between the check and the open. */
-			log_info("perf buffer: cpu %d is offline, its slot stays empty",
-				 cpu);
-			return 0;
-		}
-		return log_fail(-fd, "perf buffer: cpu %d: perf_event_open(PERF_COUNT_SW_BPF_OUTPUT) failed: %s",
-				cpu, bsdk_strerror(fd));
+	r.fd = sys_perf_event_open(&attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	if (r.fd == -ENODEV || (r.fd < 0 && !bsdk_cpu_is_online(cpu))) {
+		/* Went offline between the check and the open. */
+		log_info("perf buffer: cpu %d is offline, its slot stays empty", cpu);
+		return 0;
 	}
+	if (r.fd < 0)
+		return log_fail(-r.fd, "perf buffer: cpu %d: perf_event_open(PERF_COUNT_SW_BPF_OUTPUT) failed: %s",
+				cpu, bsdk_strerror(r.fd));
 
 	/* PROT_WRITE makes the kernel honour data_tail: it never overwrites
 	 * unread records, and reports what did not fit as PERF_RECORD_LOST. */
-	base = mmap(NULL, mmap_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (base == MAP_FAILED) {
+	r.meta = mmap(NULL, mmap_size, PROT_READ | PROT_WRITE, MAP_SHARED, r.fd, 0);
+	if (r.meta == MAP_FAILED) {
 		err = -errno;
 		bsdk_log(err == -EPERM && pb->auto_pages &&
 			 pb->opts.pages > AUTO_MIN_PAGES ?
@@ -141,48 +119,31 @@ static int ring_open(struct bsdk_perfbuf *pb, int cpu)
 			 cpu, mmap_size, pb->data_size / pb->page_size,
 			 bsdk_strerror(err),
 			 err == -EPERM ? " (raise the limit in /proc/sys/kernel/perf_event_mlock_kb or use fewer pages)" : "");
-		close(fd);
+		close(r.fd);
 		return fail(-err);
 	}
+	r.data = (uint8_t *)r.meta + pb->page_size;
 
-	err = bpf_map_update(pb->map_fd, &cpu, &fd, BPF_ANY);
-	if (err < 0) {
+	err = bpf_map_update(pb->map_fd, &cpu, &r.fd, BPF_ANY);
+	if (err < 0)
 		log_error("perf buffer: cpu %d: storing the event in map slot %d failed: %s",
 			  cpu, cpu, bsdk_strerror(err));
-		goto err_unmap;
+	else if (epoll_ctl(pb->drain.epfd, EPOLL_CTL_ADD, r.fd, &ev) < 0)
+		err = log_fail(errno, "perf buffer: cpu %d: epoll_ctl failed: %s",
+			       cpu, bsdk_strerror(errno));
+	else if (ioctl(r.fd, PERF_EVENT_IOC_ENABLE, 0) < 0)
+		err = log_fail(errno, "perf buffer: cpu %d: enabling the event failed: %s",
+			       cpu, bsdk_strerror(errno));
+	else
+		err = array_push(&pb->rings, &pb->nrings, &r, sizeof(r));
+	if (err < 0) {
+		munmap(r.meta, mmap_size);
+		close(r.fd);	/* which also takes it out of the epoll set */
+		return fail(-err);
 	}
-
-	memset(&ev, 0, sizeof(ev));
-	ev.events = EPOLLIN;
-	ev.data.u64 = pb->nrings;
-	if (epoll_ctl(pb->drain.epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
-		err = -errno;
-		log_error("perf buffer: cpu %d: epoll_ctl failed: %s", cpu,
-			  bsdk_strerror(err));
-		goto err_unmap;
-	}
-	if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) < 0) {
-		err = -errno;
-		log_error("perf buffer: cpu %d: enabling the event failed: %s",
-			  cpu, bsdk_strerror(err));
-		epoll_ctl(pb->drain.epfd, EPOLL_CTL_DEL, fd, NULL);
-		goto err_unmap;
-	}
-
-	r = &pb->rings[pb->nrings++];
-	memset(r, 0, sizeof(*r));
-	r->cpu = cpu;
-	r->fd = fd;
-	r->meta = base;
-	r->data = (uint8_t *)base + pb->page_size;
 	log_debug("perf buffer: cpu %d: ring of %zu bytes, fd %d", cpu,
-		  pb->data_size, fd);
+		  pb->data_size, r.fd);
 	return 1;
-
-err_unmap:
-	munmap(base, mmap_size);
-	close(fd);
-	return fail(-err);
 }
 
 static void ring_close(struct bsdk_perfbuf *pb, struct cpu_ring *r)
@@ -226,6 +187,10 @@ int bsdk_perfbuf_rescan(struct bsdk_perfbuf *pb)
 	if (ncpu < 0)
 		return log_fail(-ncpu, "perf buffer: cannot read the possible CPUs: %s",
 				bsdk_strerror(ncpu));
+	if (!pb->events)	/* room for every ring there can be */
+		pb->events = calloc((size_t)ncpu, sizeof(*pb->events));
+	if (!pb->events)
+		return fail(ENOMEM);
 	for (int cpu = 0; cpu < ncpu; cpu++) {
 		if (have_ring_for(pb, cpu))
 			continue;
@@ -242,79 +207,59 @@ int bsdk_perfbuf_rescan(struct bsdk_perfbuf *pb)
 	return added;
 }
 
-struct bsdk_perfbuf *bsdk_perfbuf_new(int map_fd,
-				      const struct bsdk_perfbuf_opts *opts)
+/* Take the caller's options and fill in the defaults. */
+static int opts_setup(struct bsdk_perfbuf *pb,
+		      const struct bsdk_perfbuf_opts *opts)
 {
-	struct bsdk_perfbuf *pb;
-	struct bpf_map_info info;
 	long page_size = sysconf(_SC_PAGESIZE);
 	int err;
-
-	pb = calloc(1, sizeof(*pb));
-	if (!pb)
-		return fail_ptr(ENOMEM);
-	pb->map_fd = map_fd;
-	pb->drain.epfd = -1;
 
 	err = opts_copy(&pb->opts, sizeof(pb->opts), opts, opts ? opts->sz : 0,
 			offsetof(struct bsdk_perfbuf_opts, ctx) + sizeof(void *),
 			"perf buffer");
 	if (err < 0)
-		goto err;
-	if (!pb->opts.on_sample) {
-		err = log_fail(EINVAL, "perf buffer: opts.on_sample is required");
-		goto err;
-	}
-	if (page_size <= 0) {
-		err = log_fail(EINVAL, "perf buffer: cannot read the page size");
-		goto err;
-	}
+		return err;
+	if (!pb->opts.on_sample)
+		return log_fail(EINVAL, "perf buffer: opts.on_sample is required");
+	if (page_size <= 0)
+		return log_fail(EINVAL, "perf buffer: cannot read the page size");
 	if (!pb->opts.pages) {
 		pb->opts.pages = auto_pages((size_t)page_size);
 		pb->auto_pages = true;
 	}
-	if (pb->opts.pages & (pb->opts.pages - 1)) {
-		err = log_fail(EINVAL, "perf buffer: %u pages per CPU is not a power of two (try %u)",
-			       pb->opts.pages,
-			       1u << (31 - __builtin_clz(pb->opts.pages)));
-		goto err;
-	}
-	if (pb->opts.pages > SIZE_MAX / 2 / (size_t)page_size) {
-		err = log_fail(EINVAL, "perf buffer: %u pages per CPU is too large",
-			       pb->opts.pages);
-		goto err;
-	}
+	if (pb->opts.pages & (pb->opts.pages - 1))
+		return log_fail(EINVAL, "perf buffer: %u pages per CPU is not a power of two (try %u)",
+				pb->opts.pages,
+				1u << (31 - __builtin_clz(pb->opts.pages)));
+	if (pb->opts.pages > SIZE_MAX / 2 / (size_t)page_size)
+		return log_fail(EINVAL, "perf buffer: %u pages per CPU is too large",
+				pb->opts.pages);
 	pb->page_size = (size_t)page_size;
 	pb->data_size = (size_t)pb->opts.pages * pb->page_size;
 	if (!pb->opts.wakeup_events && !pb->opts.wakeup_bytes) {
 		pb->opts.wakeup_bytes = pb->data_size / 4;
 		pb->auto_wakeup = true;
 	}
-	if (pb->opts.wakeup_bytes > pb->data_size) {
-		err = log_fail(EINVAL, "perf buffer: wakeup_bytes %u is larger than the ring (%zu bytes)",
-			       pb->opts.wakeup_bytes, pb->data_size);
-		goto err;
-	}
-	if (pb->opts.merge_by_ts && pb->opts.ts_offset > UINT32_MAX - 8) {
-		err = log_fail(EINVAL, "perf buffer: ts_offset %u is out of range",
-			       pb->opts.ts_offset);
-		goto err;
-	}
-	err = map_check(map_fd, BPF_MAP_TYPE_PERF_EVENT_ARRAY,
-			"BPF_MAP_TYPE_PERF_EVENT_ARRAY", "perf buffer", &info);
-	if (!err)
-		err = drain_init(&pb->drain, "perf buffer",
-				 &pb->opts.max_latency_ms);
-	if (err < 0)
-		goto err;
-	pb->map_slots = info.max_entries;
+	if (pb->opts.wakeup_bytes > pb->data_size)
+		return log_fail(EINVAL, "perf buffer: wakeup_bytes %u is larger than the ring (%zu bytes)",
+				pb->opts.wakeup_bytes, pb->data_size);
+	if (pb->opts.merge_by_ts && pb->opts.ts_offset > UINT32_MAX - 8)
+		return log_fail(EINVAL, "perf buffer: ts_offset %u is out of range",
+				pb->opts.ts_offset);
+	return 0;
+}
+
+/* Open the rings; when the locked-memory limit refuses the default size,
+ * try again at half size. */
+static int rings_open(struct bsdk_perfbuf *pb)
+{
+	int err;
 
 	for (;;) {
 		err = bsdk_perfbuf_rescan(pb);
 		if (err != -EPERM || !pb->auto_pages ||
 		    pb->opts.pages <= AUTO_MIN_PAGES)
 			break;
-		/* The locked-memory limit: try the default at half size. */
 		rings_close(pb);
 		pb->opts.pages /= 2;
 		pb->data_size /= 2;
@@ -323,11 +268,37 @@ struct bsdk_perfbuf *bsdk_perfbuf_new(int map_fd,
 		log_info("perf buffer: locked memory limit reached, retrying with %u pages per CPU",
 			 pb->opts.pages);
 	}
-	if (err < 0)
-		goto err;
-	if (pb->nrings == 0) {
-		err = log_fail(ENODEV, "perf buffer: no CPU could get a ring");
-		goto err;
+	if (err >= 0 && pb->nrings == 0)
+		return log_fail(ENODEV, "perf buffer: no CPU could get a ring");
+	return err < 0 ? err : 0;
+}
+
+struct bsdk_perfbuf *bsdk_perfbuf_new(int map_fd,
+				      const struct bsdk_perfbuf_opts *opts)
+{
+	struct bsdk_perfbuf *pb;
+	struct bpf_map_info info;
+	int err;
+
+	pb = calloc(1, sizeof(*pb));
+	if (!pb)
+		return fail_ptr(ENOMEM);
+	pb->map_fd = map_fd;
+	pb->drain.epfd = -1;
+	err = opts_setup(pb, opts);
+	if (!err)
+		err = map_check(map_fd, BPF_MAP_TYPE_PERF_EVENT_ARRAY,
+				"BPF_MAP_TYPE_PERF_EVENT_ARRAY", "perf buffer", &info);
+	if (!err) {
+		pb->map_slots = info.max_entries;
+		err = drain_init(&pb->drain, "perf buffer",
+				 &pb->opts.max_latency_ms);
+	}
+	if (!err)
+		err = rings_open(pb);
+	if (err) {
+		bsdk_perfbuf_free(pb);
+		return fail_ptr(-err);
 	}
 	log_info("perf buffer: %zu rings of %u pages, wakeup %s %u, drain every %d ms",
 		 pb->nrings, pb->opts.pages,
@@ -335,10 +306,6 @@ struct bsdk_perfbuf *bsdk_perfbuf_new(int map_fd,
 		 pb->opts.wakeup_events ? pb->opts.wakeup_events :
 		 pb->opts.wakeup_bytes, pb->opts.max_latency_ms);
 	return pb;
-
-err:
-	bsdk_perfbuf_free(pb);
-	return fail_ptr(-err);
 }
 
 void bsdk_perfbuf_free(struct bsdk_perfbuf *pb)

@@ -52,7 +52,7 @@ static int prog_add(struct bsdk_obj *obj, size_t sec, size_t first,
 {
 	const char *section = obj->secs[sec].name;
 	const struct attach_kind *kind = attach_kind_find(section);
-	struct bsdk_prog *progs, *prog;
+	struct bsdk_prog *progs;
 
 	if (!kind)
 		return log_fail(BSDK_ESECTION, "'%s': section '%s' (program '%s'): unknown section name; accepted prefixes: %s",
@@ -64,18 +64,12 @@ static int prog_add(struct bsdk_obj *obj, size_t sec, size_t first,
 	if (!progs)
 		return fail(ENOMEM);
 	obj->progs = progs;
-	prog = &progs[obj->nprogs++];
-	memset(prog, 0, sizeof(*prog));
-	prog->obj = obj;
-	prog->fn.sec = sec;
-	prog->fn.first = first;
-	prog->fn.count = count;
-	prog->fn.name = name;
-	prog->section = section;
-	prog->kind = kind;
-	prog->target = kind->exact ? "" : section + strlen(kind->prefix);
-	prog->autoload = true;
-	prog->fd = -1;
+	progs[obj->nprogs++] = (struct bsdk_prog){
+		.obj = obj, .fn = { sec, first, count, name },
+		.section = section, .kind = kind,
+		.target = kind->exact ? "" : section + strlen(kind->prefix),
+		.autoload = true, .fd = -1,
+	};
 	return 0;
 }
 
@@ -290,12 +284,7 @@ int prog_load(struct bsdk_prog *prog)
 	attr.insn_cnt = (uint32_t)l.count;
 	attr.license = (uint64_t)(uintptr_t)obj->license;
 	attr.kern_version = obj->kversion;
-	/* kernel names are 15 characters; the full name stays ours */
-	snprintf(attr.prog_name, sizeof(attr.prog_name), "%.15s", prog->fn.name);
-	for (char *c = attr.prog_name; *c; c++)
-		if (!(*c == '_' || (*c >= '0' && *c <= '9') ||
-		      (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z')))
-			*c = '_';
+	kernel_name(attr.prog_name, prog->fn.name);
 	/* With BTF the verifier checks global functions one by one and
 	 * writes the C source into its log. */
 	if (obj->btf_fd >= 0) {

@@ -49,3 +49,16 @@ int bpf_map_get_info(int map_fd, struct bpf_map_info *info)
 	attr.info.info = (uint64_t)(uintptr_t)info;
 	return sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr));
 }
+
+void kernel_name(char dst[BPF_OBJ_NAME_LEN], const char *src)
+{
+	size_t n = 0;
+
+	for (; *src && n < BPF_OBJ_NAME_LEN - 1; src++) {
+		char c = *src;
+
+		dst[n++] = (c == '_' || c == '.' || (c >= '0' && c <= '9') ||
+			    (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) ? c : '_';
+	}
+	dst[n] = '\0';
+}
