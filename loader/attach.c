@@ -199,28 +199,36 @@ static int open_probe(struct bsdk_prog *prog, const char *pmu,
 	return pfd;
 }
 
+/* Split "NAME" or "NAME+OFFSET" (the end of a kprobe or uprobe target) into
+ * name, of size bytes, and *off. */
+static int split_name_offset(const struct bsdk_prog *prog, const char *s,
+			     char *name, size_t size, unsigned long long *off)
+{
+	const char *plus = strchr(s, '+');
+	size_t len = plus ? (size_t)(plus - s) : strlen(s);
+	char *end;
+
+	if (len == 0 || len >= size)
+		return log_fail(BSDK_ESECTION, "program '%s': %s target '%s': the name is empty or too long",
+				prog->fn.name, prog->kind->type_name, prog->target);
+	memcpy(name, s, len);
+	name[len] = '\0';
+	*off = plus ? strtoull(plus + 1, &end, 0) : 0;
+	if (plus && *end)
+		return log_fail(BSDK_ESECTION, "program '%s': %s offset '%s' is not a number",
+				prog->fn.name, prog->kind->type_name, plus + 1);
+	return 0;
+}
+
 /* "FUNC" or "FUNC+OFFSET" */
 int attach_kprobe(struct bsdk_prog *prog, struct bsdk_link *link)
 {
 	char func[256];
-	unsigned long long off = 0;
-	const char *plus = strchr(prog->target, '+');
-	size_t len = plus ? (size_t)(plus - prog->target) : strlen(prog->target);
-	int pfd;
+	unsigned long long off;
+	int pfd = split_name_offset(prog, prog->target, func, sizeof(func), &off);
 
-	if (len == 0 || len >= sizeof(func))
-		return log_fail(BSDK_ESECTION, "program '%s': kprobe target '%s' is not FUNC[+OFFSET]",
-				prog->fn.name, prog->target);
-	memcpy(func, prog->target, len);
-	func[len] = '\0';
-	if (plus) {
-		char *end;
-
-		off = strtoull(plus + 1, &end, 0);
-		if (*end)
-			return log_fail(BSDK_ESECTION, "program '%s': kprobe offset '%s' is not a number",
-					prog->fn.name, plus + 1);
-	}
+	if (pfd)
+		return pfd;
 	pfd = open_probe(prog, "kprobe", func, off);
 	return pfd < 0 ? pfd : bind_perf_event(prog, link, pfd);
 }
@@ -293,11 +301,10 @@ out:
 int attach_uprobe(struct bsdk_prog *prog, struct bsdk_link *link)
 {
 	char path[PATH_MAX], symbol[256];
-	const char *colon = strrchr(prog->target, ':'), *plus;
-	unsigned long long add = 0;
-	uint64_t offset = 0;
+	const char *colon = strrchr(prog->target, ':');
+	unsigned long long add;
+	uint64_t offset;
 	char *end;
-	size_t len;
 	int pfd, err;
 
 	if (!colon || colon == prog->target || !colon[1] ||
@@ -306,19 +313,9 @@ int attach_uprobe(struct bsdk_prog *prog, struct bsdk_link *link)
 				prog->fn.name, prog->target);
 	memcpy(path, prog->target, (size_t)(colon - prog->target));
 	path[colon - prog->target] = '\0';
-	plus = strchr(colon + 1, '+');
-	len = plus ? (size_t)(plus - colon - 1) : strlen(colon + 1);
-	if (len == 0 || len >= sizeof(symbol))
-		return log_fail(BSDK_ESECTION, "program '%s': uprobe symbol in '%s' is empty or too long",
-				prog->fn.name, prog->target);
-	memcpy(symbol, colon + 1, len);
-	symbol[len] = '\0';
-	if (plus) {
-		add = strtoull(plus + 1, &end, 0);
-		if (*end)
-			return log_fail(BSDK_ESECTION, "program '%s': uprobe offset '%s' is not a number",
-					prog->fn.name, plus + 1);
-	}
+	err = split_name_offset(prog, colon + 1, symbol, sizeof(symbol), &add);
+	if (err)
+		return err;
 	offset = strtoull(symbol, &end, 0);
 	if (*end) {	/* not a number: a symbol to look up */
 		err = elf_symbol_offset(path, symbol, &offset);

@@ -1,13 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
- * bpfsdk.h - the public API of the bpfsdk loader library.
+ * bpfsdk.h - the public API of the bpfsdk loader library: take a BPF ELF
+ * object as clang writes it, create its maps, relocate and load its
+ * programs, attach them by section name, and read what they send with
+ * bpf_perf_event_output() out of per-CPU perf rings.
  *
- * The library takes a BPF ELF object as clang writes it, creates its maps,
- * relocates and loads its programs, attaches them by section name, and reads
- * what they send with bpf_perf_event_output() out of per-CPU perf rings.
- *
- * The API reads like a table of contents: every name is bsdk_ + object + verb.
- *
+ * Every name is bsdk_ + object + verb, so the API reads like a table of
+ * contents:
  *   bsdk_obj_*      an opened ELF object and the programs and maps inside it
  *   bsdk_prog_*     one BPF program (one ELF section of executable code)
  *   bsdk_map_*      one BPF map
@@ -15,14 +14,11 @@
  *   bsdk_perfbuf_*  the per-CPU consumer of a BPF_MAP_TYPE_PERF_EVENT_ARRAY
  *   bsdk_ringbuf_*  the consumer of a BPF_MAP_TYPE_RINGBUF
  *
- * Errors: functions returning int return 0 (or a count) on success and a
- * negative errno on failure; functions returning a pointer return NULL and set
- * errno. Besides the system's errno values the library uses the BSDK_E* codes
- * below; bsdk_strerror() names both. A human-readable message explaining the
- * failure is always sent through the log hook (bsdk_set_log()) before the
- * function returns; the library itself never prints.
- *
- * Types are opaque; their layout lives in the .c files.
+ * Errors: int functions return 0 (or a count) or a negative errno; pointer
+ * functions return NULL and set errno. Besides errno values there are the
+ * BSDK_E* codes below; bsdk_strerror() names both. Before a function fails,
+ * a message saying why goes through the log hook (bsdk_set_log()); the
+ * library itself never prints. Types are opaque.
  */
 #ifndef BPFSDK_H
 #define BPFSDK_H
@@ -77,8 +73,7 @@ enum bsdk_log_level bsdk_set_log_level(enum bsdk_log_level level);
 /* -------------------------------------------------------------- the system */
 
 /* Number of possible CPUs (/sys/devices/system/cpu/possible): the size of
- * per-CPU maps and of a PERF_EVENT_ARRAY with one slot per CPU. Negative
- * errno on failure. */
+ * per-CPU maps and of a PERF_EVENT_ARRAY with a slot per CPU. Or -errno. */
 int bsdk_cpu_possible_count(void);
 
 /* Whether CPU cpu is online now. */
@@ -89,14 +84,12 @@ bool bsdk_cpu_is_online(int cpu);
 int bsdk_mount_fs(void);
 
 /* Try to lift RLIMIT_MEMLOCK for kernels that charge BPF memory to it.
- * Kernels with memcg accounting refuse or ignore this, which is harmless:
- * the result is only logged at debug level. */
+ * Kernels with memcg accounting refuse or ignore this, which is harmless. */
 void bsdk_bump_memlock(void);
 
-/* Write "<directory of the running executable>/<relative>" into buf, e.g.
- * "../bpf/NAME.bpf.o" to find the object built beside a program wherever
- * the build tree lies. 0, -ENAMETOOLONG when it does not fit in size bytes,
- * or -errno from reading /proc/self/exe. */
+/* Write "<directory of the running executable>/<relative>" into buf (e.g.
+ * relative "../bpf/NAME.bpf.o": the object built beside the program). 0,
+ * -ENAMETOOLONG when it does not fit in size bytes, or -errno. */
 int bsdk_path_beside_exe(char *buf, size_t size, const char *relative);
 
 /* ------------------------------------------------------------------ object */
@@ -117,12 +110,11 @@ struct bsdk_obj *bsdk_obj_open_mem(const void *buf, size_t size,
 				   const char *name);
 
 /* Load the object's BTF into the kernel (rewriting kinds the running kernel
- * lacks; when it takes none, one warning and the load goes on without),
- * create the maps, relocate and load every program whose autoload is on,
- * with its BTF func and line info. On failure nothing stays loaded. 0 or
- * negative errno; a verifier rejection is -BSDK_EVERIFIER with the end of
- * the verifier's log sent at error level, then the C file:line and source
- * of the instruction it stopped at (from line info). */
+ * lacks; if it takes none, warn and go on without), create the maps,
+ * relocate and load every program whose autoload is on, with its BTF func
+ * and line info. On failure nothing stays loaded. 0 or negative errno; a
+ * verifier rejection is -BSDK_EVERIFIER, with the end of the verifier's log
+ * and the C file:line where it stopped logged at error level. */
 int bsdk_obj_load(struct bsdk_obj *obj);
 
 /* Destroy links created through the object, close every fd, free all. */
@@ -171,8 +163,7 @@ const char *bsdk_prog_type_name(const struct bsdk_prog *prog);
 /* What the section name says to attach to, e.g. "syscalls/sys_enter_write"
  * for "tracepoint/syscalls/sys_enter_write"; "" when nothing. */
 const char *bsdk_prog_attach_target(const struct bsdk_prog *prog);
-/* Instructions in the program's own section (before subprograms are
- * appended). */
+/* Instructions in the program's own section (no subprograms appended). */
 size_t bsdk_prog_insn_count(const struct bsdk_prog *prog);
 /* The fd after bsdk_obj_load(), -1 before or when not loaded. */
 int bsdk_prog_fd(const struct bsdk_prog *prog);
@@ -260,8 +251,7 @@ int bsdk_map_type(const struct bsdk_map *map);
 uint32_t bsdk_map_key_size(const struct bsdk_map *map);
 uint32_t bsdk_map_value_size(const struct bsdk_map *map);
 uint32_t bsdk_map_max_entries(const struct bsdk_map *map);
-/* Where the definition came from: ".maps", "maps", ".rodata", ".data",
- * ".bss". */
+/* Where it was defined: ".maps", "maps", ".rodata", ".data", ".bss". */
 const char *bsdk_map_origin(const struct bsdk_map *map);
 /* The fd after bsdk_obj_load(), -1 before. */
 int bsdk_map_fd(const struct bsdk_map *map);
@@ -280,62 +270,51 @@ int bsdk_map_set_max_entries(struct bsdk_map *map, uint32_t max_entries);
  * ring, stored in slot cpu of the map so that bpf_perf_event_output(ctx,
  * &map, BPF_F_CURRENT_CPU, ...) lands in the ring of the CPU it runs on.
  *
- * Defaults aim at both throughput and latency with no tuning: the kernel
- * wakes the consumer only when a quarter of a ring is filled (a watermark,
- * not a wakeup per record), and bsdk_perfbuf_poll() also drains every ring
- * at least every max_latency_ms (default 10 ms), which costs no system call
- * per ring: it reads data_head in the mmapped page.
+ * The defaults serve throughput and latency with no tuning: the kernel
+ * wakes the consumer when a quarter of a ring is filled (not per record),
+ * and bsdk_perfbuf_poll() also drains every ring at least every
+ * max_latency_ms (10 ms), which needs no system call: it reads data_head
+ * in the mmapped page.
  *
- * CPUs: rings are opened for the CPUs online when bsdk_perfbuf_new() runs.
- * The slot of an offline CPU stays empty; a program running there later
- * gets -ENOENT from bpf_perf_event_output() (count it on the BPF side, see
- * docs/architecture.md). bsdk_perfbuf_rescan() opens rings for CPUs that
- * came online since.
+ * Rings are opened for the CPUs online at bsdk_perfbuf_new(); a program on
+ * a CPU that comes online later gets -ENOENT from bpf_perf_event_output()
+ * until bsdk_perfbuf_rescan() (see docs/architecture.md).
  */
 struct bsdk_perfbuf;
 
-/* One record a BPF program sent with bpf_perf_event_output(). data is valid
- * only during the call and is 4-byte aligned (the kernel puts a u32 size in
- * front of it); size is what the kernel reports, which includes the padding
- * to 8 bytes of size + data (16 bytes sent arrive as size 20). cpu is the
- * ring's CPU, or -1 for a bsdk_ringbuf. */
+/* One record a BPF program sent. data is valid only during the call and is
+ * 4-byte aligned (the kernel puts a u32 size before it); size is what the
+ * kernel reports, which includes the padding to 8 bytes of size + data (16
+ * bytes sent arrive as size 20). cpu is the ring's, -1 for a bsdk_ringbuf. */
 typedef void (*bsdk_perfbuf_sample_fn)(void *ctx, int cpu, const void *data,
 				       uint32_t size);
-/* The kernel had to drop count records on cpu because the ring was full
- * (PERF_RECORD_LOST). The report comes late: with the next record that fits
- * into the ring after the losses. */
+/* The kernel dropped count records on cpu because the ring was full
+ * (PERF_RECORD_LOST), reported with the next record that fits. */
 typedef void (*bsdk_perfbuf_lost_fn)(void *ctx, int cpu, uint64_t count);
 
 struct bsdk_perfbuf_opts {
-	size_t sz;               /* sizeof(struct bsdk_perfbuf_opts): fields
-				  * are only ever appended, and a caller built
-				  * against an older header passes its smaller
-				  * size */
+	size_t sz;               /* sizeof(opts): fields are only appended */
 	unsigned int pages;      /* data pages per CPU, a power of two; 0:
 				  * 8 MiB split across the possible CPUs,
-				  * 16 to 256 pages each (256 = 1 MiB on
-				  * up to 8 CPUs), halved down to 8 while
-				  * the locked-memory limit refuses it */
+				  * 16 to 256 pages each, halved down to 8
+				  * while the locked-memory limit refuses it */
 	bsdk_perfbuf_sample_fn on_sample;
 	bsdk_perfbuf_lost_fn on_lost;   /* may be NULL: losses still counted */
 	void *ctx;               /* passed to both callbacks */
 
-	/* Wakeups. By default the kernel wakes the consumer when
-	 * wakeup_bytes are ready in a ring; wakeup_events > 0 instead wakes
-	 * it every wakeup_events records (1 is what most consumers do and
+	/* The kernel wakes the consumer when wakeup_bytes are ready in a
+	 * ring, or with wakeup_events > 0 every wakeup_events records (1
 	 * costs the producer an interrupt per record). */
 	unsigned int wakeup_events;   /* 0: use the watermark */
 	unsigned int wakeup_bytes;    /* 0: a quarter of the ring */
 
-	/* Upper bound on how long a record waits in a ring while the caller
-	 * sits in bsdk_perfbuf_poll(): 0 means the default, 10 ms; negative
-	 * means no periodic drain (rely on wakeups only). */
+	/* How long a record may wait in a ring while the caller sits in
+	 * bsdk_perfbuf_poll(): 0: 10 ms; negative: no periodic drain. */
 	int max_latency_ms;
 
-	/* Deliver the records of one drain in the order of a u64 timestamp
-	 * (e.g. from bpf_ktime_get_ns()) found ts_offset bytes into each
-	 * record, instead of CPU by CPU. Costs a comparison per CPU per
-	 * record; see docs/architecture.md for what the order guarantees. */
+	/* Deliver the records of one drain in the order of the u64 timestamp
+	 * (e.g. bpf_ktime_get_ns()) ts_offset bytes into each, instead of CPU
+	 * by CPU; see docs/architecture.md for what the order guarantees. */
 	bool merge_by_ts;
 	unsigned int ts_offset;
 };
@@ -344,8 +323,7 @@ struct bsdk_perfbuf_stats {
 	uint64_t received;       /* samples handed to on_sample */
 	uint64_t lost;           /* sum of PERF_RECORD_LOST counts */
 	uint64_t unknown;        /* records of other types, skipped */
-	uint64_t corrupt;        /* corrupt headers; each dropped the data that
-				  * was ready in its ring */
+	uint64_t corrupt;        /* bad headers; each dropped what was ready */
 	uint64_t corrupt_bytes;  /* bytes dropped that way */
 	uint64_t nomem;          /* wrapped records dropped: no memory */
 	uint64_t copied;         /* records that wrapped and were copied */
@@ -355,60 +333,54 @@ struct bsdk_perfbuf_stats {
 	unsigned int pages;      /* data pages per ring, as chosen */
 };
 
-/* Open one PERF_COUNT_SW_BPF_OUTPUT event per online CPU, store each into
+/* Open one PERF_COUNT_SW_BPF_OUTPUT event per online CPU, store each in
  * slot cpu of the PERF_EVENT_ARRAY map_fd, mmap its ring (1 + pages pages)
- * and register it with an epoll set. opts must not be NULL and must have
- * on_sample set. NULL with errno on failure: EINVAL for bad options (pages
- * not a power of two, unknown trailing opts bytes not zero, map_fd not a
- * PERF_EVENT_ARRAY), or what the kernel returned. The map keeps no
- * reference to the caller's opts. */
+ * and add it to an epoll set. opts (copied) must set on_sample. NULL with
+ * errno: EINVAL for bad options (pages not a power of two, unknown trailing
+ * opts bytes not zero) or a map_fd not a PERF_EVENT_ARRAY, or what the
+ * kernel returned. */
 struct bsdk_perfbuf *bsdk_perfbuf_new(int map_fd,
 				      const struct bsdk_perfbuf_opts *opts);
 
 /* Wait up to timeout_ms (-1: forever, 0: not at all) for records, then
- * consume every ready record of every CPU. While waiting, drains all rings
- * every max_latency_ms and returns as soon as a drain found records.
- * Returns the number of samples consumed (0 on timeout), or negative errno;
- * -EINTR when a signal arrived (not an error for a caller that stops on
- * Ctrl-C). */
+ * consume every ready record of every CPU; while waiting, drain all rings
+ * every max_latency_ms and return as soon as a drain found records. The
+ * number of samples consumed (0 on timeout), or negative errno: -EINTR when
+ * a signal arrived (not an error for a caller that stops on Ctrl-C). */
 int bsdk_perfbuf_poll(struct bsdk_perfbuf *pb, int timeout_ms);
 
-/* Consume every ready record of every CPU without waiting: one batch
- * across all CPUs. Returns the number of samples consumed. */
+/* Consume every ready record of every CPU without waiting; the number of
+ * samples consumed. */
 int bsdk_perfbuf_consume(struct bsdk_perfbuf *pb);
 
-/* The epoll fd, to embed the buffer in the caller's own event loop. Such a
- * loop must call bsdk_perfbuf_consume() when the fd is readable and also
- * at least every bsdk_perfbuf_timeout_ms() to keep the latency bound. */
+/* The epoll fd, for the caller's own event loop, which must call
+ * bsdk_perfbuf_consume() when it is readable and at least every
+ * bsdk_perfbuf_timeout_ms() to keep the latency bound. */
 int bsdk_perfbuf_epoll_fd(const struct bsdk_perfbuf *pb);
 
 /* Milliseconds until the next periodic drain is due (0 if overdue), or -1
  * when periodic drains are off. */
 int bsdk_perfbuf_timeout_ms(const struct bsdk_perfbuf *pb);
 
-/* Open rings for CPUs that came online since bsdk_perfbuf_new(). Returns
- * the number of rings added, or negative errno. */
+/* Open rings for CPUs that came online since bsdk_perfbuf_new(); the
+ * number of rings added, or negative errno. */
 int bsdk_perfbuf_rescan(struct bsdk_perfbuf *pb);
 
 /* Copy the counters into *stats. */
 void bsdk_perfbuf_stats(const struct bsdk_perfbuf *pb,
 			struct bsdk_perfbuf_stats *stats);
 
-/* Empty the map slots it filled, unmap, close the events; NULL is
- * ignored. */
+/* Empty the map slots it filled, unmap, close; NULL is ignored. */
 void bsdk_perfbuf_free(struct bsdk_perfbuf *pb);
 
 /* ------------------------------------------------------------- ring buffer */
 
 /*
  * The consumer of a BPF_MAP_TYPE_RINGBUF (kernel 5.8+): one ring shared by
- * all CPUs, records reserved and committed by bpf_ringbuf_output() or
- * bpf_ringbuf_reserve()/_submit(). Same style as bsdk_perfbuf: a sample
- * callback with the same signature (cpu is -1), poll, consume, epoll fd,
- * and the same periodic drain bound. The kernel wakes the consumer on its
- * own terms (by default when a record is committed while the consumer had
- * caught up); records the producer could not reserve are not reported by
- * the kernel: count bpf_ringbuf_reserve() failures on the BPF side.
+ * all CPUs, filled by bpf_ringbuf_output() or bpf_ringbuf_reserve() and
+ * _submit(). It works as bsdk_perfbuf does (same callback, with cpu -1,
+ * same periodic drain). The kernel does not report records the producer
+ * could not reserve: count bpf_ringbuf_reserve() failures on the BPF side.
  */
 struct bsdk_ringbuf;
 
@@ -422,16 +394,13 @@ struct bsdk_ringbuf_opts {
 struct bsdk_ringbuf_stats {
 	uint64_t received;       /* records handed to on_sample */
 	uint64_t discarded;      /* records the producer discarded */
-	uint64_t corrupt;        /* impossible lengths; each dropped the data
-				  * that was ready */
+	uint64_t corrupt;        /* bad lengths; each dropped what was ready */
 	uint64_t wakeups;        /* epoll waits that ended with data */
 	uint64_t drains;         /* passes over the ring */
 };
 
-/* mmap the ring of the BPF_MAP_TYPE_RINGBUF map_fd (the consumer page
- * read-write, the producer page and data read-only) and register it with an
- * epoll set. NULL with errno on failure (EINVAL: not a RINGBUF map or bad
- * opts). */
+/* mmap the ring of the BPF_MAP_TYPE_RINGBUF map_fd and add it to an epoll
+ * set. NULL with errno (EINVAL: not a RINGBUF map, or bad opts). */
 struct bsdk_ringbuf *bsdk_ringbuf_new(int map_fd,
 				      const struct bsdk_ringbuf_opts *opts);
 

@@ -313,9 +313,8 @@ struct btf_ext_hdr {
 	uint32_t line_info_off, line_info_len;
 };
 
-#define ext_error(fmt, ...)						\
-	(log_error("'%s': .BTF.ext: " fmt, obj->name, ##__VA_ARGS__),	\
-	 fail(BSDK_EBTF))
+#define ext_error(fmt, ...) \
+	log_fail(BSDK_EBTF, "'%s': .BTF.ext: " fmt, obj->name, ##__VA_ARGS__)
 
 /* One list of blocks { sec_name_off, num_info, records[num_info] } after
  * a leading rec_size. Records may be larger than the fields we know. */

@@ -50,24 +50,12 @@ enum btf_feature {
  * older ones, keeping every type ID; its size goes to *size. */
 void *btf_sanitize(const struct btf *btf, unsigned int missing, size_t *size);
 
+/* A record's kind, its vlen, and the entries that follow it. */
+static inline int btf_kind(const struct btf_type *t) { return BTF_INFO_KIND(t->info); }
+static inline uint16_t btf_vlen(const struct btf_type *t) { return BTF_INFO_VLEN(t->info); }
 static inline const struct btf_member *btf_members(const struct btf_type *t)
-{
-	return (const struct btf_member *)(t + 1);
-}
-
+{ return (const struct btf_member *)(t + 1); }
 static inline const struct btf_var_secinfo *btf_secinfos(const struct btf_type *t)
-{
-	return (const struct btf_var_secinfo *)(t + 1);
-}
-
-static inline int btf_kind(const struct btf_type *t)
-{
-	return BTF_INFO_KIND(t->info);
-}
-
-static inline uint16_t btf_vlen(const struct btf_type *t)
-{
-	return BTF_INFO_VLEN(t->info);
-}
+{ return (const struct btf_var_secinfo *)(t + 1); }
 
 #endif /* BPFSDK_BTF_H */

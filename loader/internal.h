@@ -6,6 +6,9 @@
 #define BPFSDK_INTERNAL_H
 
 #include <errno.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -37,8 +40,7 @@ static inline int fail(int err)
 	return -err;
 }
 
-/* Same for pointer-returning functions. */
-static inline void *fail_ptr(int err)
+static inline void *fail_ptr(int err)	/* for pointer-returning functions */
 {
 	errno = err;
 	return NULL;
@@ -63,9 +65,8 @@ void kernel_name(char dst[BPF_OBJ_NAME_LEN], const char *src);
 /* ---- drain.c: what the perf buffer and the ring buffer share. */
 uint64_t now_ns(void);	/* CLOCK_MONOTONIC */
 /* Copy the caller's opts of src_sz bytes into dst of size bytes: an older,
- * smaller struct (down to min_sz) is fine, a newer one only when the bytes
- * this library does not know are zero - so fields can be appended without
- * breaking programs built against an older header. who names the caller. */
+ * smaller struct (down to min_sz) is fine, a newer one when the bytes this
+ * library does not know are zero, so fields can be appended. */
 int opts_copy(void *dst, size_t size, const void *src, size_t src_sz,
 	      size_t min_sz, const char *who);
 /* Get the info of map_fd into *info and check it is of map type type. */
@@ -73,7 +74,7 @@ int map_check(int map_fd, uint32_t type, const char *type_name,
 	      const char *who, struct bpf_map_info *info);
 
 /* The wait-and-drain loop: an epoll set, and a drain at least every
- * period_ns so records never wait longer than max_latency_ms. */
+ * period_ns so no record waits longer than max_latency_ms. */
 struct epoll_event;
 struct drain {
 	const char *who;	/* "perf buffer", "ring buffer": for messages */
@@ -92,18 +93,13 @@ int drain_timeout_ms(const struct drain *d);
 int drain_poll(struct drain *d, struct epoll_event *events, int nevents,
 	       int timeout_ms, int (*consume)(void *owner), void *owner);
 
-/* Checked arithmetic for sizes read from files: true on overflow. */
-static inline int add_overflows(uint64_t a, uint64_t b, uint64_t *sum)
-{
-	return __builtin_add_overflow(a, b, sum);
-}
-
-/* true when [off, off + len) does not fit inside a region of size total. */
+/* true when [off, off + len) does not fit inside a region of size total,
+ * overflow included: the check for offsets and sizes read from a file. */
 static inline int range_outside(uint64_t off, uint64_t len, uint64_t total)
 {
 	uint64_t end;
 
-	return add_overflows(off, len, &end) || end > total;
+	return __builtin_add_overflow(off, len, &end) || end > total;
 }
 
 /* Append the size-byte *elem to the malloc'ed array *arrp of *n elements
@@ -123,16 +119,8 @@ static inline int array_push(void *arrp, size_t *n, const void *elem,
 	return 0;
 }
 
-
-/* ==================================================================== */
-/* The object model. Owned by obj.c; filled by elf.c, btf.c, maps.c,     */
-/* relo.c and prog.c.                                                    */
-/* ==================================================================== */
-
-#include <gelf.h>
-#include <libelf.h>
-#include <stdbool.h>
-
+/* ---- The object model. Owned by obj.c; filled by elf.c, btf.c, maps.c,
+ * relo.c and prog.c. */
 struct btf;
 
 /* One ELF section as the loader sees it, bounds already checked. */
@@ -221,7 +209,6 @@ struct bsdk_link {
 	struct bsdk_link *next;	/* in obj->links, for bsdk_obj_close() */
 	int link_fd;		/* BPF link, or -1 */
 	int perf_fd;		/* perf event, or -1 */
-	bool detached;
 };
 
 struct bsdk_obj {

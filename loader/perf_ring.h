@@ -1,19 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
- * perf_ring.h - the record walker of a perf ring, with no system calls in
- * it, so that it can be tested on synthetic rings.
+ * perf_ring.h - the record walkers of a perf ring and of a BPF ring buffer,
+ * with no system calls, so that they can be tested on synthetic rings.
  *
  * A perf ring (the data pages of an mmapped perf event) is a byte ring of
  * size 2^n. The kernel writes records at data_head and user space consumes
- * them from data_tail; both are free-running 64-bit byte counters, so the
- * position of a record in the ring is (counter & (size - 1)). Each record
- * starts with a struct perf_event_header whose size covers the whole record
- * and is a multiple of 8. A record may wrap from the end of the ring to its
- * start; the walker hands such a record out as one contiguous copy.
- *
- * Who loads data_head and who stores data_tail, with which memory order, is
- * the caller's business (perfbuf.c): the walker only moves between the two
- * numbers it is given.
+ * them from data_tail: free-running 64-bit byte counters, so a record is at
+ * (counter & (size - 1)). Each record starts with a struct
+ * perf_event_header whose size covers the whole record, a multiple of 8. A
+ * record may wrap from the end of the ring to its start; the walker hands
+ * it out as one contiguous copy. Loading data_head and storing data_tail,
+ * with their memory order, is the caller's business (perfbuf.c).
  */
 #ifndef BPFSDK_PERF_RING_H
 #define BPFSDK_PERF_RING_H
@@ -33,8 +30,7 @@ struct perf_ring_counts {
 	uint64_t copied;         /* samples that wrapped and were copied */
 };
 
-/* A reusable buffer for records that wrap. It grows to the largest wrapped
- * record seen and is kept until perf_scratch_free(). */
+/* For records that wrap: grows to the largest, kept until perf_scratch_free(). */
 struct perf_scratch {
 	void *buf;
 	size_t cap;
@@ -67,19 +63,17 @@ struct perf_rec {
 	uint64_t rec_size;       /* bytes the record takes in the ring */
 };
 
-/* Decode the record at r->tail without consuming it. Records of unknown
- * types are skipped (r->tail moves past them) and counted. Returns 1 with
- * *rec filled, or 0 when no complete record is left before r->head.
+/* Decode the record at r->tail without consuming it; records of unknown
+ * types are skipped and counted. 1 with *rec filled, or 0 when no complete
+ * record is left before r->head.
  *
  * A corrupt header - size 0, not a multiple of 8, larger than the ring or
- * than the data available, or a sample/lost record too short for its own
- * fields - can not be stepped over safely: the walker counts it, logs it,
- * and resynchronises by moving r->tail to r->head, dropping everything that
- * was ready. It never reads outside [data, data + size).
- *
- * rec->data stays valid until the tail is stored back to the kernel (for a
- * record in the ring) or until the next perf_ring_next() on a ring sharing
- * the same scratch buffer (for a wrapped record). */
+ * the data available, or a sample/lost record too short for its fields -
+ * cannot be stepped over: it is counted and logged, and r->tail moves to
+ * r->head, dropping all that was ready. Nothing outside [data, data + size)
+ * is ever read. rec->data stays valid until the tail is stored back to the
+ * kernel, or for a wrapped record, the next perf_ring_next() on a ring
+ * sharing the scratch buffer. */
 int perf_ring_next(struct perf_ring *r, struct perf_rec *rec);
 
 /* Consume the record perf_ring_next() returned: r->tail += rec->rec_size,
@@ -106,15 +100,12 @@ typedef void (*perf_ring_lost_fn)(void *ctx, int cpu, uint64_t count);
 uint64_t perf_ring_walk(struct perf_ring *r, perf_ring_sample_fn on_sample,
 			perf_ring_lost_fn on_lost, void *ctx);
 
-/* ---- the BPF ring buffer (BPF_MAP_TYPE_RINGBUF) ----------------------
- *
- * One ring for all CPUs. Each record starts with an 8-byte header: a u32
- * length whose top bits say the record is still being written (BUSY) or
- * was thrown away by its producer (DISCARD), and a u32 the kernel uses to
- * find its page. The record takes round_up(8 + length, 8) bytes. The
- * kernel maps the data area twice in a row, so a record that wraps is
- * still contiguous in user space: no copy is ever needed.
- */
+/* ---- the BPF ring buffer (BPF_MAP_TYPE_RINGBUF): one ring for all CPUs.
+ * A record starts with an 8-byte header: a u32 length whose top bits say
+ * it is still being written (BUSY) or was thrown away (DISCARD), and a u32
+ * the kernel uses to find its page; it takes round_up(8 + length, 8) bytes.
+ * The data area is mapped twice in a row, so a record that wraps is still
+ * contiguous: no copy is ever needed. */
 struct bpf_ring {
 	const uint8_t *data;     /* the data area (mapped twice: 2 * size) */
 	uint64_t size;           /* bytes, a power of two */
@@ -125,11 +116,10 @@ struct bpf_ring {
 	uint64_t corrupt;
 };
 
-/* Hand every committed record between cons and prod to on_sample (with cpu
- * -1), stopping at the first record still BUSY. A length that cannot be
- * right (the record would run past prod or be larger than the ring) is
- * counted as corrupt and skips to prod. Returns the number handed out; the
- * BUSY bit must be read with acquire order, which this function does. */
+/* Hand every committed record between cons and prod to on_sample (cpu -1),
+ * stopping at the first still BUSY (read with acquire order). A length
+ * running past prod or larger than the ring is counted as corrupt and
+ * skips to prod. Returns the number handed out. */
 uint64_t bpf_ring_walk(struct bpf_ring *r, perf_ring_sample_fn on_sample,
 		       void *ctx);
 

@@ -26,7 +26,6 @@ struct bsdk_ringbuf {
 	uint64_t size;                  /* max_entries: the data area */
 	uint64_t *consumer_pos;         /* the consumer page */
 	uint64_t *producer_pos;         /* the producer page */
-	const uint8_t *data;            /* after the producer page */
 	size_t prod_map_size;
 	struct bpf_ring walk;           /* counters live here */
 };
@@ -74,14 +73,44 @@ uint64_t bpf_ring_walk(struct bpf_ring *r, perf_ring_sample_fn on_sample,
 	return n;
 }
 
+/* Map the consumer page read-write, and read-only (the kernel refuses
+ * write access) the producer page and the data area twice over: the double
+ * mapping is what lets records wrap without a copy. */
+static int ring_map(struct bsdk_ringbuf *rb, const struct bpf_map_info *info)
+{
+	void *p;
+
+	/* The kernel only creates power-of-two multiples of the page size,
+	 * but the walker's mask depends on it: check rather than trust. */
+	if (!info->max_entries || info->max_entries & (info->max_entries - 1) ||
+	    info->max_entries % rb->page_size)
+		return log_fail(EINVAL, "ring buffer: map '%s' has size %u, not a power-of-two number of pages",
+				info->name, info->max_entries);
+	rb->size = info->max_entries;
+	p = mmap(NULL, rb->page_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 rb->map_fd, 0);
+	if (p == MAP_FAILED)
+		return log_fail(errno, "ring buffer: map '%s': mmap of the consumer page failed: %s",
+				info->name, bsdk_strerror(errno));
+	rb->consumer_pos = p;
+	rb->prod_map_size = rb->page_size + 2 * rb->size;
+	p = mmap(NULL, rb->prod_map_size, PROT_READ, MAP_SHARED, rb->map_fd,
+		 (off_t)rb->page_size);
+	if (p == MAP_FAILED)
+		return log_fail(errno, "ring buffer: map '%s': mmap of the data pages failed: %s",
+				info->name, bsdk_strerror(errno));
+	rb->producer_pos = p;
+	rb->walk.data = (const uint8_t *)p + rb->page_size;
+	rb->walk.size = rb->size;
+	return 0;
+}
+
 struct bsdk_ringbuf *bsdk_ringbuf_new(int map_fd,
 				      const struct bsdk_ringbuf_opts *opts)
 {
 	struct bsdk_ringbuf *rb;
 	struct bpf_map_info info;
-	struct epoll_event ev;
-	long page_size = sysconf(_SC_PAGESIZE);
-	void *p;
+	struct epoll_event ev = { .events = EPOLLIN };
 	int err;
 
 	rb = calloc(1, sizeof(*rb));
@@ -89,75 +118,31 @@ struct bsdk_ringbuf *bsdk_ringbuf_new(int map_fd,
 		return fail_ptr(ENOMEM);
 	rb->map_fd = map_fd;
 	rb->drain.epfd = -1;
-	rb->page_size = (size_t)page_size;
+	rb->page_size = (size_t)sysconf(_SC_PAGESIZE);
 
 	err = opts_copy(&rb->opts, sizeof(rb->opts), opts, opts ? opts->sz : 0,
 			1, "ring buffer");
-	if (err < 0)
-		goto err;
-	if (!rb->opts.on_sample) {
+	if (!err && !rb->opts.on_sample)
 		err = log_fail(EINVAL, "ring buffer: opts.on_sample is required");
-		goto err;
-	}
-	err = map_check(map_fd, BPF_MAP_TYPE_RINGBUF, "BPF_MAP_TYPE_RINGBUF",
-			"ring buffer", &info);
-	if (err < 0)
-		goto err;
-	/* The kernel only creates power-of-two multiples of the page size,
-	 * but the walker's mask depends on it: check rather than trust. */
-	if (!info.max_entries || info.max_entries & (info.max_entries - 1) ||
-	    info.max_entries % rb->page_size) {
-		err = log_fail(EINVAL, "ring buffer: map '%s' has size %u, not a power-of-two number of pages",
-			       info.name, info.max_entries);
-		goto err;
-	}
-	rb->size = info.max_entries;
-
-	p = mmap(NULL, rb->page_size, PROT_READ | PROT_WRITE, MAP_SHARED,
-		 map_fd, 0);
-	if (p == MAP_FAILED) {
-		err = -errno;
-		log_error("ring buffer: map '%s': mmap of the consumer page failed: %s",
-			  info.name, bsdk_strerror(err));
-		goto err;
-	}
-	rb->consumer_pos = p;
-	/* The producer page and twice the data area: the double mapping is
-	 * what lets records wrap without a copy. Read-only: the kernel
-	 * refuses write access to these pages. */
-	rb->prod_map_size = rb->page_size + 2 * rb->size;
-	p = mmap(NULL, rb->prod_map_size, PROT_READ, MAP_SHARED, map_fd,
-		 (off_t)rb->page_size);
-	if (p == MAP_FAILED) {
-		err = -errno;
-		log_error("ring buffer: map '%s': mmap of the data pages failed: %s",
-			  info.name, bsdk_strerror(err));
-		goto err;
-	}
-	rb->producer_pos = p;
-	rb->data = (const uint8_t *)p + rb->page_size;
-	rb->walk.data = rb->data;
-	rb->walk.size = rb->size;
-
-	err = drain_init(&rb->drain, "ring buffer", &rb->opts.max_latency_ms);
-	if (err < 0)
-		goto err;
-	memset(&ev, 0, sizeof(ev));
-	ev.events = EPOLLIN;
-	if (epoll_ctl(rb->drain.epfd, EPOLL_CTL_ADD, map_fd, &ev) < 0) {
-		err = -errno;
-		log_error("ring buffer: epoll_ctl on map '%s' failed: %s",
-			  info.name, bsdk_strerror(err));
-		goto err;
+	if (!err)
+		err = map_check(map_fd, BPF_MAP_TYPE_RINGBUF,
+				"BPF_MAP_TYPE_RINGBUF", "ring buffer", &info);
+	if (!err)
+		err = ring_map(rb, &info);
+	if (!err)
+		err = drain_init(&rb->drain, "ring buffer",
+				 &rb->opts.max_latency_ms);
+	if (!err && epoll_ctl(rb->drain.epfd, EPOLL_CTL_ADD, map_fd, &ev) < 0)
+		err = log_fail(errno, "ring buffer: epoll_ctl on map '%s' failed: %s",
+			       info.name, bsdk_strerror(errno));
+	if (err) {
+		bsdk_ringbuf_free(rb);
+		return fail_ptr(-err);
 	}
 	log_info("ring buffer: map '%s', %llu bytes, drain every %d ms",
 		 info.name, (unsigned long long)rb->size,
 		 rb->opts.max_latency_ms);
 	return rb;
-
-err:
-	bsdk_ringbuf_free(rb);
-	return fail_ptr(-err);
 }
 
 void bsdk_ringbuf_free(struct bsdk_ringbuf *rb)
