@@ -12,8 +12,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -24,28 +22,12 @@ static const char *const tracefs_roots[] = {
 	"/sys/kernel/debug/tracing",
 };
 
-/* Read a small decimal or "config:N" style file. -errno on failure. */
-static int read_file(const char *path, char *buf, size_t size)
-{
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	return 0;
-}
-
 static int read_long(const char *path, long *val)
 {
 	char buf[64], *end;
 	int err = read_file(path, buf, sizeof(buf));
 
-	if (err)
+	if (err < 0)
 		return err;
 	errno = 0;
 	*val = strtol(buf, &end, 10);
@@ -70,12 +52,10 @@ static int bind_perf_event(struct bsdk_prog *prog, struct bsdk_link *link,
 	if (fd >= 0) {
 		link->link_fd = fd;
 	} else if (ioctl(pfd, PERF_EVENT_IOC_SET_BPF, prog->fd) < 0) {
-		return log_fail(errno, "program '%s': cannot attach to its perf event: %s",
-				prog->fn.name, bsdk_strerror(errno));
+		return log_fail(errno, "program '%s': cannot attach to its perf event: %s", prog->fn.name, bsdk_strerror(errno));
 	}
 	if (ioctl(pfd, PERF_EVENT_IOC_ENABLE, 0) < 0)
-		return log_fail(errno, "program '%s': cannot enable its perf event: %s",
-				prog->fn.name, bsdk_strerror(errno));
+		return log_fail(errno, "program '%s': cannot enable its perf event: %s", prog->fn.name, bsdk_strerror(errno));
 	return 0;
 }
 
@@ -147,7 +127,7 @@ static int probe_pmu(const char *pmu, int *type, int *ret_bit)
 	snprintf(path, sizeof(path),
 		 "/sys/bus/event_source/devices/%s/format/retprobe", pmu);
 	err = read_file(path, buf, sizeof(buf));
-	if (err)
+	if (err < 0)
 		return err;
 	if (sscanf(buf, "config:%d", ret_bit) != 1 || *ret_bit < 0 ||
 	    *ret_bit > 63)
@@ -309,8 +289,7 @@ int attach_uprobe(struct bsdk_prog *prog, struct bsdk_link *link)
 
 	if (!colon || colon == prog->target || !colon[1] ||
 	    (size_t)(colon - prog->target) >= sizeof(path))
-		return log_fail(BSDK_ESECTION, "program '%s': uprobe target '%s' is not PATH:SYMBOL[+OFFSET]",
-				prog->fn.name, prog->target);
+		return log_fail(BSDK_ESECTION, "program '%s': uprobe target '%s' is not PATH:SYMBOL[+OFFSET]", prog->fn.name, prog->target);
 	memcpy(path, prog->target, (size_t)(colon - prog->target));
 	path[colon - prog->target] = '\0';
 	err = split_name_offset(prog, colon + 1, symbol, sizeof(symbol), &add);

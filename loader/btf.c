@@ -10,10 +10,7 @@
  * ID 1. Everything here is checked once in btf_parse() - sizes, tails,
  * string offsets, referenced type IDs - so the accessors can trust it.
  */
-#include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
-#include <linux/btf.h>
 
 #include "internal.h"
 #include "btf.h"
@@ -351,8 +348,7 @@ static int ext_parse_list(struct bsdk_obj *obj, const char *p, uint32_t len,
 		if (line ? e->line != NULL : e->func != NULL)
 			return ext_error("%s for section '%s' appears twice", what, name);
 		if (blk[1] == 0 || blk[1] > (len - off) / rec_size)
-			return ext_error("%s for section '%s': %u records do not fit",
-					 what, name, blk[1]);
+			return ext_error("%s for section '%s': %u records do not fit", what, name, blk[1]);
 		if (line)
 			e->line = calloc(blk[1], sizeof(*e->line));
 		else
@@ -367,21 +363,18 @@ static int ext_parse_list(struct bsdk_obj *obj, const char *p, uint32_t len,
 			memcpy(line ? (void *)&li : (void *)&fi, p + off, known);
 			if ((line ? li.insn_off : fi.insn_off) % 8 ||
 			    (line ? li.insn_off : fi.insn_off) >= obj->secs[sec].size)
-				return ext_error("%s for section '%s': record %u points outside the section",
-						 what, name, i);
+				return ext_error("%s for section '%s': record %u points outside the section", what, name, i);
 			if (line) {
 				if (!btf_str(obj->btf, li.file_name_off) ||
 				    !btf_str(obj->btf, li.line_off))
-					return ext_error("line_info for section '%s': record %u: string offset out of range",
-							 name, i);
+					return ext_error("line_info for section '%s': record %u: string offset out of range", name, i);
 				li.insn_off /= 8;
 				e->line[e->nline++] = li;
 				continue;
 			}
 			t = btf_type_by_id(obj->btf, fi.type_id);
 			if (!t || btf_kind(t) != BTF_KIND_FUNC)
-				return ext_error("func_info for section '%s': record %u: type %u is not a function",
-						 name, i, fi.type_id);
+				return ext_error("func_info for section '%s': record %u: type %u is not a function", name, i, fi.type_id);
 			fi.insn_off /= 8;
 			e->func[e->nfunc++] = fi;
 		}

@@ -4,7 +4,6 @@
  * the map check, and the loop that waits on epoll and drains every ring at
  * least every max_latency_ms.
  */
-#include <string.h>
 #include <sys/epoll.h>
 #include <time.h>
 
@@ -34,15 +33,13 @@ int opts_copy(void *dst, size_t size, const void *src, size_t src_sz,
 {
 	memset(dst, 0, size);
 	if (!src)
-		return log_fail(EINVAL, "%s: options are required (on_sample at least)",
-				who);
+		return log_fail(EINVAL, "%s: options are required (on_sample at least)", who);
 	if (src_sz < min_sz)
 		return log_fail(EINVAL, "%s: opts.sz is %zu, smaller than the first version of the options; set it to sizeof(opts)",
 				who, src_sz);
 	for (size_t i = size; i < src_sz; i++)
 		if (((const uint8_t *)src)[i])
-			return log_fail(EINVAL, "%s: options set fields this library does not know (opts.sz %zu > %zu)",
-					who, src_sz, size);
+			return log_fail(EINVAL, "%s: options set fields this library does not know (opts.sz %zu > %zu)", who, src_sz, size);
 	memcpy(dst, src, src_sz < size ? src_sz : size);
 	return 0;
 }
@@ -53,8 +50,7 @@ int map_check(int map_fd, uint32_t type, const char *type_name,
 	int err = bpf_map_get_info(map_fd, info);
 
 	if (err < 0)
-		return log_fail(-err, "%s: map fd %d: cannot get map info: %s",
-				who, map_fd, bsdk_strerror(err));
+		return log_fail(-err, "%s: map fd %d: cannot get map info: %s", who, map_fd, bsdk_strerror(err));
 	if (info->type != type)
 		return log_fail(EINVAL, "%s: map '%s' (fd %d) has type %u, not %s",
 				who, info->name, map_fd, info->type, type_name);

@@ -8,14 +8,11 @@
  * ends past the file, a symbol table whose entry size is zero, a string
  * index past the string table, a license that is not NUL-terminated.
  */
-#include <stdlib.h>
-#include <string.h>
-
 #include "internal.h"
 
 static int bad_object(const struct bsdk_obj *obj, const char *what)
 {
-	return log_fail(BSDK_EFORMAT, "'%s': %s", obj->name, what);
+	return obj_fail(obj, BSDK_EFORMAT, "%s", what);
 }
 
 const char *elf_sym_name(const struct bsdk_obj *obj, const GElf_Sym *sym)
@@ -96,26 +93,24 @@ static int read_sections(struct bsdk_obj *obj)
 		Elf_Data *data;
 
 		if (!scn || !gelf_getshdr(scn, &s->shdr))
-			return log_fail(BSDK_EFORMAT, "'%s': section %zu: cannot read its header",
-					obj->name, i);
+			return obj_fail(obj, BSDK_EFORMAT, "section %zu: cannot read its header", i);
 		s->name = elf_strptr(obj->elf, shstrndx, s->shdr.sh_name);
 		if (!s->name)
-			return log_fail(BSDK_EFORMAT, "'%s': section %zu: name offset %u is outside the section name table",
-					obj->name, i, s->shdr.sh_name);
+			return obj_fail(obj, BSDK_EFORMAT, "section %zu: name offset %u is outside the section name table",
+					i, s->shdr.sh_name);
 		s->size = s->shdr.sh_size;
 		if (s->shdr.sh_type == SHT_NOBITS || s->size == 0)
 			continue;
 		if (range_outside(s->shdr.sh_offset, s->shdr.sh_size,
 				  obj->image_size))
-			return log_fail(BSDK_EFORMAT, "'%s': section '%s': offset %#llx + size %#llx is past the end of the file (%zu bytes)",
-					obj->name, s->name,
+			return obj_fail(obj, BSDK_EFORMAT, "section '%s': offset %#llx + size %#llx is past the end of the file (%zu bytes)",
+					s->name,
 					(unsigned long long)s->shdr.sh_offset,
 					(unsigned long long)s->shdr.sh_size,
 					obj->image_size);
 		data = elf_getdata(scn, NULL);
 		if (!data || data->d_size != s->size || !data->d_buf)
-			return log_fail(BSDK_EFORMAT, "'%s': section '%s': cannot read its data",
-					obj->name, s->name);
+			return obj_fail(obj, BSDK_EFORMAT, "section '%s': cannot read its data", s->name);
 		s->data = data->d_buf;
 	}
 	return 0;
@@ -137,8 +132,8 @@ static int read_symbols(struct bsdk_obj *obj)
 	if (!symtab)
 		return bad_object(obj, "no symbol table (was it stripped?)");
 	if (symtab->shdr.sh_entsize != sizeof(Elf64_Sym))
-		return log_fail(BSDK_EFORMAT, "'%s': symbol table: entry size %llu, expected %zu",
-				obj->name, (unsigned long long)symtab->shdr.sh_entsize,
+		return obj_fail(obj, BSDK_EFORMAT, "symbol table: entry size %llu, expected %zu",
+				(unsigned long long)symtab->shdr.sh_entsize,
 				sizeof(Elf64_Sym));
 	if (symtab->size % sizeof(Elf64_Sym) || !symtab->data)
 		return bad_object(obj, "symbol table size is not a whole number of entries");
@@ -156,14 +151,12 @@ static int read_symbols(struct bsdk_obj *obj)
 		GElf_Sym *sym = &obj->syms[i];
 
 		if (!data || !gelf_getsym(data, (int)i, sym))
-			return log_fail(BSDK_EFORMAT, "'%s': symbol %zu: cannot read it", obj->name, i);
+			return obj_fail(obj, BSDK_EFORMAT, "symbol %zu: cannot read it", i);
 		/* Every later lookup indexes obj->secs with st_shndx. */
 		if (sym->st_shndx >= obj->nsecs && sym->st_shndx < SHN_LORESERVE)
-			return log_fail(BSDK_EFORMAT, "'%s': symbol %zu: section index %u out of range",
-					obj->name, i, sym->st_shndx);
+			return obj_fail(obj, BSDK_EFORMAT, "symbol %zu: section index %u out of range", i, sym->st_shndx);
 		if (!elf_strptr(obj->elf, obj->strtab_sec, sym->st_name))
-			return log_fail(BSDK_EFORMAT, "'%s': symbol %zu: name offset %u is outside the string table",
-					obj->name, i, sym->st_name);
+			return obj_fail(obj, BSDK_EFORMAT, "symbol %zu: name offset %u is outside the string table", i, sym->st_name);
 	}
 	return 0;
 }
@@ -209,8 +202,8 @@ int elf_parse(struct bsdk_obj *obj)
 	if (ehdr.e_ident[EI_CLASS] != ELFCLASS64)
 		return bad_object(obj, "not a 64-bit ELF file");
 	if (ehdr.e_machine != EM_BPF)
-		return log_fail(BSDK_EFORMAT, "'%s': ELF machine %u is not BPF (%u): was it built with clang -target bpf?",
-				obj->name, ehdr.e_machine, EM_BPF);
+		return obj_fail(obj, BSDK_EFORMAT, "ELF machine %u is not BPF (%u): was it built with clang -target bpf?",
+				ehdr.e_machine, EM_BPF);
 	if (ehdr.e_type != ET_REL)
 		return bad_object(obj, "not a relocatable object (ET_REL)");
 	/* Instructions and map definitions are read in host byte order. */

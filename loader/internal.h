@@ -49,6 +49,9 @@ static inline void *fail_ptr(int err)	/* for pointer-returning functions */
 /* log_error(), then fail(err): `return log_fail(EINVAL, "...", ...);` says
  * what went wrong and returns it in one statement, as git's error() does. */
 #define log_fail(err, ...) (log_error(__VA_ARGS__), fail(err))
+/* The same for what is wrong in an object: the message names it first. */
+#define obj_fail(obj, err, fmt, ...) \
+	log_fail(err, "'%s': " fmt, (obj)->name, ##__VA_ARGS__)
 
 /* ---- sys.c: thin syscall wrappers. Each returns the syscall's result or
  * -errno (never -1 with errno). */
@@ -61,6 +64,9 @@ int bpf_map_get_info(int map_fd, struct bpf_map_info *info);
 /* The name the kernel keeps of a map or program: the first 15 characters,
  * each outside [A-Za-z0-9_.] replaced by '_'. The full name stays ours. */
 void kernel_name(char dst[BPF_OBJ_NAME_LEN], const char *src);
+/* Read a small file (a sysfs or procfs value) into buf, NUL-terminated:
+ * its length, or -errno. */
+int read_file(const char *path, char *buf, size_t size);
 
 /* ---- drain.c: what the perf buffer and the ring buffer share. */
 uint64_t now_ns(void);	/* CLOCK_MONOTONIC */

@@ -4,20 +4,16 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "internal.h"
 
 static void log_to_stderr(enum bsdk_log_level level, const char *msg,
 			  void *ctx)
 {
-	(void)ctx;
-	if (level == BSDK_LOG_ERROR)
-		fprintf(stderr, "error: %s\n", msg);
-	else if (level == BSDK_LOG_WARN)
-		fprintf(stderr, "warning: %s\n", msg);
-	else
-		fprintf(stderr, "%s\n", msg);
+	static const char *const prefix[] = { "error: ", "warning: ", "", "" };
+
+	fprintf(stderr, "%s%s\n", level <= BSDK_LOG_DEBUG ? prefix[level] : "",
+		msg);
 }
 
 static bsdk_log_fn log_fn = log_to_stderr;

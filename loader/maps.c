@@ -13,10 +13,7 @@
  *             whose value is the section's bytes.
  */
 #include <limits.h>
-#include <stddef.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -36,19 +33,14 @@ struct legacy_map_def {
 static struct bsdk_map *map_add(struct bsdk_obj *obj, const char *name,
 				const char *origin, size_t sec, uint64_t off)
 {
-	struct bsdk_map *maps, *map;
-
-	maps = realloc(obj->maps, (obj->nmaps + 1) * sizeof(*maps));
-	if (!maps)
-		return fail_ptr(ENOMEM);
-	obj->maps = maps;
-	map = &maps[obj->nmaps];
-	*map = (struct bsdk_map){ .obj = obj, .name = strdup(name),
+	struct bsdk_map map = { .obj = obj, .name = strdup(name),
 		.origin = origin, .sec = sec, .sec_offset = off, .fd = -1 };
-	if (!map->name)
+
+	if (!map.name || array_push(&obj->maps, &obj->nmaps, &map, sizeof(map))) {
+		free(map.name);
 		return fail_ptr(ENOMEM);
-	obj->nmaps++;
-	return map;
+	}
+	return &obj->maps[obj->nmaps - 1];
 }
 
 static int collect_legacy(struct bsdk_obj *obj, size_t sec)
@@ -63,12 +55,12 @@ static int collect_legacy(struct bsdk_obj *obj, size_t sec)
 	if (nsyms == 0)
 		return 0;
 	if (!s->data)
-		return log_fail(BSDK_EFORMAT, "'%s': section 'maps': has no data", obj->name);
+		return obj_fail(obj, BSDK_EFORMAT, "section 'maps': has no data");
 	/* Every record has the same size: the section divided evenly. */
 	def_size = s->size / nsyms;
 	if (s->size % nsyms || def_size < LEGACY_DEF_MIN_SIZE)
-		return log_fail(BSDK_EFORMAT, "'%s': section 'maps': size %zu is not a multiple of a map definition for %zu maps",
-				obj->name, s->size, nsyms);
+		return obj_fail(obj, BSDK_EFORMAT, "section 'maps': size %zu is not a multiple of a map definition for %zu maps",
+				s->size, nsyms);
 	for (size_t i = 0; i < obj->nsyms; i++) {
 		const GElf_Sym *sym = &obj->syms[i];
 		const char *name = elf_sym_name(obj, sym);
@@ -80,8 +72,8 @@ static int collect_legacy(struct bsdk_obj *obj, size_t sec)
 			continue;
 		if (sym->st_value % def_size ||
 		    range_outside(sym->st_value, def_size, s->size))
-			return log_fail(BSDK_EFORMAT, "'%s': map '%s': definition at offset %llu is not on a %zu-byte record boundary inside 'maps'",
-					obj->name, name,
+			return obj_fail(obj, BSDK_EFORMAT, "map '%s': definition at offset %llu is not on a %zu-byte record boundary inside 'maps'",
+					name,
 					(unsigned long long)sym->st_value, def_size);
 		memcpy(&def, (const char *)s->data + sym->st_value,
 		       def_size < sizeof(def) ? def_size : sizeof(def));
@@ -89,8 +81,8 @@ static int collect_legacy(struct bsdk_obj *obj, size_t sec)
 		 * ...) are not understood: refuse rather than ignore them. */
 		for (size_t b = sizeof(def); b < def_size; b++) {
 			if (((const char *)s->data)[sym->st_value + b])
-				return log_fail(BSDK_EFORMAT, "'%s': map '%s': legacy definition has non-zero fields past map_flags, which this loader does not support",
-						obj->name, name);
+				return obj_fail(obj, BSDK_EFORMAT, "map '%s': legacy definition has non-zero fields past map_flags, which this loader does not support",
+						name);
 		}
 		map = map_add(obj, name, "maps", sec, sym->st_value);
 		if (!map)
@@ -120,8 +112,7 @@ static int btf_uint_member(const struct bsdk_obj *obj, const char *map,
 	*val = a->nelems;
 	return 0;
 bad:
-	return log_fail(BSDK_EBTF, "'%s': map '%s': field '%s' is not declared with __uint()",
-			obj->name, map, btf_str(obj->btf, m->name_off));
+	return obj_fail(obj, BSDK_EBTF, "map '%s': field '%s' is not declared with __uint()", map, btf_str(obj->btf, m->name_off));
 }
 
 /* __type(name, T) is "typeof(T) *name": the size of what it points to. */
@@ -134,8 +125,7 @@ static int btf_type_member(const struct bsdk_obj *obj, const char *map,
 
 	if (!t || btf_kind(t) != BTF_KIND_PTR ||
 	    btf_type_size(obj->btf, t->type, &sz) || sz > UINT32_MAX)
-		return log_fail(BSDK_EBTF, "'%s': map '%s': field '%s' is not declared with __type()",
-				obj->name, map, btf_str(obj->btf, m->name_off));
+		return obj_fail(obj, BSDK_EBTF, "map '%s': field '%s' is not declared with __type()", map, btf_str(obj->btf, m->name_off));
 	*size = (uint32_t)sz;
 	*type_id = t->type;
 	return 0;
@@ -158,8 +148,7 @@ static int parse_btf_map(struct bsdk_obj *obj, struct bsdk_map *map,
 	int err = 0;
 
 	if (!t || btf_kind(t) != BTF_KIND_STRUCT)
-		return log_fail(BSDK_EBTF, "'%s': map '%s': definition in '.maps' is not a struct",
-				obj->name, map->name);
+		return obj_fail(obj, BSDK_EBTF, "map '%s': definition in '.maps' is not a struct", map->name);
 	m = btf_members(t);
 	for (uint16_t i = 0; i < btf_vlen(t) && !err; i++) {
 		const char *field = btf_str(obj->btf, m[i].name_off);
@@ -177,11 +166,9 @@ static int parse_btf_map(struct bsdk_obj *obj, struct bsdk_map *map,
 			err = btf_type_member(obj, map->name, &m[i], &map->value_size,
 					      &map->btf_value_type_id);
 		} else if (strcmp(field, "values") == 0) {
-			return log_fail(ENOTSUP, "'%s': map '%s': initial 'values' (map-in-map, prog arrays) are not supported",
-					obj->name, map->name);
+			return obj_fail(obj, ENOTSUP, "map '%s': initial 'values' (map-in-map, prog arrays) are not supported", map->name);
 		} else {
-			return log_fail(BSDK_EBTF, "'%s': map '%s': unknown field '%s' in its definition",
-					obj->name, map->name, field);
+			return obj_fail(obj, BSDK_EBTF, "map '%s': unknown field '%s' in its definition", map->name, field);
 		}
 	}
 	return err;
@@ -194,11 +181,10 @@ static int collect_btf_maps(struct bsdk_obj *obj, size_t sec)
 	uint32_t ds_id;
 
 	if (!obj->btf)
-		return log_fail(BSDK_EFORMAT, "'%s': section '.maps' needs BTF, but the object has no .BTF (build with clang -g)",
-				obj->name);
+		return obj_fail(obj, BSDK_EFORMAT, "section '.maps' needs BTF, but the object has no .BTF (build with clang -g)");
 	ds_id = btf_find(obj->btf, ".maps", BTF_KIND_DATASEC);
 	if (!ds_id)
-		return log_fail(BSDK_EBTF, "'%s': .BTF has no DATASEC for '.maps'", obj->name);
+		return obj_fail(obj, BSDK_EBTF, ".BTF has no DATASEC for '.maps'");
 	ds = btf_type_by_id(obj->btf, ds_id);
 	vi = btf_secinfos(ds);
 	for (uint16_t i = 0; i < btf_vlen(ds); i++) {
@@ -207,12 +193,10 @@ static int collect_btf_maps(struct bsdk_obj *obj, size_t sec)
 		int err;
 
 		if (!var || btf_kind(var) != BTF_KIND_VAR)
-			return log_fail(BSDK_EBTF, "'%s': '.maps' entry %u is not a variable",
-					obj->name, i);
+			return obj_fail(obj, BSDK_EBTF, "'.maps' entry %u is not a variable", i);
 		/* btf_fixup_datasecs() took the offset from the symbol */
 		if (range_outside(vi[i].offset, vi[i].size, obj->secs[sec].size))
-			return log_fail(BSDK_EBTF, "'%s': map '%s': lies outside the '.maps' section",
-					obj->name, btf_name(obj->btf, var));
+			return obj_fail(obj, BSDK_EBTF, "map '%s': lies outside the '.maps' section", btf_name(obj->btf, var));
 		map = map_add(obj, btf_name(obj->btf, var), ".maps", sec,
 			      vi[i].offset);
 		if (!map)
@@ -235,8 +219,8 @@ static int collect_data(struct bsdk_obj *obj, size_t sec)
 	 * allocate; kernels refuse array values far smaller (4 MB with 4K
 	 * pages). */
 	if (s->size > DATA_SEC_MAX)
-		return log_fail(E2BIG, "'%s': section '%s': %zu bytes of global variables, more than the %u a map value may hold",
-				obj->name, s->name, s->size, DATA_SEC_MAX);
+		return obj_fail(obj, E2BIG, "section '%s': %zu bytes of global variables, more than the %u a map value may hold",
+				s->name, s->size, DATA_SEC_MAX);
 	map = map_add(obj, s->name, s->name, sec, 0);
 	if (!map)
 		return -errno;
@@ -309,8 +293,7 @@ static int pinned_map_reuse(struct bsdk_map *map, const char *path)
 		     info.value_size != map->value_size ||
 		     info.max_entries != map->max_entries ||
 		     info.map_flags != map->map_flags))
-		err = log_fail(EEXIST, "map '%s': the map pinned at '%s' has a different definition",
-			       map->name, path);
+		err = log_fail(EEXIST, "map '%s': the map pinned at '%s' has a different definition", map->name, path);
 	if (err) {
 		close(fd);
 		return err;
@@ -366,8 +349,7 @@ static int map_create(struct bsdk_map *map)
 	}
 	fd = sys_bpf(BPF_MAP_CREATE, &attr, sizeof(attr));
 	if (fd < 0 && attr.btf_value_type_id) {
-		log_debug("map '%s': created without BTF types, which the kernel refused: %s",
-			  map->name, bsdk_strerror(fd));
+		log_debug("map '%s': created without BTF types, which the kernel refused: %s", map->name, bsdk_strerror(fd));
 		attr.btf_fd = attr.btf_key_type_id = attr.btf_value_type_id = 0;
 		fd = sys_bpf(BPF_MAP_CREATE, &attr, sizeof(attr));
 	}
@@ -388,8 +370,7 @@ static int map_create(struct bsdk_map *map)
 			err = sys_bpf(BPF_MAP_FREEZE, &attr, sizeof(attr));
 		}
 		if (err)
-			return log_fail(-err, "map '%s': cannot set its initial value: %s",
-					map->name, bsdk_strerror(err));
+			return log_fail(-err, "map '%s': cannot set its initial value: %s", map->name, bsdk_strerror(err));
 	}
 
 	if (map->pinning == 1) {
@@ -398,8 +379,7 @@ static int map_create(struct bsdk_map *map)
 		attr.bpf_fd = fd;
 		err = sys_bpf(BPF_OBJ_PIN, &attr, sizeof(attr));
 		if (err)
-			return log_fail(-err, "map '%s': cannot pin it at '%s': %s",
-					map->name, path, bsdk_strerror(err));
+			return log_fail(-err, "map '%s': cannot pin it at '%s': %s", map->name, path, bsdk_strerror(err));
 	}
 	return 0;
 }

@@ -8,8 +8,6 @@
  * the fuzz target exercise without any bpf() call.
  */
 #include <fcntl.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -23,8 +21,7 @@ static int btf_collect(struct bsdk_obj *obj)
 	s = elf_sec_by_name(obj, ".BTF", NULL);
 	if (s) {
 		if (s->shdr.sh_type != SHT_PROGBITS || !s->data)
-			return log_fail(BSDK_EFORMAT, "'%s': section '.BTF' holds no data (type %u)",
-					obj->name, s->shdr.sh_type);
+			return obj_fail(obj, BSDK_EFORMAT, "section '.BTF' holds no data (type %u)", s->shdr.sh_type);
 		obj->btf = btf_parse(s->data, s->size, obj->name);
 		if (!obj->btf)
 			return -errno;
@@ -155,7 +152,7 @@ int bsdk_obj_load(struct bsdk_obj *obj)
 	int err;
 
 	if (obj->loaded)
-		return log_fail(EBUSY, "'%s': already loaded", obj->name);
+		return obj_fail(obj, EBUSY, "already loaded");
 	bsdk_bump_memlock();
 	btf_load(obj);
 	err = maps_create(obj);
@@ -296,17 +293,14 @@ int bsdk_obj_set_global(struct bsdk_obj *obj, const char *name,
 	const GElf_Sym *sym = global_find(obj, name, &map);
 
 	if (!sym)
-		return log_fail(ENOENT, "'%s': no global variable '%s' in .rodata, .data or .bss",
-				obj->name, name);
+		return obj_fail(obj, ENOENT, "no global variable '%s' in .rodata, .data or .bss", name);
 	if (obj->loaded)
-		return log_fail(EBUSY, "'%s': global '%s' can only be set before load",
-				obj->name, name);
+		return obj_fail(obj, EBUSY, "global '%s' can only be set before load", name);
 	if (sym->st_size != size)
-		return log_fail(EINVAL, "'%s': global '%s' is %llu bytes, the value given is %zu",
-				obj->name, name, (unsigned long long)sym->st_size, size);
+		return obj_fail(obj, EINVAL, "global '%s' is %llu bytes, the value given is %zu",
+				name, (unsigned long long)sym->st_size, size);
 	if (range_outside(sym->st_value, size, map->value_size))
-		return log_fail(BSDK_EFORMAT, "'%s': global '%s' lies outside its section",
-				obj->name, name);
+		return obj_fail(obj, BSDK_EFORMAT, "global '%s' lies outside its section", name);
 	memcpy((char *)map->init_data + sym->st_value, value, size);
 	return 0;
 }

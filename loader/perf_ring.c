@@ -4,9 +4,6 @@
  * data_head. See perf_ring.h for the format; perfbuf.c does the system
  * calls and the memory ordering around it.
  */
-#include <stdlib.h>
-#include <string.h>
-
 #include "internal.h"
 #include "perf_ring.h"
 
@@ -127,8 +124,7 @@ int perf_ring_next(struct perf_ring *r, struct perf_rec *rec)
 			}
 			/* The payload wraps: hand out one contiguous copy. */
 			if (!scratch_reserve(r->scratch, raw_size)) {
-				log_warn("perf ring of cpu %d: out of memory copying a wrapped record of %u bytes; record dropped",
-					 r->cpu, raw_size);
+				log_warn("perf ring of cpu %d: out of memory copying a wrapped record of %u bytes; record dropped", r->cpu, raw_size);
 				r->counts->nomem++;
 				r->tail += hdr.size;
 				continue;
@@ -159,8 +155,7 @@ int perf_ring_next(struct perf_ring *r, struct perf_rec *rec)
 			/* Well-formed but not ours (a future record type, or
 			 * one a changed attr enables): its size says where
 			 * the next one starts. */
-			log_debug("perf ring of cpu %d: skipping record type %u (%u bytes)",
-				  r->cpu, hdr.type, hdr.size);
+			log_debug("perf ring of cpu %d: skipping record type %u (%u bytes)", r->cpu, hdr.type, hdr.size);
 			r->counts->unknown++;
 			r->tail += hdr.size;
 			continue;

@@ -9,8 +9,6 @@
  * kernel around it (the ordering of data_head and data_tail) and the
  * wakeup and drain policy.
  */
-#include <stdlib.h>
-#include <string.h>
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -79,8 +77,7 @@ static int ring_open(struct bsdk_perfbuf *pb, int cpu)
 	int err;
 
 	if ((uint32_t)cpu >= pb->map_slots) {
-		log_warn("perf buffer: cpu %d has no slot in the map (max_entries %u); its records cannot be read",
-			 cpu, pb->map_slots);
+		log_warn("perf buffer: cpu %d has no slot in the map (max_entries %u); its records cannot be read", cpu, pb->map_slots);
 		return 0;
 	}
 	attr = (struct perf_event_attr){ .size = sizeof(attr),
@@ -126,14 +123,11 @@ static int ring_open(struct bsdk_perfbuf *pb, int cpu)
 
 	err = bpf_map_update(pb->map_fd, &cpu, &r.fd, BPF_ANY);
 	if (err < 0)
-		log_error("perf buffer: cpu %d: storing the event in map slot %d failed: %s",
-			  cpu, cpu, bsdk_strerror(err));
+		log_error("perf buffer: cpu %d: storing the event in map slot %d failed: %s", cpu, cpu, bsdk_strerror(err));
 	else if (epoll_ctl(pb->drain.epfd, EPOLL_CTL_ADD, r.fd, &ev) < 0)
-		err = log_fail(errno, "perf buffer: cpu %d: epoll_ctl failed: %s",
-			       cpu, bsdk_strerror(errno));
+		err = log_fail(errno, "perf buffer: cpu %d: epoll_ctl failed: %s", cpu, bsdk_strerror(errno));
 	else if (ioctl(r.fd, PERF_EVENT_IOC_ENABLE, 0) < 0)
-		err = log_fail(errno, "perf buffer: cpu %d: enabling the event failed: %s",
-			       cpu, bsdk_strerror(errno));
+		err = log_fail(errno, "perf buffer: cpu %d: enabling the event failed: %s", cpu, bsdk_strerror(errno));
 	else
 		err = array_push(&pb->rings, &pb->nrings, &r, sizeof(r));
 	if (err < 0) {
@@ -185,8 +179,7 @@ int bsdk_perfbuf_rescan(struct bsdk_perfbuf *pb)
 	int added = 0, err;
 
 	if (ncpu < 0)
-		return log_fail(-ncpu, "perf buffer: cannot read the possible CPUs: %s",
-				bsdk_strerror(ncpu));
+		return log_fail(-ncpu, "perf buffer: cannot read the possible CPUs: %s", bsdk_strerror(ncpu));
 	if (!pb->events)	/* room for every ring there can be */
 		pb->events = calloc((size_t)ncpu, sizeof(*pb->events));
 	if (!pb->events)
@@ -195,8 +188,7 @@ int bsdk_perfbuf_rescan(struct bsdk_perfbuf *pb)
 		if (have_ring_for(pb, cpu))
 			continue;
 		if (!bsdk_cpu_is_online(cpu)) {
-			log_info("perf buffer: cpu %d is offline, its slot stays empty",
-				 cpu);
+			log_info("perf buffer: cpu %d is offline, its slot stays empty", cpu);
 			continue;
 		}
 		err = ring_open(pb, cpu);
@@ -232,8 +224,7 @@ static int opts_setup(struct bsdk_perfbuf *pb,
 				pb->opts.pages,
 				1u << (31 - __builtin_clz(pb->opts.pages)));
 	if (pb->opts.pages > SIZE_MAX / 2 / (size_t)page_size)
-		return log_fail(EINVAL, "perf buffer: %u pages per CPU is too large",
-				pb->opts.pages);
+		return log_fail(EINVAL, "perf buffer: %u pages per CPU is too large", pb->opts.pages);
 	pb->page_size = (size_t)page_size;
 	pb->data_size = (size_t)pb->opts.pages * pb->page_size;
 	if (!pb->opts.wakeup_events && !pb->opts.wakeup_bytes) {
@@ -244,8 +235,7 @@ static int opts_setup(struct bsdk_perfbuf *pb,
 		return log_fail(EINVAL, "perf buffer: wakeup_bytes %u is larger than the ring (%zu bytes)",
 				pb->opts.wakeup_bytes, pb->data_size);
 	if (pb->opts.merge_by_ts && pb->opts.ts_offset > UINT32_MAX - 8)
-		return log_fail(EINVAL, "perf buffer: ts_offset %u is out of range",
-				pb->opts.ts_offset);
+		return log_fail(EINVAL, "perf buffer: ts_offset %u is out of range", pb->opts.ts_offset);
 	return 0;
 }
 
@@ -265,8 +255,7 @@ static int rings_open(struct bsdk_perfbuf *pb)
 		pb->data_size /= 2;
 		if (pb->auto_wakeup)
 			pb->opts.wakeup_bytes = pb->data_size / 4;
-		log_info("perf buffer: locked memory limit reached, retrying with %u pages per CPU",
-			 pb->opts.pages);
+		log_info("perf buffer: locked memory limit reached, retrying with %u pages per CPU", pb->opts.pages);
 	}
 	if (err >= 0 && pb->nrings == 0)
 		return log_fail(ENODEV, "perf buffer: no CPU could get a ring");

@@ -7,11 +7,6 @@
  * One table maps a section name prefix to the program type and to the
  * function that attaches it: to support a new hook, add a row.
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-
 #include "internal.h"
 #include "btf.h"
 
@@ -52,25 +47,20 @@ static int prog_add(struct bsdk_obj *obj, size_t sec, size_t first,
 {
 	const char *section = obj->secs[sec].name;
 	const struct attach_kind *kind = attach_kind_find(section);
-	struct bsdk_prog *progs;
+	struct bsdk_prog prog;
 
 	if (!kind)
-		return log_fail(BSDK_ESECTION, "'%s': section '%s' (program '%s'): unknown section name; accepted prefixes: %s",
-				obj->name, section, name, attach_kind_prefixes());
+		return obj_fail(obj, BSDK_ESECTION, "section '%s' (program '%s'): unknown section name; accepted prefixes: %s",
+				section, name, attach_kind_prefixes());
 	if (kind->needs_target && section[strlen(kind->prefix)] == '\0')
-		return log_fail(BSDK_ESECTION, "'%s': section '%s': says what kind of probe but not where to attach it",
-				obj->name, section);
-	progs = realloc(obj->progs, (obj->nprogs + 1) * sizeof(*progs));
-	if (!progs)
-		return fail(ENOMEM);
-	obj->progs = progs;
-	progs[obj->nprogs++] = (struct bsdk_prog){
+		return obj_fail(obj, BSDK_ESECTION, "section '%s': says what kind of probe but not where to attach it", section);
+	prog = (struct bsdk_prog){
 		.obj = obj, .fn = { sec, first, count, name },
 		.section = section, .kind = kind,
 		.target = kind->exact ? "" : section + strlen(kind->prefix),
 		.autoload = true, .fd = -1,
 	};
-	return 0;
+	return array_push(&obj->progs, &obj->nprogs, &prog, sizeof(prog));
 }
 
 /* A function symbol's instructions: checked to lie inside its section. */
@@ -82,8 +72,8 @@ static int func_range(const struct bsdk_obj *obj, const GElf_Sym *sym,
 	if (sym->st_value % sizeof(struct bpf_insn) ||
 	    sym->st_size % sizeof(struct bpf_insn) || sym->st_size == 0 ||
 	    range_outside(sym->st_value, sym->st_size, s->size))
-		return log_fail(BSDK_EFORMAT, "'%s': function '%s' in '%s': offset %llu, size %llu do not describe whole instructions inside the section",
-				obj->name, elf_sym_name(obj, sym), s->name,
+		return obj_fail(obj, BSDK_EFORMAT, "function '%s' in '%s': offset %llu, size %llu do not describe whole instructions inside the section",
+				elf_sym_name(obj, sym), s->name,
 				(unsigned long long)sym->st_value,
 				(unsigned long long)sym->st_size);
 	*first = sym->st_value / sizeof(struct bpf_insn);
@@ -109,39 +99,29 @@ int progs_collect(struct bsdk_obj *obj)
 		if (!elf_sec_is_prog(obj, sec))
 			continue;
 		if (obj->secs[sec].size % sizeof(struct bpf_insn))
-			return log_fail(BSDK_EFORMAT, "'%s': section '%s': size %zu is not a multiple of the 8-byte instruction size",
-					obj->name, obj->secs[sec].name, obj->secs[sec].size);
+			return obj_fail(obj, BSDK_EFORMAT, "section '%s': size %zu is not a multiple of the 8-byte instruction size",
+					obj->secs[sec].name, obj->secs[sec].size);
 		/* Instructions are read in place, as structs. */
 		if ((uintptr_t)obj->secs[sec].data % sizeof(struct bpf_insn))
-			return log_fail(BSDK_EFORMAT, "'%s': section '%s': offset %#llx in the file is not 8-byte aligned",
-					obj->name, obj->secs[sec].name,
+			return obj_fail(obj, BSDK_EFORMAT, "section '%s': offset %#llx in the file is not 8-byte aligned",
+					obj->secs[sec].name,
 					(unsigned long long)obj->secs[sec].shdr.sh_offset);
 		for (size_t i = 0; i < obj->nsyms; i++) {
 			const GElf_Sym *sym = &obj->syms[i];
-			size_t first, count;
 
 			if (sym->st_shndx != sec ||
 			    GELF_ST_TYPE(sym->st_info) != STT_FUNC)
 				continue;
-			err = func_range(obj, sym, &first, &count);
+			struct func f = { sec, 0, 0, elf_sym_name(obj, sym) };
+
+			err = func_range(obj, sym, &f.first, &f.count);
+			nfuncs++;
+			if (!err && sec == obj->text_sec)
+				err = array_push(&obj->subprogs, &obj->nsubprogs, &f, sizeof(f));
+			else if (!err && GELF_ST_BIND(sym->st_info) == STB_GLOBAL)
+				err = prog_add(obj, sec, f.first, f.count, f.name);
 			if (err)
 				return err;
-			nfuncs++;
-			if (sec == obj->text_sec) {
-				struct func *subs = realloc(obj->subprogs,
-					(obj->nsubprogs + 1) * sizeof(*subs));
-
-				if (!subs)
-					return fail(ENOMEM);
-				obj->subprogs = subs;
-				subs[obj->nsubprogs++] = (struct func){
-					sec, first, count, elf_sym_name(obj, sym) };
-			} else if (GELF_ST_BIND(sym->st_info) == STB_GLOBAL) {
-				err = prog_add(obj, sec, first, count,
-					       elf_sym_name(obj, sym));
-				if (err)
-					return err;
-			}
 		}
 		/* Hand-written assembly may have no symbol: the whole section
 		 * is one program named after it. */
@@ -157,8 +137,8 @@ int progs_collect(struct bsdk_obj *obj)
 	for (size_t i = 1; i < obj->nsubprogs; i++) {
 		if (obj->subprogs[i].first < obj->subprogs[i - 1].first +
 					     obj->subprogs[i - 1].count)
-			return log_fail(BSDK_EFORMAT, "'%s': functions '%s' and '%s' overlap in .text",
-					obj->name, obj->subprogs[i - 1].name,
+			return obj_fail(obj, BSDK_EFORMAT, "functions '%s' and '%s' overlap in .text",
+					obj->subprogs[i - 1].name,
 					obj->subprogs[i].name);
 	}
 	return 0;
@@ -170,23 +150,19 @@ static const struct {
 	int id;
 	const char *name;
 } gpl_helpers[] = {
-	{ 4, "bpf_probe_read" }, { 6, "bpf_trace_printk" },
-	{ 22, "bpf_perf_event_read" }, { 25, "bpf_perf_event_output" },
-	{ 27, "bpf_get_stackid" }, { 35, "bpf_get_current_task" },
+	{ 4, "bpf_probe_read" }, { 6, "bpf_trace_printk" }, { 22, "bpf_perf_event_read" },
+	{ 25, "bpf_perf_event_output" }, { 27, "bpf_get_stackid" }, { 35, "bpf_get_current_task" },
 	{ 36, "bpf_probe_write_user" }, { 45, "bpf_probe_read_str" },
 	{ 55, "bpf_perf_event_read_value" }, { 56, "bpf_perf_prog_read_value" },
-	{ 58, "bpf_override_return" }, { 67, "bpf_get_stack" },
-	{ 69, "bpf_fib_lookup" }, { 100, "bpf_tcp_check_syncookie" },
-	{ 110, "bpf_tcp_gen_syncookie" }, { 111, "bpf_skb_output" },
-	{ 112, "bpf_probe_read_user" }, { 113, "bpf_probe_read_kernel" },
+	{ 58, "bpf_override_return" }, { 67, "bpf_get_stack" }, { 69, "bpf_fib_lookup" },
+	{ 100, "bpf_tcp_check_syncookie" }, { 110, "bpf_tcp_gen_syncookie" },
+	{ 111, "bpf_skb_output" }, { 112, "bpf_probe_read_user" }, { 113, "bpf_probe_read_kernel" },
 	{ 114, "bpf_probe_read_user_str" }, { 115, "bpf_probe_read_kernel_str" },
-	{ 119, "bpf_read_branch_records" }, { 121, "bpf_xdp_output" },
-	{ 126, "bpf_seq_printf" }, { 127, "bpf_seq_write" },
-	{ 150, "bpf_seq_printf_btf" }, { 158, "bpf_get_current_task_btf" },
-	{ 163, "bpf_check_mtu" }, { 165, "bpf_snprintf" },
-	{ 169, "bpf_timer_init" }, { 170, "bpf_timer_set_callback" },
-	{ 171, "bpf_timer_start" }, { 172, "bpf_timer_cancel" },
-	{ 173, "bpf_get_func_ip" }, { 175, "bpf_task_pt_regs" },
+	{ 119, "bpf_read_branch_records" }, { 121, "bpf_xdp_output" }, { 126, "bpf_seq_printf" },
+	{ 127, "bpf_seq_write" }, { 150, "bpf_seq_printf_btf" },
+	{ 158, "bpf_get_current_task_btf" }, { 163, "bpf_check_mtu" }, { 165, "bpf_snprintf" },
+	{ 169, "bpf_timer_init" }, { 170, "bpf_timer_set_callback" }, { 171, "bpf_timer_start" },
+	{ 172, "bpf_timer_cancel" }, { 173, "bpf_get_func_ip" }, { 175, "bpf_task_pt_regs" },
 	{ 176, "bpf_get_branch_snapshot" }, { 177, "bpf_trace_vprintk" },
 	{ 191, "bpf_copy_from_user_task" },
 };

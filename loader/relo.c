@@ -16,9 +16,6 @@
  * opened, so `bpfsdk inspect` sees the same errors `run` would;
  * relos_link_prog() applies them to a copy of the program at load time.
  */
-#include <stdlib.h>
-#include <string.h>
-
 #include "internal.h"
 
 #define INSN_SIZE sizeof(struct bpf_insn)
@@ -63,14 +60,12 @@ static int relo_parse(struct bsdk_obj *obj, size_t sec, size_t n,
 	size_t sym_sec;
 
 	if (rel->r_offset % INSN_SIZE)
-		return relo_error(obj, sec, n, "is not aligned to an instruction (offset %llu)",
-				  (unsigned long long)rel->r_offset);
+		return relo_error(obj, sec, n, "is not aligned to an instruction (offset %llu)", (unsigned long long)rel->r_offset);
 	if (rel->r_offset >= s->size)
 		return relo_error(obj, sec, n, "points past the end of the section (offset %llu, size %zu)",
 				  (unsigned long long)rel->r_offset, s->size);
 	if (sym_idx >= obj->nsyms)
-		return relo_error(obj, sec, n, "names symbol %zu, past the end of the symbol table (%zu)",
-				  sym_idx, obj->nsyms);
+		return relo_error(obj, sec, n, "names symbol %zu, past the end of the symbol table (%zu)", sym_idx, obj->nsyms);
 	sym = &obj->syms[sym_idx];
 	sym_sec = sym->st_shndx;
 	out->insn = rel->r_offset / INSN_SIZE;
@@ -79,8 +74,7 @@ static int relo_parse(struct bsdk_obj *obj, size_t sec, size_t n,
 
 	if (is_pseudo_call(insn)) {
 		if (sym_sec != obj->text_sec || !obj->text_sec)
-			return relo_error(obj, sec, n, "calls '%s', which is not a function in .text",
-					  out->sym_name);
+			return relo_error(obj, sec, n, "calls '%s', which is not a function in .text", out->sym_name);
 		/* imm counts instructions from the one after the call. */
 		int64_t target = (int64_t)(sym->st_value / INSN_SIZE) + insn->imm + 1;
 
@@ -96,8 +90,7 @@ static int relo_parse(struct bsdk_obj *obj, size_t sec, size_t n,
 	if (rel->r_offset + 2 * INSN_SIZE > s->size)
 		return relo_error(obj, sec, n, "is on an ld_imm64 cut off by the end of the section");
 	if (sym_sec == 0 || sym_sec >= obj->nsecs)
-		return relo_error(obj, sec, n, "refers to symbol %zu '%s', which is not defined in this object",
-				  sym_idx, out->sym_name);
+		return relo_error(obj, sec, n, "refers to symbol %zu '%s', which is not defined in this object", sym_idx, out->sym_name);
 
 	const char *sname = obj->secs[sym_sec].name;
 
@@ -105,8 +98,7 @@ static int relo_parse(struct bsdk_obj *obj, size_t sec, size_t n,
 		struct bsdk_map *map = map_by_sec_offset(obj, sym_sec, sym->st_value);
 
 		if (!map)
-			return relo_error(obj, sec, n, "refers to '%s' in '%s', which is not a map definition",
-					  out->sym_name, sname);
+			return relo_error(obj, sec, n, "refers to '%s' in '%s', which is not a map definition", out->sym_name, sname);
 		out->kind = BSDK_RELO_MAP;
 		out->map = (size_t)(map - obj->maps);
 		return 0;
@@ -118,8 +110,7 @@ static int relo_parse(struct bsdk_obj *obj, size_t sec, size_t n,
 		int64_t off = (int64_t)sym->st_value + insn->imm;
 
 		if (!map || off < 0 || (uint64_t)off >= map->value_size)
-			return relo_error(obj, sec, n, "refers to offset %lld of '%s', outside the section",
-					  (long long)off, sname);
+			return relo_error(obj, sec, n, "refers to offset %lld of '%s', outside the section", (long long)off, sname);
 		out->kind = BSDK_RELO_DATA;
 		out->map = (size_t)(map - obj->maps);
 		out->offset = (uint64_t)off;
@@ -137,8 +128,7 @@ static int relo_parse(struct bsdk_obj *obj, size_t sec, size_t n,
 		out->target = (size_t)off / INSN_SIZE;
 		return 0;
 	}
-	return relo_error(obj, sec, n, "refers to '%s' in section '%s', which the loader cannot relocate",
-			  out->sym_name, sname);
+	return relo_error(obj, sec, n, "refers to '%s' in section '%s', which the loader cannot relocate", out->sym_name, sname);
 }
 
 static int collect_section(struct bsdk_obj *obj, size_t rel_sec)
@@ -149,25 +139,21 @@ static int collect_section(struct bsdk_obj *obj, size_t rel_sec)
 	struct relo *relos;
 
 	if (target == 0 || target >= obj->nsecs)
-		return log_fail(BSDK_EFORMAT, "'%s': section '%s': relocates section %zu, which does not exist",
-				obj->name, rs->name, target);
+		return obj_fail(obj, BSDK_EFORMAT, "section '%s': relocates section %zu, which does not exist", rs->name, target);
 	/* Relocations of debug info and BTF are for debuggers, not us. */
 	if (!elf_sec_is_prog(obj, target))
 		return 0;
 	if (rs->shdr.sh_type == SHT_RELA)
-		return log_fail(BSDK_EFORMAT, "'%s': section '%s': RELA relocations are not used by BPF",
-				obj->name, rs->name);
+		return obj_fail(obj, BSDK_EFORMAT, "section '%s': RELA relocations are not used by BPF", rs->name);
 	if (rs->shdr.sh_link != obj->symtab_sec)
-		return log_fail(BSDK_EFORMAT, "'%s': section '%s': does not use the symbol table",
-				obj->name, rs->name);
+		return obj_fail(obj, BSDK_EFORMAT, "section '%s': does not use the symbol table", rs->name);
 	if (rs->shdr.sh_entsize != sizeof(Elf64_Rel) ||
 	    rs->size % sizeof(Elf64_Rel) || (rs->size && !rs->data))
-		return log_fail(BSDK_EFORMAT, "'%s': section '%s': entry size %llu, expected %zu",
-				obj->name, rs->name,
+		return obj_fail(obj, BSDK_EFORMAT, "section '%s': entry size %llu, expected %zu",
+				rs->name,
 				(unsigned long long)rs->shdr.sh_entsize, sizeof(Elf64_Rel));
 	if (obj->relos[target])
-		return log_fail(BSDK_EFORMAT, "'%s': section '%s' has two relocation sections",
-				obj->name, obj->secs[target].name);
+		return obj_fail(obj, BSDK_EFORMAT, "section '%s' has two relocation sections", obj->secs[target].name);
 	count = rs->size / sizeof(Elf64_Rel);
 	relos = calloc(count ? count : 1, sizeof(*relos));
 	if (!relos)
@@ -181,8 +167,7 @@ static int collect_section(struct bsdk_obj *obj, size_t rel_sec)
 		int err;
 
 		if (!data || !gelf_getrel(data, (int)i, &rel))
-			return log_fail(BSDK_EFORMAT, "'%s': section '%s': relocation %zu cannot be read",
-					obj->name, obj->secs[target].name, i);
+			return obj_fail(obj, BSDK_EFORMAT, "section '%s': relocation %zu cannot be read", obj->secs[target].name, i);
 		err = relo_parse(obj, target, i, &rel, &relos[i]);
 		if (err)
 			return err;
@@ -190,8 +175,7 @@ static int collect_section(struct bsdk_obj *obj, size_t rel_sec)
 	qsort(relos, count, sizeof(*relos), relo_cmp);
 	for (size_t i = 1; i < count; i++) {
 		if (relos[i].insn == relos[i - 1].insn)
-			return relo_error(obj, target, i, "relocates instruction %zu a second time",
-					  relos[i].insn);
+			return relo_error(obj, target, i, "relocates instruction %zu a second time", relos[i].insn);
 	}
 	return 0;
 }
@@ -403,8 +387,7 @@ int relos_link_prog(const struct bsdk_prog *prog, struct linked *out)
 	for (size_t k = 0; !err && l.out.nfunc && k < l.npieces; k++) {
 		if (l.out.nfunc != l.npieces ||
 		    l.out.func[k].insn_off != l.pieces[k].base) {
-			log_debug("program '%s': func_info does not cover each function; not using it",
-				  prog->fn.name);
+			log_debug("program '%s': func_info does not cover each function; not using it", prog->fn.name);
 			l.out.nfunc = l.out.nline = 0;
 		}
 	}

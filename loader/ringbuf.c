@@ -9,8 +9,6 @@
  * BUSY bit of the record's header; we read committed records in order and
  * then advance consumer_pos.
  */
-#include <stdlib.h>
-#include <string.h>
 #include <sys/epoll.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -90,15 +88,13 @@ static int ring_map(struct bsdk_ringbuf *rb, const struct bpf_map_info *info)
 	p = mmap(NULL, rb->page_size, PROT_READ | PROT_WRITE, MAP_SHARED,
 		 rb->map_fd, 0);
 	if (p == MAP_FAILED)
-		return log_fail(errno, "ring buffer: map '%s': mmap of the consumer page failed: %s",
-				info->name, bsdk_strerror(errno));
+		return log_fail(errno, "ring buffer: map '%s': mmap of the consumer page failed: %s", info->name, bsdk_strerror(errno));
 	rb->consumer_pos = p;
 	rb->prod_map_size = rb->page_size + 2 * rb->size;
 	p = mmap(NULL, rb->prod_map_size, PROT_READ, MAP_SHARED, rb->map_fd,
 		 (off_t)rb->page_size);
 	if (p == MAP_FAILED)
-		return log_fail(errno, "ring buffer: map '%s': mmap of the data pages failed: %s",
-				info->name, bsdk_strerror(errno));
+		return log_fail(errno, "ring buffer: map '%s': mmap of the data pages failed: %s", info->name, bsdk_strerror(errno));
 	rb->producer_pos = p;
 	rb->walk.data = (const uint8_t *)p + rb->page_size;
 	rb->walk.size = rb->size;
@@ -133,8 +129,7 @@ struct bsdk_ringbuf *bsdk_ringbuf_new(int map_fd,
 		err = drain_init(&rb->drain, "ring buffer",
 				 &rb->opts.max_latency_ms);
 	if (!err && epoll_ctl(rb->drain.epfd, EPOLL_CTL_ADD, map_fd, &ev) < 0)
-		err = log_fail(errno, "ring buffer: epoll_ctl on map '%s' failed: %s",
-			       info.name, bsdk_strerror(errno));
+		err = log_fail(errno, "ring buffer: epoll_ctl on map '%s' failed: %s", info.name, bsdk_strerror(errno));
 	if (err) {
 		bsdk_ringbuf_free(rb);
 		return fail_ptr(-err);

@@ -3,7 +3,7 @@
  * sys.c - the bpf() and perf_event_open() system calls, which glibc does
  * not wrap, returning -errno so callers need no errno dance.
  */
-#include <string.h>
+#include <fcntl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -61,4 +61,19 @@ void kernel_name(char dst[BPF_OBJ_NAME_LEN], const char *src)
 			    (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) ? c : '_';
 	}
 	dst[n] = '\0';
+}
+
+int read_file(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return (int)n;
 }

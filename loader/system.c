@@ -3,10 +3,7 @@
  * system.c - what the loader asks of the system besides bpf(): CPU lists,
  * the tracing and BPF file systems, the memlock limit, its own path.
  */
-#include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -20,16 +17,10 @@
 static int cpulist_read(const char *path, int cpu, bool *found)
 {
 	char buf[4096], *p = buf;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), top = 0;
-	ssize_t n;
+	int n = read_file(path, buf, sizeof(buf)), top = 0;
 
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
 	if (n <= 0)
-		return n < 0 ? -errno : -EINVAL;
-	buf[n] = '\0';
+		return n < 0 ? n : -EINVAL;
 	while (*p && *p != '\n') {
 		char *end;
 		long lo = strtol(p, &end, 10), hi = lo;
@@ -62,8 +53,7 @@ int bsdk_cpu_possible_count(void)
 		return cached;
 	n = cpulist_read("/sys/devices/system/cpu/possible", -1, NULL);
 	if (n <= 0)
-		return log_fail(n ? -n : EINVAL, "cannot read /sys/devices/system/cpu/possible: %s",
-				bsdk_strerror(n ? n : -EINVAL));
+		return log_fail(n ? -n : EINVAL, "cannot read /sys/devices/system/cpu/possible: %s", bsdk_strerror(n ? n : -EINVAL));
 	cached = n;
 	return n;
 }
@@ -107,8 +97,7 @@ void bsdk_bump_memlock(void)
 	 * limit no longer matters; in containers it often cannot be
 	 * raised. Neither is worth more than a debug line. */
 	if (setrlimit(RLIMIT_MEMLOCK, &r) < 0)
-		log_debug("could not raise RLIMIT_MEMLOCK (%s); fine on kernels that account BPF memory to cgroups",
-			  bsdk_strerror(errno));
+		log_debug("could not raise RLIMIT_MEMLOCK (%s); fine on kernels that account BPF memory to cgroups", bsdk_strerror(errno));
 }
 
 int bsdk_path_beside_exe(char *buf, size_t size, const char *relative)
@@ -118,8 +107,7 @@ int bsdk_path_beside_exe(char *buf, size_t size, const char *relative)
 	size_t room;
 
 	if (n < 0)
-		return log_fail(errno, "cannot read '/proc/self/exe': %s",
-				bsdk_strerror(errno));
+		return log_fail(errno, "cannot read '/proc/self/exe': %s", bsdk_strerror(errno));
 	/* readlink() truncates silently: a full buffer may be cut short. The
 	 * link is an absolute path, so it has a slash. */
 	slash = (size_t)n < size ? memrchr(buf, '/', (size_t)n) : NULL;
@@ -128,6 +116,5 @@ int bsdk_path_beside_exe(char *buf, size_t size, const char *relative)
 		if ((size_t)snprintf(slash, room, "/%s", relative) < room)
 			return 0;
 	}
-	return log_fail(ENAMETOOLONG, "the path of '%s' beside the running program does not fit in %zu bytes",
-			relative, size);
+	return log_fail(ENAMETOOLONG, "the path of '%s' beside the running program does not fit in %zu bytes", relative, size);
 }
