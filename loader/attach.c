@@ -37,8 +37,7 @@ static int read_long(const char *path, long *val)
 }
 
 /* Bind prog to the perf event pfd; link takes ownership of pfd. */
-static int bind_perf_event(struct bsdk_prog *prog, struct bsdk_link *link,
-			   int pfd)
+static int bind_perf_event(struct bsdk_prog *prog, struct bsdk_link *link, int pfd)
 {
 	union bpf_attr attr;
 	int fd;
@@ -71,8 +70,7 @@ int attach_tracepoint(struct bsdk_prog *prog, struct bsdk_link *link)
 		return log_fail(BSDK_ESECTION, "program '%s': tracepoint '%s' is not of the form CATEGORY/NAME",
 				prog->fn.name, prog->target);
 	for (size_t i = 0; i < ARRAY_SIZE(tracefs_roots) && err; i++) {
-		snprintf(path, sizeof(path), "%s/events/%s/id", tracefs_roots[i],
-			 prog->target);
+		snprintf(path, sizeof(path), "%s/events/%s/id", tracefs_roots[i], prog->target);
 		err = read_long(path, &id);
 	}
 	if (err && access("/sys/kernel/tracing/events", F_OK) &&
@@ -124,13 +122,11 @@ static int probe_pmu(const char *pmu, int *type, int *ret_bit)
 	if (err)
 		return err;
 	*type = (int)val;
-	snprintf(path, sizeof(path),
-		 "/sys/bus/event_source/devices/%s/format/retprobe", pmu);
+	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/format/retprobe", pmu);
 	err = read_file(path, buf, sizeof(buf));
 	if (err < 0)
 		return err;
-	if (sscanf(buf, "config:%d", ret_bit) != 1 || *ret_bit < 0 ||
-	    *ret_bit > 63)
+	if (sscanf(buf, "config:%d", ret_bit) != 1 || *ret_bit < 0 || *ret_bit > 63)
 		return -EINVAL;
 	return 0;
 }
@@ -153,8 +149,7 @@ bool bsdk_prog_attach_supported(const struct bsdk_prog *prog)
 
 /* Open a kprobe or uprobe perf event. name and config2 mean the function
  * and offset (kprobe) or the file and its file offset (uprobe). */
-static int open_probe(struct bsdk_prog *prog, const char *pmu,
-		      const char *name, uint64_t config2)
+static int open_probe(struct bsdk_prog *prog, const char *pmu, const char *name, uint64_t config2)
 {
 	struct perf_event_attr attr;
 	int type, ret_bit, pfd, err;
@@ -215,8 +210,7 @@ int attach_kprobe(struct bsdk_prog *prog, struct bsdk_link *link)
 
 /* The file offset of symbol in the ELF file at path, found through the
  * program header that maps its address. */
-static int elf_symbol_offset(const char *path, const char *symbol,
-			     uint64_t *offset)
+static int elf_symbol_offset(const char *path, const char *symbol, uint64_t *offset)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC), err = -ESRCH;
 	uint64_t addr = 0;
@@ -261,8 +255,7 @@ static int elf_symbol_offset(const char *path, const char *symbol,
 	for (size_t i = 0; i < nphdr; i++) {
 		GElf_Phdr ph;
 
-		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD ||
-		    !(ph.p_flags & PF_X))
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD || !(ph.p_flags & PF_X))
 			continue;
 		if (addr >= ph.p_vaddr && addr - ph.p_vaddr < ph.p_memsz) {
 			*offset = addr - ph.p_vaddr + ph.p_offset;

@@ -59,8 +59,7 @@ enum bsdk_log_level {
 };
 
 /* Receives each message, one line without a trailing newline. */
-typedef void (*bsdk_log_fn)(enum bsdk_log_level level, const char *msg,
-			    void *ctx);
+typedef void (*bsdk_log_fn)(enum bsdk_log_level level, const char *msg, void *ctx);
 
 /* Send the library's messages to fn (NULL restores the default, which writes
  * "error: ", "warning: " or nothing before the message to stderr). */
@@ -106,14 +105,12 @@ struct bsdk_obj *bsdk_obj_open(const char *path);
 
 /* The same from memory. name is used in messages (may be NULL). The buffer
  * is copied; the caller may free it after the call. */
-struct bsdk_obj *bsdk_obj_open_mem(const void *buf, size_t size,
-				   const char *name);
+struct bsdk_obj *bsdk_obj_open_mem(const void *buf, size_t size, const char *name);
 
-/* Load the object's BTF into the kernel (rewriting kinds the running kernel
- * lacks; if it takes none, warn and go on without), create the maps,
- * relocate and load every program whose autoload is on, with its BTF func
- * and line info. On failure nothing stays loaded. 0 or negative errno; a
- * verifier rejection is -BSDK_EVERIFIER, with the end of the verifier's log
+/* Load the object's BTF into the kernel (rewriting kinds the running kernel lacks; if it takes
+ * none, warn and go on without), create the maps, relocate and load every program whose
+ * autoload is on, with its BTF func and line info. On failure nothing stays loaded. 0 or
+ * negative errno; a verifier rejection is -BSDK_EVERIFIER, with the end of the verifier's log
  * and the C file:line where it stopped logged at error level. */
 int bsdk_obj_load(struct bsdk_obj *obj);
 
@@ -129,25 +126,19 @@ uint32_t bsdk_obj_kversion(const struct bsdk_obj *obj);
 bool bsdk_obj_has_btf(const struct bsdk_obj *obj);
 
 /* Iterate: pass NULL for the first, the previous one for the next. */
-struct bsdk_prog *bsdk_obj_prog_next(const struct bsdk_obj *obj,
-				     const struct bsdk_prog *prev);
-struct bsdk_map *bsdk_obj_map_next(const struct bsdk_obj *obj,
-				   const struct bsdk_map *prev);
+struct bsdk_prog *bsdk_obj_prog_next(const struct bsdk_obj *obj, const struct bsdk_prog *prev);
+struct bsdk_map *bsdk_obj_map_next(const struct bsdk_obj *obj, const struct bsdk_map *prev);
 
 /* Find by name (the C function name / the map variable name); NULL with
  * errno ENOENT when absent. */
-struct bsdk_prog *bsdk_obj_prog_find(const struct bsdk_obj *obj,
-				     const char *name);
-struct bsdk_map *bsdk_obj_map_find(const struct bsdk_obj *obj,
-				   const char *name);
+struct bsdk_prog *bsdk_obj_prog_find(const struct bsdk_obj *obj, const char *name);
+struct bsdk_map *bsdk_obj_map_find(const struct bsdk_obj *obj, const char *name);
 
-/* Set the initial value of the global variable name (in .rodata, .data
- * or .bss) before bsdk_obj_load(): how user space configures a
- * `const volatile` knob the program reads. size must equal the variable's
- * size. 0, -ENOENT when there is no such variable, -EINVAL on a size
+/* Set the initial value of the global variable name (in .rodata, .data or .bss) before
+ * bsdk_obj_load(): how user space configures a `const volatile` knob the program reads. size
+ * must equal the variable's size. 0, -ENOENT when there is no such variable, -EINVAL on a size
  * mismatch, -EBUSY after load. */
-int bsdk_obj_set_global(struct bsdk_obj *obj, const char *name,
-			const void *value, size_t size);
+int bsdk_obj_set_global(struct bsdk_obj *obj, const char *name, const void *value, size_t size);
 
 /* The size in bytes of the global variable name, or -ENOENT. */
 int bsdk_obj_global_size(const struct bsdk_obj *obj, const char *name);
@@ -167,17 +158,15 @@ const char *bsdk_prog_attach_target(const struct bsdk_prog *prog);
 size_t bsdk_prog_insn_count(const struct bsdk_prog *prog);
 /* The fd after bsdk_obj_load(), -1 before or when not loaded. */
 int bsdk_prog_fd(const struct bsdk_prog *prog);
-/* Choose before bsdk_obj_load() whether this program is loaded (default:
- * true). A sample with a kprobe and a tracepoint variant of one program
- * loads only the one the running kernel supports. */
+/* Choose before bsdk_obj_load() whether this program is loaded (default: true), e.g. to load
+ * only the variant of a program (kprobe or tracepoint) the running kernel supports. */
 int bsdk_prog_set_autoload(struct bsdk_prog *prog, bool autoload);
 bool bsdk_prog_autoload(const struct bsdk_prog *prog);
 
-/* Attach the loaded program where its section name says. The link stays
- * owned by the caller; bsdk_obj_close() destroys links not yet destroyed.
- * NULL with errno; -BSDK_ENOPROBE when the probe point does not exist and
- * -BSDK_ENOTSUPP when the kernel lacks that kind of probe (e.g. no kprobes),
- * each with a message naming the target. */
+/* Attach the loaded program where its section name says. The caller owns the link;
+ * bsdk_obj_close() destroys links not yet destroyed. NULL with errno: BSDK_ENOPROBE when the
+ * probe point does not exist, BSDK_ENOTSUPP when the kernel lacks that kind of probe (e.g. no
+ * kprobes), each with a message naming the target. */
 struct bsdk_link *bsdk_prog_attach(struct bsdk_prog *prog);
 
 /* Whether the running kernel can attach this program's kind of probe
@@ -187,17 +176,14 @@ bool bsdk_prog_attach_supported(const struct bsdk_prog *prog);
 /* Detach and free. NULL is ignored. */
 void bsdk_link_destroy(struct bsdk_link *link);
 
-/* ---- what `bpfsdk inspect` shows of a program. Opening links each
- * program once (its .text subprograms appended, as load will do), so these
- * describe the program the kernel would get. */
+/* ---- what `bpfsdk inspect` shows of a program. Opening links each program once (its .text
+ * subprograms appended, as load will do), so these describe the program the kernel gets. */
 
-/* Instructions after linking: the program's own, then each .text
- * subprogram it calls, directly or not. */
+/* Instructions after linking: its own, then each .text subprogram it calls, even indirectly. */
 size_t bsdk_prog_linked_insn_count(const struct bsdk_prog *prog);
 
-/* BTF func_info and line_info records (from .BTF.ext) that load passes to
- * the kernel with the program; 0 without BTF. line_info is what lets the
- * verifier's log show C source lines. */
+/* BTF func_info and line_info records (from .BTF.ext) that load passes to the kernel with the
+ * program; 0 without BTF. line_info is what lets the verifier's log show C source lines. */
 size_t bsdk_prog_func_info_count(const struct bsdk_prog *prog);
 size_t bsdk_prog_line_info_count(const struct bsdk_prog *prog);
 
@@ -215,27 +201,23 @@ struct bsdk_relo_info {
 	const char *symbol;            /* the ELF symbol it refers to */
 	const struct bsdk_map *map;    /* MAP, DATA; NULL otherwise */
 	uint64_t offset;               /* DATA: byte offset in the map value */
-	size_t target;                 /* CALL, FUNC: first instruction of the
-					* callee in the linked program */
+	size_t target;                 /* CALL, FUNC: where the callee starts */
 };
 
 /* The relocations applied to the linked program, by instruction. */
 size_t bsdk_prog_relo_count(const struct bsdk_prog *prog);
-/* Fill *info with relocation i. 0, or -ERANGE when i >= the count. The
- * strings and map live as long as the object. */
-int bsdk_prog_relo(const struct bsdk_prog *prog, size_t i,
-		   struct bsdk_relo_info *info);
+/* Fill *info with relocation i (its strings and map live as long as the object). 0, or -ERANGE. */
+int bsdk_prog_relo(const struct bsdk_prog *prog, size_t i, struct bsdk_relo_info *info);
 
-/* The helper functions the linked program calls, as IDs of enum
- * bpf_func_id (e.g. 25 for bpf_perf_event_output), sorted, each once. */
+/* The helpers the linked program calls, as enum bpf_func_id (25: bpf_perf_event_output),
+ * sorted, each once. */
 size_t bsdk_prog_helper_count(const struct bsdk_prog *prog);
 /* Helper i, or -ERANGE when i >= the count. */
 int bsdk_prog_helper_id(const struct bsdk_prog *prog, size_t i);
 
-/* The name of helper id (e.g. "bpf_perf_event_output") when the kernel
- * lets only programs with a GPL-compatible license call it; NULL when any
- * license may (or the helper is unknown). A program that calls one with a
- * license bsdk_obj_gpl_compatible() rejects fails to load. */
+/* The name of helper id (e.g. "bpf_perf_event_output") when the kernel lets only programs with
+ * a GPL-compatible license call it; NULL when any license may (or the helper is unknown). A
+ * program that calls one with a license bsdk_obj_gpl_compatible() rejects fails to load. */
 const char *bsdk_helper_gpl_only(int id);
 
 /* Whether the kernel counts the object's license as GPL-compatible: one of
@@ -255,9 +237,8 @@ uint32_t bsdk_map_max_entries(const struct bsdk_map *map);
 const char *bsdk_map_origin(const struct bsdk_map *map);
 /* The fd after bsdk_obj_load(), -1 before. */
 int bsdk_map_fd(const struct bsdk_map *map);
-/* 1 for maps declared with __uint(pinning, LIBBPF_PIN_BY_NAME): load
- * reuses the map pinned at /sys/fs/bpf/NAME when its definition matches,
- * else creates and pins it there. 0 otherwise. */
+/* 1 for maps declared with __uint(pinning, LIBBPF_PIN_BY_NAME): load reuses the map pinned at
+ * /sys/fs/bpf/NAME when its definition matches, else creates and pins it there. 0 otherwise. */
 uint32_t bsdk_map_pinning(const struct bsdk_map *map);
 /* Override max_entries before load. */
 int bsdk_map_set_max_entries(struct bsdk_map *map, uint32_t max_entries);
@@ -286,8 +267,7 @@ struct bsdk_perfbuf;
  * 4-byte aligned (the kernel puts a u32 size before it); size is what the
  * kernel reports, which includes the padding to 8 bytes of size + data (16
  * bytes sent arrive as size 20). cpu is the ring's, -1 for a bsdk_ringbuf. */
-typedef void (*bsdk_perfbuf_sample_fn)(void *ctx, int cpu, const void *data,
-				       uint32_t size);
+typedef void (*bsdk_perfbuf_sample_fn)(void *ctx, int cpu, const void *data, uint32_t size);
 /* The kernel dropped count records on cpu because the ring was full
  * (PERF_RECORD_LOST), reported with the next record that fits. */
 typedef void (*bsdk_perfbuf_lost_fn)(void *ctx, int cpu, uint64_t count);
@@ -333,29 +313,24 @@ struct bsdk_perfbuf_stats {
 	unsigned int pages;      /* data pages per ring, as chosen */
 };
 
-/* Open one PERF_COUNT_SW_BPF_OUTPUT event per online CPU, store each in
- * slot cpu of the PERF_EVENT_ARRAY map_fd, mmap its ring (1 + pages pages)
- * and add it to an epoll set. opts (copied) must set on_sample. NULL with
- * errno: EINVAL for bad options (pages not a power of two, unknown trailing
- * opts bytes not zero) or a map_fd not a PERF_EVENT_ARRAY, or what the
+/* Open one PERF_COUNT_SW_BPF_OUTPUT event per online CPU, store each in slot cpu of the
+ * PERF_EVENT_ARRAY map_fd, mmap its ring (1 + pages pages) and add it to an epoll set. opts
+ * (copied) must set on_sample. NULL with errno: EINVAL for bad options (pages not a power of
+ * two, unknown trailing opts bytes not zero) or a map_fd not a PERF_EVENT_ARRAY, or what the
  * kernel returned. */
-struct bsdk_perfbuf *bsdk_perfbuf_new(int map_fd,
-				      const struct bsdk_perfbuf_opts *opts);
+struct bsdk_perfbuf *bsdk_perfbuf_new(int map_fd, const struct bsdk_perfbuf_opts *opts);
 
-/* Wait up to timeout_ms (-1: forever, 0: not at all) for records, then
- * consume every ready record of every CPU; while waiting, drain all rings
- * every max_latency_ms and return as soon as a drain found records. The
- * number of samples consumed (0 on timeout), or negative errno: -EINTR when
- * a signal arrived (not an error for a caller that stops on Ctrl-C). */
+/* Wait up to timeout_ms (-1: forever, 0: not at all) for records, then consume every ready
+ * record of every CPU; while waiting, drain all rings every max_latency_ms and return as soon
+ * as a drain found records. The number of samples consumed (0 on timeout), or negative errno:
+ * -EINTR when a signal arrived (not an error for a caller that stops on Ctrl-C). */
 int bsdk_perfbuf_poll(struct bsdk_perfbuf *pb, int timeout_ms);
 
-/* Consume every ready record of every CPU without waiting; the number of
- * samples consumed. */
+/* Consume every ready record of every CPU without waiting; the number of samples consumed. */
 int bsdk_perfbuf_consume(struct bsdk_perfbuf *pb);
 
-/* The epoll fd, for the caller's own event loop, which must call
- * bsdk_perfbuf_consume() when it is readable and at least every
- * bsdk_perfbuf_timeout_ms() to keep the latency bound. */
+/* The epoll fd, for the caller's own event loop, which must call bsdk_perfbuf_consume() when it
+ * is readable and at least every bsdk_perfbuf_timeout_ms() to keep the latency bound. */
 int bsdk_perfbuf_epoll_fd(const struct bsdk_perfbuf *pb);
 
 /* Milliseconds until the next periodic drain is due (0 if overdue), or -1
@@ -367,8 +342,7 @@ int bsdk_perfbuf_timeout_ms(const struct bsdk_perfbuf *pb);
 int bsdk_perfbuf_rescan(struct bsdk_perfbuf *pb);
 
 /* Copy the counters into *stats. */
-void bsdk_perfbuf_stats(const struct bsdk_perfbuf *pb,
-			struct bsdk_perfbuf_stats *stats);
+void bsdk_perfbuf_stats(const struct bsdk_perfbuf *pb, struct bsdk_perfbuf_stats *stats);
 
 /* Empty the map slots it filled, unmap, close; NULL is ignored. */
 void bsdk_perfbuf_free(struct bsdk_perfbuf *pb);
@@ -401,8 +375,7 @@ struct bsdk_ringbuf_stats {
 
 /* mmap the ring of the BPF_MAP_TYPE_RINGBUF map_fd and add it to an epoll
  * set. NULL with errno (EINVAL: not a RINGBUF map, or bad opts). */
-struct bsdk_ringbuf *bsdk_ringbuf_new(int map_fd,
-				      const struct bsdk_ringbuf_opts *opts);
+struct bsdk_ringbuf *bsdk_ringbuf_new(int map_fd, const struct bsdk_ringbuf_opts *opts);
 
 /* As bsdk_perfbuf_poll(). */
 int bsdk_ringbuf_poll(struct bsdk_ringbuf *rb, int timeout_ms);
@@ -411,8 +384,7 @@ int bsdk_ringbuf_consume(struct bsdk_ringbuf *rb);
 int bsdk_ringbuf_epoll_fd(const struct bsdk_ringbuf *rb);
 /* As bsdk_perfbuf_timeout_ms(). */
 int bsdk_ringbuf_timeout_ms(const struct bsdk_ringbuf *rb);
-void bsdk_ringbuf_stats(const struct bsdk_ringbuf *rb,
-			struct bsdk_ringbuf_stats *stats);
+void bsdk_ringbuf_stats(const struct bsdk_ringbuf *rb, struct bsdk_ringbuf_stats *stats);
 /* Unmap and close; NULL is ignored. */
 void bsdk_ringbuf_free(struct bsdk_ringbuf *rb);
 

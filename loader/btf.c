@@ -50,10 +50,7 @@ const char *btf_name(const struct btf *btf, const struct btf_type *t)
 	return name ? name : "";
 }
 
-uint32_t btf_type_count(const struct btf *btf)
-{
-	return btf->ntypes;
-}
+uint32_t btf_type_count(const struct btf *btf) { return btf->ntypes; }
 
 const struct btf_type *btf_type_by_id(const struct btf *btf, uint32_t id)
 {
@@ -151,8 +148,7 @@ static int btf_index(struct btf *btf, size_t size)
 		return bad_btf(btf->obj, "header describes sections outside the data", 0);
 	btf->strs = (const char *)btf->raw + h->hdr_len + h->str_off;
 	btf->strs_len = h->str_len;
-	if (btf->strs_len == 0 || btf->strs[0] != '\0' ||
-	    btf->strs[btf->strs_len - 1] != '\0')
+	if (btf->strs_len == 0 || btf->strs[0] != '\0' || btf->strs[btf->strs_len - 1] != '\0')
 		return bad_btf(btf->obj, "string section must start and end with NUL", 0);
 
 	types = (const char *)btf->raw + h->hdr_len + h->type_off;
@@ -226,8 +222,7 @@ void btf_free(struct btf *btf)
 	free(btf);
 }
 
-const struct btf_type *btf_skip_mods(const struct btf *btf, uint32_t id,
-				     uint32_t *res_id)
+const struct btf_type *btf_skip_mods(const struct btf *btf, uint32_t id, uint32_t *res_id)
 {
 	const struct btf_type *t = btf_type_by_id(btf, id);
 	/* A chain longer than the number of types is a loop. */
@@ -271,8 +266,7 @@ int btf_type_size(const struct btf *btf, uint32_t id, uint64_t *size)
 		case BTF_KIND_ARRAY: {
 			const struct btf_array *a = (const void *)(t + 1);
 
-			if (__builtin_mul_overflow(nelems, (uint64_t)a->nelems,
-						   &nelems))
+			if (__builtin_mul_overflow(nelems, (uint64_t)a->nelems, &nelems))
 				return fail(BSDK_EBTF);
 			id = a->type;
 			continue;
@@ -292,8 +286,7 @@ uint32_t btf_find(const struct btf *btf, const char *name, int kind)
 	for (uint32_t id = 1; id < btf->ntypes; id++) {
 		const struct btf_type *t = btf->types[id];
 
-		if ((int)BTF_INFO_KIND(t->info) == kind &&
-		    strcmp(btf_name(btf, t), name) == 0)
+		if ((int)BTF_INFO_KIND(t->info) == kind && strcmp(btf_name(btf, t), name) == 0)
 			return id;
 	}
 	return 0;
@@ -310,13 +303,11 @@ struct btf_ext_hdr {
 	uint32_t line_info_off, line_info_len;
 };
 
-#define ext_error(fmt, ...) \
-	log_fail(BSDK_EBTF, "'%s': .BTF.ext: " fmt, obj->name, ##__VA_ARGS__)
+#define ext_error(fmt, ...) obj_fail(obj, BSDK_EBTF, ".BTF.ext: " fmt, ##__VA_ARGS__)
 
 /* One list of blocks { sec_name_off, num_info, records[num_info] } after
  * a leading rec_size. Records may be larger than the fields we know. */
-static int ext_parse_list(struct bsdk_obj *obj, const char *p, uint32_t len,
-			  bool line)
+static int ext_parse_list(struct bsdk_obj *obj, const char *p, uint32_t len, bool line)
 {
 	const char *what = line ? "line_info" : "func_info";
 	size_t known = line ? sizeof(struct bpf_line_info) :
@@ -341,8 +332,7 @@ static int ext_parse_list(struct bsdk_obj *obj, const char *p, uint32_t len,
 		memcpy(blk, p + off, sizeof(blk));
 		off += sizeof(blk);
 		name = btf_str(obj->btf, blk[0]);
-		if (!name || !elf_sec_by_name(obj, name, &sec) ||
-		    !elf_sec_is_prog(obj, sec))
+		if (!name || !elf_sec_by_name(obj, name, &sec) || !elf_sec_is_prog(obj, sec))
 			return ext_error("%s names a section that holds no code", what);
 		e = &obj->ext[sec];
 		if (line ? e->line != NULL : e->func != NULL)
@@ -402,8 +392,7 @@ int btf_ext_parse(struct bsdk_obj *obj, const void *data, size_t size)
 	if (!obj->ext)
 		return fail(ENOMEM);
 	err = ext_parse_list(obj, body + h.func_info_off, h.func_info_len, false);
-	return err ? err : ext_parse_list(obj, body + h.line_info_off,
-					  h.line_info_len, true);
+	return err ? err : ext_parse_list(obj, body + h.line_info_off, h.line_info_len, true);
 }
 
 /* ---- .BTF into the kernel. Kinds newer than the running kernel make it
@@ -513,8 +502,7 @@ void *btf_sanitize(const struct btf *btf, unsigned int missing, size_t *size)
 			o->name_off = 0;
 			o->info = INFO(BTF_KIND_VOLATILE, 0, 0);
 		} else if (kind == BTF_KIND_ENUM64 && (missing & 1u << FEAT_ENUM64)) {
-			/* the low 32 bits of each value: the kernel only
-			 * checks the shape */
+			/* the low 32 bits of each value: the kernel only checks the shape */
 			const struct btf_enum64 *e64 = (const void *)(t + 1);
 			struct btf_enum *e = (void *)tail;
 

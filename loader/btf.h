@@ -26,8 +26,7 @@ const char *btf_str(const struct btf *btf, uint32_t off);
 const char *btf_name(const struct btf *btf, const struct btf_type *t);
 /* Follow typedef/const/volatile/restrict/type_tag to the real type; its ID
  * goes to *res_id (may be NULL). NULL on a broken or looping chain. */
-const struct btf_type *btf_skip_mods(const struct btf *btf, uint32_t id,
-				     uint32_t *res_id);
+const struct btf_type *btf_skip_mods(const struct btf *btf, uint32_t id, uint32_t *res_id);
 /* Byte size of a type (arrays multiplied out, pointers 8). */
 int btf_type_size(const struct btf *btf, uint32_t id, uint64_t *size);
 /* First type of this kind and name, 0 when none. */

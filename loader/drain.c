@@ -67,8 +67,7 @@ int drain_init(struct drain *d, const char *who, int *max_latency_ms)
 	d->last_ns = now_ns();
 	d->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (d->epfd < 0)
-		return log_fail(errno, "%s: epoll_create1 failed: %s", who,
-				bsdk_strerror(errno));
+		return log_fail(errno, "%s: epoll_create1 failed: %s", who, bsdk_strerror(errno));
 	return 0;
 }
 

@@ -27,8 +27,7 @@ const char *elf_sym_name(const struct bsdk_obj *obj, const GElf_Sym *sym)
 	return name ? name : "";
 }
 
-const struct elf_sec *elf_sec_by_name(const struct bsdk_obj *obj,
-				      const char *name, size_t *index)
+const struct elf_sec *elf_sec_by_name(const struct bsdk_obj *obj, const char *name, size_t *index)
 {
 	for (size_t i = 1; i < obj->nsecs; i++) {
 		if (strcmp(obj->secs[i].name, name) == 0) {
@@ -69,8 +68,7 @@ static int read_sections(struct bsdk_obj *obj)
 {
 	size_t shnum, shstrndx;
 
-	if (elf_getshdrnum(obj->elf, &shnum) || elf_getshdrstrndx(obj->elf,
-								  &shstrndx))
+	if (elf_getshdrnum(obj->elf, &shnum) || elf_getshdrstrndx(obj->elf, &shstrndx))
 		return bad_object(obj, "cannot read the section header table");
 	if (shnum == 0)
 		return bad_object(obj, "no sections");
@@ -101,8 +99,7 @@ static int read_sections(struct bsdk_obj *obj)
 		s->size = s->shdr.sh_size;
 		if (s->shdr.sh_type == SHT_NOBITS || s->size == 0)
 			continue;
-		if (range_outside(s->shdr.sh_offset, s->shdr.sh_size,
-				  obj->image_size))
+		if (range_outside(s->shdr.sh_offset, s->shdr.sh_size, obj->image_size))
 			return obj_fail(obj, BSDK_EFORMAT, "section '%s': offset %#llx + size %#llx is past the end of the file (%zu bytes)",
 					s->name,
 					(unsigned long long)s->shdr.sh_offset,

@@ -50,22 +50,19 @@ static inline void *fail_ptr(int err)	/* for pointer-returning functions */
  * what went wrong and returns it in one statement, as git's error() does. */
 #define log_fail(err, ...) (log_error(__VA_ARGS__), fail(err))
 /* The same for what is wrong in an object: the message names it first. */
-#define obj_fail(obj, err, fmt, ...) \
-	log_fail(err, "'%s': " fmt, (obj)->name, ##__VA_ARGS__)
+#define obj_fail(obj, err, fmt, ...) log_fail(err, "'%s': " fmt, (obj)->name, ##__VA_ARGS__)
 
 /* ---- sys.c: thin syscall wrappers. Each returns the syscall's result or
  * -errno (never -1 with errno). */
 int sys_bpf(enum bpf_cmd cmd, union bpf_attr *attr, unsigned int size);
 int sys_perf_event_open(struct perf_event_attr *attr, int pid, int cpu,
 			int group_fd, unsigned long flags);
-int bpf_map_update(int map_fd, const void *key, const void *value,
-		   uint64_t flags);
+int bpf_map_update(int map_fd, const void *key, const void *value, uint64_t flags);
 int bpf_map_get_info(int map_fd, struct bpf_map_info *info);
 /* The name the kernel keeps of a map or program: the first 15 characters,
  * each outside [A-Za-z0-9_.] replaced by '_'. The full name stays ours. */
 void kernel_name(char dst[BPF_OBJ_NAME_LEN], const char *src);
-/* Read a small file (a sysfs or procfs value) into buf, NUL-terminated:
- * its length, or -errno. */
+/* Read a small file (a sysfs or procfs value) into buf, NUL-terminated: its length, or -errno. */
 int read_file(const char *path, char *buf, size_t size);
 
 /* ---- drain.c: what the perf buffer and the ring buffer share. */
@@ -93,9 +90,8 @@ struct drain {
 /* Create the epoll set; *max_latency_ms 0 becomes the default (10 ms). */
 int drain_init(struct drain *d, const char *who, int *max_latency_ms);
 int drain_timeout_ms(const struct drain *d);
-/* bsdk_perfbuf_poll() for any consumer: wait on d->epfd (into events, at
- * most nevents), then consume(owner), until it returns records or the
- * timeout passes. */
+/* bsdk_perfbuf_poll() for any consumer: wait on d->epfd (into events, at most nevents), then
+ * consume(owner), until it returns records or the timeout passes. */
 int drain_poll(struct drain *d, struct epoll_event *events, int nevents,
 	       int timeout_ms, int (*consume)(void *owner), void *owner);
 
@@ -110,8 +106,7 @@ static inline int range_outside(uint64_t off, uint64_t len, uint64_t total)
 
 /* Append the size-byte *elem to the malloc'ed array *arrp of *n elements
  * (arrp is the address of the array pointer). 0 or -ENOMEM. */
-static inline int array_push(void *arrp, size_t *n, const void *elem,
-			     size_t size)
+static inline int array_push(void *arrp, size_t *n, const void *elem, size_t size)
 {
 	void *arr, *grown;
 
@@ -141,12 +136,12 @@ struct elf_sec {
  * are the public enum bsdk_relo_kind. */
 struct relo {
 	enum bsdk_relo_kind kind;
-	size_t insn;		/* index of the instruction in its section (in
-				 * prog->relos: in the linked program) */
+	/* insn and target index instructions in the section and in .text, or in
+	 * prog->relos, in the linked program */
+	size_t insn;		/* the instruction relocated */
 	size_t map;		/* MAP, DATA: index into obj->maps */
 	uint64_t offset;	/* DATA: byte offset in the data map */
-	size_t target;		/* CALL, FUNC: insn index in .text (in
-				 * prog->relos: in the linked program) */
+	size_t target;		/* CALL, FUNC: the callee's first instruction */
 	const char *sym_name;	/* for messages */
 };
 
@@ -258,8 +253,7 @@ struct bsdk_obj {
 /* elf.c */
 int elf_parse(struct bsdk_obj *obj);
 const char *elf_sym_name(const struct bsdk_obj *obj, const GElf_Sym *sym);
-const struct elf_sec *elf_sec_by_name(const struct bsdk_obj *obj,
-				      const char *name, size_t *index);
+const struct elf_sec *elf_sec_by_name(const struct bsdk_obj *obj, const char *name, size_t *index);
 bool elf_sec_is_prog(const struct bsdk_obj *obj, size_t sec);
 bool elf_sec_is_data(const struct bsdk_obj *obj, size_t sec);
 
@@ -267,8 +261,7 @@ bool elf_sec_is_data(const struct bsdk_obj *obj, size_t sec);
 int maps_collect(struct bsdk_obj *obj);
 int maps_create(struct bsdk_obj *obj);
 /* Maps live in obj->maps, which the caller may change through these. */
-struct bsdk_map *map_by_sec_offset(const struct bsdk_obj *obj, size_t sec,
-				   uint64_t offset);
+struct bsdk_map *map_by_sec_offset(const struct bsdk_obj *obj, size_t sec, uint64_t offset);
 struct bsdk_map *map_by_data_sec(const struct bsdk_obj *obj, size_t sec);
 
 /* relo.c */
@@ -294,8 +287,7 @@ struct attach_kind {
 	const char *prefix;	/* section name prefix, e.g. "tracepoint/" */
 	enum bpf_prog_type prog_type;
 	const char *type_name;
-	/* NULL when the caller attaches (e.g. perf_event) */
-	int (*attach)(struct bsdk_prog *prog, struct bsdk_link *link);
+	int (*attach)(struct bsdk_prog *prog, struct bsdk_link *link);	/* NULL: the caller's */
 	bool exact;		/* the section name must equal prefix */
 	bool needs_target;	/* "prefix/TARGET" */
 	int retprobe;		/* kretprobe / uretprobe */

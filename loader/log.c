@@ -7,13 +7,11 @@
 
 #include "internal.h"
 
-static void log_to_stderr(enum bsdk_log_level level, const char *msg,
-			  void *ctx)
+static void log_to_stderr(enum bsdk_log_level level, const char *msg, void *ctx)
 {
 	static const char *const prefix[] = { "error: ", "warning: ", "", "" };
 
-	fprintf(stderr, "%s%s\n", level <= BSDK_LOG_DEBUG ? prefix[level] : "",
-		msg);
+	fprintf(stderr, "%s%s\n", level <= BSDK_LOG_DEBUG ? prefix[level] : "", msg);
 }
 
 static bsdk_log_fn log_fn = log_to_stderr;

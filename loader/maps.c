@@ -67,11 +67,9 @@ static int collect_legacy(struct bsdk_obj *obj, size_t sec)
 		struct legacy_map_def def = { 0 };
 		struct bsdk_map *map;
 
-		if (sym->st_shndx != sec ||
-		    GELF_ST_TYPE(sym->st_info) == STT_SECTION)
+		if (sym->st_shndx != sec || GELF_ST_TYPE(sym->st_info) == STT_SECTION)
 			continue;
-		if (sym->st_value % def_size ||
-		    range_outside(sym->st_value, def_size, s->size))
+		if (sym->st_value % def_size || range_outside(sym->st_value, def_size, s->size))
 			return obj_fail(obj, BSDK_EFORMAT, "map '%s': definition at offset %llu is not on a %zu-byte record boundary inside 'maps'",
 					name,
 					(unsigned long long)sym->st_value, def_size);
@@ -131,8 +129,7 @@ static int btf_type_member(const struct bsdk_obj *obj, const char *map,
 	return 0;
 }
 
-static int parse_btf_map(struct bsdk_obj *obj, struct bsdk_map *map,
-			 uint32_t var_type)
+static int parse_btf_map(struct bsdk_obj *obj, struct bsdk_map *map, uint32_t var_type)
 {
 	static const struct {
 		const char *name;
@@ -197,8 +194,7 @@ static int collect_btf_maps(struct bsdk_obj *obj, size_t sec)
 		/* btf_fixup_datasecs() took the offset from the symbol */
 		if (range_outside(vi[i].offset, vi[i].size, obj->secs[sec].size))
 			return obj_fail(obj, BSDK_EBTF, "map '%s': lies outside the '.maps' section", btf_name(obj->btf, var));
-		map = map_add(obj, btf_name(obj->btf, var), ".maps", sec,
-			      vi[i].offset);
+		map = map_add(obj, btf_name(obj->btf, var), ".maps", sec, vi[i].offset);
 		if (!map)
 			return -errno;
 		err = parse_btf_map(obj, map, var->type);
@@ -215,9 +211,8 @@ static int collect_data(struct bsdk_obj *obj, size_t sec)
 
 	if (s->size == 0)
 		return 0;
-	/* .bss takes no room in the file, so only this bounds the copy we
-	 * allocate; kernels refuse array values far smaller (4 MB with 4K
-	 * pages). */
+	/* .bss takes no room in the file, so only this bounds the copy we allocate; kernels
+	 * refuse array values far smaller (4 MB with 4K pages). */
 	if (s->size > DATA_SEC_MAX)
 		return obj_fail(obj, E2BIG, "section '%s': %zu bytes of global variables, more than the %u a map value may hold",
 				s->name, s->size, DATA_SEC_MAX);
@@ -258,8 +253,7 @@ int maps_collect(struct bsdk_obj *obj)
 	return err;
 }
 
-struct bsdk_map *map_by_sec_offset(const struct bsdk_obj *obj, size_t sec,
-				   uint64_t offset)
+struct bsdk_map *map_by_sec_offset(const struct bsdk_obj *obj, size_t sec, uint64_t offset)
 {
 	for (size_t i = 0; i < obj->nmaps; i++)
 		if (obj->maps[i].sec == sec && obj->maps[i].sec_offset == offset &&

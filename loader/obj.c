@@ -30,8 +30,7 @@ static int btf_collect(struct bsdk_obj *obj)
 	return 0;
 }
 
-struct bsdk_obj *bsdk_obj_open_mem(const void *buf, size_t size,
-				   const char *name)
+struct bsdk_obj *bsdk_obj_open_mem(const void *buf, size_t size, const char *name)
 {
 	const struct elf_sec *s;
 	struct bsdk_obj *obj;
@@ -65,8 +64,7 @@ struct bsdk_obj *bsdk_obj_open_mem(const void *buf, size_t size,
 		log_error("'%s': no BPF programs in the object", obj->name);
 		err = -BSDK_EFORMAT;
 	}
-	/* func and line info name types and strings of .BTF: alone, it
-	 * means nothing. */
+	/* func and line info name types and strings of .BTF: alone, it means nothing. */
 	s = err ? NULL : elf_sec_by_name(obj, ".BTF.ext", NULL);
 	if (s && s->data && obj->btf)
 		err = btf_ext_parse(obj, s->data, s->size);
@@ -236,24 +234,21 @@ bool bsdk_obj_gpl_compatible(const struct bsdk_obj *obj)
 	return false;
 }
 
-struct bsdk_prog *bsdk_obj_prog_next(const struct bsdk_obj *obj,
-				     const struct bsdk_prog *prev)
+struct bsdk_prog *bsdk_obj_prog_next(const struct bsdk_obj *obj, const struct bsdk_prog *prev)
 {
 	size_t next = prev ? (size_t)(prev - obj->progs) + 1 : 0;
 
 	return next < obj->nprogs ? &obj->progs[next] : NULL;
 }
 
-struct bsdk_map *bsdk_obj_map_next(const struct bsdk_obj *obj,
-				   const struct bsdk_map *prev)
+struct bsdk_map *bsdk_obj_map_next(const struct bsdk_obj *obj, const struct bsdk_map *prev)
 {
 	size_t next = prev ? (size_t)(prev - obj->maps) + 1 : 0;
 
 	return next < obj->nmaps ? &obj->maps[next] : NULL;
 }
 
-struct bsdk_prog *bsdk_obj_prog_find(const struct bsdk_obj *obj,
-				     const char *name)
+struct bsdk_prog *bsdk_obj_prog_find(const struct bsdk_obj *obj, const char *name)
 {
 	for (size_t i = 0; i < obj->nprogs; i++)
 		if (strcmp(obj->progs[i].fn.name, name) == 0)
@@ -261,8 +256,7 @@ struct bsdk_prog *bsdk_obj_prog_find(const struct bsdk_obj *obj,
 	return fail_ptr(ENOENT);
 }
 
-struct bsdk_map *bsdk_obj_map_find(const struct bsdk_obj *obj,
-				   const char *name)
+struct bsdk_map *bsdk_obj_map_find(const struct bsdk_obj *obj, const char *name)
 {
 	for (size_t i = 0; i < obj->nmaps; i++)
 		if (strcmp(obj->maps[i].name, name) == 0)
@@ -286,8 +280,7 @@ static const GElf_Sym *global_find(const struct bsdk_obj *obj,
 	return NULL;
 }
 
-int bsdk_obj_set_global(struct bsdk_obj *obj, const char *name,
-			const void *value, size_t size)
+int bsdk_obj_set_global(struct bsdk_obj *obj, const char *name, const void *value, size_t size)
 {
 	struct bsdk_map *map;
 	const GElf_Sym *sym = global_find(obj, name, &map);
@@ -335,8 +328,7 @@ int bsdk_prog_helper_id(const struct bsdk_prog *prog, size_t i)
 	return i < prog->nhelpers ? prog->helpers[i] : fail(ERANGE);
 }
 
-int bsdk_prog_relo(const struct bsdk_prog *prog, size_t i,
-		   struct bsdk_relo_info *info)
+int bsdk_prog_relo(const struct bsdk_prog *prog, size_t i, struct bsdk_relo_info *info)
 {
 	static const char *const names[] = { "map", "data", "call", "func" };
 	const struct relo *r;

@@ -7,9 +7,8 @@
 #include "internal.h"
 #include "perf_ring.h"
 
-/* The fixed part of the two record types the walker decodes. A sample
- * carries only PERF_SAMPLE_RAW (the only sample_type perfbuf.c asks for):
- * a u32 size, then that many bytes. */
+/* The fixed part of the two record types the walker decodes. A sample carries only
+ * PERF_SAMPLE_RAW (the only sample_type perfbuf.c asks for): a u32 size, then that many bytes. */
 #define SAMPLE_RAW_OFF  (sizeof(struct perf_event_header) + sizeof(uint32_t))
 #define LOST_MIN_SIZE   (sizeof(struct perf_event_header) + 2 * sizeof(uint64_t))
 
@@ -41,8 +40,7 @@ static int scratch_reserve(struct perf_scratch *s, size_t need)
 
 /* Copy len bytes starting at counter position pos, wrapping at the end of
  * the ring. len <= r->size is the caller's promise. */
-static void ring_copy(const struct perf_ring *r, uint64_t pos, void *dst,
-		      size_t len)
+static void ring_copy(const struct perf_ring *r, uint64_t pos, void *dst, size_t len)
 {
 	uint64_t off = pos & (r->size - 1);
 	uint64_t first = r->size - off;
@@ -57,8 +55,7 @@ static void ring_copy(const struct perf_ring *r, uint64_t pos, void *dst,
 
 /* Drop everything that is ready: after a bad header there is no way to find
  * where the next record starts. Returns 0, what perf_ring_next() returns. */
-static int resync(struct perf_ring *r, uint64_t rec_size, uint32_t type,
-		  const char *why)
+static int resync(struct perf_ring *r, uint64_t rec_size, uint32_t type, const char *why)
 {
 	uint64_t dropped = r->head - r->tail;
 
@@ -82,34 +79,25 @@ int perf_ring_next(struct perf_ring *r, struct perf_rec *rec)
 		avail = r->head - r->tail;
 		if (avail == 0)
 			return 0;
-		/* The kernel advances data_head only past whole records, so
-		 * a partial header or more data than the ring holds means
-		 * the counters themselves are bad. */
+		/* The kernel advances data_head only past whole records, so a partial header or
+		 * more data than the ring holds means the counters themselves are bad. */
 		if (avail < sizeof(hdr) || avail > r->size)
 			return resync(r, avail, 0, avail < sizeof(hdr) ?
 				      "less than a header before data_head" :
 				      "data_head is more than the ring size ahead of data_tail");
 
-		off = r->tail & (r->size - 1);
-		if (off + sizeof(hdr) <= r->size)
-			memcpy(&hdr, r->data + off, sizeof(hdr));
-		else
-			ring_copy(r, r->tail, &hdr, sizeof(hdr));
-
+		ring_copy(r, r->tail, &hdr, sizeof(hdr));
 		if (hdr.size == 0 || hdr.size % 8)
 			return resync(r, hdr.size, hdr.type,
 				      hdr.size ? "size is not a multiple of 8" : "size is 0");
 		if (hdr.size > avail)
-			return resync(r, hdr.size, hdr.type,
-				      "record ends past data_head");
+			return resync(r, hdr.size, hdr.type, "record ends past data_head");
 
 		switch (hdr.type) {
 		case PERF_RECORD_SAMPLE:
 			if (hdr.size < SAMPLE_RAW_OFF)
-				return resync(r, hdr.size, hdr.type,
-					      "too short for a raw sample");
-			ring_copy(r, r->tail + sizeof(hdr), &raw_size,
-				  sizeof(raw_size));
+				return resync(r, hdr.size, hdr.type, "too short for a raw sample");
+			ring_copy(r, r->tail + sizeof(hdr), &raw_size, sizeof(raw_size));
 			if (raw_size > hdr.size - SAMPLE_RAW_OFF)
 				return resync(r, hdr.size, hdr.type,
 					      "raw size runs past the record");
@@ -129,8 +117,7 @@ int perf_ring_next(struct perf_ring *r, struct perf_rec *rec)
 				r->tail += hdr.size;
 				continue;
 			}
-			ring_copy(r, r->tail + SAMPLE_RAW_OFF, r->scratch->buf,
-				  raw_size);
+			ring_copy(r, r->tail + SAMPLE_RAW_OFF, r->scratch->buf, raw_size);
 			r->counts->copied++;
 			rec->data = r->scratch->buf;
 			return 1;
@@ -139,10 +126,8 @@ int perf_ring_next(struct perf_ring *r, struct perf_rec *rec)
 			uint64_t id_lost[2];
 
 			if (hdr.size < LOST_MIN_SIZE)
-				return resync(r, hdr.size, hdr.type,
-					      "too short for a lost record");
-			ring_copy(r, r->tail + sizeof(hdr), id_lost,
-				  sizeof(id_lost));
+				return resync(r, hdr.size, hdr.type, "too short for a lost record");
+			ring_copy(r, r->tail + sizeof(hdr), id_lost, sizeof(id_lost));
 			rec->kind = PERF_REC_LOST;
 			rec->data = NULL;
 			rec->size = 0;
@@ -152,9 +137,8 @@ int perf_ring_next(struct perf_ring *r, struct perf_rec *rec)
 		}
 
 		default:
-			/* Well-formed but not ours (a future record type, or
-			 * one a changed attr enables): its size says where
-			 * the next one starts. */
+			/* Well-formed but not ours (a future record type, or one a changed attr
+			 * enables): its size says where the next one starts. */
 			log_debug("perf ring of cpu %d: skipping record type %u (%u bytes)", r->cpu, hdr.type, hdr.size);
 			r->counts->unknown++;
 			r->tail += hdr.size;
@@ -172,12 +156,11 @@ uint64_t perf_ring_walk(struct perf_ring *r, perf_ring_sample_fn on_sample,
 	struct perf_rec rec;
 
 	for (;;) {
-		/* The fast path, taken for nearly every record: a sample
-		 * that lies whole before the end of the ring. Everything is
-		 * kept in locals so a record costs a few loads and the
-		 * callback; anything else goes to perf_ring_next(), which
-		 * knows every case. The checks are those of
-		 * perf_ring_next(), so both paths accept the same records. */
+		/* The fast path, taken for nearly every record: a sample that lies whole before
+		 * the end of the ring. Everything is kept in locals so a record costs a few
+		 * loads and the callback; anything else goes to perf_ring_next(), which knows
+		 * every case. The checks are those of perf_ring_next(), so both paths accept
+		 * the same records. */
 		while (head - tail >= SAMPLE_RAW_OFF && head - tail <= size) {
 			uint64_t off = tail & mask;
 			struct perf_event_header hdr;
@@ -194,8 +177,7 @@ uint64_t perf_ring_walk(struct perf_ring *r, perf_ring_sample_fn on_sample,
 			if (raw > hdr.size - SAMPLE_RAW_OFF)
 				break;
 			if (on_sample)
-				on_sample(ctx, r->cpu, data + off + SAMPLE_RAW_OFF,
-					  raw);
+				on_sample(ctx, r->cpu, data + off + SAMPLE_RAW_OFF, raw);
 			tail += hdr.size;
 			fast++;
 		}

@@ -63,23 +63,18 @@ struct perf_rec {
 	uint64_t rec_size;       /* bytes the record takes in the ring */
 };
 
-/* Decode the record at r->tail without consuming it; records of unknown
- * types are skipped and counted. 1 with *rec filled, or 0 when no complete
- * record is left before r->head.
+/* Decode the record at r->tail without consuming it; records of unknown types are skipped and
+ * counted. 1 with *rec filled, or 0 when no complete record is left before r->head.
  *
- * A corrupt header - size 0, not a multiple of 8, larger than the ring or
- * the data available, or a sample/lost record too short for its fields -
- * cannot be stepped over: it is counted and logged, and r->tail moves to
- * r->head, dropping all that was ready. Nothing outside [data, data + size)
- * is ever read. rec->data stays valid until the tail is stored back to the
- * kernel, or for a wrapped record, the next perf_ring_next() on a ring
- * sharing the scratch buffer. */
+ * A corrupt header - size 0, not a multiple of 8, larger than the ring or the data available,
+ * or a sample/lost record too short for its fields - cannot be stepped over: it is counted and
+ * logged, and r->tail moves to r->head, dropping all that was ready. Nothing outside [data,
+ * data + size) is ever read. rec->data stays valid until the tail is stored back to the kernel,
+ * or for a wrapped record, the next perf_ring_next() on a ring sharing the scratch buffer. */
 int perf_ring_next(struct perf_ring *r, struct perf_rec *rec);
 
-/* Consume the record perf_ring_next() returned: r->tail += rec->rec_size,
- * and count it. */
-static inline void perf_ring_advance(struct perf_ring *r,
-				     const struct perf_rec *rec)
+/* Consume the record perf_ring_next() returned: r->tail += rec->rec_size, and count it. */
+static inline void perf_ring_advance(struct perf_ring *r, const struct perf_rec *rec)
 {
 	r->tail += rec->rec_size;
 	if (rec->kind == PERF_REC_SAMPLE)
@@ -90,8 +85,7 @@ static inline void perf_ring_advance(struct perf_ring *r,
 	}
 }
 
-typedef void (*perf_ring_sample_fn)(void *ctx, int cpu, const void *data,
-				    uint32_t size);
+typedef void (*perf_ring_sample_fn)(void *ctx, int cpu, const void *data, uint32_t size);
 typedef void (*perf_ring_lost_fn)(void *ctx, int cpu, uint64_t count);
 
 /* Walk from r->tail to r->head, calling on_sample for each sample and
@@ -116,11 +110,9 @@ struct bpf_ring {
 	uint64_t corrupt;
 };
 
-/* Hand every committed record between cons and prod to on_sample (cpu -1),
- * stopping at the first still BUSY (read with acquire order). A length
- * running past prod or larger than the ring is counted as corrupt and
- * skips to prod. Returns the number handed out. */
-uint64_t bpf_ring_walk(struct bpf_ring *r, perf_ring_sample_fn on_sample,
-		       void *ctx);
+/* Hand every committed record between cons and prod to on_sample (cpu -1), stopping at the
+ * first still BUSY (read with acquire order). A length running past prod or larger than the
+ * ring is counted as corrupt and skips to prod. Returns the number handed out. */
+uint64_t bpf_ring_walk(struct bpf_ring *r, perf_ring_sample_fn on_sample, void *ctx);
 
 #endif /* BPFSDK_PERF_RING_H */

@@ -17,13 +17,11 @@
 #include "internal.h"
 #include "perf_ring.h"
 
-/* The default ring size: a budget for all CPUs together, split evenly and
- * kept between 64 KiB and 1 MiB per CPU (with 4 KiB pages). A ring buffers
- * the time the consumer is not running; 1 MiB holds ~50 ms of a stream of
- * 32-byte records at 600k/s, enough to ride out a busy machine's scheduling
- * delays, while 256 CPUs still cost no more than 16 MiB. When the locked
- * memory limit refuses it (perf_event_mlock_kb for users without
- * CAP_IPC_LOCK), the default halves down to AUTO_MIN_PAGES. */
+/* The default ring size: a budget for all CPUs, split evenly, 64 KiB to 1 MiB per CPU (4 KiB
+ * pages). A ring buffers the time the consumer is not running; 1 MiB holds ~50 ms of 32-byte
+ * records at 600k/s, enough to ride out a busy machine's scheduling delays, while 256 CPUs
+ * cost no more than 16 MiB. When the locked memory limit refuses it (perf_event_mlock_kb for
+ * users without CAP_IPC_LOCK), the default halves down to AUTO_MIN_PAGES. */
 #define AUTO_BUDGET_BYTES      (8u << 20)
 #define AUTO_MAX_PAGES         256
 #define AUTO_MIN_PAGES_SPLIT   16
@@ -65,9 +63,8 @@ static bool have_ring_for(const struct bsdk_perfbuf *pb, int cpu)
 	return false;
 }
 
-/* Open, map and register the ring of one CPU. Returns 1 when added, 0 when
- * the CPU was skipped (offline, or beyond the map), negative errno on
- * failure. */
+/* Open, map and register the ring of one CPU. Returns 1 when added, 0 when the CPU was skipped
+ * (offline, or beyond the map), negative errno on failure. */
 static int ring_open(struct bsdk_perfbuf *pb, int cpu)
 {
 	struct perf_event_attr attr;
@@ -86,10 +83,9 @@ static int ring_open(struct bsdk_perfbuf *pb, int cpu)
 	if (pb->opts.wakeup_events) {
 		attr.wakeup_events = pb->opts.wakeup_events;
 	} else {
-		/* Wake up when this many bytes are ready, not per record:
-		 * a wakeup costs the producer CPU an interrupt and the
-		 * consumer a context switch; the periodic drain bounds the
-		 * latency this adds. */
+		/* Wake up when this many bytes are ready, not per record: a wakeup costs the
+		 * producer CPU an interrupt and the consumer a context switch; the periodic
+		 * drain bounds the latency this adds. */
 		attr.watermark = 1;
 		attr.wakeup_watermark = pb->opts.wakeup_bytes;
 	}
@@ -135,8 +131,7 @@ static int ring_open(struct bsdk_perfbuf *pb, int cpu)
 		close(r.fd);	/* which also takes it out of the epoll set */
 		return fail(-err);
 	}
-	log_debug("perf buffer: cpu %d: ring of %zu bytes, fd %d", cpu,
-		  pb->data_size, r.fd);
+	log_debug("perf buffer: cpu %d: ring of %zu bytes, fd %d", cpu, pb->data_size, r.fd);
 	return 1;
 }
 
@@ -200,8 +195,7 @@ int bsdk_perfbuf_rescan(struct bsdk_perfbuf *pb)
 }
 
 /* Take the caller's options and fill in the defaults. */
-static int opts_setup(struct bsdk_perfbuf *pb,
-		      const struct bsdk_perfbuf_opts *opts)
+static int opts_setup(struct bsdk_perfbuf *pb, const struct bsdk_perfbuf_opts *opts)
 {
 	long page_size = sysconf(_SC_PAGESIZE);
 	int err;
@@ -247,8 +241,7 @@ static int rings_open(struct bsdk_perfbuf *pb)
 
 	for (;;) {
 		err = bsdk_perfbuf_rescan(pb);
-		if (err != -EPERM || !pb->auto_pages ||
-		    pb->opts.pages <= AUTO_MIN_PAGES)
+		if (err != -EPERM || !pb->auto_pages || pb->opts.pages <= AUTO_MIN_PAGES)
 			break;
 		rings_close(pb);
 		pb->opts.pages /= 2;
@@ -262,8 +255,7 @@ static int rings_open(struct bsdk_perfbuf *pb)
 	return err < 0 ? err : 0;
 }
 
-struct bsdk_perfbuf *bsdk_perfbuf_new(int map_fd,
-				      const struct bsdk_perfbuf_opts *opts)
+struct bsdk_perfbuf *bsdk_perfbuf_new(int map_fd, const struct bsdk_perfbuf_opts *opts)
 {
 	struct bsdk_perfbuf *pb;
 	struct bpf_map_info info;
@@ -280,8 +272,7 @@ struct bsdk_perfbuf *bsdk_perfbuf_new(int map_fd,
 				"BPF_MAP_TYPE_PERF_EVENT_ARRAY", "perf buffer", &info);
 	if (!err) {
 		pb->map_slots = info.max_entries;
-		err = drain_init(&pb->drain, "perf buffer",
-				 &pb->opts.max_latency_ms);
+		err = drain_init(&pb->drain, "perf buffer", &pb->opts.max_latency_ms);
 	}
 	if (!err)
 		err = rings_open(pb);
@@ -314,14 +305,12 @@ void bsdk_perfbuf_free(struct bsdk_perfbuf *pb)
 
 /* Begin a walk of ring r: snapshot data_head.
  *
- * The rule (include/uapi/linux/perf_event.h, on data_head): after reading
- * data_head, user space must issue a read barrier before reading the
- * records, pairing with the kernel's barrier between writing a record and
- * publishing the new head. An acquire load is exactly that: no read of the
- * ring below can be ordered before it, so we never see a head that covers
- * a record whose bytes are not visible yet. */
-static void walk_begin(struct bsdk_perfbuf *pb, struct cpu_ring *r,
-		       struct perf_ring *w)
+ * The rule (include/uapi/linux/perf_event.h, on data_head): after reading data_head, user
+ * space must issue a read barrier before reading the records, pairing with the kernel's
+ * barrier between writing a record and publishing the new head. An acquire load is exactly
+ * that: no read of the ring below can be ordered before it, so we never see a head that
+ * covers a record whose bytes are not visible yet. */
+static void walk_begin(struct bsdk_perfbuf *pb, struct cpu_ring *r, struct perf_ring *w)
 {
 	w->data = r->data;
 	w->size = pb->data_size;
@@ -335,11 +324,10 @@ static void walk_begin(struct bsdk_perfbuf *pb, struct cpu_ring *r,
 
 /* End a walk: give the consumed bytes back.
  *
- * The rule (same header, on data_tail): the kernel will not overwrite
- * unread data as long as data_tail says it is unread, and it may overwrite
- * it as soon as it sees the new value. A release store orders every read
- * of the records (and the callbacks' use of zero-copy pointers into the
- * ring) before the store, pairing with the kernel's barrier before it
+ * The rule (same header, on data_tail): the kernel will not overwrite unread data as long as
+ * data_tail says it is unread, and it may overwrite it as soon as it sees the new value. A
+ * release store orders every read of the records (and the callbacks' use of zero-copy
+ * pointers into the ring) before the store, pairing with the kernel's barrier before it
  * reads data_tail to compute free space. */
 static void walk_end(struct cpu_ring *r, const struct perf_ring *w)
 {
@@ -356,8 +344,7 @@ static int consume_cpu_order(struct bsdk_perfbuf *pb)
 
 		/* Checking for data costs one load from the mmapped page:
 		 * no system call, so a drain of idle rings is cheap. */
-		if (__atomic_load_n(&r->meta->data_head, __ATOMIC_RELAXED) ==
-		    r->meta->data_tail)
+		if (__atomic_load_n(&r->meta->data_head, __ATOMIC_RELAXED) == r->meta->data_tail)
 			continue;
 		walk_begin(pb, r, &w);
 		n += perf_ring_walk(&w, (perf_ring_sample_fn)pb->opts.on_sample,
@@ -395,10 +382,9 @@ static void merge_fetch(struct bsdk_perfbuf *pb, struct cpu_ring *r)
 	}
 }
 
-/* The k-way merge: every ring keeps its next record where it is (each has
- * its own scratch buffer, so a wrapped record of one CPU survives while
- * another CPU's records are delivered), and the smallest timestamp goes
- * first. One comparison per ring per record. */
+/* The k-way merge: every ring keeps its next record where it is (each has its own scratch
+ * buffer, so a wrapped record of one CPU survives while another CPU's records are
+ * delivered), and the smallest timestamp goes first. One comparison per ring per record. */
 static int consume_merged(struct bsdk_perfbuf *pb)
 {
 	uint64_t n = 0;
@@ -427,8 +413,7 @@ static int consume_merged(struct bsdk_perfbuf *pb)
 		}
 		if (!best)
 			break;
-		pb->opts.on_sample(pb->opts.ctx, best->cpu, best->pending.data,
-				   best->pending.size);
+		pb->opts.on_sample(pb->opts.ctx, best->cpu, best->pending.data, best->pending.size);
 		perf_ring_advance(&best->walk, &best->pending);
 		n++;
 		merge_fetch(pb, best);
@@ -447,10 +432,7 @@ int bsdk_perfbuf_consume(struct bsdk_perfbuf *pb)
 	return pb->opts.merge_by_ts ? consume_merged(pb) : consume_cpu_order(pb);
 }
 
-static int consume(void *pb)
-{
-	return bsdk_perfbuf_consume(pb);
-}
+static int consume(void *pb) { return bsdk_perfbuf_consume(pb); }
 
 int bsdk_perfbuf_poll(struct bsdk_perfbuf *pb, int timeout_ms)
 {
@@ -458,18 +440,11 @@ int bsdk_perfbuf_poll(struct bsdk_perfbuf *pb, int timeout_ms)
 			       timeout_ms, consume, pb) : fail(EINVAL);
 }
 
-int bsdk_perfbuf_timeout_ms(const struct bsdk_perfbuf *pb)
-{
-	return drain_timeout_ms(&pb->drain);
-}
+int bsdk_perfbuf_timeout_ms(const struct bsdk_perfbuf *pb) { return drain_timeout_ms(&pb->drain); }
 
-int bsdk_perfbuf_epoll_fd(const struct bsdk_perfbuf *pb)
-{
-	return pb ? pb->drain.epfd : fail(EINVAL);
-}
+int bsdk_perfbuf_epoll_fd(const struct bsdk_perfbuf *pb) { return pb ? pb->drain.epfd : fail(EINVAL); }
 
-void bsdk_perfbuf_stats(const struct bsdk_perfbuf *pb,
-			struct bsdk_perfbuf_stats *stats)
+void bsdk_perfbuf_stats(const struct bsdk_perfbuf *pb, struct bsdk_perfbuf_stats *stats)
 {
 	memset(stats, 0, sizeof(*stats));
 	if (!pb)

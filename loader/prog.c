@@ -42,8 +42,7 @@ static const char *attach_kind_prefixes(void)
 	       "uretprobe/, perf_event";
 }
 
-static int prog_add(struct bsdk_obj *obj, size_t sec, size_t first,
-		    size_t count, const char *name)
+static int prog_add(struct bsdk_obj *obj, size_t sec, size_t first, size_t count, const char *name)
 {
 	const char *section = obj->secs[sec].name;
 	const struct attach_kind *kind = attach_kind_find(section);
@@ -64,8 +63,7 @@ static int prog_add(struct bsdk_obj *obj, size_t sec, size_t first,
 }
 
 /* A function symbol's instructions: checked to lie inside its section. */
-static int func_range(const struct bsdk_obj *obj, const GElf_Sym *sym,
-		      size_t *first, size_t *count)
+static int func_range(const struct bsdk_obj *obj, const GElf_Sym *sym, size_t *first, size_t *count)
 {
 	const struct elf_sec *s = &obj->secs[sym->st_shndx];
 
@@ -109,8 +107,7 @@ int progs_collect(struct bsdk_obj *obj)
 		for (size_t i = 0; i < obj->nsyms; i++) {
 			const GElf_Sym *sym = &obj->syms[i];
 
-			if (sym->st_shndx != sec ||
-			    GELF_ST_TYPE(sym->st_info) != STT_FUNC)
+			if (sym->st_shndx != sec || GELF_ST_TYPE(sym->st_info) != STT_FUNC)
 				continue;
 			struct func f = { sec, 0, 0, elf_sym_name(obj, sym) };
 
@@ -191,8 +188,7 @@ static long verifier_last_insn(const char *log)
 }
 
 /* Name the C line of instruction insn from the program's line info. */
-static void log_source_line(const struct bsdk_prog *prog, long insn,
-			    const struct linked *l)
+static void log_source_line(const struct bsdk_prog *prog, long insn, const struct linked *l)
 {
 	const struct bpf_line_info *li = NULL;
 	const char *src;
@@ -213,8 +209,7 @@ static void log_source_line(const struct bsdk_prog *prog, long insn,
 /* Send the verifier's log: its last lines at error level, since the
  * reason for a rejection is at the end; all of it at debug level (-v -v);
  * then the C source line where it stopped. log is consumed. */
-static void log_verifier(const struct bsdk_prog *prog, char *log,
-			 const struct linked *l)
+static void log_verifier(const struct bsdk_prog *prog, char *log, const struct linked *l)
 {
 	enum { TAIL_LINES = 20 };
 	long insn = verifier_last_insn(log);
@@ -227,8 +222,7 @@ static void log_verifier(const struct bsdk_prog *prog, char *log,
 	log_error("program '%s' (section '%s'): rejected by the verifier; %s:",
 		  prog->fn.name, prog->section,
 		  skip ? "the end of its log" : "its log");
-	for (line = strtok_r(log, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
+	for (line = strtok_r(log, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		if (skip) {
 			skip--;
 			log_debug("  %s", line);

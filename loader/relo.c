@@ -20,10 +20,7 @@
 
 #define INSN_SIZE sizeof(struct bpf_insn)
 
-static bool is_ld_imm64(const struct bpf_insn *insn)
-{
-	return insn->code == (BPF_LD | BPF_IMM | BPF_DW);
-}
+static bool is_ld_imm64(const struct bpf_insn *insn) { return insn->code == (BPF_LD | BPF_IMM | BPF_DW); }
 
 static bool is_pseudo_call(const struct bpf_insn *insn)
 {
@@ -31,8 +28,7 @@ static bool is_pseudo_call(const struct bpf_insn *insn)
 	       insn->src_reg == BPF_PSEUDO_CALL;
 }
 
-static const struct bpf_insn *sec_insn(const struct bsdk_obj *obj,
-				       size_t sec, size_t idx)
+static const struct bpf_insn *sec_insn(const struct bsdk_obj *obj, size_t sec, size_t idx)
 {
 	return (const struct bpf_insn *)obj->secs[sec].data + idx;
 }
@@ -45,9 +41,8 @@ static int relo_cmp(const void *a, const void *b)
 }
 
 /* Name the place of a bad relocation the same way everywhere, and fail. */
-#define relo_error(obj, sec, n, fmt, ...)					\
-	log_fail(BSDK_ERELO, "'%s': section '%s': relocation %zu " fmt,	\
-		 (obj)->name, (obj)->secs[sec].name, (size_t)(n), ##__VA_ARGS__)
+#define relo_error(obj, sec, n, fmt, ...) obj_fail(obj, BSDK_ERELO, \
+	"section '%s': relocation %zu " fmt, (obj)->secs[sec].name, (size_t)(n), ##__VA_ARGS__)
 
 /* Classify one relocation and check it against what it points at. */
 static int relo_parse(struct bsdk_obj *obj, size_t sec, size_t n,
@@ -121,8 +116,7 @@ static int relo_parse(struct bsdk_obj *obj, size_t sec, size_t n,
 		 * the addend is in bytes here. */
 		int64_t off = (int64_t)sym->st_value + insn->imm;
 
-		if (off < 0 || off % (int64_t)INSN_SIZE ||
-		    (uint64_t)off >= obj->secs[sym_sec].size)
+		if (off < 0 || off % (int64_t)INSN_SIZE || (uint64_t)off >= obj->secs[sym_sec].size)
 			return relo_error(obj, sec, n, "takes the address of an invalid .text offset");
 		out->kind = BSDK_RELO_FUNC;
 		out->target = (size_t)off / INSN_SIZE;
@@ -187,8 +181,7 @@ int relos_collect(struct bsdk_obj *obj)
 	if (!obj->relos || !obj->nrelos)
 		return fail(ENOMEM);
 	for (size_t i = 1; i < obj->nsecs; i++) {
-		if (obj->secs[i].shdr.sh_type == SHT_REL ||
-		    obj->secs[i].shdr.sh_type == SHT_RELA) {
+		if (obj->secs[i].shdr.sh_type == SHT_REL || obj->secs[i].shdr.sh_type == SHT_RELA) {
 			int err = collect_section(obj, i);
 
 			if (err)
@@ -198,15 +191,13 @@ int relos_collect(struct bsdk_obj *obj)
 	return 0;
 }
 
-static const struct relo *relo_at(const struct bsdk_obj *obj, size_t sec,
-				  size_t insn)
+static const struct relo *relo_at(const struct bsdk_obj *obj, size_t sec, size_t insn)
 {
 	struct relo key = { .insn = insn };
 
 	if (!obj->relos[sec])
 		return NULL;
-	return bsearch(&key, obj->relos[sec], obj->nrelos[sec],
-		       sizeof(key), relo_cmp);
+	return bsearch(&key, obj->relos[sec], obj->nrelos[sec], sizeof(key), relo_cmp);
 }
 
 static const struct func *subprog_at(const struct bsdk_obj *obj, size_t idx)
@@ -220,8 +211,7 @@ static const struct func *subprog_at(const struct bsdk_obj *obj, size_t idx)
 	return NULL;
 }
 
-/* The linked program under construction, and where each function in it
- * starts. */
+/* The linked program under construction, and where each function in it starts. */
 struct piece {
 	const struct func *fn;
 	size_t base;
@@ -255,8 +245,7 @@ static int linker_place(struct linker *l, const struct bsdk_obj *obj,
 	if (!insns)
 		return fail(ENOMEM);
 	out->insns = insns;
-	memcpy(insns + out->count, sec_insn(obj, sub->sec, sub->first),
-	       sub->count * INSN_SIZE);
+	memcpy(insns + out->count, sec_insn(obj, sub->sec, sub->first), sub->count * INSN_SIZE);
 	*base = out->count;
 	out->count += sub->count;
 	err = array_push(&l->pieces, &l->npieces,
@@ -329,8 +318,7 @@ static int link_piece(struct linker *l, const struct bsdk_prog *prog, size_t k)
 				if (fn->sec != obj->text_sec || to < 0)
 					return log_fail(BSDK_ERELO, "program '%s': instruction %zu calls a function the loader cannot find",
 							prog->fn.name, pc);
-				err = link_call(l, prog, pc, (size_t)to,
-						BPF_PSEUDO_CALL, &applied);
+				err = link_call(l, prog, pc, (size_t)to, BPF_PSEUDO_CALL, &applied);
 			}
 			continue;
 		}
@@ -356,8 +344,7 @@ static int link_piece(struct linker *l, const struct bsdk_prog *prog, size_t k)
 			break;
 		}
 		if (!err)
-			err = array_push(&l->out.relos, &l->out.nrelos, &applied,
-					 sizeof(applied));
+			err = array_push(&l->out.relos, &l->out.nrelos, &applied, sizeof(applied));
 	}
 	return err;
 }
@@ -381,12 +368,10 @@ int relos_link_prog(const struct bsdk_prog *prog, struct linked *out)
 	/* Appending may add pieces; walk until no new one appears. */
 	for (size_t k = 0; !err && k < l.npieces; k++)
 		err = link_piece(&l, prog, k);
-	/* The kernel wants exactly one func_info at the start of each
-	 * function; objects without it for every piece load without BTF
-	 * function info rather than not at all. */
+	/* The kernel wants exactly one func_info at the start of each function; objects without
+	 * it for every piece load without BTF function info rather than not at all. */
 	for (size_t k = 0; !err && l.out.nfunc && k < l.npieces; k++) {
-		if (l.out.nfunc != l.npieces ||
-		    l.out.func[k].insn_off != l.pieces[k].base) {
+		if (l.out.nfunc != l.npieces || l.out.func[k].insn_off != l.pieces[k].base) {
 			log_debug("program '%s': func_info does not cover each function; not using it", prog->fn.name);
 			l.out.nfunc = l.out.nline = 0;
 		}
@@ -417,8 +402,7 @@ int relos_link_all(struct bsdk_obj *obj)
 			log_error("program '%s': more than %d instructions with its subprograms",
 				  prog->fn.name, BPF_COMPLEXITY_LIMIT_INSNS);
 		for (size_t i = 0; !err && i < l.count; i++)
-			if (l.insns[i].code == (BPF_JMP | BPF_CALL) &&
-			    l.insns[i].src_reg == 0)
+			if (l.insns[i].code == (BPF_JMP | BPF_CALL) && l.insns[i].src_reg == 0)
 				err = array_push(&prog->helpers, &n,
 						 &l.insns[i].imm, sizeof(int32_t));
 		if (err) {

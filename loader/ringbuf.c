@@ -2,12 +2,11 @@
 /*
  * ringbuf.c - the consumer of a BPF_MAP_TYPE_RINGBUF.
  *
- * The map's fd is mmapped in two parts: the consumer page (read-write: we
- * publish consumer_pos there) and, from the next page on, the producer
- * page followed by the data area mapped twice (read-only). Producers on
- * every CPU reserve space by advancing producer_pos, write, then clear the
- * BUSY bit of the record's header; we read committed records in order and
- * then advance consumer_pos.
+ * The map's fd is mmapped in two parts: the consumer page (read-write: we publish
+ * consumer_pos there) and, from the next page on, the producer page followed by the data area
+ * mapped twice (read-only). Producers on every CPU reserve space by advancing producer_pos,
+ * write, then clear the BUSY bit of the record's header; we read committed records in order
+ * and then advance consumer_pos.
  */
 #include <sys/epoll.h>
 #include <sys/mman.h>
@@ -28,17 +27,15 @@ struct bsdk_ringbuf {
 	struct bpf_ring walk;           /* counters live here */
 };
 
-uint64_t bpf_ring_walk(struct bpf_ring *r, perf_ring_sample_fn on_sample,
-		       void *ctx)
+uint64_t bpf_ring_walk(struct bpf_ring *r, perf_ring_sample_fn on_sample, void *ctx)
 {
 	uint64_t n = 0;
 
 	while (r->cons < r->prod) {
 		const uint32_t *hdr =
 			(const uint32_t *)(r->data + (r->cons & (r->size - 1)));
-		/* Acquire: the producer clears BUSY with a release store
-		 * after writing the record, so once we see BUSY clear, the
-		 * bytes of the record are visible too. */
+		/* Acquire: the producer clears BUSY with a release store after writing the
+		 * record, so once we see BUSY clear, the bytes of the record are visible too. */
 		uint32_t raw = __atomic_load_n(hdr, __ATOMIC_ACQUIRE);
 		uint32_t len;
 		uint64_t total;
@@ -61,8 +58,7 @@ uint64_t bpf_ring_walk(struct bpf_ring *r, perf_ring_sample_fn on_sample,
 			/* The data area is mapped twice: a record that
 			 * wraps is contiguous here, no copy needed. */
 			if (on_sample)
-				on_sample(ctx, -1, (const uint8_t *)hdr +
-					  BPF_RINGBUF_HDR_SZ, len);
+				on_sample(ctx, -1, (const uint8_t *)hdr + BPF_RINGBUF_HDR_SZ, len);
 			r->received++;
 			n++;
 		}
@@ -85,14 +81,12 @@ static int ring_map(struct bsdk_ringbuf *rb, const struct bpf_map_info *info)
 		return log_fail(EINVAL, "ring buffer: map '%s' has size %u, not a power-of-two number of pages",
 				info->name, info->max_entries);
 	rb->size = info->max_entries;
-	p = mmap(NULL, rb->page_size, PROT_READ | PROT_WRITE, MAP_SHARED,
-		 rb->map_fd, 0);
+	p = mmap(NULL, rb->page_size, PROT_READ | PROT_WRITE, MAP_SHARED, rb->map_fd, 0);
 	if (p == MAP_FAILED)
 		return log_fail(errno, "ring buffer: map '%s': mmap of the consumer page failed: %s", info->name, bsdk_strerror(errno));
 	rb->consumer_pos = p;
 	rb->prod_map_size = rb->page_size + 2 * rb->size;
-	p = mmap(NULL, rb->prod_map_size, PROT_READ, MAP_SHARED, rb->map_fd,
-		 (off_t)rb->page_size);
+	p = mmap(NULL, rb->prod_map_size, PROT_READ, MAP_SHARED, rb->map_fd, (off_t)rb->page_size);
 	if (p == MAP_FAILED)
 		return log_fail(errno, "ring buffer: map '%s': mmap of the data pages failed: %s", info->name, bsdk_strerror(errno));
 	rb->producer_pos = p;
@@ -101,8 +95,7 @@ static int ring_map(struct bsdk_ringbuf *rb, const struct bpf_map_info *info)
 	return 0;
 }
 
-struct bsdk_ringbuf *bsdk_ringbuf_new(int map_fd,
-				      const struct bsdk_ringbuf_opts *opts)
+struct bsdk_ringbuf *bsdk_ringbuf_new(int map_fd, const struct bsdk_ringbuf_opts *opts)
 {
 	struct bsdk_ringbuf *rb;
 	struct bpf_map_info info;
@@ -116,8 +109,7 @@ struct bsdk_ringbuf *bsdk_ringbuf_new(int map_fd,
 	rb->drain.epfd = -1;
 	rb->page_size = (size_t)sysconf(_SC_PAGESIZE);
 
-	err = opts_copy(&rb->opts, sizeof(rb->opts), opts, opts ? opts->sz : 0,
-			1, "ring buffer");
+	err = opts_copy(&rb->opts, sizeof(rb->opts), opts, opts ? opts->sz : 0, 1, "ring buffer");
 	if (!err && !rb->opts.on_sample)
 		err = log_fail(EINVAL, "ring buffer: opts.on_sample is required");
 	if (!err)
@@ -126,8 +118,7 @@ struct bsdk_ringbuf *bsdk_ringbuf_new(int map_fd,
 	if (!err)
 		err = ring_map(rb, &info);
 	if (!err)
-		err = drain_init(&rb->drain, "ring buffer",
-				 &rb->opts.max_latency_ms);
+		err = drain_init(&rb->drain, "ring buffer", &rb->opts.max_latency_ms);
 	if (!err && epoll_ctl(rb->drain.epfd, EPOLL_CTL_ADD, map_fd, &ev) < 0)
 		err = log_fail(errno, "ring buffer: epoll_ctl on map '%s' failed: %s", info.name, bsdk_strerror(errno));
 	if (err) {
@@ -164,9 +155,8 @@ int bsdk_ringbuf_consume(struct bsdk_ringbuf *rb)
 		return fail(EINVAL);
 	rb->drain.drains++;
 	rb->drain.last_ns = now_ns();
-	/* Acquire on producer_pos, pairing with the kernel's release when
-	 * it reserves: every header below it is at least reserved (BUSY)
-	 * and readable. */
+	/* Acquire on producer_pos, pairing with the kernel's release when it reserves: every
+	 * header below it is at least reserved (BUSY) and readable. */
 	rb->walk.prod = __atomic_load_n(rb->producer_pos, __ATOMIC_ACQUIRE);
 	rb->walk.cons = __atomic_load_n(rb->consumer_pos, __ATOMIC_RELAXED);
 	if (rb->walk.cons == rb->walk.prod)
@@ -178,10 +168,7 @@ int bsdk_ringbuf_consume(struct bsdk_ringbuf *rb)
 	return n > INT32_MAX ? INT32_MAX : (int)n;
 }
 
-static int consume(void *rb)
-{
-	return bsdk_ringbuf_consume(rb);
-}
+static int consume(void *rb) { return bsdk_ringbuf_consume(rb); }
 
 int bsdk_ringbuf_poll(struct bsdk_ringbuf *rb, int timeout_ms)
 {
@@ -191,18 +178,11 @@ int bsdk_ringbuf_poll(struct bsdk_ringbuf *rb, int timeout_ms)
 		    fail(EINVAL);
 }
 
-int bsdk_ringbuf_timeout_ms(const struct bsdk_ringbuf *rb)
-{
-	return drain_timeout_ms(&rb->drain);
-}
+int bsdk_ringbuf_timeout_ms(const struct bsdk_ringbuf *rb) { return drain_timeout_ms(&rb->drain); }
 
-int bsdk_ringbuf_epoll_fd(const struct bsdk_ringbuf *rb)
-{
-	return rb ? rb->drain.epfd : fail(EINVAL);
-}
+int bsdk_ringbuf_epoll_fd(const struct bsdk_ringbuf *rb) { return rb ? rb->drain.epfd : fail(EINVAL); }
 
-void bsdk_ringbuf_stats(const struct bsdk_ringbuf *rb,
-			struct bsdk_ringbuf_stats *stats)
+void bsdk_ringbuf_stats(const struct bsdk_ringbuf *rb, struct bsdk_ringbuf_stats *stats)
 {
 	memset(stats, 0, sizeof(*stats));
 	if (!rb)

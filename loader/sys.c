@@ -19,14 +19,12 @@ int sys_bpf(enum bpf_cmd cmd, union bpf_attr *attr, unsigned int size)
 int sys_perf_event_open(struct perf_event_attr *attr, int pid, int cpu,
 			int group_fd, unsigned long flags)
 {
-	long ret = syscall(__NR_perf_event_open, attr, pid, cpu, group_fd,
-			   flags);
+	long ret = syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
 
 	return ret < 0 ? -errno : (int)ret;
 }
 
-int bpf_map_update(int map_fd, const void *key, const void *value,
-		   uint64_t flags)
+int bpf_map_update(int map_fd, const void *key, const void *value, uint64_t flags)
 {
 	union bpf_attr attr;
 

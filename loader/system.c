@@ -67,8 +67,7 @@ bool bsdk_cpu_is_online(int cpu)
 	return found;
 }
 
-static int mount_if_missing(const char *dir, const char *fstype,
-			    unsigned long magic)
+static int mount_if_missing(const char *dir, const char *fstype, unsigned long magic)
 {
 	struct statfs st;
 
