@@ -18,23 +18,31 @@ records_on_every_cpu() {
 	local line n cpu
 	probe --hook "$1" records || return 1
 	note "$(where), hook $1:"
-	while IFS= read -r line; do note "  $line"; done <<<"$output"
+	sed 's/^/#   /' <<<"$output" >&3
 
-	n=$(grep -c '^cpu=.* store=ok' <<<"$output")
-	expect "online CPUs with an event stored" "$n" "$(field "$(grep -m1 online_cpus <<<"$output")" online_cpus)" || return 1
+	lines 'cpu='
+	n=0
+	for line in "${L[@]}"; do
+		[[ $line == *' store=ok'* ]] && n=$((n + 1))
+	done
+	lines online_cpus=
+	fields "${L[0]:-}"
+	expect "online CPUs with an event stored" "$n" "${F[online_cpus]:-none}" || return 1
 	[ "$n" -ge 1 ] || { echo "expected at least one CPU"; return 1; }
-	while IFS= read -r line; do
-		cpu=$(field "$line" trigger_cpu)
-		expect "cpu $cpu: helper return" "$(field "$line" ret)" 0 || return 1
-		expect "cpu $cpu: records in its own ring" "$(field "$line" records_in_own_ring)" 1 || return 1
-		expect "cpu $cpu: records in other CPUs' rings" "$(field "$line" records_elsewhere)" 0 || return 1
-		expect "cpu $cpu: record type" "$(field "$line" record_type)" "9(PERF_RECORD_SAMPLE)" || return 1
+	lines trigger_cpu=
+	expect "CPUs triggered" "${#L[@]}" "$n" || return 1
+	for line in "${L[@]}"; do
+		fields "$line"
+		cpu=${F[trigger_cpu]}
+		expect "cpu $cpu: helper return" "${F[ret]}" 0 || return 1
+		expect "cpu $cpu: records in its own ring" "${F[records_in_own_ring]}" 1 || return 1
+		expect "cpu $cpu: records in other CPUs' rings" "${F[records_elsewhere]}" 0 || return 1
+		expect "cpu $cpu: record type" "${F[record_type]}" "9(PERF_RECORD_SAMPLE)" || return 1
 		# 8 bytes sent: header 8 + raw size field 4 + 8 + 4 padding.
-		expect "cpu $cpu: raw size" "$(field "$line" raw_size)" 12 || return 1
-		expect "cpu $cpu: header size" "$(field "$line" header_size)" 24 || return 1
-		expect "cpu $cpu: payload" "$(field "$line" payload)" ok || return 1
-	done < <(grep '^trigger_cpu=' <<<"$output")
-	expect "CPUs triggered" "$(grep -c '^trigger_cpu=' <<<"$output")" "$n"
+		expect "cpu $cpu: raw size" "${F[raw_size]}" 12 || return 1
+		expect "cpu $cpu: header size" "${F[header_size]}" 24 || return 1
+		expect "cpu $cpu: payload" "${F[payload]}" ok || return 1
+	done
 }
 
 @test "BPF_OUTPUT: an event per CPU in a PERF_EVENT_ARRAY gets PERF_RECORD_SAMPLE raw records (tracepoint)" {

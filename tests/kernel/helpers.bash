@@ -47,9 +47,38 @@ probe() {
 	fi
 }
 
-# field LINE KEY: the value of key=value in LINE.
-field() {
-	sed -n -E "s/.*(^| )$2=([^ ]*).*/\\2/p" <<<"$1"
+# fields LINE: the key=value words of LINE into the array F.
+#
+# Pure bash with no here-strings or read: under qemu's emulation every
+# system call is slow, `read` takes its input one byte per call, and the
+# size tests read hundreds of fields.
+declare -gA F
+fields() {
+	local -a words
+	local w
+	F=()
+	set -f
+	words=($1)
+	set +f
+	for w in "${words[@]}"; do
+		[[ $w == [a-z_]*=* ]] && F[${w%%=*}]=${w#*=}
+	done
+	return 0
+}
+
+# lines PREFIX: the lines of $output that start with PREFIX, into the array
+# L.
+lines() {
+	local line IFS=$'\n'
+	local -a all
+	L=()
+	set -f
+	all=($output)
+	set +f
+	for line in "${all[@]}"; do
+		[[ $line == "$1"* ]] && L+=("$line")
+	done
+	return 0
 }
 
 # expect WHAT ACTUAL EXPECTED: fail with both values when they differ.

@@ -19,7 +19,7 @@ stream() {
 	local summary received bad
 	run "$SAMPLE" --duration 2 --probe "$1"
 	note "$(where): trace_output --probe $1:"
-	while IFS= read -r line; do note "  $line"; done <<<"$output"
+	sed 's/^/#   /' <<<"$output" >&3
 	if [ "$status" -ne 0 ] && [ "$1" = kprobe ] && [ ! -e /sys/bus/event_source/devices/kprobe ]; then
 		skip "this kernel has no kprobes (no kprobe PMU); the test VM runs this one"
 	fi
