@@ -12,7 +12,7 @@ setup() {
 	local n
 	n=$(grep -c '^processor' /proc/cpuinfo)
 	echo "# online CPUs: $n, possible: $(cat /sys/devices/system/cpu/possible)" >&3
-	[ "$n" -ge 2 ] || { echo "expected >= 2 CPUs, got $n"; false; }
+	[ "$n" -eq "${VM_CPUS:-2}" ] || { echo "expected ${VM_CPUS:-2} CPUs online, got $n"; false; }
 }
 
 @test "vm: tracefs, debugfs and bpffs are mounted" {
