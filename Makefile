@@ -4,8 +4,8 @@
 #
 #   make               build everything into build/
 #   make run           set up the machine, build, run the headline sample
-#   make test          set up the machine, build, run the host test suites
-#   make test-all      the same plus the suites inside the qemu test kernel
+#   make test          set up, build, run every suite (host, then qemu)
+#   make test-host     the same without the qemu kernel suite
 #   make vmtest        only the suites inside the qemu test kernel
 #                      (KERNEL=path/to/bzImage boots another kernel)
 #   make bench         the consumer benchmarks (docs/performance.md)
