@@ -1,0 +1,432 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * payload - show the bytes a process writes: the first --snap bytes of each
+ * write(2), as a hex and ASCII dump, with the length the caller asked for.
+ *
+ * The BPF side (payload.bpf.c) copies the bytes on sys_enter_write and
+ * sends a record only as long as what it copied; this side reads the
+ * records from the per-CPU perf rings. Records of any size that cross the
+ * end of a ring arrive whole (the library copies them together), and the
+ * kernel's padding to 8 bytes is never shown as data: the head says how
+ * many bytes are real.
+ *
+ * The story: open -> configure the filters -> load -> open the perf buffer
+ * -> attach -> poll and print -> report -> clean up.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bpfsdk.h"
+#include "payload.h"
+
+static const char usage[] =
+"usage: payload [options]\n"
+"\n"
+"Show what processes write: for each write(2), who wrote how many bytes to\n"
+"which file descriptor, and the first bytes (--snap) as a hex and ASCII\n"
+"dump. Each record the BPF side sends is as long as the bytes it carries.\n"
+"\n"
+"options:\n"
+"  -p, --pid PID        only the process PID (filtered in the kernel)\n"
+"  -c, --comm COMM      only processes whose command name is COMM, as in\n"
+"                       /proc/PID/comm (filtered in the kernel)\n"
+"  -s, --snap N         bytes to keep of each write, 0 to 4096 (default 256)\n"
+"  -P, --pages N        ring pages per CPU, a power of two (default: the\n"
+"                       library's choice); small rings make records wrap\n"
+"  -d, --duration SEC   stop after SEC seconds (default: until Ctrl-C)\n"
+"  -j, --json           one JSON object per line instead of the dump\n"
+"  -o, --object PATH    the BPF object (default: ../bpf/payload.bpf.o next\n"
+"                       to this program)\n"
+"  -v, --verbose        more columns (TID, SIZE) and what the loader does;\n"
+"                       twice for debug messages\n"
+"  -h, --help           this text\n"
+"\n"
+"output, one line per write, then its dump:\n"
+"  PID      the process (thread group) that wrote\n"
+"  COMM     its command name\n"
+"  FD       the file descriptor written to\n"
+"  LEN      the bytes the caller asked to write (its true length)\n"
+"  SHOWN    the bytes captured and dumped below: LEN or --snap, the smaller\n"
+"  SIZE     (-v) the record's size as the ring reports it: head + SHOWN,\n"
+"           padded so that size + 4 is a multiple of 8\n"
+"  the dump has hexdump -C's layout: offset, 16 bytes in hex, |ASCII|.\n"
+"\n"
+"--json prints ts_ns, pid, tid, comm, fd, len, shown, size and data (the\n"
+"captured bytes in hex) per line.\n"
+"\n"
+"On exit a line 'received N, shown S, lost L, wrapped W' goes to stderr: L\n"
+"records the kernel dropped because a ring was full, W records that crossed\n"
+"the end of their ring and were put back together.\n"
+"\n"
+"exit status: 0 on success, 1 on failure, 2 on a usage error. Needs root\n"
+"(CAP_BPF and CAP_PERFMON).\n";
+
+struct options {
+	__u32 pid;
+	const char *comm;
+	__u32 snap;
+	unsigned int pages;
+	double duration;	/* 0: until Ctrl-C */
+	const char *object;
+	bool json;
+	int verbose;
+};
+
+struct dump {
+	const struct options *opt;
+	__u64 received;
+	__u64 shown;
+	__u64 lost;
+	__u64 bad;
+};
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static double now_sec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* hexdump -C's rows: "00000010  41 42 ...  43 44 ...  |AB..CD..|". */
+static void print_dump(const __u8 *p, size_t len)
+{
+	for (size_t off = 0; off < len; off += 16) {
+		size_t n = len - off < 16 ? len - off : 16;
+
+		printf("    %08zx  ", off);
+		for (size_t i = 0; i < 16; i++) {
+			if (i < n)
+				printf("%02x ", p[off + i]);
+			else
+				printf("   ");
+			if (i == 7)
+				putchar(' ');
+		}
+		printf(" |");
+		for (size_t i = 0; i < n; i++)
+			putchar(p[off + i] >= 0x20 && p[off + i] < 0x7f ? p[off + i] : '.');
+		printf("|\n");
+	}
+}
+
+/* A command name as a JSON string: bytes outside printable ASCII as
+ * \u00XX, or \udcXX above 0x7f (a name is bytes, not text). */
+static void json_comm(const char *s)
+{
+	putchar('"');
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			printf("\\%c", *p);
+		else if (*p < 0x20 || *p == 0x7f)
+			printf("\\u%04x", *p);
+		else if (*p > 0x7f)
+			printf("\\udc%02x", *p);
+		else
+			putchar(*p);
+	}
+	putchar('"');
+}
+
+static void print_header(const struct options *o)
+{
+	if (o->verbose)
+		printf("%-7s %-7s %-16s %-4s %-8s %-6s %s\n", "PID", "TID", "COMM", "FD",
+		       "LEN", "SHOWN", "SIZE");
+	else
+		printf("%-7s %-16s %-4s %-8s %s\n", "PID", "COMM", "FD", "LEN", "SHOWN");
+}
+
+static void print_event(const struct options *o, const struct payload_event *e,
+			const char *comm, const __u8 *data, uint32_t size)
+{
+	if (o->json) {
+		printf("{\"ts_ns\":%llu,\"pid\":%u,\"tid\":%u,\"comm\":",
+		       (unsigned long long)e->ts_ns, e->pid, e->tid);
+		json_comm(comm);
+		printf(",\"fd\":%d,\"len\":%llu,\"shown\":%u,\"size\":%u,\"data\":\"",
+		       e->fd, (unsigned long long)e->count, e->len, size);
+		for (__u32 i = 0; i < e->len; i++)
+			printf("%02x", data[i]);
+		printf(e->err ? "\",\"err\":%d}\n" : "\"}\n", e->err);
+		return;
+	}
+	if (o->verbose)
+		printf("%-7u %-7u %-16s %-4d %-8llu %-6u %u\n", e->pid, e->tid, comm, e->fd,
+		       (unsigned long long)e->count, e->len, size);
+	else
+		printf("%-7u %-16s %-4d %-8llu %u\n", e->pid, comm, e->fd,
+		       (unsigned long long)e->count, e->len);
+	if (e->err)
+		printf("    <unreadable: error %d>\n", e->err);
+	print_dump(data, e->len);
+}
+
+/* Called for every record, data only 4-byte aligned and valid during the
+ * call. size is the ring's (padded); e.len is what the BPF side sent. */
+static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
+{
+	struct dump *d = ctx;
+	struct payload_event e;
+	char comm[PAYLOAD_COMM_LEN + 1];
+
+	d->received++;
+	if (size < PAYLOAD_HEAD_SIZE) {
+		if (d->bad++ < 5)
+			fprintf(stderr, "warning: cpu %d: record of %u bytes, shorter than the %zu-byte head\n",
+				cpu, size, (size_t)PAYLOAD_HEAD_SIZE);
+		return;
+	}
+	memcpy(&e, data, PAYLOAD_HEAD_SIZE);
+	/* The padding is at most 7 bytes: more, and the record is not ours. */
+	if (e.len > PAYLOAD_SNAP_MAX || e.len > size - PAYLOAD_HEAD_SIZE ||
+	    size - PAYLOAD_HEAD_SIZE - e.len > 7 || e.len > e.count) {
+		if (d->bad++ < 5)
+			fprintf(stderr, "warning: cpu %d: len %u does not fit a %u-byte record\n",
+				cpu, e.len, size);
+		return;
+	}
+	memcpy(comm, e.comm, PAYLOAD_COMM_LEN);
+	comm[PAYLOAD_COMM_LEN] = '\0';
+	d->shown++;
+	print_event(d->opt, &e, comm, (const __u8 *)data + PAYLOAD_HEAD_SIZE, size);
+}
+
+static void on_lost(void *ctx, int cpu, uint64_t count)
+{
+	struct dump *d = ctx;
+
+	d->lost += count;
+	if (d->opt->verbose)
+		fprintf(stderr, "lost: cpu %d dropped %llu records\n", cpu,
+			(unsigned long long)count);
+}
+
+static int bad_value(const char *opt, const char *val, const char *what)
+{
+	fprintf(stderr, "error: %s '%s' is not %s\n", opt, val, what);
+	return 2;
+}
+
+static int parse_options(int argc, char **argv, struct options *o)
+{
+	static const struct option longopts[] = {
+		{ "pid", required_argument, NULL, 'p' },
+		{ "comm", required_argument, NULL, 'c' },
+		{ "snap", required_argument, NULL, 's' },
+		{ "pages", required_argument, NULL, 'P' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "object", required_argument, NULL, 'o' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	long val;
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":p:c:s:P:d:jo:vh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			errno = 0;
+			val = strtol(optarg, &end, 10);
+			if (*end || end == optarg || errno || val <= 0 || val > INT_MAX)
+				return bad_value("--pid", optarg, "a process id");
+			o->pid = (__u32)val;
+			break;
+		case 'c':
+			if (!*optarg || strlen(optarg) >= PAYLOAD_COMM_LEN)
+				return bad_value("--comm", optarg,
+						 "a command name of 1 to 15 characters");
+			o->comm = optarg;
+			break;
+		case 's':
+			errno = 0;
+			val = strtol(optarg, &end, 10);
+			if (*end || end == optarg || errno || val < 0 || val > PAYLOAD_SNAP_MAX)
+				return bad_value("--snap", optarg, "a number of bytes from 0 to 4096");
+			o->snap = (__u32)val;
+			break;
+		case 'P':
+			errno = 0;
+			val = strtol(optarg, &end, 10);
+			if (*end || end == optarg || errno || val <= 0 || val > 65536 ||
+			    (val & (val - 1)))
+				return bad_value("--pages", optarg, "a power of two up to 65536");
+			o->pages = (unsigned int)val;
+			break;
+		case 'd':
+			o->duration = strtod(optarg, &end);
+			if (*end || end == optarg || !(o->duration > 0) || o->duration > 86400)
+				return bad_value("--duration", optarg,
+						 "a number of seconds between 0 and 86400");
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 'o':
+			o->object = optarg;
+			break;
+		case 'v':
+			o->verbose++;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		case ':':
+			fprintf(stderr, "error: option '%s' needs a value (try 'payload --help')\n",
+				argv[optind - 1]);
+			return 2;
+		default:
+			fprintf(stderr, "error: unknown option '%s' (try 'payload --help')\n",
+				argv[optind - 1]);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "error: unexpected argument '%s' (try 'payload --help')\n",
+			argv[optind]);
+		return 2;
+	}
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	struct options opt = { .snap = 256 };
+	struct dump dump = { .opt = &opt };
+	char comm[PAYLOAD_COMM_LEN] = "", exe[PATH_MAX];
+	struct bsdk_perfbuf_stats stats;
+	struct bsdk_perfbuf *pb = NULL;
+	struct bsdk_link *link = NULL;
+	struct bsdk_obj *obj = NULL;
+	struct bsdk_prog *prog;
+	int ret = 1, err, out_err = 0;
+	double start;
+
+	err = parse_options(argc, argv, &opt);
+	if (err >= 0)
+		return err;
+	if (!opt.object) {
+		if (bsdk_path_beside_exe(exe, sizeof(exe), "../bpf/payload.bpf.o"))
+			return 1;
+		opt.object = exe;
+	}
+	if (opt.verbose)
+		bsdk_set_log_level(opt.verbose > 1 ? BSDK_LOG_DEBUG : BSDK_LOG_INFO);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	/* A reader that goes away (| head) is the end, not an error: see the
+	 * fflush() checks in the loop. */
+	signal(SIGPIPE, SIG_IGN);
+	bsdk_mount_fs();
+
+	/* Open: parse the object; nothing reaches the kernel yet. */
+	obj = bsdk_obj_open(opt.object);
+	if (!obj)
+		goto cleanup;
+	prog = bsdk_obj_prog_find(obj, "write_enter");
+	if (!prog) {
+		fprintf(stderr, "error: '%s' lacks the write_enter program\n", opt.object);
+		goto cleanup;
+	}
+
+	/* Configure: filters and the snap length are constants of the
+	 * program, set before load. */
+	if (opt.comm)
+		strncpy(comm, opt.comm, sizeof(comm) - 1);
+	if (bsdk_obj_set_global(obj, "target_tgid", &opt.pid, sizeof(opt.pid)) ||
+	    bsdk_obj_set_global(obj, "target_comm", comm, sizeof(comm)) ||
+	    bsdk_obj_set_global(obj, "snap_len", &opt.snap, sizeof(opt.snap)))
+		goto cleanup;
+
+	/* Load: maps created, the program verified. */
+	if (bsdk_obj_load(obj))
+		goto cleanup;
+
+	/* Read: one ring per CPU, merged by the timestamp at the head of each
+	 * record so a process that moves between CPUs is shown in order. */
+	struct bsdk_perfbuf_opts pb_opts = {
+		.sz = sizeof(pb_opts),
+		.pages = opt.pages,
+		.on_sample = on_sample,
+		.on_lost = on_lost,
+		.ctx = &dump,
+		.merge_by_ts = true,
+		.ts_offset = __builtin_offsetof(struct payload_event, ts_ns),
+	};
+	pb = bsdk_perfbuf_new(bsdk_map_fd(bsdk_obj_map_find(obj, "events")), &pb_opts);
+	if (!pb)
+		goto cleanup;
+
+	/* Attach: from here on every write of the target is sent. */
+	link = bsdk_prog_attach(prog);
+	if (!link)
+		goto cleanup;
+
+	if (!opt.json)
+		print_header(&opt);
+	fflush(stdout);
+	fprintf(stderr, "payload: tracing write(2)%s, %u bytes each, Ctrl-C to stop\n",
+		opt.pid || opt.comm ? " of the chosen processes" : "", opt.snap);
+
+	/* Poll: print as records come; stop when the reader of a pipe has
+	 * gone (fflush fails with EPIPE). */
+	start = now_sec();
+	while (!stop && (!opt.duration || now_sec() - start < opt.duration)) {
+		err = bsdk_perfbuf_poll(pb, 100);
+		if (err < 0 && err != -EINTR) {
+			fprintf(stderr, "error: reading the perf buffer: %s\n", bsdk_strerror(err));
+			goto cleanup;
+		}
+		if (fflush(stdout)) {
+			out_err = errno;
+			break;
+		}
+	}
+	/* Detach, then take what is still in the rings. */
+	bsdk_link_destroy(link);
+	link = NULL;
+	if (!out_err) {
+		bsdk_perfbuf_consume(pb);
+		if (fflush(stdout))
+			out_err = errno;
+	}
+	if (out_err && out_err != EPIPE) {
+		fprintf(stderr, "error: writing the output: %s\n", strerror(out_err));
+		goto cleanup;
+	}
+
+	/* Report: everything received is accounted for. */
+	bsdk_perfbuf_stats(pb, &stats);
+	fprintf(stderr, "received %llu, shown %llu, lost %llu, wrapped %llu\n",
+		(unsigned long long)dump.received, (unsigned long long)dump.shown,
+		(unsigned long long)dump.lost, (unsigned long long)stats.copied);
+	if (dump.bad)
+		fprintf(stderr, "error: %llu malformed records\n", (unsigned long long)dump.bad);
+	else
+		ret = 0;
+
+cleanup:
+	/* Clean up: one place, in reverse order; each call accepts NULL. */
+	bsdk_link_destroy(link);
+	bsdk_perfbuf_free(pb);
+	bsdk_obj_close(obj);
+	return ret;
+}
