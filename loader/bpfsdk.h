@@ -243,6 +243,129 @@ uint32_t bsdk_map_pinning(const struct bsdk_map *map);
 /* Override max_entries before load. */
 int bsdk_map_set_max_entries(struct bsdk_map *map, uint32_t max_entries);
 
+/* ------------------------------------------------------------ map elements */
+
+/*
+ * Reading and writing a map's elements from user space (loader/map_ops.c), in the shape of
+ * libbpf's bpf_map_*_elem() so code moves between the two without surprises, plus the sizes:
+ * every call checks key_size and value_size against the map and refuses a mismatch with
+ * -EINVAL and a message naming the map, the size given and the size expected. The map must be
+ * created (bsdk_obj_load(), or bsdk_map_open_pinned()): before, -EBADF.
+ *
+ * Per-CPU maps (PERCPU_HASH, PERCPU_ARRAY, LRU_PERCPU_HASH, PERCPU_CGROUP_STORAGE) hold one
+ * value per possible CPU, and user space reads and writes them all at once: the buffer is
+ * bsdk_map_value_buf_size() = round_up(value_size, 8) * bsdk_cpu_possible_count() bytes, CPU
+ * i's value at BSDK_PERCPU_VALUE(buf, value_size, i). For example, for a
+ * BPF_MAP_TYPE_PERCPU_ARRAY of __u64:
+ *
+ *	int ncpus = bsdk_cpu_possible_count();
+ *	uint64_t *vals = calloc(ncpus, sizeof(uint64_t)), sum = 0;
+ *	uint32_t key = 0;
+ *
+ *	if (bsdk_map_lookup_elem(map, &key, sizeof(key), vals, ncpus * sizeof(uint64_t), 0) == 0)
+ *		for (int i = 0; i < ncpus; i++)
+ *			sum += *(uint64_t *)BSDK_PERCPU_VALUE(vals, sizeof(uint64_t), i);
+ *
+ * Maps without keys (QUEUE, STACK, BLOOM_FILTER) take key NULL and key_size 0.
+ *
+ * Each returns 0 or a negative errno, with errno set: -ENOENT for a missing key and at the end
+ * of an iteration (not logged: it is an answer, not a failure), -EEXIST for BPF_NOEXIST on a
+ * key present, -E2BIG when the map is full, else what the kernel returned.
+ */
+
+/* The byte offset of CPU cpu's value in a per-CPU value buffer of elements of value_size
+ * bytes: the kernel rounds each CPU's slot up to 8 bytes. */
+#define BSDK_PERCPU_STRIDE(value_size) (((size_t)(value_size) + 7) & ~(size_t)7)
+#define BSDK_PERCPU_VALUE(buf, value_size, cpu) \
+	((void *)((char *)(buf) + BSDK_PERCPU_STRIDE(value_size) * (size_t)(cpu)))
+
+/* Whether map is of a per-CPU type (see above). */
+bool bsdk_map_is_percpu(const struct bsdk_map *map);
+
+/* The size of the value buffer the element calls take for map: value_size, or for a per-CPU
+ * map round_up(value_size, 8) times the possible CPUs. 0 when the CPU count cannot be read
+ * (errno set). */
+size_t bsdk_map_value_buf_size(const struct bsdk_map *map);
+
+/* Copy the value of key into value. flags: 0 or BPF_F_LOCK (the value has a bpf_spin_lock). */
+int bsdk_map_lookup_elem(const struct bsdk_map *map, const void *key, size_t key_size,
+			 void *value, size_t value_size, uint64_t flags);
+
+/* Create or replace the element key. flags: BPF_ANY, BPF_NOEXIST (only create), BPF_EXIST
+ * (only replace), possibly | BPF_F_LOCK. For QUEUE and STACK maps, key NULL pushes value. */
+int bsdk_map_update_elem(const struct bsdk_map *map, const void *key, size_t key_size,
+			 const void *value, size_t value_size, uint64_t flags);
+
+/* Delete the element key (arrays cannot delete: -EINVAL from the kernel). flags: 0. */
+int bsdk_map_delete_elem(const struct bsdk_map *map, const void *key, size_t key_size,
+			 uint64_t flags);
+
+/* Copy the value of key into value and delete the element in one step (hash maps since 5.14;
+ * QUEUE and STACK pop with key NULL). */
+int bsdk_map_lookup_and_delete_elem(const struct bsdk_map *map, const void *key, size_t key_size,
+				    void *value, size_t value_size, uint64_t flags);
+
+/* The key after cur_key into next_key, both key_size bytes; cur_key NULL for the first. At the
+ * end: -ENOENT. In a hash map a cur_key deleted meanwhile restarts from the first key, so an
+ * iteration that deletes should use bsdk_map_lookup_and_delete_elem() on the next key only
+ * after getting it. Iterate:
+ *
+ *	uint32_t key, next;
+ *	void *cur = NULL;
+ *
+ *	while (bsdk_map_get_next_key(map, cur, &next, sizeof(next)) == 0) {
+ *		key = next;
+ *		cur = &key;
+ *		... bsdk_map_lookup_elem(map, &key, sizeof(key), ...) ...
+ *	}
+ */
+int bsdk_map_get_next_key(const struct bsdk_map *map, const void *cur_key, void *next_key,
+			  size_t key_size);
+
+/* Read many elements per system call with BPF_MAP_LOOKUP_BATCH (hash and array maps, kernel
+ * 5.6+), or, where the kernel or the map type lacks it, key by key with get_next_key + lookup:
+ * the caller sees no difference. Up to *count elements go to keys (key_size bytes each, the
+ * map's key size) and values (value_size each: bsdk_map_value_buf_size()); *count becomes the
+ * number read. in_batch is NULL for the first call, then the out_batch of the previous one;
+ * both are batch_size bytes, at least bsdk_map_batch_size(map). Returns 0 when more may
+ * follow, -ENOENT when this call reached the end (*count may still be > 0), -ENOSPC when *count
+ * is too small for one hash bucket (retry with more room), or another negative errno. flags:
+ * 0 or BPF_F_LOCK. As with iteration, elements added or deleted meanwhile may be missed or
+ * seen twice.
+ *
+ *	uint8_t batch[64];   // >= bsdk_map_batch_size(map)
+ *	void *in = NULL;
+ *	int err;
+ *
+ *	do {
+ *		uint32_t n = CAP;
+ *		err = bsdk_map_lookup_batch(map, in, batch, sizeof(batch), keys, sizeof(*keys),
+ *					    vals, sizeof(*vals), &n, 0);
+ *		if (err && err != -ENOENT)
+ *			break;
+ *		... use the n keys and vals ...
+ *		in = batch;
+ *	} while (!err);
+ */
+int bsdk_map_lookup_batch(const struct bsdk_map *map, const void *in_batch, void *out_batch,
+			  size_t batch_size, void *keys, size_t key_size, void *values,
+			  size_t value_size, uint32_t *count, uint64_t flags);
+
+/* The size of the in_batch and out_batch buffers of bsdk_map_lookup_batch(): the larger of the
+ * key size and 8. */
+size_t bsdk_map_batch_size(const struct bsdk_map *map);
+
+/* Open the map another program pinned at path (on bpffs, e.g. /sys/fs/bpf/NAME), for tools
+ * that read shared maps. Its name (bsdk_map_name()) is the last component of path; its type
+ * and sizes are the kernel's; the element calls above work on it. The caller owns it: free it
+ * with bsdk_map_close(). NULL with errno: ENOENT when nothing is pinned there, EINVAL when what
+ * is pinned is not a map, or what the kernel returned; the log says which. */
+struct bsdk_map *bsdk_map_open_pinned(const char *path);
+
+/* Close a map from bsdk_map_open_pinned() and free it; NULL is ignored, and so is a map that
+ * belongs to an object (bsdk_obj_close() closes those). */
+void bsdk_map_close(struct bsdk_map *map);
+
 /* ------------------------------------------------------------- perf buffer */
 
 /*

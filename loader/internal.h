@@ -203,6 +203,7 @@ struct bsdk_map {
 	bool is_global_data;
 	bool is_rodata;
 	int fd;
+	int batch_mode;		/* map_ops.c: how lookup_batch reads it */
 };
 
 struct bsdk_link {

@@ -417,7 +417,7 @@ uint32_t bsdk_map_pinning(const struct bsdk_map *map) { return map->pinning; }
 
 int bsdk_map_set_max_entries(struct bsdk_map *map, uint32_t max_entries)
 {
-	if (map->obj->loaded)
+	if (!map->obj || map->obj->loaded)	/* pinned, or created */
 		return fail(EBUSY);
 	map->max_entries = max_entries;
 	return 0;
