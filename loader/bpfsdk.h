@@ -107,6 +107,22 @@ struct bsdk_obj *bsdk_obj_open(const char *path);
  * is copied; the caller may free it after the call. */
 struct bsdk_obj *bsdk_obj_open_mem(const void *buf, size_t size, const char *name);
 
+/* Options for opening an object. Zero-initialise, set sz = sizeof(struct bsdk_obj_open_opts);
+ * fields are only appended, so an older, smaller struct keeps working. */
+struct bsdk_obj_open_opts {
+	size_t sz;
+	/* The kernel BTF to resolve CO-RE relocations and BTF-typed attach points against, for
+	 * kernels without /sys/kernel/btf/vmlinux (e.g. a file shipped beside the program, or
+	 * one for another kernel, to inspect). NULL: the running kernel's, with its modules'. */
+	const char *btf_path;
+};
+
+/* bsdk_obj_open() and bsdk_obj_open_mem() with options; opts may be NULL (the defaults).
+ * Strings in opts are copied. NULL with errno, EINVAL for opts with unknown fields set. */
+struct bsdk_obj *bsdk_obj_open_opts(const char *path, const struct bsdk_obj_open_opts *opts);
+struct bsdk_obj *bsdk_obj_open_mem_opts(const void *buf, size_t size, const char *name,
+					const struct bsdk_obj_open_opts *opts);
+
 /* Load the object's BTF into the kernel (rewriting kinds the running kernel lacks; if it takes
  * none, warn and go on without), create the maps, relocate and load every program whose
  * autoload is on, with its BTF func and line info. On failure nothing stays loaded. 0 or

@@ -20,11 +20,22 @@ struct btf {
 	size_t raw_size;
 	struct btf_header hdr;
 	const char *strs;
-	uint32_t strs_len;
-	const struct btf_type **types;	/* types[id], types[0] = NULL */
-	uint32_t ntypes;		/* including void */
+	uint32_t strs_len;		/* own strings and the base's */
+	const struct btf_type **types;	/* types[id - first_id] */
+	uint32_t ntypes;		/* all IDs: void, the base's, ours */
 	const char *obj;		/* the object's name, for messages */
+	/* Split BTF (a kernel module's) continues a base (vmlinux): its first type ID is the
+	 * base's count, its string offsets start after the base's strings. */
+	const struct btf *base;
+	uint32_t first_id;		/* 1, or the base's type count */
+	uint32_t first_str;		/* 0, or the base's string length */
 };
+
+/* A type record of our own; id in [first_id, ntypes). */
+static inline const struct btf_type *own_type(const struct btf *btf, uint32_t id)
+{
+	return btf->types[id - btf->first_id];
+}
 
 static int bad_btf(const char *obj, const char *what, uint32_t id)
 {
@@ -39,8 +50,10 @@ const char *btf_str(const struct btf *btf, uint32_t off)
 {
 	if (off >= btf->strs_len)
 		return NULL;
+	if (off < btf->first_str)
+		return btf_str(btf->base, off);
 	/* btf_parse() checked the section ends with a NUL. */
-	return btf->strs + off;
+	return btf->strs + (off - btf->first_str);
 }
 
 const char *btf_name(const struct btf *btf, const struct btf_type *t)
@@ -51,13 +64,18 @@ const char *btf_name(const struct btf *btf, const struct btf_type *t)
 }
 
 uint32_t btf_type_count(const struct btf *btf) { return btf->ntypes; }
+uint32_t btf_first_id(const struct btf *btf) { return btf->first_id; }
 
 const struct btf_type *btf_type_by_id(const struct btf *btf, uint32_t id)
 {
 	if (id == 0 || id >= btf->ntypes)
 		return NULL;
-	return btf->types[id];
+	if (id < btf->first_id)
+		return btf_type_by_id(btf->base, id);
+	return own_type(btf, id);
 }
+
+const struct btf *btf_base(const struct btf *btf) { return btf->base; }
 
 const void *btf_raw(const struct btf *btf, size_t *size)
 {
@@ -107,7 +125,7 @@ static long tail_size(const struct btf_type *t)
 /* Second pass: every name offset and type ID a record holds is in range. */
 static int check_type(const struct btf *btf, uint32_t id)
 {
-	const struct btf_type *t = btf->types[id];
+	const struct btf_type *t = own_type(btf, id);
 	const uint32_t *tail = (const uint32_t *)(t + 1);
 	int kind = btf_kind(t);
 	bool bad_id = kinds[kind].ref && t->type >= btf->ntypes;
@@ -147,12 +165,16 @@ static int btf_index(struct btf *btf, size_t size)
 	    (h->hdr_len + h->type_off) % 4)
 		return bad_btf(btf->obj, "header describes sections outside the data", 0);
 	btf->strs = (const char *)btf->raw + h->hdr_len + h->str_off;
-	btf->strs_len = h->str_len;
-	if (btf->strs_len == 0 || btf->strs[0] != '\0' || btf->strs[btf->strs_len - 1] != '\0')
+	/* A split BTF's strings may be empty, and need not start with NUL: offset 0 is the base's. */
+	if ((h->str_len == 0 && !btf->base) ||
+	    (h->str_len && btf->strs[h->str_len - 1] != '\0') ||
+	    (!btf->base && btf->strs[0] != '\0'))
 		return bad_btf(btf->obj, "string section must start and end with NUL", 0);
+	if (__builtin_add_overflow(h->str_len, btf->first_str, &btf->strs_len))
+		return bad_btf(btf->obj, "string section too large", 0);
 
 	types = (const char *)btf->raw + h->hdr_len + h->type_off;
-	btf->ntypes = 1;	/* types[0] is void */
+	btf->ntypes = btf->first_id;
 	for (off = 0; off < h->type_len;) {
 		const struct btf_type *t = (const void *)(types + off);
 		long tail;
@@ -164,26 +186,29 @@ static int btf_index(struct btf *btf, size_t size)
 			return bad_btf(btf->obj, "unknown kind", btf->ntypes);
 		if ((size_t)tail > h->type_len - off - sizeof(*t))
 			return bad_btf(btf->obj, "record runs past the type section", btf->ntypes);
-		if (btf->ntypes >= cap) {
+		if (btf->ntypes - btf->first_id >= cap) {
 			const struct btf_type **grown;
 
-			cap = cap ? cap * 2 : 64;
+			/* a record takes at least 12 bytes: a first guess that rarely grows */
+			cap = cap ? cap * 2 : h->type_len / 32 + 16;
 			grown = realloc(btf->types, cap * sizeof(*grown));
 			if (!grown)
 				return fail(ENOMEM);
 			btf->types = grown;
-			btf->types[0] = NULL;
 		}
-		btf->types[btf->ntypes++] = t;
+		if (btf->ntypes == UINT32_MAX)
+			return bad_btf(btf->obj, "too many types", 0);
+		btf->types[btf->ntypes++ - btf->first_id] = t;
 		off += sizeof(*t) + (size_t)tail;
 	}
-	for (uint32_t id = 1; id < btf->ntypes; id++)
+	for (uint32_t id = btf->first_id; id < btf->ntypes; id++)
 		if (check_type(btf, id))
 			return -BSDK_EBTF;
 	return 0;
 }
 
-struct btf *btf_parse(const void *data, size_t size, const char *obj)
+struct btf *btf_parse_split(const void *data, size_t size, const struct btf *base,
+			   const char *obj)
 {
 	struct btf *btf;
 	int err;
@@ -204,6 +229,9 @@ struct btf *btf_parse(const void *data, size_t size, const char *obj)
 	memcpy(btf->raw, data, size);
 	btf->raw_size = size;
 	btf->obj = obj;
+	btf->base = base;
+	btf->first_id = base ? base->ntypes : 1;
+	btf->first_str = base ? base->strs_len : 0;
 	memcpy(&btf->hdr, data, sizeof(btf->hdr));
 	err = btf_index(btf, size);
 	if (err) {
@@ -211,6 +239,11 @@ struct btf *btf_parse(const void *data, size_t size, const char *obj)
 		return fail_ptr(-err);
 	}
 	return btf;
+}
+
+struct btf *btf_parse(const void *data, size_t size, const char *obj)
+{
+	return btf_parse_split(data, size, NULL, obj);
 }
 
 void btf_free(struct btf *btf)
@@ -284,7 +317,7 @@ int btf_type_size(const struct btf *btf, uint32_t id, uint64_t *size)
 uint32_t btf_find(const struct btf *btf, const char *name, int kind)
 {
 	for (uint32_t id = 1; id < btf->ntypes; id++) {
-		const struct btf_type *t = btf->types[id];
+		const struct btf_type *t = btf_type_by_id(btf, id);
 
 		if ((int)BTF_INFO_KIND(t->info) == kind && strcmp(btf_name(btf, t), name) == 0)
 			return id;
@@ -470,7 +503,7 @@ void *btf_sanitize(const struct btf *btf, unsigned int missing, size_t *size)
 		return fail_ptr(ENOMEM);
 	types = out + sizeof(h);
 	for (uint32_t id = 1; id < btf->ntypes; id++) {
-		const struct btf_type *t = btf->types[id];
+		const struct btf_type *t = own_type(btf, id);
 		struct btf_type *o = (void *)(types + len);
 		uint32_t *tail = (uint32_t *)(o + 1);
 		uint16_t vlen = btf_vlen(t);
@@ -575,7 +608,7 @@ void btf_fixup_datasecs(struct bsdk_obj *obj)
 	struct btf *btf = obj->btf;
 
 	for (uint32_t id = 1; id < btf->ntypes; id++) {
-		struct btf_type *t = (struct btf_type *)btf->types[id];
+		struct btf_type *t = (struct btf_type *)own_type(btf, id);
 		struct btf_var_secinfo *v = (struct btf_var_secinfo *)(t + 1);
 		size_t sec;
 

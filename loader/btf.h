@@ -14,10 +14,18 @@ struct btf;
 /* Parse and validate a .BTF section (copied). NULL with errno on failure,
  * the reason logged, naming the object obj (kept: must outlive the btf). */
 struct btf *btf_parse(const void *data, size_t size, const char *obj);
+/* The same for split BTF (a kernel module's) on top of base, which must outlive it: its type
+ * IDs continue after the base's count, its string offsets after the base's strings. */
+struct btf *btf_parse_split(const void *data, size_t size, const struct btf *base,
+			   const char *obj);
 void btf_free(struct btf *btf);
+/* The base of a split BTF, NULL for a BTF of its own. */
+const struct btf *btf_base(const struct btf *btf);
 
-/* Number of type IDs, including 0 (void). */
+/* Number of type IDs, including 0 (void) and a base's. */
 uint32_t btf_type_count(const struct btf *btf);
+/* The first type ID this BTF defines itself: 1, or its base's type count. */
+uint32_t btf_first_id(const struct btf *btf);
 /* NULL for 0 and for IDs out of range. */
 const struct btf_type *btf_type_by_id(const struct btf *btf, uint32_t id);
 /* NULL when off is out of range. */

@@ -249,6 +249,9 @@ struct bsdk_obj {
 
 	struct bsdk_link *links;
 	bool loaded;
+
+	/* bsdk_obj_open_opts: the kernel BTF to use; NULL for the running kernel's. */
+	char *btf_path;
 };
 
 /* elf.c */

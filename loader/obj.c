@@ -13,6 +13,7 @@
 
 #include "internal.h"
 #include "btf.h"
+#include "kbtf.h"
 
 static int btf_collect(struct bsdk_obj *obj)
 {
@@ -30,12 +31,16 @@ static int btf_collect(struct bsdk_obj *obj)
 	return 0;
 }
 
-struct bsdk_obj *bsdk_obj_open_mem(const void *buf, size_t size, const char *name)
+struct bsdk_obj *bsdk_obj_open_mem_opts(const void *buf, size_t size, const char *name,
+					const struct bsdk_obj_open_opts *opts)
 {
+	struct bsdk_obj_open_opts o = { 0 };
 	const struct elf_sec *s;
 	struct bsdk_obj *obj;
 	int err;
 
+	if (opts && opts_copy(&o, sizeof(o), opts, opts->sz, sizeof(size_t), "bsdk_obj_open_opts"))
+		return NULL;
 	if (!buf || size == 0) {
 		log_error("'%s': empty object", name ? name : "(memory)");
 		return fail_ptr(BSDK_EFORMAT);
@@ -46,14 +51,19 @@ struct bsdk_obj *bsdk_obj_open_mem(const void *buf, size_t size, const char *nam
 	obj->btf_fd = -1;
 	obj->name = strdup(name ? name : "(memory)");
 	obj->image = malloc(size);
-	if (!obj->name || !obj->image) {
+	if (o.btf_path)
+		obj->btf_path = strdup(o.btf_path);
+	if (!obj->name || !obj->image || (o.btf_path && !obj->btf_path)) {
 		bsdk_obj_close(obj);
 		return fail_ptr(ENOMEM);
 	}
 	memcpy(obj->image, buf, size);
 	obj->image_size = size;
 
-	err = elf_parse(obj);
+	/* A kernel BTF named by the caller is checked now, whether or not this object needs it. */
+	err = obj->btf_path && !kbtf_vmlinux(obj->btf_path) ? -errno : 0;
+	if (!err)
+		err = elf_parse(obj);
 	if (!err)
 		err = btf_collect(obj);
 	if (!err)
@@ -82,7 +92,17 @@ struct bsdk_obj *bsdk_obj_open_mem(const void *buf, size_t size, const char *nam
 	return obj;
 }
 
+struct bsdk_obj *bsdk_obj_open_mem(const void *buf, size_t size, const char *name)
+{
+	return bsdk_obj_open_mem_opts(buf, size, name, NULL);
+}
+
 struct bsdk_obj *bsdk_obj_open(const char *path)
+{
+	return bsdk_obj_open_opts(path, NULL);
+}
+
+struct bsdk_obj *bsdk_obj_open_opts(const char *path, const struct bsdk_obj_open_opts *opts)
 {
 	struct bsdk_obj *obj = NULL;
 	struct stat st;
@@ -116,7 +136,7 @@ struct bsdk_obj *bsdk_obj_open(const char *path)
 		}
 		done += (size_t)n;
 	}
-	obj = bsdk_obj_open_mem(buf, done, path);
+	obj = bsdk_obj_open_mem_opts(buf, done, path, opts);
 	if (!obj)
 		err = errno;
 out:
@@ -214,6 +234,7 @@ void bsdk_obj_close(struct bsdk_obj *obj)
 		elf_end(obj->elf);
 	free(obj->image);
 	free(obj->name);
+	free(obj->btf_path);
 	free(obj);
 }
 

@@ -21,7 +21,7 @@ static const char inspect_usage[] =
 "    bpfsdk inspect - show what a BPF object holds, without loading it\n"
 "\n"
 "SYNOPSIS\n"
-"    bpfsdk inspect [--json] [-v]... OBJECT.o\n"
+"    bpfsdk inspect [--json] [--btf FILE] [-v]... OBJECT.o\n"
 "\n"
 "DESCRIPTION\n"
 "    Opens OBJECT.o the way 'bpfsdk run' does - sections, symbols, license,\n"
@@ -71,6 +71,10 @@ static const char inspect_usage[] =
 "    --json\n"
 "        Print one JSON document instead of tables, for scripts. Its keys\n"
 "        are described in docs/inspect.md.\n"
+"\n"
+"    --btf FILE\n"
+"        The kernel BTF to resolve CO-RE relocations against (raw BTF, as\n"
+"        /sys/kernel/btf/vmlinux), instead of the running kernel's.\n"
 "\n"
 "    -v, --verbose\n"
 "        Show the loader's progress; twice (-vv), every step.\n"
@@ -480,19 +484,20 @@ static void print_json(const struct bsdk_obj *obj, const struct warnings *w)
 	json_finish(&j);
 }
 
-enum { OPT_JSON = 1, OPT_VERBOSE, OPT_HELP };
+enum { OPT_JSON = 1, OPT_VERBOSE, OPT_HELP, OPT_BTF };
 
 static const struct cli_option inspect_options[] = {
 	{ "json",    0,   false, OPT_JSON },
 	{ "verbose", 'v', false, OPT_VERBOSE },
 	{ "help",    'h', false, OPT_HELP },
+	{ "btf",     0,   true,  OPT_BTF },
 	{ 0 },
 };
 
 static int inspect_main(int argc, char **argv)
 {
 	struct warnings w = { 0 };
-	const char *path = NULL, *value;
+	const char *path = NULL, *btf_path = NULL, *value;
 	struct bsdk_obj *obj;
 	struct cli_opts o;
 	bool json = false;
@@ -513,6 +518,9 @@ static int inspect_main(int argc, char **argv)
 		case OPT_VERBOSE:
 			cli_verbosity++;
 			break;
+		case OPT_BTF:
+			btf_path = value;
+			break;
 		case OPT_HELP:
 			cli_print_usage(&cmd_inspect);
 			return EXIT_OK;
@@ -524,7 +532,8 @@ static int inspect_main(int argc, char **argv)
 		return cli_usage_error("inspect", "no object file given");
 	cli_log_init(cli_verbosity);
 
-	obj = bsdk_obj_open(path);
+	obj = bsdk_obj_open_opts(path, &(struct bsdk_obj_open_opts){
+		.sz = sizeof(struct bsdk_obj_open_opts), .btf_path = btf_path });
 	if (!obj) {
 		cli_error_unless_logged("cannot open '%s': %s", path,
 					bsdk_strerror(errno));

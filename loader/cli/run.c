@@ -26,7 +26,8 @@ static const char run_usage[] =
 "\n"
 "SYNOPSIS\n"
 "    bpfsdk run [--set NAME=VALUE]... [--count N] [--duration SEC]\n"
-"               [--pages N] [--format hex|text|json] [-v]... OBJECT.o\n"
+"               [--pages N] [--format hex|text|json] [--btf FILE] [-v]...\n"
+"               OBJECT.o\n"
 "\n"
 "DESCRIPTION\n"
 "    Opens OBJECT.o, gives the global variables named with --set their\n"
@@ -85,6 +86,11 @@ static const char run_usage[] =
 "        memory order. text and json, which decode records with\n"
 "        the object's BTF, are not implemented yet.\n"
 "\n"
+"    --btf FILE\n"
+"        Resolve CO-RE relocations and BTF-typed attach points against the\n"
+"        kernel BTF in FILE (raw BTF, as /sys/kernel/btf/vmlinux) instead of\n"
+"        the running kernel's: for kernels without /sys/kernel/btf.\n"
+"\n"
 "    -v, --verbose\n"
 "        Say what is loaded and attached; twice (-vv), every step of the\n"
 "        loader, and the whole verifier log when a program is rejected.\n"
@@ -114,6 +120,7 @@ static const char run_usage[] =
 
 struct run_args {
 	const char *path;
+	const char *btf_path;	/* --btf */
 	const char **sets;	/* "NAME=VALUE", checked for syntax */
 	size_t nsets;
 	uint64_t count;		/* 0: no limit */
@@ -123,7 +130,7 @@ struct run_args {
 
 enum {
 	OPT_SET = 1, OPT_COUNT, OPT_DURATION, OPT_PAGES, OPT_FORMAT,
-	OPT_VERBOSE, OPT_HELP,
+	OPT_VERBOSE, OPT_HELP, OPT_BTF,
 };
 
 static const struct cli_option run_options[] = {
@@ -134,6 +141,7 @@ static const struct cli_option run_options[] = {
 	{ "format",   'f', true,  OPT_FORMAT },
 	{ "verbose",  'v', false, OPT_VERBOSE },
 	{ "help",     'h', false, OPT_HELP },
+	{ "btf",      0,   true,  OPT_BTF },
 	{ 0 },
 };
 
@@ -221,6 +229,9 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 					       value);
 		case OPT_VERBOSE:
 			cli_verbosity++;
+			break;
+		case OPT_BTF:
+			a->btf_path = value;
 			break;
 		case OPT_HELP:
 			return -1;
@@ -532,7 +543,8 @@ static int run_main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 
 	/* open */
-	obj = bsdk_obj_open(a.path);
+	obj = bsdk_obj_open_opts(a.path, &(struct bsdk_obj_open_opts){
+		.sz = sizeof(struct bsdk_obj_open_opts), .btf_path = a.btf_path });
 	if (!obj) {
 		cli_error_unless_logged("cannot open '%s': %s", a.path,
 					bsdk_strerror(errno));
