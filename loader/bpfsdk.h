@@ -26,6 +26,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -526,6 +527,108 @@ int bsdk_ringbuf_timeout_ms(const struct bsdk_ringbuf *rb);
 void bsdk_ringbuf_stats(const struct bsdk_ringbuf *rb, struct bsdk_ringbuf_stats *stats);
 /* Unmap and close; NULL is ignored. */
 void bsdk_ringbuf_free(struct bsdk_ringbuf *rb);
+
+/* ------------------------------------------------------------ BTF values */
+
+/*
+ * The types an object's BTF describes, and a printer that shows bytes as
+ * the value of one of them: how `bpfsdk run --format json|text` decodes
+ * records and maps with no code of the program's own. Type IDs are the
+ * object's; 0 is void.
+ */
+struct bsdk_btf;
+
+/* The object's .BTF, parsed and checked at open; lives as long as obj. NULL with errno ENOENT
+ * when the object has none. */
+const struct bsdk_btf *bsdk_obj_btf(const struct bsdk_obj *obj);
+
+/* Parse a raw .BTF blob (e.g. /sys/kernel/btf/vmlinux), copied. NULL with errno (BSDK_EBTF:
+ * malformed, the reason logged). Free with bsdk_btf_free(). */
+struct bsdk_btf *bsdk_btf_new(const void *data, size_t size);
+/* Free what bsdk_btf_new() returned; NULL is ignored. Never pass bsdk_obj_btf()'s. */
+void bsdk_btf_free(struct bsdk_btf *btf);
+
+/* Number of type IDs, including 0 (void): valid IDs are 1 .. count - 1. */
+uint32_t bsdk_btf_type_count(const struct bsdk_btf *btf);
+
+/* The ID of the type called name: a struct or union first (name is the tag: "event" for
+ * struct event), else a typedef, enum or any other named type. -ENOENT when none. */
+int bsdk_btf_find_type(const struct bsdk_btf *btf, const char *name);
+
+/* What a type (name NULL) or one of its members (name: a member of the struct or union id,
+ * found in anonymous inner structs and unions too) is, typedefs and qualifiers skipped. */
+struct bsdk_btf_info {
+	uint32_t type_id;      /* the resolved type */
+	int kind;              /* its BTF_KIND_* (linux/btf.h) */
+	const char *name;      /* its name, "" when anonymous */
+	uint64_t size;         /* bytes (arrays multiplied out) */
+	uint64_t offset;       /* member: bytes from the start of id; 0 for a type */
+	uint32_t bitfield;     /* member: bits when it is a bitfield, else 0 */
+	bool is_signed;        /* integers and enums */
+	bool is_string;        /* an array of char, printed as a string */
+	uint32_t nelems;       /* arrays: elements, else 0 */
+	uint32_t elem_type_id; /* arrays: the element type, resolved */
+	uint64_t elem_size;    /* arrays: bytes per element */
+	bool flat;             /* a struct or union whose members are all integers, enums,
+			        * pointers, floats or strings: one column each */
+};
+/* Fill *info. 0; -ENOENT when id has no member name; -BSDK_EBTF for a type that cannot be
+ * resolved or sized (a loop, an overflowing array, a kind without a size). */
+int bsdk_btf_info(const struct bsdk_btf *btf, uint32_t id, const char *name,
+		  struct bsdk_btf_info *info);
+
+/* The struct a map's records have, from BPFSDK_RECORD(NAME) in front of the map (a
+ * "bpfsdk.record:NAME" decl tag on its BTF variable): its ID, -ENOENT without the annotation,
+ * -BSDK_EBTF when the annotation names no struct of the object. */
+int bsdk_map_record_type(const struct bsdk_map *map);
+
+enum bsdk_btf_format {
+	BSDK_BTF_JSON,     /* one JSON value on one line: objects, arrays, numbers, strings */
+	BSDK_BTF_TEXT,     /* name=value, nested as {a=1 b=2} and [1, 2] */
+	BSDK_BTF_COLUMNS,  /* a flat struct: each member padded to its column's width and preceded
+			    * by two blanks; bsdk_btf_print_header() prints the names the same way */
+};
+
+enum bsdk_btf_print_flags {
+	/* A struct or union prints as its members alone, each preceded by ',' (JSON) or ' '
+	 * (TEXT), to continue an object the caller started; other types as one member "value". */
+	BSDK_BTF_MEMBERS   = 1 << 0,
+	/* TEXT and COLUMNS: an unsigned 64-bit member whose name ends in "_ns" as a duration
+	 * ("1.250ms"). JSON keeps the number. */
+	BSDK_BTF_DURATIONS = 1 << 1,
+};
+
+/*
+ * Print the size bytes at data as a value of type id to f, in format with flags. Integers of
+ * every size and signedness, bool, char arrays as strings (up to the first NUL, escaped: JSON
+ * \uXXXX for control bytes and for each byte that is not UTF-8, so that every output is valid
+ * JSON; TEXT \xNN), other arrays as lists, structs and unions (anonymous members inlined), enums
+ * by name (values outside the enum as numbers), pointers as hex, bitfields, floats. The bytes
+ * are read from data only: a member past size is printed as null (TEXT '?'). Work is linear in
+ * size whatever the BTF: loops, deep nesting and huge arrays stop with the output still well
+ * formed. data needs no alignment.
+ *
+ * 0 when everything was printed; -ERANGE when part of the type lay past size; -BSDK_EBTF when
+ * part of it could not be printed (a loop, a kind without a value, too deep); -EINVAL for bad
+ * arguments (nothing printed). Write errors show in ferror(f).
+ */
+int bsdk_btf_print(const struct bsdk_btf *btf, uint32_t id, const void *data, size_t size,
+		   enum bsdk_btf_format format, unsigned int flags, FILE *f);
+
+/* COLUMNS: the header line's names, padded as bsdk_btf_print() pads the values, each after
+ * two blanks, without a newline. 0, or -EINVAL when id is not a flat struct or union. */
+int bsdk_btf_print_header(const struct bsdk_btf *btf, uint32_t id, unsigned int flags, FILE *f);
+
+/* --------------------------------------------------------------- histograms */
+
+/*
+ * A log2 histogram as BCC's tools and the samples draw it: one row per power of two from the
+ * first to the last non-empty slot, "LOW -> HIGH : COUNT |****  |", the bar scaled to the
+ * largest count. Slot 0 holds 0 and 1, slot k >= 1 the values in [2^k, 2^(k+1) - 1]. unit
+ * names the values in the header ("usecs"); nothing is printed when every slot is 0. Returns
+ * the sum of the counts.
+ */
+uint64_t bsdk_hist_print_log2(FILE *f, const uint64_t *slots, size_t nslots, const char *unit);
 
 #ifdef __cplusplus
 }

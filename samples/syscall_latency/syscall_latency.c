@@ -106,7 +106,7 @@ struct stats {
 	__u64 min_ns;
 	__u64 max_ns;
 	__u64 sum_ns;
-	__u64 log2_us[LOG2_SLOTS];	/* slot k: [2^k, 2^(k+1)) us; 0 and 1 in 0 */
+	uint64_t log2_us[LOG2_SLOTS];	/* slot k: [2^k, 2^(k+1)) us; 0 and 1 in 0 */
 	__u64 fine_ns[FINE_SLOTS];
 };
 
@@ -235,38 +235,6 @@ static void on_lost(void *ctx, int cpu, uint64_t count)
 			(unsigned long long)count);
 }
 
-/* The classic picture: one row per power of two from the first to the last
- * non-empty one, the bar scaled to the largest count. */
-static void print_histogram(const struct stats *s)
-{
-	static const char bar[] = "****************************************";
-	const int width = (int)sizeof(bar) - 1;
-	int first = -1, last = -1;
-	__u64 top = 0;
-
-	for (int i = 0; i < LOG2_SLOTS; i++) {
-		if (!s->log2_us[i])
-			continue;
-		if (first < 0)
-			first = i;
-		last = i;
-		if (s->log2_us[i] > top)
-			top = s->log2_us[i];
-	}
-	if (first < 0)
-		return;
-	printf("%14s%8s : %-8s %s\n", "usecs", "", "count", "distribution");
-	for (int i = first; i <= last; i++) {
-		__u64 low = i ? 1ull << i : 0;
-		__u64 high = i == 63 ? UINT64_MAX : (2ull << i) - 1;
-		int len = (int)(s->log2_us[i] * (__u64)width / top);
-
-		printf("%9llu -> %-9llu : %-8llu |%-*.*s|\n",
-		       (unsigned long long)low, (unsigned long long)high,
-		       (unsigned long long)s->log2_us[i], width, len, bar);
-	}
-}
-
 static void print_summary(const struct stats *s, double seconds)
 {
 	const struct options *o = s->opt;
@@ -315,7 +283,7 @@ static void print_summary(const struct stats *s, double seconds)
 	       (unsigned long long)s->lost);
 	if (!s->count)
 		return;
-	print_histogram(s);
+	bsdk_hist_print_log2(stdout, s->log2_us, LOG2_SLOTS, "usecs");
 	printf("p50 %s, p90 %s, p99 %s, max %s\n",
 	       duration_str(percentile(s, 50), p50, sizeof(p50)),
 	       duration_str(percentile(s, 90), p90, sizeof(p90)),

@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * test_btf_print.c - the BTF value printer over types built here: every
+ * kind it shows, each format, and BTF no compiler writes (typedef loops,
+ * structs holding themselves, array lengths that overflow, types larger
+ * than the record), which must end quickly with valid output.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "bpfsdk.h"
+#include "check.h"
+#include "btf_build.h"
+#include "json_valid.h"
+
+static struct bb b;
+
+/* What printing returned, and the text. */
+static int print(const struct bsdk_btf *btf, uint32_t id, const void *data, size_t size,
+		 enum bsdk_btf_format fmt, unsigned int flags, char **text)
+{
+	size_t len;
+	FILE *f = open_memstream(text, &len);
+	int err = bsdk_btf_print(btf, id, data, size, fmt, flags, f);
+
+	fclose(f);
+	return err;
+}
+
+static void check_print(const struct bsdk_btf *btf, uint32_t id, const void *data, size_t size,
+			enum bsdk_btf_format fmt, unsigned int flags, int want_err,
+			const char *want, const char *what)
+{
+	char *text;
+	int err = print(btf, id, data, size, fmt, flags, &text);
+
+	check_i64(err, want_err, "%s: return", what);
+	if (want)
+		check_str(text, want, "%s: output", what);
+	if (fmt == BSDK_BTF_JSON && !(flags & BSDK_BTF_MEMBERS))
+		check(json_valid(text, strlen(text)), "%s: valid JSON: %s", what, text);
+	free(text);
+}
+
+static uint32_t u8_t, u16_t, u32_t, s32_t, u64_t, s8_t, char_t, bool_t, int128_t;
+static uint32_t event_t, inner_t, state_t, flat_t;
+
+static void build_types(void)
+{
+	uint32_t pid_t_, ret_t, ret2_t, comm_t, addr_t, ptr_t, uni_t;
+
+	bb_init(&b);
+	u8_t = bb_int(&b, "unsigned char", 1, 0);
+	u16_t = bb_int(&b, "unsigned short", 2, 0);
+	u32_t = bb_int(&b, "unsigned int", 4, 0);
+	s32_t = bb_int(&b, "int", 4, BTF_INT_SIGNED);
+	u64_t = bb_int(&b, "unsigned long long", 8, 0);
+	s8_t = bb_int(&b, "signed char", 1, BTF_INT_SIGNED);
+	char_t = bb_int(&b, "char", 1, BTF_INT_SIGNED);
+	bool_t = bb_int(&b, "_Bool", 1, BTF_INT_BOOL);
+	int128_t = bb_int(&b, "__int128", 16, BTF_INT_SIGNED);
+	pid_t_ = bb_ref(&b, "pid_t", BTF_KIND_TYPEDEF, u32_t);
+	ret_t = bb_ref(&b, "ret_t", BTF_KIND_TYPEDEF, s32_t);
+	ret2_t = bb_ref(&b, NULL, BTF_KIND_CONST, ret_t);	/* const ret_t */
+	comm_t = bb_array(&b, char_t, u32_t, 8);
+	addr_t = bb_array(&b, u8_t, u32_t, 4);
+	ptr_t = bb_ref(&b, NULL, BTF_KIND_PTR, 0);
+
+	inner_t = bb_struct(&b, "inner", BTF_KIND_STRUCT, 0, 2, 4);
+	bb_member(&b, "port", u16_t, 0, 0);
+	bb_member(&b, "delta", s8_t, 16, 0);
+
+	state_t = bb_type(&b, "state", BTF_KIND_ENUM, 0, 2, 4);
+	bb_enumval(&b, "ST_OPEN", 1);
+	bb_enumval(&b, "ST_CLOSED", 2);
+
+	uni_t = bb_struct(&b, NULL, BTF_KIND_UNION, 0, 2, 4);
+	bb_member(&b, "x", u32_t, 0, 0);
+	bb_member(&b, "y", u16_t, 0, 0);
+
+	event_t = bb_struct(&b, "event", BTF_KIND_STRUCT, 1, 14, 60);
+	bb_member(&b, "pid", pid_t_, 0, 0);
+	bb_member(&b, "ret", ret2_t, 32, 0);
+	bb_member(&b, "lat_ns", u64_t, 64, 0);
+	bb_member(&b, "comm", comm_t, 128, 0);
+	bb_member(&b, "in", inner_t, 192, 0);
+	bb_member(&b, "st", state_t, 224, 0);
+	bb_member(&b, "a", u32_t, 256, 3);
+	bb_member(&b, "b", s32_t, 259, 5);
+	bb_member(&b, "c", u32_t, 264, 1);
+	bb_member(&b, "ptr", ptr_t, 320, 0);
+	bb_member(&b, "addr", addr_t, 384, 0);
+	bb_member(&b, "ok", bool_t, 416, 0);
+	bb_member(&b, NULL, uni_t, 448, 0);
+	bb_member(&b, "big", int128_t, 0, 0);	/* overlaps: fine for a test */
+
+	flat_t = bb_struct(&b, "flat", BTF_KIND_STRUCT, 0, 4, 24);
+	bb_member(&b, "pid", u32_t, 0, 0);
+	bb_member(&b, "comm", comm_t, 32, 0);
+	bb_member(&b, "dur_ns", u64_t, 96, 0);
+	bb_member(&b, "st", state_t, 160, 0);
+}
+
+static void put(unsigned char *rec, size_t off, const void *v, size_t n) { memcpy(rec + off, v, n); }
+
+static void test_event(const struct bsdk_btf *btf)
+{
+	unsigned char rec[64] = { 0 };
+	uint32_t pid = 1234, x = 65538, st = 1, bits;
+	int32_t ret = -2;
+	uint64_t lat = 1500000, ptr = 0xffff888812345678ull;
+	unsigned char addr[4] = { 10, 0, 0, 1 }, ok = 1;
+	uint16_t port = 80;
+	int8_t delta = -3;
+
+	put(rec, 0, &pid, 4);
+	put(rec, 4, &ret, 4);
+	put(rec, 8, &lat, 8);
+	memcpy(rec + 16, "bash\0zz", 8);
+	put(rec, 24, &port, 2);
+	put(rec, 26, &delta, 1);
+	put(rec, 28, &st, 4);
+	bits = 5 | 0x1f << 3 | 1 << 8;	/* a=5, b=-1 (5 bits), c=1 */
+	put(rec, 32, &bits, 4);
+	put(rec, 40, &ptr, 8);
+	put(rec, 48, addr, 4);
+	put(rec, 52, &ok, 1);
+	put(rec, 56, &x, 4);
+
+	check_print(btf, event_t, rec, 60, BSDK_BTF_JSON, 0, 0,
+		    "{\"pid\":1234,\"ret\":-2,\"lat_ns\":1500000,\"comm\":\"bash\","
+		    "\"in\":{\"port\":80,\"delta\":-3},\"st\":\"ST_OPEN\",\"a\":5,\"b\":-1,\"c\":1,"
+		    "\"ptr\":\"0xffff888812345678\",\"addr\":[10,0,0,1],\"ok\":true,"
+		    "\"x\":65538,\"y\":2,\"big\":27670134557308392543618258}",
+		    "every kind, JSON");
+	check_print(btf, event_t, rec, 60, BSDK_BTF_TEXT, BSDK_BTF_DURATIONS, 0,
+		    "{pid=1234 ret=-2 lat_ns=1.500ms comm=\"bash\" in={port=80 delta=-3} st=ST_OPEN "
+		    "a=5 b=-1 c=1 ptr=0xffff888812345678 addr=[10, 0, 0, 1] ok=true x=65538 y=2 "
+		    "big=27670134557308392543618258}",
+		    "every kind, text, durations");
+	check_print(btf, event_t, rec, 60, BSDK_BTF_JSON, BSDK_BTF_MEMBERS, 0, NULL, "members");
+	/* members continue an object the caller opened */
+	{
+		char *text;
+
+		print(btf, inner_t, rec + 24, 4, BSDK_BTF_JSON, BSDK_BTF_MEMBERS, &text);
+		check_str(text, ",\"port\":80,\"delta\":-3", "members: each after a comma");
+		free(text);
+		print(btf, u32_t, rec, 4, BSDK_BTF_JSON, BSDK_BTF_MEMBERS, &text);
+		check_str(text, ",\"value\":1234", "members of a scalar: \"value\"");
+		free(text);
+	}
+
+	/* enum values outside the enum are numbers */
+	st = 7;
+	put(rec, 28, &st, 4);
+	check_print(btf, state_t, rec + 28, 4, BSDK_BTF_JSON, 0, 0, "7", "enum outside");
+	/* integers at their limits */
+	lat = UINT64_MAX;
+	check_print(btf, u64_t, &lat, 8, BSDK_BTF_JSON, 0, 0, "18446744073709551615", "u64 max");
+	ret = INT32_MIN;
+	check_print(btf, s32_t, &ret, 4, BSDK_BTF_JSON, 0, 0, "-2147483648", "s32 min");
+	check_print(btf, bool_t, "\0", 1, BSDK_BTF_TEXT, 0, 0, "false", "bool false");
+}
+
+static void test_strings(const struct bsdk_btf *btf)
+{
+	/* flat.comm has 8 chars at offset 4: no NUL, quotes, control and
+	 * non-UTF-8 bytes, a valid two-byte sequence */
+	static const unsigned char hostile[8] = { '"', '\\', '\n', 0x01, 0xff, 0xc3, 0xa9, 'x' };
+	unsigned char rec[24] = { 0 };
+
+	memcpy(rec + 4, hostile, 8);
+	check_print(btf, flat_t, rec, 24, BSDK_BTF_JSON, 0, 0,
+		    "{\"pid\":0,\"comm\":\"\\\"\\\\\\n\\u0001\\u00ff\xc3\xa9x\",\"dur_ns\":0,\"st\":0}",
+		    "string escapes, JSON");
+	check_print(btf, flat_t, rec, 24, BSDK_BTF_TEXT, 0, 0,
+		    "{pid=0 comm=\"\\\"\\\\\\n\\x01\\xff\xc3\xa9x\" dur_ns=0 st=0}",
+		    "string escapes, text");
+}
+
+static void test_columns(const struct bsdk_btf *btf)
+{
+	unsigned char rec[24] = { 0 };
+	uint32_t pid = 42, st = 2;
+	uint64_t dur = 2500;
+	size_t len;
+	char *text;
+	FILE *f;
+
+	put(rec, 0, &pid, 4);
+	memcpy(rec + 4, "cat", 4);
+	put(rec, 12, &dur, 8);
+	put(rec, 20, &st, 4);
+	f = open_memstream(&text, &len);
+	check_i64(bsdk_btf_print_header(btf, flat_t, BSDK_BTF_DURATIONS, f), 0, "header");
+	fputc('\n', f);
+	check_i64(bsdk_btf_print(btf, flat_t, rec, 24, BSDK_BTF_COLUMNS, BSDK_BTF_DURATIONS, f), 0,
+		  "columns");
+	fclose(f);
+	check_str(text,
+		  "         pid  comm        dur_ns  st\n"
+		  "          42  cat        2.500us  ST_CLOSED",
+		  "columns line up under the header");
+	free(text);
+	f = open_memstream(&text, &len);
+	check_i64(bsdk_btf_print_header(btf, event_t, 0, f), -EINVAL, "no columns for nested");
+	fclose(f);
+	free(text);
+}
+
+static void test_info(const struct bsdk_btf *btf)
+{
+	struct bsdk_btf_info info;
+
+	check_i64(bsdk_btf_find_type(btf, "event"), event_t, "find struct event");
+	check_i64(bsdk_btf_find_type(btf, "pid_t"), 10, "find typedef");
+	check_i64(bsdk_btf_find_type(btf, "nope"), -ENOENT, "find: none");
+	check_i64(bsdk_btf_info(btf, event_t, NULL, &info), 0, "info of a type");
+	check_u64(info.size, 60, "info: size");
+	check(!info.flat, "event is not flat");
+	check_i64(bsdk_btf_info(btf, flat_t, NULL, &info), 0, "info of flat");
+	check(info.flat, "flat is flat");
+	check_i64(bsdk_btf_info(btf, event_t, "lat_ns", &info), 0, "member lat_ns");
+	check_u64(info.offset, 8, "lat_ns offset");
+	check_u64(info.size, 8, "lat_ns size");
+	check_i64(bsdk_btf_info(btf, event_t, "y", &info), 0, "member of an anonymous union");
+	check_u64(info.offset, 56, "y offset");
+	check_i64(bsdk_btf_info(btf, event_t, "b", &info), 0, "bitfield");
+	check_u64(info.bitfield, 5, "b: 5 bits");
+	check(info.is_signed, "b is signed");
+	check_i64(bsdk_btf_info(btf, event_t, "comm", &info), 0, "comm");
+	check(info.is_string && info.nelems == 8 && info.elem_size == 1, "comm: a string of 8");
+	check_i64(bsdk_btf_info(btf, event_t, "zz", &info), -ENOENT, "no such member");
+}
+
+/* BTF no compiler writes: the walk ends, the output is valid JSON. */
+static void test_hostile(void)
+{
+	struct bsdk_btf *btf;
+	uint32_t u32, loop_a, selfs, huge, zero, empty, big, deep, overflow, toobig, nested;
+	unsigned char rec[64];
+	char *text;
+
+	memset(rec, 0xab, sizeof(rec));
+	bb_init(&b);
+	u32 = bb_int(&b, "u32", 4, 0);
+	loop_a = bb_ref(&b, "a", BTF_KIND_TYPEDEF, loop_a = b.ntypes + 2);	/* a -> b -> a */
+	bb_ref(&b, "b", BTF_KIND_TYPEDEF, loop_a);
+	selfs = bb_struct(&b, "self", BTF_KIND_STRUCT, 0, 2, 4);	/* holds itself twice */
+	bb_member(&b, "me", selfs, 0, 0);
+	bb_member(&b, "again", selfs, 0, 0);
+	huge = bb_array(&b, u32, u32, 0xffffffff);			/* 16 GiB of u32 */
+	empty = bb_struct(&b, "empty", BTF_KIND_STRUCT, 0, 0, 0);
+	zero = bb_array(&b, empty, u32, 0xffffffff);			/* 2^32 nothings */
+	big = bb_struct(&b, "big", BTF_KIND_STRUCT, 0, 2, 4096);	/* past the record */
+	bb_member(&b, "x", u32, 0, 0);
+	bb_member(&b, "far", u32, 4000 * 8, 0);
+	overflow = bb_array(&b, huge, u32, 0xffffffff);			/* size overflows */
+	deep = bb_array(&b, zero, u32, 0xffffffff);			/* 2^64 nothings */
+	toobig = bb_int(&b, "wide", 32, 0);				/* a 256-bit int */
+	nested = bb_struct(&b, "nest", BTF_KIND_UNION, 0, 3, 4);	/* 3^depth paths */
+	bb_member(&b, "p", nested, 0, 0);
+	bb_member(&b, "q", nested, 0, 0);
+	bb_member(&b, "r", nested, 0, 0);
+	bb_finish(&b);
+	btf = bsdk_btf_new(b.blob, b.blob_size);
+	if (!check(btf != NULL, "hostile BTF parses"))
+		return;
+
+	check_print(btf, loop_a, rec, 4, BSDK_BTF_JSON, 0, -BSDK_EBTF, "null", "typedef loop");
+	check_print(btf, selfs, rec, 4, BSDK_BTF_JSON, 0, -BSDK_EBTF, NULL, "struct holds itself");
+	check_print(btf, huge, rec, 8, BSDK_BTF_JSON, 0, -ERANGE, "[2880154539,2880154539]",
+		    "huge array: stops at the record's end");
+	check_print(btf, zero, rec, 8, BSDK_BTF_JSON, 0, -BSDK_EBTF, NULL, "2^32 empty structs");
+	check_print(btf, deep, rec, 8, BSDK_BTF_JSON, 0, -BSDK_EBTF, NULL, "2^64 empty structs");
+	check_print(btf, overflow, rec, 8, BSDK_BTF_JSON, 0, -ERANGE, "[[2880154539,2880154539]]",
+		    "array whose size overflows: what the record holds");
+	{
+		struct bsdk_btf_info info;
+
+		check_i64(bsdk_btf_info(btf, overflow, NULL, &info), -BSDK_EBTF,
+			  "info: an overflowing size is an error");
+	}
+	check_print(btf, big, rec, 8, BSDK_BTF_JSON, 0, -ERANGE, "{\"x\":2880154539,\"far\":null}",
+		    "type larger than the record");
+	check_print(btf, big, rec, 0, BSDK_BTF_JSON, 0, -ERANGE, "null", "empty record");
+	check_print(btf, toobig, rec, 64, BSDK_BTF_JSON, 0, -BSDK_EBTF, "null", "256-bit int");
+	check_print(btf, nested, rec, 4, BSDK_BTF_JSON, 0, -BSDK_EBTF, NULL, "exponential union");
+	check_print(btf, 9999, rec, 4, BSDK_BTF_JSON, 0, -BSDK_EBTF, "null", "ID past the last");
+	check_print(btf, 0, rec, 4, BSDK_BTF_TEXT, 0, -BSDK_EBTF, "?", "void");
+	check_i64(print(btf, u32, NULL, 4, BSDK_BTF_JSON, 0, &text), -EINVAL, "no data");
+	free(text);
+	check_i64(print(btf, u32, rec, 4, BSDK_BTF_COLUMNS, 0, &text), -EINVAL,
+		  "columns of a scalar");
+	free(text);
+	bsdk_btf_free(btf);
+}
+
+int main(void)
+{
+	struct bsdk_btf *btf;
+
+	build_types();
+	bb_finish(&b);
+	btf = bsdk_btf_new(b.blob, b.blob_size);
+	if (!check(btf != NULL, "test BTF parses"))
+		return check_done();
+	test_event(btf);
+	test_strings(btf);
+	test_columns(btf);
+	test_info(btf);
+	bsdk_btf_free(btf);
+	test_hostile();
+	return check_done();
+}
