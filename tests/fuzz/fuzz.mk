@@ -72,3 +72,4 @@ test-asan: $(ASAN_UNIT_BINS) $(BPF_OBJS)
 	done; exit $$failed
 
 .PHONY: fuzz test-asan
+-include tests/fuzz/fuzz_btf_print.mk

@@ -61,46 +61,46 @@ static void build_types(void)
 	char_t = bb_int(&b, "char", 1, BTF_INT_SIGNED);
 	bool_t = bb_int(&b, "_Bool", 1, BTF_INT_BOOL);
 	int128_t = bb_int(&b, "__int128", 16, BTF_INT_SIGNED);
-	pid_t_ = bb_ref(&b, "pid_t", BTF_KIND_TYPEDEF, u32_t);
-	ret_t = bb_ref(&b, "ret_t", BTF_KIND_TYPEDEF, s32_t);
-	ret2_t = bb_ref(&b, NULL, BTF_KIND_CONST, ret_t);	/* const ret_t */
+	pid_t_ = bb_ref(&b, BTF_KIND_TYPEDEF, "pid_t", u32_t);
+	ret_t = bb_ref(&b, BTF_KIND_TYPEDEF, "ret_t", s32_t);
+	ret2_t = bb_ref(&b, BTF_KIND_CONST, NULL, ret_t);	/* const ret_t */
 	comm_t = bb_array(&b, char_t, u32_t, 8);
 	addr_t = bb_array(&b, u8_t, u32_t, 4);
-	ptr_t = bb_ref(&b, NULL, BTF_KIND_PTR, 0);
+	ptr_t = bb_ref(&b, BTF_KIND_PTR, NULL, 0);
 
-	inner_t = bb_struct(&b, "inner", BTF_KIND_STRUCT, 0, 2, 4);
-	bb_member(&b, "port", u16_t, 0, 0);
-	bb_member(&b, "delta", s8_t, 16, 0);
+	inner_t = bb_struct(&b, "inner", 4, 2);
+	bb_member_bits(&b, "port", u16_t, 0, 0);
+	bb_member_bits(&b, "delta", s8_t, 16, 0);
 
-	state_t = bb_type(&b, "state", BTF_KIND_ENUM, 0, 2, 4);
+	state_t = bb_enum(&b, "state", 4, 2);
 	bb_enumval(&b, "ST_OPEN", 1);
 	bb_enumval(&b, "ST_CLOSED", 2);
 
-	uni_t = bb_struct(&b, NULL, BTF_KIND_UNION, 0, 2, 4);
-	bb_member(&b, "x", u32_t, 0, 0);
-	bb_member(&b, "y", u16_t, 0, 0);
+	uni_t = bb_union(&b, NULL, 4, 2);
+	bb_member_bits(&b, "x", u32_t, 0, 0);
+	bb_member_bits(&b, "y", u16_t, 0, 0);
 
-	event_t = bb_struct(&b, "event", BTF_KIND_STRUCT, 1, 14, 60);
-	bb_member(&b, "pid", pid_t_, 0, 0);
-	bb_member(&b, "ret", ret2_t, 32, 0);
-	bb_member(&b, "lat_ns", u64_t, 64, 0);
-	bb_member(&b, "comm", comm_t, 128, 0);
-	bb_member(&b, "in", inner_t, 192, 0);
-	bb_member(&b, "st", state_t, 224, 0);
-	bb_member(&b, "a", u32_t, 256, 3);
-	bb_member(&b, "b", s32_t, 259, 5);
-	bb_member(&b, "c", u32_t, 264, 1);
-	bb_member(&b, "ptr", ptr_t, 320, 0);
-	bb_member(&b, "addr", addr_t, 384, 0);
-	bb_member(&b, "ok", bool_t, 416, 0);
-	bb_member(&b, NULL, uni_t, 448, 0);
-	bb_member(&b, "big", int128_t, 0, 0);	/* overlaps: fine for a test */
+	event_t = bb_struct(&b, "event", 60, 14);
+	bb_member_bits(&b, "pid", pid_t_, 0, 0);
+	bb_member_bits(&b, "ret", ret2_t, 32, 0);
+	bb_member_bits(&b, "lat_ns", u64_t, 64, 0);
+	bb_member_bits(&b, "comm", comm_t, 128, 0);
+	bb_member_bits(&b, "in", inner_t, 192, 0);
+	bb_member_bits(&b, "st", state_t, 224, 0);
+	bb_member_bits(&b, "a", u32_t, 256, 3);
+	bb_member_bits(&b, "b", s32_t, 259, 5);
+	bb_member_bits(&b, "c", u32_t, 264, 1);
+	bb_member_bits(&b, "ptr", ptr_t, 320, 0);
+	bb_member_bits(&b, "addr", addr_t, 384, 0);
+	bb_member_bits(&b, "ok", bool_t, 416, 0);
+	bb_member_bits(&b, NULL, uni_t, 448, 0);
+	bb_member_bits(&b, "big", int128_t, 0, 0);	/* overlaps: fine for a test */
 
-	flat_t = bb_struct(&b, "flat", BTF_KIND_STRUCT, 0, 4, 24);
-	bb_member(&b, "pid", u32_t, 0, 0);
-	bb_member(&b, "comm", comm_t, 32, 0);
-	bb_member(&b, "dur_ns", u64_t, 96, 0);
-	bb_member(&b, "st", state_t, 160, 0);
+	flat_t = bb_struct(&b, "flat", 24, 4);
+	bb_member_bits(&b, "pid", u32_t, 0, 0);
+	bb_member_bits(&b, "comm", comm_t, 32, 0);
+	bb_member_bits(&b, "dur_ns", u64_t, 96, 0);
+	bb_member_bits(&b, "st", state_t, 160, 0);
 }
 
 static void put(unsigned char *rec, size_t off, const void *v, size_t n) { memcpy(rec + off, v, n); }
@@ -243,30 +243,34 @@ static void test_hostile(void)
 	uint32_t u32, loop_a, selfs, huge, zero, empty, big, deep, overflow, toobig, nested;
 	unsigned char rec[64];
 	char *text;
+	size_t size;
+	void *raw;
 
 	memset(rec, 0xab, sizeof(rec));
 	bb_init(&b);
 	u32 = bb_int(&b, "u32", 4, 0);
-	loop_a = bb_ref(&b, "a", BTF_KIND_TYPEDEF, loop_a = b.ntypes + 2);	/* a -> b -> a */
-	bb_ref(&b, "b", BTF_KIND_TYPEDEF, loop_a);
-	selfs = bb_struct(&b, "self", BTF_KIND_STRUCT, 0, 2, 4);	/* holds itself twice */
-	bb_member(&b, "me", selfs, 0, 0);
-	bb_member(&b, "again", selfs, 0, 0);
+	loop_a = bb_ref(&b, BTF_KIND_TYPEDEF, "a", loop_a = b.next_id + 1);	/* a -> b -> a */
+	bb_ref(&b, BTF_KIND_TYPEDEF, "b", loop_a);
+	selfs = bb_struct(&b, "self", 4, 2);	/* holds itself twice */
+	bb_member_bits(&b, "me", selfs, 0, 0);
+	bb_member_bits(&b, "again", selfs, 0, 0);
 	huge = bb_array(&b, u32, u32, 0xffffffff);			/* 16 GiB of u32 */
-	empty = bb_struct(&b, "empty", BTF_KIND_STRUCT, 0, 0, 0);
+	empty = bb_struct(&b, "empty", 0, 0);
 	zero = bb_array(&b, empty, u32, 0xffffffff);			/* 2^32 nothings */
-	big = bb_struct(&b, "big", BTF_KIND_STRUCT, 0, 2, 4096);	/* past the record */
-	bb_member(&b, "x", u32, 0, 0);
-	bb_member(&b, "far", u32, 4000 * 8, 0);
+	big = bb_struct(&b, "big", 4096, 2);	/* past the record */
+	bb_member_bits(&b, "x", u32, 0, 0);
+	bb_member_bits(&b, "far", u32, 4000 * 8, 0);
 	overflow = bb_array(&b, huge, u32, 0xffffffff);			/* size overflows */
 	deep = bb_array(&b, zero, u32, 0xffffffff);			/* 2^64 nothings */
 	toobig = bb_int(&b, "wide", 32, 0);				/* a 256-bit int */
-	nested = bb_struct(&b, "nest", BTF_KIND_UNION, 0, 3, 4);	/* 3^depth paths */
-	bb_member(&b, "p", nested, 0, 0);
-	bb_member(&b, "q", nested, 0, 0);
-	bb_member(&b, "r", nested, 0, 0);
-	bb_finish(&b);
-	btf = bsdk_btf_new(b.blob, b.blob_size);
+	nested = bb_union(&b, "nest", 4, 3);	/* 3^depth paths */
+	bb_member_bits(&b, "p", nested, 0, 0);
+	bb_member_bits(&b, "q", nested, 0, 0);
+	bb_member_bits(&b, "r", nested, 0, 0);
+	raw = bb_raw(&b, &size);
+	btf = bsdk_btf_new(raw, size);
+	free(raw);
+	bb_free(&b);
 	if (!check(btf != NULL, "hostile BTF parses"))
 		return;
 
@@ -302,10 +306,14 @@ static void test_hostile(void)
 int main(void)
 {
 	struct bsdk_btf *btf;
+	size_t size;
+	void *raw;
 
 	build_types();
-	bb_finish(&b);
-	btf = bsdk_btf_new(b.blob, b.blob_size);
+	raw = bb_raw(&b, &size);
+	btf = bsdk_btf_new(raw, size);
+	free(raw);
+	bb_free(&b);
 	if (!check(btf != NULL, "test BTF parses"))
 		return check_done();
 	test_event(btf);
