@@ -160,6 +160,29 @@ int bsdk_obj_set_global(struct bsdk_obj *obj, const char *name, const void *valu
 /* The size in bytes of the global variable name, or -ENOENT. */
 int bsdk_obj_global_size(const struct bsdk_obj *obj, const char *name);
 
+/* A pointer to the global variable name, its size in *size (may be NULL): how user space reads
+ * the program's counters without a system call (loader/globals.c).
+ *
+ * Before bsdk_obj_load() it points into the initial value that load writes into the map:
+ * writing through it is bsdk_obj_set_global() without the copy. After a load, it points into
+ * the map itself, mapped into this process: the kernel creates .data, .bss and .rodata maps
+ * with BPF_F_MMAPABLE (5.5+), so a store of the program is seen by the next read here and
+ * the other way round. .rodata is frozen at load and mapped read-only: writing to it after
+ * load is a segmentation fault. The pointer is valid until bsdk_obj_close() (and changes at
+ * load: take it again). Read what the program updates concurrently as `volatile` or with
+ * __atomic_load_n().
+ *
+ * NULL with errno: ENOENT when there is no such variable, EOPNOTSUPP after load when the kernel
+ * could not map the section (before 5.5; read it with bsdk_map_lookup_elem() on the section's
+ * map, key 0). */
+void *bsdk_obj_global_ptr(const struct bsdk_obj *obj, const char *name, size_t *size);
+
+/* The whole value of a global data map (origin ".rodata", ".data", ".bss" or another data
+ * section), in *size its size (may be NULL), with the same rules as bsdk_obj_global_ptr(): the
+ * initial value before load, the mapped map after. NULL with errno EINVAL for a map that does
+ * not hold global variables, EOPNOTSUPP after load without BPF_F_MMAPABLE. */
+void *bsdk_map_global_data(const struct bsdk_map *map, size_t *size);
+
 /* ------------------------------------------------------------------ program */
 
 const char *bsdk_prog_name(const struct bsdk_prog *prog);

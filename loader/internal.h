@@ -204,6 +204,10 @@ struct bsdk_map {
 	bool is_rodata;
 	int fd;
 	int batch_mode;		/* map_ops.c: how lookup_batch reads it */
+	/* globals.c: a global data map created BPF_F_MMAPABLE, mapped after load */
+	bool mmapable;
+	void *mmaped;
+	size_t mmap_size;
 };
 
 struct bsdk_link {
@@ -267,6 +271,15 @@ int maps_create(struct bsdk_obj *obj);
 /* Maps live in obj->maps, which the caller may change through these. */
 struct bsdk_map *map_by_sec_offset(const struct bsdk_obj *obj, size_t sec, uint64_t offset);
 struct bsdk_map *map_by_data_sec(const struct bsdk_obj *obj, size_t sec);
+
+/* globals.c */
+/* Map the global data map just created and filled (.rodata read-only: it is frozen). */
+int globals_mmap(struct bsdk_map *map);
+void globals_unmap(struct bsdk_map *map);
+
+/* obj.c: the symbol of global variable name and the data map that holds it, or NULL. */
+const GElf_Sym *obj_global_find(const struct bsdk_obj *obj, const char *name,
+				struct bsdk_map **map);
 
 /* relo.c */
 int relos_collect(struct bsdk_obj *obj);

@@ -334,6 +334,9 @@ static int map_create(struct bsdk_map *map)
 	attr.map_extra = map->map_extra;
 	attr.numa_node = map->numa_node;	/* used with BPF_F_NUMA_NODE */
 	kernel_name(attr.map_name, map->name);
+	/* Global data mapped into user space: counters read with no system call. */
+	if (map->is_global_data)
+		attr.map_flags |= BPF_F_MMAPABLE;
 	/* Types let bpftool print the map; some kernels refuse them for
 	 * some map types, which is no reason to fail. */
 	if (map->obj->btf_fd >= 0 && map->btf_value_type_id) {
@@ -347,11 +350,17 @@ static int map_create(struct bsdk_map *map)
 		attr.btf_fd = attr.btf_key_type_id = attr.btf_value_type_id = 0;
 		fd = sys_bpf(BPF_MAP_CREATE, &attr, sizeof(attr));
 	}
+	if (fd < 0 && (attr.map_flags & BPF_F_MMAPABLE) && !(map->map_flags & BPF_F_MMAPABLE)) {
+		log_debug("map '%s': created without BPF_F_MMAPABLE, which the kernel refused: %s", map->name, bsdk_strerror(fd));
+		attr.map_flags &= ~BPF_F_MMAPABLE;
+		fd = sys_bpf(BPF_MAP_CREATE, &attr, sizeof(attr));
+	}
 	if (fd < 0)
 		return log_fail(-fd, "map '%s': the kernel refused to create it (type %u, key %u, value %u, max_entries %u): %s",
 				map->name, map->type, map->key_size, map->value_size,
 				map->max_entries, bsdk_strerror(fd));
 	map->fd = fd;
+	map->mmapable = attr.map_flags & BPF_F_MMAPABLE;
 	log_debug("map '%s': created, fd %d", map->name, fd);
 
 	if (map->is_global_data) {
@@ -365,6 +374,9 @@ static int map_create(struct bsdk_map *map)
 		}
 		if (err)
 			return log_fail(-err, "map '%s': cannot set its initial value: %s", map->name, bsdk_strerror(err));
+		err = globals_mmap(map);
+		if (err)
+			return err;
 	}
 
 	if (map->pinning == 1) {

@@ -155,6 +155,7 @@ static void obj_unload(struct bsdk_obj *obj)
 		obj->progs[i].fd = -1;
 	}
 	for (size_t i = 0; i < obj->nmaps; i++) {
+		globals_unmap(&obj->maps[i]);
 		if (obj->maps[i].fd >= 0)
 			close(obj->maps[i].fd);
 		obj->maps[i].fd = -1;
@@ -286,8 +287,8 @@ struct bsdk_map *bsdk_obj_map_find(const struct bsdk_obj *obj, const char *name)
 }
 
 /* The symbol of global variable name and the data map that holds it. */
-static const GElf_Sym *global_find(const struct bsdk_obj *obj,
-				   const char *name, struct bsdk_map **map)
+const GElf_Sym *obj_global_find(const struct bsdk_obj *obj, const char *name,
+				struct bsdk_map **map)
 {
 	for (size_t i = 0; i < obj->nsyms; i++) {
 		const GElf_Sym *sym = &obj->syms[i];
@@ -304,7 +305,7 @@ static const GElf_Sym *global_find(const struct bsdk_obj *obj,
 int bsdk_obj_set_global(struct bsdk_obj *obj, const char *name, const void *value, size_t size)
 {
 	struct bsdk_map *map;
-	const GElf_Sym *sym = global_find(obj, name, &map);
+	const GElf_Sym *sym = obj_global_find(obj, name, &map);
 
 	if (!sym)
 		return obj_fail(obj, ENOENT, "no global variable '%s' in .rodata, .data or .bss", name);
@@ -322,7 +323,7 @@ int bsdk_obj_set_global(struct bsdk_obj *obj, const char *name, const void *valu
 int bsdk_obj_global_size(const struct bsdk_obj *obj, const char *name)
 {
 	struct bsdk_map *map;
-	const GElf_Sym *sym = global_find(obj, name, &map);
+	const GElf_Sym *sym = obj_global_find(obj, name, &map);
 
 	if (!sym)
 		return fail(ENOENT);
