@@ -1,0 +1,72 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+#
+# The documents keep their promises: every shell block marked with
+# `<!-- doctest: NAME -->` in README.md, docs/, samples/*/README.md and
+# kernel/README.md runs as written, from where the document says to stand,
+# and prints output of the shape the document shows (tests/doctest says how
+# blocks are marked and matched). The first page's picture is what
+# docs/picture.dot draws.
+
+load '/usr/lib/bats/bats-support/load'
+load '/usr/lib/bats/bats-assert/load'
+
+setup() {
+	cd "$BATS_TEST_DIRNAME/../.." || return 1
+	export BUILD=${BUILD:-build}
+}
+
+marked_docs() {
+	grep -l '^<!-- doctest: ' README.md docs/*.md samples/*/README.md kernel/README.md 2>/dev/null
+}
+
+@test "doctest: a block whose output differs from the document fails" {
+	doc="$BATS_TEST_TMPDIR/wrong.md"
+	printf '%s\n' '<!-- doctest: greet -->' '```sh' 'echo hello 42' '```' \
+		'<!-- doctest-output: greet -->' '```' 'hello 7' 'goodbye' '```' >"$doc"
+	run tests/doctest run "$doc"
+	assert_failure 1
+	assert_output --partial "output lacks the line shown in the document:"
+	assert_output --partial "goodbye"
+}
+
+@test "doctest: a failing command fails its block, and state carries between blocks" {
+	doc="$BATS_TEST_TMPDIR/state.md"
+	printf '%s\n' '<!-- doctest: one -->' '```sh' 'X=5; cd ..' '```' \
+		'<!-- doctest: two -->' '```sh' 'test "$X" = 5 && test -L bpfsdk/include' 'false' 'echo "reached-$((1 + 1))"' '```' >"$doc"
+	run tests/doctest run "$doc"
+	assert_failure 1
+	assert_line --partial "ok $doc:1: block 'one'"
+	assert_line --partial "FAIL $doc:5: block 'two': exited with status 1"
+	refute_output --partial "reached-2"
+}
+
+@test "doctest: numbers in the shown output match any number" {
+	doc="$BATS_TEST_TMPDIR/numbers.md"
+	printf '%s\n' '<!-- doctest: n -->' '```sh' 'echo "recv 12 events, 0x1f, c0660000"' '```' \
+		'<!-- doctest-output: n -->' '```' 'recv 621469 events, 0x2a, 266c0000' '```' >"$doc"
+	run tests/doctest run "$doc"
+	assert_success
+}
+
+@test "README's 'Use the headers' example is marked and the README links the picture" {
+	run tests/doctest list README.md
+	assert_line "README.md hello"
+	assert_line "README.md hello-run"
+	grep -q '(docs/picture.svg)' README.md
+}
+
+@test "every marked block in the documents runs as written" {
+	local doc failed=()
+	for doc in $(marked_docs); do
+		tests/doctest run "$doc" || failed+=("$doc")
+	done
+	[ ${#failed[@]} -eq 0 ] || fail "documents whose blocks fail: ${failed[*]}"
+}
+
+@test "docs/picture.svg is what docs/picture.dot draws (make picture)" {
+	command -v dot >/dev/null || skip "graphviz is not installed (make setup)"
+	dot -Tsvg docs/picture.dot -o "$BATS_TEST_TMPDIR/picture.svg"
+	diff -u docs/picture.svg "$BATS_TEST_TMPDIR/picture.svg" ||
+		fail "docs/picture.svg is stale: run 'make picture'"
+}
