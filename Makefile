@@ -5,14 +5,21 @@
 #   make               build everything into build/
 #   make run           set up the machine, build, run the headline sample
 #   make test          set up, build, run every suite (host, then qemu)
+#   make test-all      the same as make test (host and qemu)
 #   make test-host     the same without the qemu kernel suite
 #   make vmtest        only the suites inside the qemu test kernel
 #                      (KERNEL=path/to/bzImage boots another kernel)
+#   make vmtest-debian the qemu suites on Debian's prebuilt kernel
+#   make kernel        build (or reuse the cached) qemu test kernel
 #   make bench         the consumer benchmarks (docs/performance.md)
 #   make fuzz          fuzz the object parser (FUZZ_SECONDS, default 60)
 #   make test-asan     the unit tests under ASan/UBSan/LeakSanitizer
 #   make check-headers regenerate include/bpf_helper_defs.h and diff it
+#   make update-headers rewrite include/bpf_helper_defs.h from the UAPI header
+#   make picture       redraw docs/picture.svg from docs/picture.dot
 #   make setup         install the Debian packages, mount tracefs/bpffs
+#   make clean         remove build/
+#   make help          this list
 #   make V=1           show full commands; BUILD=dir to build elsewhere
 #
 # Every folder brings its own fragment (loader/loader.mk, samples/*.mk, ...);
@@ -103,6 +110,7 @@ include samples/samples.mk
 include tests/tests.mk
 -include tests/fuzz/fuzz.mk
 -include kernel/kernel.mk
+-include docs/docs.mk
 
 all: $(LOADER_LIB) $(USER_BINS) $(BPF_OBJS)
 
