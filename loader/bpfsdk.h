@@ -25,6 +25,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -91,6 +92,13 @@ void bsdk_bump_memlock(void);
  * relative "../bpf/NAME.bpf.o": the object built beside the program). 0,
  * -ENAMETOOLONG when it does not fit in size bytes, or -errno. */
 int bsdk_path_beside_exe(char *buf, size_t size, const char *relative);
+
+/* Write the len bytes at s to f as one JSON string, quotes included: quotes,
+ * backslashes and control characters escaped, valid UTF-8 as it is, every
+ * other byte as \udcXX (which Python's os.fsencode() turns back into the
+ * byte). For tools that print what BPF programs read - paths, names,
+ * arguments - as JSON Lines. */
+void bsdk_json_string(FILE *f, const void *s, size_t len);
 
 /* ------------------------------------------------------------------ object */
 

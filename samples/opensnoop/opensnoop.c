@@ -147,68 +147,6 @@ static const char *flags_str(int flags, char *buf, size_t size)
 	return buf;
 }
 
-/* Write s (len bytes) as a JSON string. Control characters, quotes and
- * backslashes are escaped; bytes that are not part of valid UTF-8 become
- * \udcXX (a path is bytes, not text). */
-static void json_string(FILE *f, const char *s, size_t len)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	const unsigned char *end = p + len;
-
-	fputc('"', f);
-	while (p < end) {
-		unsigned char c = *p;
-		size_t n = 0;
-
-		if (c == '"' || c == '\\') {
-			fprintf(f, "\\%c", c);
-			p++;
-			continue;
-		}
-		if (c < 0x20 || c == 0x7f) {
-			fprintf(f, "\\u%04x", c);
-			p++;
-			continue;
-		}
-		if (c < 0x80) {
-			fputc(c, f);
-			p++;
-			continue;
-		}
-		/* A multi-byte sequence: its length from the lead byte, then
-		 * check the continuation bytes and the ranges RFC 3629 forbids
-		 * (overlong forms, surrogates, above U+10FFFF). */
-		if (c >= 0xc2 && c <= 0xdf)
-			n = 2;
-		else if (c >= 0xe0 && c <= 0xef)
-			n = 3;
-		else if (c >= 0xf0 && c <= 0xf4)
-			n = 4;
-		if (n && (size_t)(end - p) >= n) {
-			bool ok = true;
-
-			for (size_t i = 1; i < n; i++)
-				ok = ok && (p[i] & 0xc0) == 0x80;
-			if (c == 0xe0 && p[1] < 0xa0)
-				ok = false;
-			if (c == 0xed && p[1] >= 0xa0)
-				ok = false;
-			if (c == 0xf0 && p[1] < 0x90)
-				ok = false;
-			if (c == 0xf4 && p[1] >= 0x90)
-				ok = false;
-			if (ok) {
-				fwrite(p, 1, n, f);
-				p += n;
-				continue;
-			}
-		}
-		fprintf(f, "\\udc%02x", c);
-		p++;
-	}
-	fputc('"', f);
-}
-
 static void print_header(const struct options *o)
 {
 	if (o->verbose)
@@ -237,14 +175,14 @@ static void print_event(const struct options *o, const struct opensnoop_event *e
 	if (o->json) {
 		printf("{\"ts_ns\":%llu,\"pid\":%u,\"tid\":%u,\"uid\":%u,\"comm\":",
 		       (unsigned long long)e->ts_ns, e->pid, e->tid, e->uid);
-		json_string(stdout, comm, strlen(comm));
+		bsdk_json_string(stdout, comm, strlen(comm));
 		printf(",\"ret\":%d,\"flags\":%d,\"flags_str\":\"%s\",\"dfd\":%d,\"path\":",
 		       e->ret, e->flags, flags, e->dfd);
 		if (e->path_err)
 			printf("null,\"path_err\":\"%s\"}\n",
 			       errno_name(-e->path_err, err, sizeof(err)) + 1);
 		else {
-			json_string(stdout, path, path_len);
+			bsdk_json_string(stdout, path, path_len);
 			printf("}\n");
 		}
 		return;

@@ -124,24 +124,6 @@ static void print_dump(const __u8 *p, size_t len)
 	}
 }
 
-/* A command name as a JSON string: bytes outside printable ASCII as
- * \u00XX, or \udcXX above 0x7f (a name is bytes, not text). */
-static void json_comm(const char *s)
-{
-	putchar('"');
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			printf("\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f)
-			printf("\\u%04x", *p);
-		else if (*p > 0x7f)
-			printf("\\udc%02x", *p);
-		else
-			putchar(*p);
-	}
-	putchar('"');
-}
-
 static void print_header(const struct options *o)
 {
 	if (o->verbose)
@@ -157,7 +139,7 @@ static void print_event(const struct options *o, const struct payload_event *e,
 	if (o->json) {
 		printf("{\"ts_ns\":%llu,\"pid\":%u,\"tid\":%u,\"comm\":",
 		       (unsigned long long)e->ts_ns, e->pid, e->tid);
-		json_comm(comm);
+		bsdk_json_string(stdout, comm, strlen(comm));
 		printf(",\"fd\":%d,\"len\":%llu,\"shown\":%u,\"size\":%u,\"data\":\"",
 		       e->fd, (unsigned long long)e->count, e->len, size);
 		for (__u32 i = 0; i < e->len; i++)
