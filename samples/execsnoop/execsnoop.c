@@ -1,0 +1,496 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * execsnoop - show every execve(2) on the system: the new program's name,
+ * its pid and parent, the result, and the command line.
+ *
+ * The BPF side (execsnoop.bpf.c) copies the arguments at the entry of
+ * execve, adds the result at its exit and sends a record as long as the
+ * command line; this side prints a line for each, in BCC's columns.
+ *
+ * The story: open -> configure -> load -> open the perf buffer -> attach
+ * -> poll and print -> report -> clean up.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <linux/bpf.h>
+
+#include "bpfsdk.h"
+#include "execsnoop.h"
+
+static const char usage[] =
+"usage: execsnoop [options]\n"
+"\n"
+"Show each execve(2) as it returns: the command name, the process and its\n"
+"parent, the result, and the arguments. The BPF side reads up to 20\n"
+"arguments of up to 127 bytes each from the caller's memory.\n"
+"\n"
+"options:\n"
+"  -p, --pid PID        only process PID and the processes it forked\n"
+"  -c, --comm COMM      only execs whose command name (after the exec) is COMM\n"
+"  -x, --fails          only the execs that failed\n"
+"  -T, --time           a TIME column: the wall clock, HH:MM:SS\n"
+"  -d, --duration SEC   stop after SEC seconds (default: until Ctrl-C)\n"
+"  -j, --json           one JSON object per line instead of columns\n"
+"  -o, --object PATH    the BPF object (default: ../bpf/execsnoop.bpf.o\n"
+"                       next to this program)\n"
+"  -v, --verbose        more columns (TID, UID) and what the loader does;\n"
+"                       twice for debug messages\n"
+"  -h, --help           this text\n"
+"\n"
+"output, one line per execve:\n"
+"  PCOMM    the command name after the call: the new program's when it\n"
+"           worked, the caller's when it failed\n"
+"  PID      the process that called execve\n"
+"  PPID     its parent (the process that forked it)\n"
+"  RET      0, or the error as -ENAME\n"
+"  ARGS     the arguments, argv[0] first, separated by spaces; ' ...' when\n"
+"           there were more, or one was cut; bytes that are not printable\n"
+"           as \\xNN\n"
+"\n"
+"--json prints ts_ns, pid, tid, ppid, uid, comm, ret, args (an array of\n"
+"strings) and truncated per line.\n"
+"\n"
+"On exit a line 'received N, shown S, lost L' goes to stderr: L is the\n"
+"number of records the kernel dropped because a ring was full.\n"
+"\n"
+"exit status: 0 on success, 1 on failure, 2 on a usage error. Needs root\n"
+"(CAP_BPF and CAP_PERFMON).\n";
+
+struct options {
+	__u32 pid;
+	const char *comm;
+	bool fails;
+	bool time;
+	double duration;	/* 0: until Ctrl-C */
+	const char *object;
+	bool json;
+	int verbose;
+};
+
+struct snoop {
+	const struct options *opt;
+	__u64 received;
+	__u64 shown;
+	__u64 lost;
+	__u64 bad;
+};
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static double now_sec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Tell the BPF side the parent of every process already running: field 4
+ * of /proc/PID/stat. Those forked from now on, fork_note sees. */
+static int parents_seed(const struct bsdk_map *parents)
+{
+	struct dirent *d;
+	DIR *dir = opendir("/proc");
+	int n = 0;
+
+	if (!dir) {
+		fprintf(stderr, "error: cannot read '/proc': %s\n", strerror(errno));
+		return -1;
+	}
+	while ((d = readdir(dir))) {
+		char path[300], buf[512], *p;
+		unsigned int pid, ppid;
+		FILE *f;
+
+		if (sscanf(d->d_name, "%u", &pid) != 1)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", d->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;	/* it has just exited */
+		/* "pid (comm) state ppid": comm may hold spaces and
+		 * parentheses, so start after the last ')'. */
+		if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')) &&
+		    sscanf(p + 1, " %*c %u", &ppid) == 1 &&
+		    bsdk_map_update_elem(parents, &pid, sizeof(pid), &ppid, sizeof(ppid),
+					 BPF_NOEXIST) == 0)
+			n++;
+		fclose(f);
+	}
+	closedir(dir);
+	return n;
+}
+
+/* Where to find "offset:N;" of field name in a tracepoint's format file. */
+static int format_field_offset(const char *event, const char *name, __u32 *offset)
+{
+	char path[256], line[512], needle[64];
+	int err = -ENOENT;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/kernel/tracing/events/%s/format", event);
+	snprintf(needle, sizeof(needle), " %s;", name);
+	f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "error: cannot read '%s': %s\n", path, strerror(errno));
+		return -errno;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *p = strstr(line, needle);
+
+		if (p && sscanf(p + strlen(needle), " offset:%u;", offset) == 1) {
+			err = 0;
+			break;
+		}
+	}
+	fclose(f);
+	if (err)
+		fprintf(stderr, "error: '%s' has no field '%s'\n", path, name);
+	return err;
+}
+
+static void print_header(const struct options *o)
+{
+	if (o->time)
+		printf("%-8s ", "TIME");
+	if (o->verbose)
+		printf("%-16s %-7s %-7s %-7s %-5s %-7s %s\n", "PCOMM", "PID", "TID", "PPID",
+		       "UID", "RET", "ARGS");
+	else
+		printf("%-16s %-7s %-7s %-7s %s\n", "PCOMM", "PID", "PPID", "RET", "ARGS");
+}
+
+static void print_args(const struct execsnoop_event *e, const char *args)
+{
+	const char *p = args;
+
+	for (__u32 i = 0; i < e->argc; i++) {
+		if (i)
+			putchar(' ');
+		for (; *p; p++) {
+			unsigned char c = (unsigned char)*p;
+
+			if (c < 0x20 || c >= 0x7f || c == '\\')
+				printf("\\x%02x", c);
+			else
+				putchar(c);
+		}
+		p++;
+	}
+	if (e->flags)
+		printf(" ...");
+}
+
+static void print_event(const struct options *o, const struct execsnoop_event *e,
+			const char *comm, const char *args)
+{
+	char ret[32];
+
+	if (o->json) {
+		const char *p = args;
+
+		printf("{\"ts_ns\":%llu,\"pid\":%u,\"tid\":%u,\"ppid\":%u,\"uid\":%u,\"comm\":",
+		       (unsigned long long)e->ts_ns, e->pid, e->tid, e->ppid, e->uid);
+		bsdk_json_string(stdout, comm, strlen(comm));
+		printf(",\"ret\":%d,\"args\":[", e->ret);
+		for (__u32 i = 0; i < e->argc; i++) {
+			size_t n = strlen(p);
+
+			if (i)
+				putchar(',');
+			bsdk_json_string(stdout, p, n);
+			p += n + 1;
+		}
+		printf("],\"truncated\":%s}\n", e->flags ? "true" : "false");
+		return;
+	}
+	if (e->ret < 0 && strerrorname_np(-e->ret))
+		snprintf(ret, sizeof(ret), "-%s", strerrorname_np(-e->ret));
+	else
+		snprintf(ret, sizeof(ret), "%d", e->ret);
+	if (o->time) {
+		time_t t = time(NULL);
+		char hms[16];
+
+		strftime(hms, sizeof(hms), "%H:%M:%S", localtime(&t));
+		printf("%-8s ", hms);
+	}
+	if (o->verbose)
+		printf("%-16s %-7u %-7u %-7u %-5u %-7s ", comm, e->pid, e->tid, e->ppid, e->uid, ret);
+	else
+		printf("%-16s %-7u %-7u %-7s ", comm, e->pid, e->ppid, ret);
+	print_args(e, args);
+	putchar('\n');
+}
+
+/* Called for every record: the head, then args_len bytes of arguments,
+ * argc strings each with its NUL; the ring pads the whole to 8 bytes. */
+static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
+{
+	struct snoop *s = ctx;
+	struct execsnoop_event e;
+	char comm[EXECSNOOP_COMM_LEN + 1];
+	const char *args = (const char *)data + EXECSNOOP_HEAD_SIZE;
+	__u32 nuls = 0;
+
+	s->received++;
+	if (size < EXECSNOOP_HEAD_SIZE) {
+		if (s->bad++ < 5)
+			fprintf(stderr, "warning: cpu %d: record of %u bytes, shorter than the %zu-byte head\n",
+				cpu, size, (size_t)EXECSNOOP_HEAD_SIZE);
+		return;
+	}
+	memcpy(&e, data, EXECSNOOP_HEAD_SIZE);
+	if (e.args_len <= size - EXECSNOOP_HEAD_SIZE)
+		for (__u32 i = 0; i < e.args_len; i++)
+			nuls += !args[i];
+	/* Exactly argc strings, the last one ended: then printing cannot run
+	 * past the record. */
+	if (e.args_len > size - EXECSNOOP_HEAD_SIZE || nuls != e.argc ||
+	    (e.args_len && args[e.args_len - 1])) {
+		if (s->bad++ < 5)
+			fprintf(stderr, "warning: cpu %d: %u arguments do not fit %u bytes\n",
+				cpu, e.argc, e.args_len);
+		return;
+	}
+	memcpy(comm, e.comm, EXECSNOOP_COMM_LEN);
+	comm[EXECSNOOP_COMM_LEN] = '\0';
+	if ((s->opt->fails && e.ret == 0) ||
+	    (s->opt->pid && e.pid != s->opt->pid && e.ppid != s->opt->pid) ||
+	    (s->opt->comm && strcmp(comm, s->opt->comm) != 0))
+		return;
+	s->shown++;
+	print_event(s->opt, &e, comm, args);
+}
+
+static void on_lost(void *ctx, int cpu, uint64_t count)
+{
+	struct snoop *s = ctx;
+
+	s->lost += count;
+	if (s->opt->verbose)
+		fprintf(stderr, "lost: cpu %d dropped %llu records\n", cpu,
+			(unsigned long long)count);
+}
+
+static int parse_options(int argc, char **argv, struct options *o)
+{
+	static const struct option longopts[] = {
+		{ "pid", required_argument, NULL, 'p' },
+		{ "comm", required_argument, NULL, 'c' },
+		{ "fails", no_argument, NULL, 'x' },
+		{ "time", no_argument, NULL, 'T' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "object", required_argument, NULL, 'o' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	long val;
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":p:c:xTd:jo:vh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			errno = 0;
+			val = strtol(optarg, &end, 10);
+			if (*end || end == optarg || errno || val <= 0 || val > INT_MAX) {
+				fprintf(stderr, "error: --pid '%s' is not a process id\n", optarg);
+				return 2;
+			}
+			o->pid = (__u32)val;
+			break;
+		case 'c':
+			if (!*optarg || strlen(optarg) >= EXECSNOOP_COMM_LEN) {
+				fprintf(stderr, "error: --comm '%s' is not a command name of 1 to 15 characters\n",
+					optarg);
+				return 2;
+			}
+			o->comm = optarg;
+			break;
+		case 'x':
+			o->fails = true;
+			break;
+		case 'T':
+			o->time = true;
+			break;
+		case 'd':
+			o->duration = strtod(optarg, &end);
+			if (*end || end == optarg || !(o->duration > 0) || o->duration > 86400) {
+				fprintf(stderr, "error: --duration '%s' is not a number of seconds between 0 and 86400\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 'o':
+			o->object = optarg;
+			break;
+		case 'v':
+			o->verbose++;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		case ':':
+			fprintf(stderr, "error: option '%s' needs a value (try 'execsnoop --help')\n",
+				argv[optind - 1]);
+			return 2;
+		default:
+			fprintf(stderr, "error: unknown option '%s' (try 'execsnoop --help')\n",
+				argv[optind - 1]);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "error: unexpected argument '%s' (try 'execsnoop --help')\n",
+			argv[optind]);
+		return 2;
+	}
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const prog_names[] = { "fork_note", "execve_exit", "execve_enter" };
+	struct options opt = { 0 };
+	struct snoop snoop = { .opt = &opt };
+	struct bsdk_link *links[3] = { NULL };
+	struct bsdk_prog *progs[3];
+	struct bsdk_perfbuf *pb = NULL;
+	struct bsdk_obj *obj = NULL;
+	int ret = 1, err, out_err = 0;
+	char exe[PATH_MAX];
+	__u32 child_off;
+	double start;
+
+	err = parse_options(argc, argv, &opt);
+	if (err >= 0)
+		return err;
+	if (!opt.object) {
+		if (bsdk_path_beside_exe(exe, sizeof(exe), "../bpf/execsnoop.bpf.o"))
+			return 1;
+		opt.object = exe;
+	}
+	if (opt.verbose)
+		bsdk_set_log_level(opt.verbose > 1 ? BSDK_LOG_DEBUG : BSDK_LOG_INFO);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGPIPE, SIG_IGN);	/* a closed pipe ends the loop below */
+	bsdk_mount_fs();
+
+	/* Open: parse the object; nothing reaches the kernel yet. */
+	obj = bsdk_obj_open(opt.object);
+	if (!obj)
+		goto cleanup;
+	for (int i = 0; i < 3; i++) {
+		progs[i] = bsdk_obj_prog_find(obj, prog_names[i]);
+		if (!progs[i]) {
+			fprintf(stderr, "error: '%s' lacks the %s program\n", opt.object,
+				prog_names[i]);
+			goto cleanup;
+		}
+	}
+
+	/* Configure: where this kernel puts child_pid in sched_process_fork's
+	 * record, from the tracepoint's format file. */
+	if (format_field_offset("sched/sched_process_fork", "child_pid", &child_off) ||
+	    bsdk_obj_set_global(obj, "fork_child_pid_off", &child_off, sizeof(child_off)))
+		goto cleanup;
+
+	/* Load: maps created, programs verified. */
+	if (bsdk_obj_load(obj))
+		goto cleanup;
+
+	struct bsdk_perfbuf_opts pb_opts = {
+		.sz = sizeof(pb_opts),
+		.on_sample = on_sample,
+		.on_lost = on_lost,
+		.ctx = &snoop,
+		.merge_by_ts = true,
+		.ts_offset = __builtin_offsetof(struct execsnoop_event, ts_ns),
+	};
+	pb = bsdk_perfbuf_new(bsdk_map_fd(bsdk_obj_map_find(obj, "events")), &pb_opts);
+	if (!pb)
+		goto cleanup;
+
+	/* Attach: fork first, then the parents of the processes that exist
+	 * (fork_note keeps what it sees: BPF_NOEXIST leaves those alone),
+	 * then exit before entry, so that no entry waits for an exit. */
+	for (int i = 0; i < 3; i++) {
+		links[i] = bsdk_prog_attach(progs[i]);
+		if (!links[i])
+			goto cleanup;
+		if (i == 0 && parents_seed(bsdk_obj_map_find(obj, "parents")) < 0)
+			goto cleanup;
+	}
+
+	if (!opt.json)
+		print_header(&opt);
+	fflush(stdout);
+	fprintf(stderr, "execsnoop: tracing execve(2), Ctrl-C to stop\n");
+
+	/* Poll: print as records come; a reader that left ends it. */
+	start = now_sec();
+	while (!stop && (!opt.duration || now_sec() - start < opt.duration)) {
+		err = bsdk_perfbuf_poll(pb, 100);
+		if (err < 0 && err != -EINTR) {
+			fprintf(stderr, "error: reading the perf buffer: %s\n", bsdk_strerror(err));
+			goto cleanup;
+		}
+		if (fflush(stdout)) {
+			out_err = errno;
+			break;
+		}
+	}
+	/* Detach, then take what is still in the rings. */
+	for (int i = 2; i >= 0; i--) {
+		bsdk_link_destroy(links[i]);
+		links[i] = NULL;
+	}
+	if (!out_err) {
+		bsdk_perfbuf_consume(pb);
+		if (fflush(stdout))
+			out_err = errno;
+	}
+	if (out_err && out_err != EPIPE) {
+		fprintf(stderr, "error: writing the output: %s\n", strerror(out_err));
+		goto cleanup;
+	}
+
+	/* Report. */
+	fprintf(stderr, "received %llu, shown %llu, lost %llu\n",
+		(unsigned long long)snoop.received, (unsigned long long)snoop.shown,
+		(unsigned long long)snoop.lost);
+	if (snoop.bad)
+		fprintf(stderr, "error: %llu malformed records\n", (unsigned long long)snoop.bad);
+	else
+		ret = 0;
+
+cleanup:
+	/* Clean up: one place, in reverse order; each call accepts NULL. */
+	for (int i = 2; i >= 0; i--)
+		bsdk_link_destroy(links[i]);
+	bsdk_perfbuf_free(pb);
+	bsdk_obj_close(obj);
+	return ret;
+}
