@@ -259,6 +259,7 @@ int main(int argc, char **argv)
 	struct bsdk_obj *obj = NULL;
 	struct bsdk_link *link = NULL;
 	struct bsdk_perfbuf_stats st;
+	FILE *info;
 	char exe[PATH_MAX];
 	double start, elapsed;
 	pid_t writer = -1;
@@ -300,7 +301,9 @@ int main(int argc, char **argv)
 	else
 		chosen = tracepoint;
 	bsdk_prog_set_autoload(chosen == kprobe ? tracepoint : kprobe, false);
-	printf("probe: %s/%s%s\n", bsdk_prog_type_name(chosen),
+	/* With --json, standard output carries nothing but the JSON. */
+	info = opt.json ? stderr : stdout;
+	fprintf(info, "probe: %s/%s%s\n", bsdk_prog_type_name(chosen),
 	       bsdk_prog_attach_target(chosen),
 	       chosen == tracepoint && strcmp(opt.probe, "auto") == 0 ?
 	       " (this kernel has no kprobes)" : "");
@@ -313,7 +316,7 @@ int main(int argc, char **argv)
 	tgid = (__u32)writer;
 	if (bsdk_obj_set_global(obj, "target_tgid", &tgid, sizeof(tgid)))
 		goto cleanup;
-	printf("writer: dd, pid %d, on CPU %d\n", writer, opt.cpu);
+	fprintf(info, "writer: dd, pid %d, on CPU %d\n", writer, opt.cpu);
 
 	/* Load: maps are created, programs verified. */
 	if (bsdk_obj_load(obj))
