@@ -224,6 +224,36 @@ bool bsdk_prog_attach_supported(const struct bsdk_prog *prog);
 /* Detach and free. NULL is ignored. */
 void bsdk_link_destroy(struct bsdk_link *link);
 
+/* ---- running a loaded program on input you give (BPF_PROG_TEST_RUN), to unit-test BPF code
+ * without the event it normally runs on (loader/test_run.c). Program types the kernel can run
+ * this way include socket filters ("socket": data is a packet with its Ethernet header, ctx a
+ * struct __sk_buff), raw tracepoints ("raw_tp/": ctx only, the u64 arguments; no data, no
+ * repeat), XDP, tc and syscall programs; tracepoints, kprobes and perf_event programs cannot. */
+struct bsdk_test_run_opts {
+	size_t sz;               /* sizeof(opts): fields are only appended */
+	const void *data_in;     /* the input packet or data; may be NULL */
+	uint32_t data_size_in;
+	uint32_t data_size_out;  /* in: the room in data_out; out: the bytes the run produced */
+	void *data_out;          /* may be NULL */
+	const void *ctx_in;      /* the program's context (e.g. struct __sk_buff); may be NULL */
+	uint32_t ctx_size_in;
+	uint32_t ctx_size_out;   /* in: the room in ctx_out; out: the size written */
+	void *ctx_out;           /* may be NULL */
+	uint32_t repeat;         /* run it this many times (0 and 1: once) */
+	uint32_t flags;          /* BPF_F_TEST_RUN_ON_CPU, BPF_F_TEST_XDP_LIVE_FRAMES */
+	uint32_t cpu;            /* with BPF_F_TEST_RUN_ON_CPU */
+	uint32_t retval;         /* out: what the program returned (on the last run) */
+	uint32_t duration;       /* out: average time of one run, in ns (0 where not measured) */
+};
+
+/* Run the loaded program prog on opts' input and fill in its outputs. 0 when it ran (its
+ * result is opts->retval), or negative errno with a message: -EBADF when prog is not loaded,
+ * -EOPNOTSUPP when the kernel cannot test-run programs of its type, -ENOSPC when the output is
+ * larger than data_out (opts->data_size_out says how large), -EINVAL for input the kernel
+ * refuses for this type (e.g. repeat or data for a raw tracepoint), or what the kernel
+ * returned. */
+int bsdk_prog_test_run(const struct bsdk_prog *prog, struct bsdk_test_run_opts *opts);
+
 /* ---- what `bpfsdk inspect` shows of a program. Opening links each program once (its .text
  * subprograms appended, as load will do), so these describe the program the kernel gets. */
 

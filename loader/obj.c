@@ -391,7 +391,7 @@ struct bsdk_link *bsdk_prog_attach(struct bsdk_prog *prog)
 		return fail_ptr(EBADF);
 	}
 	if (!prog->kind->attach) {
-		log_error("program '%s': section '%s' has no attach point of its own; attach its fd to a perf event yourself",
+		log_error("program '%s': section '%s' has no attach point of its own; attach its fd yourself (to a perf event, a socket)",
 			  prog->fn.name, prog->section);
 		return fail_ptr(EOPNOTSUPP);
 	}

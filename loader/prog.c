@@ -20,6 +20,7 @@ static const struct attach_kind attach_kinds[] = {
 	{ "uprobe/",         BPF_PROG_TYPE_KPROBE,         "uprobe",         attach_uprobe,         false, true,  0 },
 	{ "uretprobe/",      BPF_PROG_TYPE_KPROBE,         "uprobe",         attach_uprobe,         false, true,  1 },
 	{ "perf_event",      BPF_PROG_TYPE_PERF_EVENT,     "perf_event",     NULL,                  true,  false, 0 },
+	{ "socket",          BPF_PROG_TYPE_SOCKET_FILTER,  "socket_filter",  NULL,                  true,  false, 0 },
 };
 
 static const struct attach_kind *attach_kind_find(const char *section)
@@ -39,7 +40,7 @@ static const char *attach_kind_prefixes(void)
 {
 	return "tracepoint/CAT/NAME, tp/, raw_tracepoint/NAME, raw_tp/, "
 	       "kprobe/FUNC, kretprobe/FUNC, uprobe/PATH:SYMBOL[+OFF], "
-	       "uretprobe/, perf_event";
+	       "uretprobe/, perf_event, socket";
 }
 
 static int prog_add(struct bsdk_obj *obj, size_t sec, size_t first, size_t count, const char *name)
