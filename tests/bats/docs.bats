@@ -49,6 +49,24 @@ marked_docs() {
 	assert_success
 }
 
+@test "doctest: a file block is saved where the session stands" {
+	doc="$BATS_TEST_TMPDIR/file.md"
+	printf '%s\n' '<!-- doctest: go -->' '```sh' 'cd ..' '```' '<!-- doctest-file: note.txt -->' '```' 'saved 1' '```' \
+		'<!-- doctest: show -->' '```sh' 'test -d bpfsdk && cat note.txt' '```' \
+		'<!-- doctest-output: show -->' '```' 'saved 1' '```' >"$doc"
+	run tests/doctest run "$doc"
+	assert_success
+	assert_line --partial "block 'show'"
+}
+
+@test "README links the tutorial and the glossary, and the tutorial is marked" {
+	grep -q '(docs/tutorial.md)' README.md
+	grep -q '(docs/glossary.md)' README.md
+	run tests/doctest list docs/tutorial.md
+	assert_line "docs/tutorial.md run-tool"
+	assert_line "docs/tutorial.md broken"
+}
+
 @test "README's 'Use the headers' example is marked and the README links the picture" {
 	run tests/doctest list README.md
 	assert_line "README.md hello"
