@@ -10,6 +10,7 @@
  * ID 1. Everything here is checked once in btf_parse() - sizes, tails,
  * string offsets, referenced type IDs - so the accessors can trust it.
  */
+#include <stdio.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -23,6 +24,11 @@ struct btf {
 	uint32_t strs_len;		/* own strings and the base's */
 	const struct btf_type **types;	/* types[id - first_id] */
 	uint32_t ntypes;		/* all IDs: void, the base's, ours */
+	/* Every own type resolved once, by btf_resolve(), index id - first_id:
+	 * what btf_skip_mods() returns (0: void or nothing) and
+	 * btf_type_size() (NO_SIZE: none). */
+	uint32_t *res;
+	uint64_t *size;
 	const char *obj;		/* the object's name, for messages */
 	/* Split BTF (a kernel module's) continues a base (vmlinux): its first type ID is the
 	 * base's count, its string offsets start after the base's strings. */
@@ -147,6 +153,8 @@ static int check_type(const struct btf *btf, uint32_t id)
 	return 0;
 }
 
+static int btf_resolve(struct btf *btf);
+
 /* Check the header and the string section, then find every type record:
  * each must lie whole inside the type section and be of a known kind. */
 static int btf_index(struct btf *btf, size_t size)
@@ -204,7 +212,7 @@ static int btf_index(struct btf *btf, size_t size)
 	for (uint32_t id = btf->first_id; id < btf->ntypes; id++)
 		if (check_type(btf, id))
 			return -BSDK_EBTF;
-	return 0;
+	return btf_resolve(btf);
 }
 
 struct btf *btf_parse_split(const void *data, size_t size, const struct btf *base,
@@ -252,66 +260,160 @@ void btf_free(struct btf *btf)
 		return;
 	free(btf->raw);
 	free(btf->types);
+	free(btf->res);
+	free(btf->size);
 	free(btf);
+}
+
+/* ---- Resolution. Typedefs, modifiers, arrays and variables each lead to
+ * one other type; every walk the loader does follows these edges. They
+ * are followed once for all types here, each type settled when the one it
+ * leads to is, so a chain of a million typedefs costs a million steps
+ * however often it is asked about, and a chain that loops is refused at
+ * open, naming the loop, instead of being walked until a hop budget ends. */
+
+#define NO_SIZE UINT64_MAX
+
+static bool is_mod(int kind)
+{
+	return kind == BTF_KIND_TYPEDEF || kind == BTF_KIND_VOLATILE ||
+	       kind == BTF_KIND_CONST || kind == BTF_KIND_RESTRICT ||
+	       kind == BTF_KIND_TYPE_TAG;
+}
+
+/* The type t leads to, if it is of a kind that leads somewhere. */
+static bool chain_next(const struct btf_type *t, uint32_t *next)
+{
+	int kind = btf_kind(t);
+
+	if (kind == BTF_KIND_ARRAY) {
+		*next = ((const struct btf_array *)(t + 1))->type;
+		return true;
+	}
+	if (is_mod(kind) || kind == BTF_KIND_VAR) {
+		*next = t->type;
+		return true;
+	}
+	return false;
+}
+
+/* The resolved type and the size of any ID, ours or the base's. */
+static uint32_t res_of(const struct btf *btf, uint32_t id)
+{
+	if (id == 0)
+		return 0;
+	return id < btf->first_id ? res_of(btf->base, id) : btf->res[id - btf->first_id];
+}
+
+static uint64_t size_of(const struct btf *btf, uint32_t id)
+{
+	if (id == 0)
+		return NO_SIZE;
+	return id < btf->first_id ? size_of(btf->base, id) : btf->size[id - btf->first_id];
+}
+
+/* Settle our type id, whose successor is settled. */
+static void settle(struct btf *btf, uint32_t id)
+{
+	const struct btf_type *t = own_type(btf, id);
+	const struct btf_array *a = (const void *)(t + 1);
+	uint32_t *res = &btf->res[id - btf->first_id];
+	uint64_t *size = &btf->size[id - btf->first_id];
+
+	*res = id;
+	switch (btf_kind(t)) {
+	case BTF_KIND_TYPEDEF: case BTF_KIND_VOLATILE: case BTF_KIND_CONST:
+	case BTF_KIND_RESTRICT: case BTF_KIND_TYPE_TAG:
+		*res = res_of(btf, t->type);
+		*size = size_of(btf, t->type);
+		break;
+	case BTF_KIND_VAR:
+		*size = size_of(btf, t->type);
+		break;
+	case BTF_KIND_ARRAY:
+		if (size_of(btf, a->type) == NO_SIZE ||
+		    __builtin_mul_overflow((uint64_t)a->nelems, size_of(btf, a->type), size))
+			*size = NO_SIZE;
+		break;
+	case BTF_KIND_INT: case BTF_KIND_STRUCT: case BTF_KIND_UNION:
+	case BTF_KIND_ENUM: case BTF_KIND_ENUM64: case BTF_KIND_FLOAT:
+	case BTF_KIND_DATASEC:
+		*size = t->size;
+		break;
+	case BTF_KIND_PTR:
+		*size = 8;
+		break;
+	default:
+		*size = NO_SIZE;
+	}
+}
+
+/* Fill btf->res and btf->size; again after the sizes of DATASECs change.
+ * Each chain is walked until it meets a settled type (the base's are), keeping
+ * the path, then settled backwards: every type is visited once. */
+static int btf_resolve(struct btf *btf)
+{
+	uint32_t first = btf->first_id, n = btf->ntypes - first;
+	uint32_t *path = malloc((n ? n : 1) * sizeof(*path));
+	uint8_t *state = calloc(n ? n : 1, 1);	/* 0 new, 1 on the path, 2 settled */
+	char msg[128];
+	int err = 0;
+
+	if (!btf->res)
+		btf->res = malloc((n ? n : 1) * sizeof(*btf->res));
+	if (!btf->size)
+		btf->size = malloc((n ? n : 1) * sizeof(*btf->size));
+	if (!path || !state || !btf->res || !btf->size) {
+		err = fail(ENOMEM);
+		goto out;
+	}
+	for (uint32_t id = first; id < btf->ntypes && !err; id++) {
+		uint32_t len = 0, cur = id;
+		bool loop = false;
+
+		for (;;) {
+			if (cur < first || state[cur - first]) {
+				/* earlier walks settled all they saw: this one is ours */
+				loop = cur >= first && state[cur - first] == 1;
+				break;
+			}
+			state[cur - first] = 1;
+			path[len++] = cur;
+			if (!chain_next(own_type(btf, cur), &cur))
+				break;
+		}
+		if (loop) {
+			snprintf(msg, sizeof(msg), "refers back to type %u: typedefs, modifiers, arrays or variables in a loop",
+				 cur);
+			err = bad_btf(btf->obj, msg, path[len - 1]);
+		}
+		while (!err && len) {
+			settle(btf, path[--len]);
+			state[path[len] - first] = 2;
+		}
+	}
+out:
+	free(path);
+	free(state);
+	return err;
 }
 
 const struct btf_type *btf_skip_mods(const struct btf *btf, uint32_t id, uint32_t *res_id)
 {
-	const struct btf_type *t = btf_type_by_id(btf, id);
-	/* A chain longer than the number of types is a loop. */
-	for (uint32_t hops = 0; t && hops < btf->ntypes; hops++) {
-		switch (BTF_INFO_KIND(t->info)) {
-		case BTF_KIND_TYPEDEF: case BTF_KIND_VOLATILE:
-		case BTF_KIND_CONST: case BTF_KIND_RESTRICT:
-		case BTF_KIND_TYPE_TAG:
-			id = t->type;
-			t = btf_type_by_id(btf, id);
-			continue;
-		default:
-			if (res_id)
-				*res_id = id;
-			return t;
-		}
-	}
-	return NULL;
+	if (id >= btf->ntypes || res_of(btf, id) == 0)
+		return NULL;
+	id = res_of(btf, id);
+	if (res_id)
+		*res_id = id;
+	return btf_type_by_id(btf, id);
 }
 
 int btf_type_size(const struct btf *btf, uint32_t id, uint64_t *size)
 {
-	uint64_t nelems = 1;
-
-	for (uint32_t hops = 0; hops < btf->ntypes; hops++) {
-		const struct btf_type *t = btf_skip_mods(btf, id, &id);
-
-		if (!t)
-			return fail(BSDK_EBTF);
-		switch (BTF_INFO_KIND(t->info)) {
-		case BTF_KIND_INT: case BTF_KIND_STRUCT: case BTF_KIND_UNION:
-		case BTF_KIND_ENUM: case BTF_KIND_ENUM64: case BTF_KIND_FLOAT:
-		case BTF_KIND_DATASEC:
-			if (__builtin_mul_overflow(nelems, (uint64_t)t->size, size))
-				return fail(BSDK_EBTF);
-			return 0;
-		case BTF_KIND_PTR:
-			if (__builtin_mul_overflow(nelems, (uint64_t)8, size))
-				return fail(BSDK_EBTF);
-			return 0;
-		case BTF_KIND_ARRAY: {
-			const struct btf_array *a = (const void *)(t + 1);
-
-			if (__builtin_mul_overflow(nelems, (uint64_t)a->nelems, &nelems))
-				return fail(BSDK_EBTF);
-			id = a->type;
-			continue;
-		}
-		case BTF_KIND_VAR:
-			id = t->type;
-			continue;
-		default:
-			return fail(BSDK_EBTF);
-		}
-	}
-	return fail(BSDK_EBTF);
+	if (id >= btf->ntypes || size_of(btf, id) == NO_SIZE)
+		return fail(BSDK_EBTF);
+	*size = size_of(btf, id);
+	return 0;
 }
 
 uint32_t btf_find(const struct btf *btf, const char *name, int kind)
@@ -600,13 +702,42 @@ static int secinfo_cmp(const void *a, const void *b)
 	return (x->offset > y->offset) - (x->offset < y->offset);
 }
 
+/* A data symbol, for finding a variable's offset by section and name. */
+struct named_sym {
+	size_t sec;
+	const char *name;
+	uint32_t value;
+};
+
+static int named_sym_cmp(const void *a, const void *b)
+{
+	const struct named_sym *x = a, *y = b;
+
+	if (x->sec != y->sec)
+		return x->sec < y->sec ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
 /* clang leaves each DATASEC's size and its variables' offsets at 0: the
  * linker was to fill them in. The kernel refuses such BTF, so take them
- * from the ELF section and the symbols, as the kernel wants them: sorted. */
-void btf_fixup_datasecs(struct bsdk_obj *obj)
+ * from the ELF section and the symbols, as the kernel wants them: sorted.
+ * The symbols are sorted once and searched, not scanned per variable. */
+int btf_fixup_datasecs(struct bsdk_obj *obj)
 {
 	struct btf *btf = obj->btf;
+	struct named_sym *syms = malloc((obj->nsyms ? obj->nsyms : 1) * sizeof(*syms));
+	size_t nsyms = 0;
 
+	if (!syms)
+		return fail(ENOMEM);
+	for (size_t s = 0; s < obj->nsyms; s++) {
+		const GElf_Sym *sym = &obj->syms[s];
+
+		if (GELF_ST_TYPE(sym->st_info) == STT_OBJECT && sym->st_value <= UINT32_MAX)
+			syms[nsyms++] = (struct named_sym){ sym->st_shndx,
+				elf_sym_name(obj, sym), (uint32_t)sym->st_value };
+	}
+	qsort(syms, nsyms, sizeof(*syms), named_sym_cmp);
 	for (uint32_t id = 1; id < btf->ntypes; id++) {
 		struct btf_type *t = (struct btf_type *)own_type(btf, id);
 		struct btf_var_secinfo *v = (struct btf_var_secinfo *)(t + 1);
@@ -619,16 +750,16 @@ void btf_fixup_datasecs(struct bsdk_obj *obj)
 		t->size = (uint32_t)obj->secs[sec].size;
 		for (uint16_t i = 0; i < btf_vlen(t); i++) {
 			const struct btf_type *var = btf_type_by_id(btf, v[i].type);
+			struct named_sym key = { sec, var ? btf_name(btf, var) : "", 0 };
+			const struct named_sym *found = var ?
+				bsearch(&key, syms, nsyms, sizeof(key), named_sym_cmp) : NULL;
 
-			for (size_t s = 0; var && s < obj->nsyms; s++) {
-				const GElf_Sym *sym = &obj->syms[s];
-
-				if (sym->st_shndx == sec && sym->st_value <= UINT32_MAX &&
-				    GELF_ST_TYPE(sym->st_info) == STT_OBJECT &&
-				    strcmp(elf_sym_name(obj, sym), btf_name(btf, var)) == 0)
-					v[i].offset = (uint32_t)sym->st_value;
-			}
+			if (found)
+				v[i].offset = found->value;
 		}
 		qsort(v, btf_vlen(t), sizeof(*v), secinfo_cmp);
 	}
+	free(syms);
+	/* the DATASECs' sizes changed */
+	return btf_resolve(btf);
 }

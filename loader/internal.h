@@ -293,8 +293,8 @@ int relos_link_all(struct bsdk_obj *obj);
 
 /* btf.c, besides btf.h: .BTF.ext, and .BTF into the kernel. */
 int btf_ext_parse(struct bsdk_obj *obj, const void *data, size_t size);
-/* Fill in each DATASEC's size and offsets from the ELF file. */
-void btf_fixup_datasecs(struct bsdk_obj *obj);
+/* Fill in each DATASEC's size and offsets from the ELF file. 0 or -ENOMEM. */
+int btf_fixup_datasecs(struct bsdk_obj *obj);
 /* Load obj->btf, sanitised for the running kernel, into obj->btf_fd;
  * on failure warn and leave it -1. */
 void btf_load(struct bsdk_obj *obj);

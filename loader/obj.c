@@ -26,7 +26,7 @@ static int btf_collect(struct bsdk_obj *obj)
 		obj->btf = btf_parse(s->data, s->size, obj->name);
 		if (!obj->btf)
 			return -errno;
-		btf_fixup_datasecs(obj);
+		return btf_fixup_datasecs(obj);
 	}
 	return 0;
 }
