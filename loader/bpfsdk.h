@@ -136,8 +136,14 @@ struct bsdk_obj *bsdk_obj_open_mem_opts(const void *buf, size_t size, const char
  * none, warn and go on without), create the maps, relocate and load every program whose
  * autoload is on, with its BTF func and line info. On failure nothing stays loaded. 0 or
  * negative errno; a verifier rejection is -BSDK_EVERIFIER, with the end of the verifier's log
- * and the C file:line where it stopped logged at error level. */
+ * and the C file:line where it stopped logged at error level; -EINTR when a signal arrived while
+ * the verifier ran (it stops at once then), so a tool can be interrupted during a slow load. */
 int bsdk_obj_load(struct bsdk_obj *obj);
+
+/* Remove the pins bsdk_obj_load() created for maps pinned by name (the pins it reused stay),
+ * e.g. when a tool that made them stops. A failed load removes them itself. 0 or negative errno
+ * of the first unlink that failed (logged); NULL-safe. */
+int bsdk_obj_unpin(struct bsdk_obj *obj);
 
 /* Destroy links created through the object, close every fd, free all. */
 void bsdk_obj_close(struct bsdk_obj *obj);

@@ -202,6 +202,7 @@ struct bsdk_map {
 	void *init_data;	/* global data maps: the initial value */
 	bool is_global_data;
 	bool is_rodata;
+	bool pinned_here;	/* this load created its pin */
 	int fd;
 	int batch_mode;		/* map_ops.c: how lookup_batch reads it */
 	/* globals.c: a global data map created BPF_F_MMAPABLE, mapped after load */

@@ -297,6 +297,23 @@ static int pinned_map_reuse(struct bsdk_map *map, const char *path)
 	return 1;
 }
 
+/* /sys/fs/bpf/NAME for a map pinned by name. The name comes from the
+ * object and the kernel checks it only when it takes the BTF: make sure
+ * it is one path component, an identifier, before building a path of it. */
+static int pin_path(const struct bsdk_map *map, char path[PATH_MAX])
+{
+	const char *n = map->name;
+	bool ok = (*n >= 'A' && *n <= 'Z') || (*n >= 'a' && *n <= 'z') || *n == '_';
+
+	for (; ok && *n; n++)
+		ok = (*n >= 'A' && *n <= 'Z') || (*n >= 'a' && *n <= 'z') ||
+		     (*n >= '0' && *n <= '9') || *n == '_';
+	if (!ok || n - map->name > NAME_MAX)
+		return log_fail(EINVAL, "map '%s': cannot be pinned by name: its name is not a C identifier", map->name);
+	snprintf(path, PATH_MAX, "/sys/fs/bpf/%s", map->name);
+	return 0;
+}
+
 static int map_create(struct bsdk_map *map)
 {
 	char path[PATH_MAX];
@@ -319,7 +336,9 @@ static int map_create(struct bsdk_map *map)
 	}
 
 	if (map->pinning == 1 /* LIBBPF_PIN_BY_NAME */) {
-		snprintf(path, sizeof(path), "/sys/fs/bpf/%s", map->name);
+		err = pin_path(map, path);
+		if (err)
+			return err;
 		err = pinned_map_reuse(map, path);
 		if (err)
 			return err < 0 ? err : 0;
@@ -386,8 +405,31 @@ static int map_create(struct bsdk_map *map)
 		err = sys_bpf(BPF_OBJ_PIN, &attr, sizeof(attr));
 		if (err)
 			return log_fail(-err, "map '%s': cannot pin it at '%s': %s", map->name, path, bsdk_strerror(err));
+		map->pinned_here = true;
 	}
 	return 0;
+}
+
+/* Only the pins this load made: a reused pin belongs to whoever made it. */
+int bsdk_obj_unpin(struct bsdk_obj *obj)
+{
+	char path[PATH_MAX];
+	int err = 0;
+
+	for (size_t i = 0; obj && i < obj->nmaps; i++) {
+		struct bsdk_map *map = &obj->maps[i];
+		int e;
+
+		if (!map->pinned_here || pin_path(map, path))
+			continue;
+		e = unlink(path) < 0 && errno != ENOENT ? errno : 0;
+		if (e && !err)
+			err = log_fail(e, "map '%s': cannot remove its pin '%s': %s",
+				       map->name, path, bsdk_strerror(e));
+		if (!e)
+			map->pinned_here = false;
+	}
+	return err;
 }
 
 int maps_create(struct bsdk_obj *obj)

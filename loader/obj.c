@@ -179,6 +179,7 @@ int bsdk_obj_load(struct bsdk_obj *obj)
 		if (obj->progs[i].autoload)
 			err = prog_load(&obj->progs[i]);
 	if (err) {
+		bsdk_obj_unpin(obj);
 		obj_unload(obj);
 		errno = -err;
 		return err;

@@ -271,7 +271,9 @@ int prog_load(struct bsdk_prog *prog)
 	}
 
 	fd = sys_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
-	while (fd < 0 && log_size <= 256u * 1024 * 1024) {
+	/* The verifier gives up with EAGAIN when a signal is pending: not a
+	 * rejection to explain but the caller being stopped, so no retry. */
+	while (fd < 0 && fd != -EAGAIN && fd != -EINTR && log_size <= 256u * 1024 * 1024) {
 		char *grown = realloc(log, log_size);
 
 		if (!grown) {
@@ -289,7 +291,10 @@ int prog_load(struct bsdk_prog *prog)
 		log_size *= 4;	/* the log did not fit: try a bigger one */
 	}
 
-	if (fd < 0) {
+	if (fd == -EAGAIN || fd == -EINTR) {
+		log_debug("program '%s': loading interrupted by a signal", prog->fn.name);
+		fd = -EINTR;
+	} else if (fd < 0) {
 		if (log && log[0]) {
 			log_verifier(prog, log, &l);
 			fd = fd == -EACCES || fd == -EINVAL ? -BSDK_EVERIFIER : fd;

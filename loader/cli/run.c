@@ -4,9 +4,11 @@
  * every record its PERF_EVENT_ARRAY (and RINGBUF) maps receive.
  *
  * The story of a BPF tool in one function: open -> configure (--set) ->
- * load -> attach -> poll -> clean up. Ctrl-C and SIGTERM end the poll
- * loop, never the process, so that links are destroyed and the summary is
- * printed on every way out.
+ * load -> attach -> poll -> clean up. Ctrl-C and SIGTERM never end the
+ * process from the handler: they set a flag that each step of open, load
+ * and attach checks (a verifier run stops by itself when one arrives), and
+ * that ends the poll loop, so that links and pins are removed and the
+ * summary is printed on every way out.
  */
 #include <errno.h>
 #include <signal.h>
@@ -51,7 +53,8 @@ static const char run_usage[] =
 "    CPU - and prints each record a program sends there with\n"
 "    bpf_perf_event_output(); ringbuf maps (bpf_ringbuf_output()) are read\n"
 "    too. It stops when N records were printed, SEC seconds passed, or\n"
-"    Ctrl-C (SIGINT) or SIGTERM arrives, detaches everything, prints\n"
+"    Ctrl-C (SIGINT) or SIGTERM arrives, detaches everything, removes the\n"
+"    pins it made for maps pinned by name, prints\n"
 "    'received N, lost M' to standard error - N records printed, M records\n"
 "    the kernel dropped because a perf ring was full - and exits 0.\n"
 "\n"
@@ -107,6 +110,10 @@ static const char run_usage[] =
 "        the verifier rejects shows the end of the verifier's log\n"
 "    2   the command line is wrong, including a --set of a variable the\n"
 "        object does not have or a value that does not fit it\n"
+"    130, 143\n"
+"        Ctrl-C (SIGINT) or SIGTERM arrived before the records streamed,\n"
+"        while the object was opened, loaded (a slow verifier run stops at\n"
+"        once) or attached; what was created is removed as on every exit\n"
 "\n"
 "EXAMPLES\n"
 "    Print the first 10 records of the headline sample:\n"
@@ -527,14 +534,9 @@ static int run_main(int argc, char **argv)
 	st.count = a.count;
 	cli_log_init(cli_verbosity);
 
-	/* Ctrl-C and SIGTERM only set a flag, and only inside the wait;
-	 * a closed stdout shows up as EPIPE from fflush, not as a signal. */
-	sigemptyset(&stopmask);
-	sigaddset(&stopmask, SIGINT);
-	sigaddset(&stopmask, SIGTERM);
-	sigprocmask(SIG_BLOCK, &stopmask, &waitmask);
-	sigdelset(&waitmask, SIGINT);
-	sigdelset(&waitmask, SIGTERM);
+	/* Ctrl-C and SIGTERM only set a flag, checked after each step below
+	 * (no SA_RESTART: a wait they interrupt returns); a closed stdout
+	 * shows up as EPIPE from fflush, not as a signal. */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -545,6 +547,8 @@ static int run_main(int argc, char **argv)
 	/* open */
 	obj = bsdk_obj_open_opts(a.path, &(struct bsdk_obj_open_opts){
 		.sz = sizeof(struct bsdk_obj_open_opts), .btf_path = a.btf_path });
+	if (stop_signal)
+		goto stopped;
 	if (!obj) {
 		cli_error_unless_logged("cannot open '%s': %s", a.path,
 					bsdk_strerror(errno));
@@ -574,6 +578,8 @@ static int run_main(int argc, char **argv)
 	bsdk_mount_fs();
 	cli_log_demote_errors(false);
 	err = bsdk_obj_load(obj);
+	if (stop_signal)
+		goto stopped;
 	if (err) {
 		cli_error_unless_logged("'%s': cannot load: %s", a.path,
 					bsdk_strerror(err));
@@ -592,6 +598,10 @@ static int run_main(int argc, char **argv)
 		if (!bsdk_prog_autoload(prog))
 			continue;
 		links[nlinks] = bsdk_prog_attach(prog);
+		if (stop_signal) {
+			nlinks += links[nlinks] != NULL;
+			goto stopped;
+		}
 		if (!links[nlinks]) {
 			cli_error_unless_logged("program '%s': cannot attach to %s '%s': %s",
 						bsdk_prog_name(prog),
@@ -668,7 +678,15 @@ static int run_main(int argc, char **argv)
 			nlinks, nlinks == 1 ? "" : "s", st.nstreams,
 			st.nstreams == 1 ? "" : "s");
 
-	/* poll until --count, --duration, a signal or a closed pipe */
+	/* poll until --count, --duration, a signal or a closed pipe; from
+	 * here the signals are blocked except inside the wait, so one that
+	 * arrives between a check and the wait still ends the wait at once */
+	sigemptyset(&stopmask);
+	sigaddset(&stopmask, SIGINT);
+	sigaddset(&stopmask, SIGTERM);
+	sigprocmask(SIG_BLOCK, &stopmask, &waitmask);
+	sigdelset(&waitmask, SIGINT);
+	sigdelset(&waitmask, SIGTERM);
 	ret = poll_loop(&st, a.duration, &waitmask) ? EXIT_RUNTIME : EXIT_OK;
 	if (st.write_failed && st.write_errno != EPIPE) {
 		cli_error("cannot write records: %s", strerror(st.write_errno));
@@ -690,6 +708,10 @@ static int run_main(int argc, char **argv)
 	}
 	fprintf(stderr, "received %llu, lost %llu\n",
 		(unsigned long long)st.printed, (unsigned long long)lost);
+	goto out;
+stopped:
+	/* stopped before the records flowed: the shell's code for the signal */
+	ret = 128 + stop_signal;
 out:
 	/* clean up: readers, then links, then maps and programs */
 	for (size_t i = 0; st.streams && i < st.nstreams; i++)
@@ -698,6 +720,8 @@ out:
 		free(ctxs[i].map);
 	for (size_t i = 0; i < nlinks; i++)
 		bsdk_link_destroy(links[i]);
+	/* pins are for sharing a map while it runs: the ones it made go */
+	bsdk_obj_unpin(obj);
 	bsdk_obj_close(obj);
 	free(st.streams);
 	free(ctxs);
