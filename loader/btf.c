@@ -10,7 +10,6 @@
  * ID 1. Everything here is checked once in btf_parse() - sizes, tails,
  * string offsets, referenced type IDs - so the accessors can trust it.
  */
-#include <stdio.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -29,6 +28,7 @@ struct btf {
 	 * btf_type_size() (NO_SIZE: none). */
 	uint32_t *res;
 	uint64_t *size;
+	uint32_t loop_from, loop_to;	/* the first loop found, 0 for none */
 	const char *obj;		/* the object's name, for messages */
 	/* Split BTF (a kernel module's) continues a base (vmlinux): its first type ID is the
 	 * base's count, its string offsets start after the base's strings. */
@@ -269,8 +269,8 @@ void btf_free(struct btf *btf)
  * one other type; every walk the loader does follows these edges. They
  * are followed once for all types here, each type settled when the one it
  * leads to is, so a chain of a million typedefs costs a million steps
- * however often it is asked about, and a chain that loops is refused at
- * open, naming the loop, instead of being walked until a hop budget ends. */
+ * however often it is asked about. A chain that loops resolves to nothing,
+ * and btf_loop() names it: an object's BTF with one is refused at open. */
 
 #define NO_SIZE UINT64_MAX
 
@@ -356,7 +356,6 @@ static int btf_resolve(struct btf *btf)
 	uint32_t first = btf->first_id, n = btf->ntypes - first;
 	uint32_t *path = malloc((n ? n : 1) * sizeof(*path));
 	uint8_t *state = calloc(n ? n : 1, 1);	/* 0 new, 1 on the path, 2 settled */
-	char msg[128];
 	int err = 0;
 
 	if (!btf->res)
@@ -382,20 +381,33 @@ static int btf_resolve(struct btf *btf)
 			if (!chain_next(own_type(btf, cur), &cur))
 				break;
 		}
-		if (loop) {
-			snprintf(msg, sizeof(msg), "refers back to type %u: typedefs, modifiers, arrays or variables in a loop",
-				 cur);
-			err = bad_btf(btf->obj, msg, path[len - 1]);
+		if (loop && !btf->loop_from) {
+			btf->loop_from = path[len - 1];
+			btf->loop_to = cur;
 		}
-		while (!err && len) {
-			settle(btf, path[--len]);
-			state[path[len] - first] = 2;
+		/* a loop, and what leads into it, resolves to nothing */
+		while (len) {
+			uint32_t i = path[--len] - first;
+
+			if (loop) {
+				btf->res[i] = 0;
+				btf->size[i] = NO_SIZE;
+			} else {
+				settle(btf, path[len]);
+			}
+			state[i] = 2;
 		}
 	}
 out:
 	free(path);
 	free(state);
 	return err;
+}
+
+uint32_t btf_loop(const struct btf *btf, uint32_t *to)
+{
+	*to = btf->loop_to;
+	return btf->loop_from;
 }
 
 const struct btf_type *btf_skip_mods(const struct btf *btf, uint32_t id, uint32_t *res_id)

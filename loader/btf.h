@@ -35,6 +35,10 @@ const char *btf_name(const struct btf *btf, const struct btf_type *t);
 /* Follow typedef/const/volatile/restrict/type_tag to the real type; its ID
  * goes to *res_id (may be NULL). NULL on a broken or looping chain. */
 const struct btf_type *btf_skip_mods(const struct btf *btf, uint32_t id, uint32_t *res_id);
+/* The first loop of typedefs, modifiers, arrays or variables (each leads to one type): the ID
+ * whose reference closes it, and in *to the ID it refers back to; 0 when there is none. The
+ * types of a loop, and those leading into one, resolve to nothing (NULL, no size). */
+uint32_t btf_loop(const struct btf *btf, uint32_t *to);
 /* Byte size of a type (arrays multiplied out, pointers 8). */
 int btf_type_size(const struct btf *btf, uint32_t id, uint64_t *size);
 /* First type of this kind and name, 0 when none. */

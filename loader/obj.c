@@ -18,6 +18,7 @@
 static int btf_collect(struct bsdk_obj *obj)
 {
 	const struct elf_sec *s;
+	uint32_t to;
 
 	s = elf_sec_by_name(obj, ".BTF", NULL);
 	if (s) {
@@ -26,6 +27,10 @@ static int btf_collect(struct bsdk_obj *obj)
 		obj->btf = btf_parse(s->data, s->size, obj->name);
 		if (!obj->btf)
 			return -errno;
+		/* the kernel refuses it too, and every walk of such a chain fails */
+		if (btf_loop(obj->btf, &to))
+			return obj_fail(obj, BSDK_EBTF, ".BTF: type %u: refers back to type %u: typedefs, modifiers, arrays or variables in a loop",
+					btf_loop(obj->btf, &to), to);
 		return btf_fixup_datasecs(obj);
 	}
 	return 0;
