@@ -71,6 +71,18 @@
 #define __bpf_constant_be64_to_cpu(x)	__bpfsdk_const_be64(x)
 
 /*
+ * __bpf_htons(x) .. __bpf_be64_to_cpu(x) - the same conversions as run-time
+ * expressions: one byte-swap instruction (none on a big-endian target),
+ * whatever x is.
+ */
+#define __bpf_htons(x)		__bpfsdk_be16(x)
+#define __bpf_ntohs(x)		__bpfsdk_be16(x)
+#define __bpf_htonl(x)		__bpfsdk_be32(x)
+#define __bpf_ntohl(x)		__bpfsdk_be32(x)
+#define __bpf_cpu_to_be64(x)	__bpfsdk_be64(x)
+#define __bpf_be64_to_cpu(x)	__bpfsdk_be64(x)
+
+/*
  * bpf_htons(x), bpf_ntohs(x) - 16 bits, host <-> network order.
  * bpf_htonl(x), bpf_ntohl(x) - 32 bits.
  * bpf_cpu_to_be64(x), bpf_be64_to_cpu(x) - 64 bits.

@@ -200,7 +200,10 @@ struct bpf_map_def {
 #define __noinline __attribute__((noinline))
 #endif
 
-/* __weak - a definition another object may override when objects are linked. */
+/*
+ * __weak - a definition another object may override when objects are
+ * linked; on an extern (__kconfig, __ksym), one the kernel may lack.
+ */
 #ifndef __weak
 #define __weak __attribute__((weak))
 #endif
@@ -212,15 +215,77 @@ struct bpf_map_def {
  */
 #define __hidden __attribute__((visibility("hidden")))
 
+/* ---- Externs: values the loader fills in from the running kernel ------ */
+
 /*
- * __ksym - on an extern variable or function: resolve it against a kernel
- * symbol (kallsyms, or a kfunc by BTF) at load time.
- * __kconfig - on an extern variable: fill it at load time from the running
- * kernel's configuration (CONFIG_xxx) or from LINUX_KERNEL_VERSION.
- * Both need a loader that implements them.
+ * __kconfig - on an extern variable: the loader sets it, before the
+ * program runs, from the kernel it loads into. The name says what:
+ *
+ *	extern unsigned int LINUX_KERNEL_VERSION __kconfig;   KERNEL_VERSION(a, b, c)
+ *	extern bool LINUX_HAS_BPF_COOKIE __kconfig;           bpf_get_attach_cookie() works
+ *	extern bool LINUX_HAS_SYSCALL_WRAPPER __kconfig;      syscalls take a struct pt_regs *
+ *	extern bool CONFIG_BPF_SYSCALL __kconfig;             a CONFIG_ option, from the
+ *	extern enum libbpf_tristate CONFIG_EXT4_FS __kconfig;   kernel's config (bool, tristate,
+ *	extern int CONFIG_HZ __kconfig;                        integer, or char array for a
+ *	extern char CONFIG_LOCALVERSION[16] __kconfig;          string)
+ *
+ * Add __weak to accept a kernel that does not know the name: the variable
+ * reads as zero there; without it the load fails and names the variable.
+ * The values live in the read-only map ".kconfig".
+ *
+ * __ksym - on an extern variable: a kernel variable, by name. Typed
+ * (extern const struct rq runqueues __ksym;) it is found in the kernel's
+ * BTF and the program may read it directly (bpf_per_cpu_ptr() and
+ * bpf_this_cpu_ptr() for per-CPU ones); declared const void, only its
+ * address is taken, from /proc/kallsyms. On an extern function: a kfunc,
+ * a kernel function BPF programs may call, found by BTF in vmlinux or a
+ * module. __weak makes a missing one NULL (see bpf_ksym_exists()).
  */
-#define __ksym __attribute__((section(".ksyms")))
 #define __kconfig __attribute__((section(".kconfig")))
+#define __ksym __attribute__((section(".ksyms")))
+
+/* The values of a tristate CONFIG_ option, for __kconfig variables. */
+enum libbpf_tristate {
+	TRI_NO = 0,
+	TRI_YES = 1,
+	TRI_MODULE = 2,
+};
+
+/*
+ * bpf_ksym_exists(sym) - 1 when the __weak __ksym variable or kfunc sym
+ * was found in the running kernel, 0 when not. Guard every use of a weak
+ * kfunc with it: the loader replaces the calls of a missing one with an
+ * invalid call that the verifier only minds where it can be reached.
+ */
+#define bpf_ksym_exists(sym)						\
+	({								\
+		_Static_assert(!__builtin_constant_p(!!(sym)),		\
+			       #sym " must be declared __weak for bpf_ksym_exists()"); \
+		!!(sym);						\
+	})
+
+/*
+ * Type tags for pointers the verifier tracks by BTF: __kptr and
+ * __kptr_untrusted on a pointer stored in a map value (a referenced or a
+ * plain kernel pointer), __percpu_kptr for a per-CPU object allocated with
+ * bpf_percpu_obj_new(). Kernels of 6.1 and later read them.
+ */
+#define __kptr_untrusted __attribute__((btf_type_tag("kptr_untrusted")))
+#define __kptr __attribute__((btf_type_tag("kptr")))
+#define __percpu_kptr __attribute__((btf_type_tag("percpu_kptr")))
+
+/*
+ * Argument tags of global subprograms, telling the verifier more than the
+ * C type does: __arg_ctx (the program's context, whatever its C type),
+ * __arg_nonnull, __arg_nullable, __arg_trusted (a trusted kernel pointer),
+ * __arg_untrusted, __arg_arena. Read by kernels of 6.8 and later.
+ */
+#define __arg_ctx __attribute__((btf_decl_tag("arg:ctx")))
+#define __arg_nonnull __attribute__((btf_decl_tag("arg:nonnull")))
+#define __arg_nullable __attribute__((btf_decl_tag("arg:nullable")))
+#define __arg_trusted __attribute__((btf_decl_tag("arg:trusted")))
+#define __arg_untrusted __attribute__((btf_decl_tag("arg:untrusted")))
+#define __arg_arena __attribute__((btf_decl_tag("arg:arena")))
 
 /* ---- Small conveniences ------------------------------------------------ */
 
@@ -266,21 +331,176 @@ struct bpf_map_def {
 #define barrier_var(var) __asm__ __volatile__("" : "=r"(var) : "0"(var))
 #endif
 
+/* likely(x), unlikely(x) - tell the compiler which way a branch usually goes. */
+#ifndef likely
+#define likely(x) __builtin_expect(!!(x), 1)
+#endif
+#ifndef unlikely
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#endif
+
+/* ---- Formatted output --------------------------------------------------- */
+
+/* Argument count of a format's arguments, 0 to 12. */
+#define __bpfsdk_fmt_cat_(a, b) a##b
+#define __bpfsdk_fmt_cat(a, b) __bpfsdk_fmt_cat_(a, b)
+#define __bpfsdk_fmt_nth(_0, _1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, \
+			 _12, N, ...) N
+#define __bpfsdk_fmt_narg(...)						\
+	__bpfsdk_fmt_nth(_, ##__VA_ARGS__, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+
+/*
+ * __bpfsdk_fill(arr, args...) - store each argument in the next 64-bit
+ * slot of arr, the form bpf_trace_vprintk(), bpf_seq_printf() and
+ * bpf_snprintf() take their arguments in.
+ */
+#define __bpfsdk_fill0(a, i, ...)
+#define __bpfsdk_fill1(a, i, x) a[i] = (unsigned long long)(x);
+#define __bpfsdk_fill2(a, i, x, ...) __bpfsdk_fill1(a, i, x) __bpfsdk_fill1(a, i + 1, __VA_ARGS__)
+#define __bpfsdk_fill3(a, i, x, ...) __bpfsdk_fill1(a, i, x) __bpfsdk_fill2(a, i + 1, __VA_ARGS__)
+#define __bpfsdk_fill4(a, i, x, ...) __bpfsdk_fill1(a, i, x) __bpfsdk_fill3(a, i + 1, __VA_ARGS__)
+#define __bpfsdk_fill5(a, i, x, ...) __bpfsdk_fill1(a, i, x) __bpfsdk_fill4(a, i + 1, __VA_ARGS__)
+#define __bpfsdk_fill6(a, i, x, ...) __bpfsdk_fill1(a, i, x) __bpfsdk_fill5(a, i + 1, __VA_ARGS__)
+#define __bpfsdk_fill7(a, i, x, ...) __bpfsdk_fill1(a, i, x) __bpfsdk_fill6(a, i + 1, __VA_ARGS__)
+#define __bpfsdk_fill8(a, i, x, ...) __bpfsdk_fill1(a, i, x) __bpfsdk_fill7(a, i + 1, __VA_ARGS__)
+#define __bpfsdk_fill9(a, i, x, ...) __bpfsdk_fill1(a, i, x) __bpfsdk_fill8(a, i + 1, __VA_ARGS__)
+#define __bpfsdk_fill10(a, i, x, ...) __bpfsdk_fill1(a, i, x) __bpfsdk_fill9(a, i + 1, __VA_ARGS__)
+#define __bpfsdk_fill11(a, i, x, ...) __bpfsdk_fill1(a, i, x) __bpfsdk_fill10(a, i + 1, __VA_ARGS__)
+#define __bpfsdk_fill12(a, i, x, ...) __bpfsdk_fill1(a, i, x) __bpfsdk_fill11(a, i + 1, __VA_ARGS__)
+#define __bpfsdk_fill(a, ...)						\
+	__bpfsdk_fmt_cat(__bpfsdk_fill, __bpfsdk_fmt_narg(__VA_ARGS__))(a, 0, ##__VA_ARGS__)
+
+/*
+ * The arguments as an array of 64-bit values, declared as name; its
+ * address and size go to the helper. A zero-argument call passes an
+ * empty array, which the helpers take with a size of 0.
+ */
+#define __bpfsdk_args(name, ...)					\
+	unsigned long long name[__bpfsdk_fmt_narg(__VA_ARGS__)];	\
+	_Pragma("GCC diagnostic push")					\
+	_Pragma("GCC diagnostic ignored \"-Wint-conversion\"")		\
+	__bpfsdk_fill(name, ##__VA_ARGS__)				\
+	_Pragma("GCC diagnostic pop")
+
 /*
  * bpf_printk(fmt, ...) - print a line to the kernel's trace pipe
- * (/sys/kernel/tracing/trace_pipe) with bpf_trace_printk(): fmt is a string
- * literal, and up to three integer or pointer arguments follow. For
- * debugging; the kernel logs a warning when a program that uses it loads.
+ * (/sys/kernel/tracing/trace_pipe): fmt is a string literal, and up to
+ * twelve integer or pointer arguments follow. Up to three go through
+ * bpf_trace_printk(), which every kernel with BPF tracing has; more need
+ * bpf_trace_vprintk() (Linux 5.16). For debugging; the kernel logs a
+ * warning when a program that uses it loads.
  *
  * The format is built on the stack rather than kept in .rodata, so a
- * program that uses bpf_printk() needs no global-data support from its
- * loader. Returns bpf_trace_printk()'s result.
+ * program that prints three arguments or fewer needs no global-data
+ * support from its loader. Returns the helper's result.
  */
-#define bpf_printk(fmt, ...)						\
+#define __bpfsdk_printk(fmt, ...)					\
 	({								\
 		char __bpfsdk_fmt[] = fmt;				\
 		bpf_trace_printk(__bpfsdk_fmt, sizeof(__bpfsdk_fmt),	\
 				 ##__VA_ARGS__);			\
 	})
+
+#define __bpfsdk_vprintk(fmt, ...)					\
+	({								\
+		static const char __bpfsdk_fmt[] = fmt;			\
+		__bpfsdk_args(__bpfsdk_a, __VA_ARGS__)			\
+		bpf_trace_vprintk(__bpfsdk_fmt, sizeof(__bpfsdk_fmt),	\
+				  __bpfsdk_a, sizeof(__bpfsdk_a));	\
+	})
+
+/* Which of the two a call with n arguments takes. */
+#define __bpfsdk_printk_pick(...)					\
+	__bpfsdk_fmt_nth(_, ##__VA_ARGS__, __bpfsdk_vprintk, __bpfsdk_vprintk, \
+			 __bpfsdk_vprintk, __bpfsdk_vprintk, __bpfsdk_vprintk, \
+			 __bpfsdk_vprintk, __bpfsdk_vprintk, __bpfsdk_vprintk, \
+			 __bpfsdk_vprintk, __bpfsdk_printk, __bpfsdk_printk, \
+			 __bpfsdk_printk, __bpfsdk_printk)
+
+#define bpf_printk(fmt, ...)						\
+	__bpfsdk_printk_pick(__VA_ARGS__)(fmt, ##__VA_ARGS__)
+
+/*
+ * BPF_SEQ_PRINTF(seq, fmt, ...) - print into an iterator's output (seq is
+ * ctx->meta->seq in an iter/ program) with bpf_seq_printf(), up to twelve
+ * arguments. Returns 0 or a negative error.
+ */
+#define BPF_SEQ_PRINTF(seq, fmt, ...)					\
+	({								\
+		static const char __bpfsdk_fmt[] = fmt;			\
+		__bpfsdk_args(__bpfsdk_a, __VA_ARGS__)			\
+		bpf_seq_printf(seq, __bpfsdk_fmt, sizeof(__bpfsdk_fmt),	\
+			       __bpfsdk_a, sizeof(__bpfsdk_a));		\
+	})
+
+/*
+ * BPF_SNPRINTF(out, out_size, fmt, ...) - format into the buffer out of
+ * out_size bytes with bpf_snprintf() (Linux 5.13), up to twelve arguments.
+ * Returns the length the whole output needs, NUL included, or a negative
+ * error.
+ */
+#define BPF_SNPRINTF(out, out_size, fmt, ...)				\
+	({								\
+		static const char __bpfsdk_fmt[] = fmt;			\
+		__bpfsdk_args(__bpfsdk_a, __VA_ARGS__)			\
+		bpf_snprintf(out, out_size, __bpfsdk_fmt, __bpfsdk_a,	\
+			     sizeof(__bpfsdk_a));			\
+	})
+
+/* ---- Open-coded loops (Linux 6.4 iterator kfuncs) ----------------------- */
+
+/*
+ * The kfuncs behind bpf_for() and bpf_repeat(): a numbers iterator the
+ * verifier understands, so that a loop's bound need not be a constant it
+ * can unroll. struct bpf_iter_num comes from vmlinux.h (or linux/bpf.h) of
+ * 6.4 or later; kernels before 6.4 do not have these kfuncs, and a program
+ * using the loops fails to load there.
+ */
+struct bpf_iter_num;
+extern int bpf_iter_num_new(struct bpf_iter_num *it, int start, int end)
+	__weak __ksym;
+extern int *bpf_iter_num_next(struct bpf_iter_num *it) __weak __ksym;
+extern void bpf_iter_num_destroy(struct bpf_iter_num *it) __weak __ksym;
+
+/*
+ * bpf_for_each(type, cur, args...) - walk an open-coded iterator of kind
+ * type (num, task, css, ...: the kfuncs bpf_iter_<type>_new/_next/_destroy,
+ * which the program declares), cur pointing at each element in turn. The
+ * iterator is destroyed when the loop is left, by any path: the cleanup
+ * attribute runs the destructor at the end of the for scope.
+ */
+#define bpf_for_each(type, cur, args...)				\
+	for (struct bpf_iter_##type __bpfsdk_it				\
+		__attribute__((aligned(8), cleanup(bpf_iter_##type##_destroy))), \
+	     *__bpfsdk_once __attribute__((unused)) =			\
+		(bpf_iter_##type##_new(&__bpfsdk_it, ##args),		\
+		 /* clang emits no BTF for a function named only in cleanup() */ \
+		 (void)bpf_iter_##type##_destroy, (void *)0);		\
+	     (((cur) = bpf_iter_##type##_next(&__bpfsdk_it)));)
+
+/*
+ * bpf_for(i, start, end) - for (i = start; i < end; i++), for any bounds
+ * known only at run time. The range check on each value is for the
+ * verifier, which then knows start <= i < end inside the body.
+ */
+#define bpf_for(i, start, end)						\
+	for (struct bpf_iter_num __bpfsdk_it				\
+		__attribute__((aligned(8), cleanup(bpf_iter_num_destroy))), \
+	     *__bpfsdk_once __attribute__((unused)) =			\
+		(bpf_iter_num_new(&__bpfsdk_it, (start), (end)),	\
+		 (void)bpf_iter_num_destroy, (void *)0);		\
+	     ({								\
+		int *__bpfsdk_t = bpf_iter_num_next(&__bpfsdk_it);	\
+		(__bpfsdk_t && ((i) = *__bpfsdk_t, (i) >= (start) && (i) < (end))); \
+	     });)
+
+/* bpf_repeat(n) - run the body n times, n known only at run time. */
+#define bpf_repeat(n)							\
+	for (struct bpf_iter_num __bpfsdk_it				\
+		__attribute__((aligned(8), cleanup(bpf_iter_num_destroy))), \
+	     *__bpfsdk_once __attribute__((unused)) =			\
+		(bpf_iter_num_new(&__bpfsdk_it, 0, (n)),		\
+		 (void)bpf_iter_num_destroy, (void *)0);		\
+	     bpf_iter_num_next(&__bpfsdk_it);)
 
 #endif /* BPFSDK_BPF_HELPERS_H */

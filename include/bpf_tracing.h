@@ -84,10 +84,22 @@ struct pt_regs___bpfsdk {
 #define __BPFSDK_PARM3 dx
 #define __BPFSDK_PARM4 cx
 #define __BPFSDK_PARM5 r8
+#define __BPFSDK_PARM6 r9
 #define __BPFSDK_RC    ax
 #define __BPFSDK_IP    ip
 #define __BPFSDK_SP    sp
 #define __BPFSDK_FP    bp
+
+/* The syscall ABI: the fourth argument is in r10, rcx holding the return
+ * address of the syscall instruction. */
+#define __BPFSDK_SYS_PARM1 di
+#define __BPFSDK_SYS_PARM2 si
+#define __BPFSDK_SYS_PARM3 dx
+#define __BPFSDK_SYS_PARM4 r10
+#define __BPFSDK_SYS_PARM5 r8
+#define __BPFSDK_SYS_PARM6 r9
+#define __bpfsdk_sysregs(x) __bpfsdk_regs(x)
+#define __bpfsdk_sysregs_core(x) __bpfsdk_regs_core(x)
 
 #elif defined(__TARGET_ARCH_arm64)
 
@@ -99,8 +111,20 @@ struct user_pt_regs___bpfsdk {
 	__u64 pstate;
 };
 
+/* arm64 struct pt_regs begins with user_pt_regs, then orig_x0: the first
+ * syscall argument, as x0 is overwritten by the return value. */
+struct pt_regs___bpfsdk_arm64 {
+	__u64 regs[31];
+	__u64 sp;
+	__u64 pc;
+	__u64 pstate;
+	__u64 orig_x0;
+};
+
 #define __bpfsdk_regs(x) ((const struct user_pt_regs___bpfsdk *)(x))
 #define __bpfsdk_regs_core(x) ((struct user_pt_regs___bpfsdk *)(x))
+#define __bpfsdk_sysregs(x) ((const struct pt_regs___bpfsdk_arm64 *)(x))
+#define __bpfsdk_sysregs_core(x) ((struct pt_regs___bpfsdk_arm64 *)(x))
 
 /* AAPCS64: arguments in x0..x7, result in x0, frame pointer x29. */
 #define __BPFSDK_PARM1 regs[0]
@@ -108,27 +132,44 @@ struct user_pt_regs___bpfsdk {
 #define __BPFSDK_PARM3 regs[2]
 #define __BPFSDK_PARM4 regs[3]
 #define __BPFSDK_PARM5 regs[4]
+#define __BPFSDK_PARM6 regs[5]
+#define __BPFSDK_PARM7 regs[6]
+#define __BPFSDK_PARM8 regs[7]
 #define __BPFSDK_RC    regs[0]
 #define __BPFSDK_IP    pc
 #define __BPFSDK_SP    sp
 #define __BPFSDK_FP    regs[29]
+#define __BPFSDK_RET   regs[30]
+
+#define __BPFSDK_SYS_PARM1 orig_x0
+#define __BPFSDK_SYS_PARM2 regs[1]
+#define __BPFSDK_SYS_PARM3 regs[2]
+#define __BPFSDK_SYS_PARM4 regs[3]
+#define __BPFSDK_SYS_PARM5 regs[4]
+#define __BPFSDK_SYS_PARM6 regs[5]
 
 #else
 #error "bpf_tracing.h: no target architecture; build with -D__TARGET_ARCH_x86 (x86_64) or -D__TARGET_ARCH_arm64, the architecture of the kernel the program runs on"
 #endif
 
 /*
- * PT_REGS_PARM1(x) .. PT_REGS_PARM5(x) - the first five integer or pointer
+ * PT_REGS_PARM1(x) .. PT_REGS_PARM6(x) - the first six integer or pointer
  * arguments of the probed function, from x, a struct pt_regs * (a kprobe's
- * context). Valid at function entry only: the function may reuse the
- * registers afterwards. Read the context directly, which the verifier
- * allows for a kprobe's own context.
+ * or uprobe's context); arm64 has PT_REGS_PARM7 and PT_REGS_PARM8 too, as
+ * it passes eight in registers. Valid at function entry only: the function
+ * may reuse the registers afterwards. Read the context directly, which the
+ * verifier allows for a kprobe's own context.
  */
 #define PT_REGS_PARM1(x) (__bpfsdk_regs(x)->__BPFSDK_PARM1)
 #define PT_REGS_PARM2(x) (__bpfsdk_regs(x)->__BPFSDK_PARM2)
 #define PT_REGS_PARM3(x) (__bpfsdk_regs(x)->__BPFSDK_PARM3)
 #define PT_REGS_PARM4(x) (__bpfsdk_regs(x)->__BPFSDK_PARM4)
 #define PT_REGS_PARM5(x) (__bpfsdk_regs(x)->__BPFSDK_PARM5)
+#define PT_REGS_PARM6(x) (__bpfsdk_regs(x)->__BPFSDK_PARM6)
+#ifdef __BPFSDK_PARM7
+#define PT_REGS_PARM7(x) (__bpfsdk_regs(x)->__BPFSDK_PARM7)
+#define PT_REGS_PARM8(x) (__bpfsdk_regs(x)->__BPFSDK_PARM8)
+#endif
 
 /* PT_REGS_RC(x) - the return value, in a kretprobe. */
 #define PT_REGS_RC(x) (__bpfsdk_regs(x)->__BPFSDK_RC)
@@ -153,10 +194,56 @@ struct user_pt_regs___bpfsdk {
 #define PT_REGS_PARM3_CORE(x) BPF_CORE_READ(__bpfsdk_regs_core(x), __BPFSDK_PARM3)
 #define PT_REGS_PARM4_CORE(x) BPF_CORE_READ(__bpfsdk_regs_core(x), __BPFSDK_PARM4)
 #define PT_REGS_PARM5_CORE(x) BPF_CORE_READ(__bpfsdk_regs_core(x), __BPFSDK_PARM5)
+#define PT_REGS_PARM6_CORE(x) BPF_CORE_READ(__bpfsdk_regs_core(x), __BPFSDK_PARM6)
+#ifdef __BPFSDK_PARM7
+#define PT_REGS_PARM7_CORE(x) BPF_CORE_READ(__bpfsdk_regs_core(x), __BPFSDK_PARM7)
+#define PT_REGS_PARM8_CORE(x) BPF_CORE_READ(__bpfsdk_regs_core(x), __BPFSDK_PARM8)
+#endif
 #define PT_REGS_RC_CORE(x)    BPF_CORE_READ(__bpfsdk_regs_core(x), __BPFSDK_RC)
 #define PT_REGS_IP_CORE(x)    BPF_CORE_READ(__bpfsdk_regs_core(x), __BPFSDK_IP)
 #define PT_REGS_SP_CORE(x)    BPF_CORE_READ(__bpfsdk_regs_core(x), __BPFSDK_SP)
 #define PT_REGS_FP_CORE(x)    BPF_CORE_READ(__bpfsdk_regs_core(x), __BPFSDK_FP)
+
+/*
+ * The arguments of a system call, which the architecture's syscall ABI
+ * puts in other registers than a function call (x86_64 passes the fourth
+ * in r10, arm64 keeps the first in orig_x0). PT_REGS_PARMn_SYSCALL(x)
+ * reads them from x directly; PT_REGS_PARMn_CORE_SYSCALL(x) with a probe
+ * read, for the struct pt_regs * a syscall wrapper receives.
+ */
+#define PT_REGS_PARM1_SYSCALL(x) (__bpfsdk_sysregs(x)->__BPFSDK_SYS_PARM1)
+#define PT_REGS_PARM2_SYSCALL(x) (__bpfsdk_sysregs(x)->__BPFSDK_SYS_PARM2)
+#define PT_REGS_PARM3_SYSCALL(x) (__bpfsdk_sysregs(x)->__BPFSDK_SYS_PARM3)
+#define PT_REGS_PARM4_SYSCALL(x) (__bpfsdk_sysregs(x)->__BPFSDK_SYS_PARM4)
+#define PT_REGS_PARM5_SYSCALL(x) (__bpfsdk_sysregs(x)->__BPFSDK_SYS_PARM5)
+#define PT_REGS_PARM6_SYSCALL(x) (__bpfsdk_sysregs(x)->__BPFSDK_SYS_PARM6)
+#define PT_REGS_PARM1_CORE_SYSCALL(x) BPF_CORE_READ(__bpfsdk_sysregs_core(x), __BPFSDK_SYS_PARM1)
+#define PT_REGS_PARM2_CORE_SYSCALL(x) BPF_CORE_READ(__bpfsdk_sysregs_core(x), __BPFSDK_SYS_PARM2)
+#define PT_REGS_PARM3_CORE_SYSCALL(x) BPF_CORE_READ(__bpfsdk_sysregs_core(x), __BPFSDK_SYS_PARM3)
+#define PT_REGS_PARM4_CORE_SYSCALL(x) BPF_CORE_READ(__bpfsdk_sysregs_core(x), __BPFSDK_SYS_PARM4)
+#define PT_REGS_PARM5_CORE_SYSCALL(x) BPF_CORE_READ(__bpfsdk_sysregs_core(x), __BPFSDK_SYS_PARM5)
+#define PT_REGS_PARM6_CORE_SYSCALL(x) BPF_CORE_READ(__bpfsdk_sysregs_core(x), __BPFSDK_SYS_PARM6)
+
+/*
+ * PT_REGS_SYSCALL_REGS(ctx) - in a kprobe on a syscall's entry point
+ * (__x64_sys_openat) of a kernel built with syscall wrappers (x86_64 since
+ * 4.17, arm64 since 4.19), the struct pt_regs * holding the syscall's own
+ * arguments: the wrapper's first argument.
+ */
+#define PT_REGS_SYSCALL_REGS(ctx) ((struct pt_regs *)PT_REGS_PARM1(ctx))
+
+/*
+ * BPF_KPROBE_READ_RET_IP(ip, ctx) - the return address of the probed
+ * function, at its entry; BPF_KRETPROBE_READ_RET_IP(ip, ctx) - the same in
+ * a kretprobe. x86_64 keeps it on the stack, arm64 in the link register.
+ */
+#ifdef __BPFSDK_RET
+#define BPF_KPROBE_READ_RET_IP(ip, ctx) ({ (ip) = __bpfsdk_regs(ctx)->__BPFSDK_RET; })
+#define BPF_KRETPROBE_READ_RET_IP(ip, ctx) ({ (ip) = __bpfsdk_regs(ctx)->__BPFSDK_RET; })
+#else
+#define BPF_KPROBE_READ_RET_IP(ip, ctx)						({ bpf_probe_read_kernel(&(ip), sizeof(ip), (void *)PT_REGS_SP(ctx)); })
+#define BPF_KRETPROBE_READ_RET_IP(ip, ctx)					({ bpf_probe_read_kernel(&(ip), sizeof(ip),							 (void *)(PT_REGS_FP(ctx) + sizeof(ip))); })
+#endif
 
 /* ---- Typed wrappers ---------------------------------------------------- */
 
@@ -185,12 +272,20 @@ struct user_pt_regs___bpfsdk {
 #define __bpfsdk_kprobe_args4(a, b, c, d) __bpfsdk_kprobe_args3(a, b, c), (void *)PT_REGS_PARM4(ctx)
 #define __bpfsdk_kprobe_args5(a, b, c, d, e) \
 	__bpfsdk_kprobe_args4(a, b, c, d), (void *)PT_REGS_PARM5(ctx)
+#define __bpfsdk_kprobe_args6(a, b, c, d, e, f) \
+	__bpfsdk_kprobe_args5(a, b, c, d, e), (void *)PT_REGS_PARM6(ctx)
+#ifdef __BPFSDK_PARM7
+#define __bpfsdk_kprobe_args7(a, b, c, d, e, f, g) \
+	__bpfsdk_kprobe_args6(a, b, c, d, e, f), (void *)PT_REGS_PARM7(ctx)
+#define __bpfsdk_kprobe_args8(a, b, c, d, e, f, g, h) \
+	__bpfsdk_kprobe_args7(a, b, c, d, e, f, g), (void *)PT_REGS_PARM8(ctx)
+#endif
 #define __bpfsdk_kprobe_args(...)					\
 	__bpfsdk_cat(__bpfsdk_kprobe_args, __bpfsdk_argc(__VA_ARGS__))(__VA_ARGS__)
 
 /*
  * BPF_KPROBE(name, args...) - define kprobe program name whose body sees
- * the probed function's first arguments (at most five) as typed
+ * the probed function's first arguments (at most six; eight on arm64) as typed
  * parameters, plus ctx, the struct pt_regs *:
  *
  *	SEC("kprobe/vfs_read")
@@ -290,5 +385,79 @@ __typeof__(name(0)) name(unsigned long long *ctx)			\
 }									\
 static __always_inline __typeof__(name(0))				\
 __bpfsdk_body_##name(unsigned long long *ctx __attribute__((unused)), ##__VA_ARGS__)
+
+/*
+ * BPF_UPROBE(name, args...), BPF_URETPROBE(name, ret) - the same wrappers
+ * for uprobes and uretprobes, whose context is the user registers in the
+ * same struct pt_regs:
+ *
+ *	SEC("uretprobe//bin/bash:readline")
+ *	int BPF_URETPROBE(on_readline, const char *line)
+ */
+#define BPF_UPROBE(name, ...) BPF_KPROBE(name, ##__VA_ARGS__)
+#define BPF_URETPROBE(name, ...) BPF_KRETPROBE(name, ##__VA_ARGS__)
+
+/*
+ * The syscall's arguments as void *, read directly from the probe's own
+ * registers (no wrapper: the kprobe sees the syscall's registers) or with
+ * probe reads from the wrapper's struct pt_regs *regs.
+ */
+#define __bpfsdk_sys_args0()              ctx
+#define __bpfsdk_sys_args1(a)             __bpfsdk_sys_args0(), (void *)PT_REGS_PARM1_SYSCALL(ctx)
+#define __bpfsdk_sys_args2(a, b)          __bpfsdk_sys_args1(a), (void *)PT_REGS_PARM2_SYSCALL(ctx)
+#define __bpfsdk_sys_args3(a, b, c)       __bpfsdk_sys_args2(a, b), (void *)PT_REGS_PARM3_SYSCALL(ctx)
+#define __bpfsdk_sys_args4(a, b, c, d)    __bpfsdk_sys_args3(a, b, c), (void *)PT_REGS_PARM4_SYSCALL(ctx)
+#define __bpfsdk_sys_args5(a, b, c, d, e) __bpfsdk_sys_args4(a, b, c, d), (void *)PT_REGS_PARM5_SYSCALL(ctx)
+#define __bpfsdk_sys_args6(a, b, c, d, e, f) \
+	__bpfsdk_sys_args5(a, b, c, d, e), (void *)PT_REGS_PARM6_SYSCALL(ctx)
+#define __bpfsdk_sys_args(...)						\
+	__bpfsdk_cat(__bpfsdk_sys_args, __bpfsdk_argc(__VA_ARGS__))(__VA_ARGS__)
+
+#define __bpfsdk_wrap_args0()             ctx
+#define __bpfsdk_wrap_args1(a)            __bpfsdk_wrap_args0(), (void *)PT_REGS_PARM1_CORE_SYSCALL(regs)
+#define __bpfsdk_wrap_args2(a, b)         __bpfsdk_wrap_args1(a), (void *)PT_REGS_PARM2_CORE_SYSCALL(regs)
+#define __bpfsdk_wrap_args3(a, b, c)      __bpfsdk_wrap_args2(a, b), (void *)PT_REGS_PARM3_CORE_SYSCALL(regs)
+#define __bpfsdk_wrap_args4(a, b, c, d)   __bpfsdk_wrap_args3(a, b, c), (void *)PT_REGS_PARM4_CORE_SYSCALL(regs)
+#define __bpfsdk_wrap_args5(a, b, c, d, e) \
+	__bpfsdk_wrap_args4(a, b, c, d), (void *)PT_REGS_PARM5_CORE_SYSCALL(regs)
+#define __bpfsdk_wrap_args6(a, b, c, d, e, f) \
+	__bpfsdk_wrap_args5(a, b, c, d, e), (void *)PT_REGS_PARM6_CORE_SYSCALL(regs)
+#define __bpfsdk_wrap_args(...)						\
+	__bpfsdk_cat(__bpfsdk_wrap_args, __bpfsdk_argc(__VA_ARGS__))(__VA_ARGS__)
+
+/*
+ * BPF_KSYSCALL(name, args...) - define a ksyscall/ (or kprobe) program on
+ * a system call whose body sees the syscall's arguments (at most six) as
+ * typed parameters, plus ctx:
+ *
+ *	SEC("ksyscall/kill")
+ *	int BPF_KSYSCALL(on_kill, pid_t pid, int sig)
+ *
+ * Kernels built with syscall wrappers (LINUX_HAS_SYSCALL_WRAPPER, which
+ * the loader sets) pass the syscall a struct pt_regs * of the user
+ * registers: the arguments are read through it with probe reads. Without
+ * wrappers they are in the probe's own registers. BPF_KPROBE_SYSCALL is
+ * the older name.
+ */
+extern _Bool LINUX_HAS_SYSCALL_WRAPPER __kconfig;
+
+#define BPF_KSYSCALL(name, ...)						\
+name(struct pt_regs *ctx);						\
+static __always_inline __typeof__(name(0))				\
+__bpfsdk_body_##name(struct pt_regs *ctx __attribute__((unused)), ##__VA_ARGS__);\
+__typeof__(name(0)) name(struct pt_regs *ctx)				\
+{									\
+	struct pt_regs *regs __attribute__((unused)) =			\
+		LINUX_HAS_SYSCALL_WRAPPER ? PT_REGS_SYSCALL_REGS(ctx) : ctx; \
+	__bpfsdk_call_begin						\
+	if (LINUX_HAS_SYSCALL_WRAPPER)					\
+		return __bpfsdk_body_##name(__bpfsdk_wrap_args(__VA_ARGS__)); \
+	return __bpfsdk_body_##name(__bpfsdk_sys_args(__VA_ARGS__));	\
+	__bpfsdk_call_end						\
+}									\
+static __always_inline __typeof__(name(0))				\
+__bpfsdk_body_##name(struct pt_regs *ctx __attribute__((unused)), ##__VA_ARGS__)
+
+#define BPF_KPROBE_SYSCALL BPF_KSYSCALL
 
 #endif /* BPFSDK_BPF_TRACING_H */

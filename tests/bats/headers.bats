@@ -11,7 +11,7 @@
 load '/usr/lib/bats/bats-support/load'
 load '/usr/lib/bats/bats-assert/load'
 
-HEADERS="bpf_helpers.h bpf_helper_defs.h bpf_tracing.h bpf_core_read.h bpf_endian.h"
+HEADERS="bpf_helpers.h bpf_helper_defs.h bpf_tracing.h bpf_core_read.h bpf_endian.h usdt.bpf.h"
 UAPI_BPF_H=${UAPI_BPF_H:-/usr/include/linux/bpf.h}
 LIBBPF_INC=/usr/include/bpf
 
@@ -206,6 +206,10 @@ $output"
 
 @test "bpf_endian.h compiles alone with -Wall -Wextra -Werror" {
 	compile_alone bpf_endian.h
+}
+
+@test "usdt.bpf.h compiles alone with -Wall -Wextra -Werror" {
+	compile_alone usdt.bpf.h
 }
 
 @test "every header carries the LGPL-2.1 OR BSD-2-Clause license line" {
@@ -495,4 +499,226 @@ copy_tree() {
 	tools/gen-helper-defs "$BATS_TEST_TMPDIR/bpf.h" >"$BATS_TEST_TMPDIR/defs.h"
 	run diff -u include/bpf_helper_defs.h "$BATS_TEST_TMPDIR/defs.h"
 	assert_success
+}
+
+# ---- Programs written for libbpf's headers (tests/compat) ---------------
+#
+# Each tests/compat/*.bpf.c includes <bpf/bpf_helpers.h> and friends the
+# way libbpf users write it. compat_cc WHICH NAME builds one against our
+# headers (WHICH=ours: a bpf/ directory that is include/) or libbpf's
+# (WHICH=libbpf) into $BATS_FILE_TMPDIR/NAME-WHICH.o.
+compat_cc() {
+	local dir="$BATS_FILE_TMPDIR/inc-$1"
+	mkdir -p "$dir"
+	if [ "$1" = ours ]; then
+		ln -sfn "$REPO/include" "$dir/bpf"
+	else
+		ln -sfn "$LIBBPF_INC" "$dir/bpf"
+	fi
+	run clang -O2 -g -target bpf -D__TARGET_ARCH_$TARGET_ARCH -Wall -Werror \
+		-I"$dir" -idirafter "$MULTIARCH_INC" -MD -MF "$BATS_FILE_TMPDIR/$2-$1.d" \
+		-c "tests/compat/$2.bpf.c" -o "$BATS_FILE_TMPDIR/$2-$1.o"
+}
+
+# The installed libbpf's headers have what recent.bpf.c uses (libbpf 1.2+).
+libbpf_is_recent() {
+	grep -q 'define bpf_for(' "$LIBBPF_INC/bpf_helpers.h" 2>/dev/null &&
+		grep -q 'define BPF_UPROBE' "$LIBBPF_INC/bpf_tracing.h"
+}
+
+# Per program section, the helpers it calls; then the extern symbols the
+# object leaves for the loader, with their binding.
+calls_and_externs() {
+	llvm-objdump -d --no-show-raw-insn "$1" | awk '
+		/^Disassembly of section/ { sec = $4; sub(/:$/, "", sec) }
+		/call [0-9]+$/ { print sec, "call", $NF }' | sort -u
+	llvm-readelf -s "$1" | awk '$7 == "UND" && $8 != "" { print "extern", $5, $8 }' | sort
+}
+
+# Every CO-RE relocation of an object, one line each, sorted:
+# "SECTION KIND TYPE ACCESS", e.g. "raw_tp/sys_enter field_exists task_struct 0:4".
+core_relos() {
+	local d="$BATS_TEST_TMPDIR/relos.$$"
+	mkdir -p "$d"
+	llvm-objcopy --dump-section .BTF="$d/btf" --dump-section .BTF.ext="$d/ext" \
+		"$1" "$d/copy" || return 1
+	python3 - "$d/btf" "$d/ext" <<'EOF'
+import struct, sys
+KINDS = ["field_byte_offset", "field_byte_size", "field_exists", "field_signed",
+         "field_lshift_u64", "field_rshift_u64", "type_id_local", "type_id_target",
+         "type_exists", "type_size", "enumval_exists", "enumval_value", "type_matches"]
+btf = open(sys.argv[1], "rb").read()
+_, _, _, hl, toff, tlen, soff, slen = struct.unpack_from("<HBBIIIII", btf, 0)
+strs = btf[hl + soff:hl + soff + slen]
+def name(off):
+    return strs[off:strs.index(b"\0", off)].decode()
+# type names by ID: walk the records, each kind's tail has its own size
+tail = {1: lambda v: 4, 3: lambda v: 12, 4: lambda v: 12 * v, 5: lambda v: 12 * v,
+        6: lambda v: 8 * v, 13: lambda v: 8 * v, 14: lambda v: 4,
+        15: lambda v: 12 * v, 17: lambda v: 4, 19: lambda v: 12 * v}
+names, p = [""], hl + toff
+while p < hl + toff + tlen:
+    name_off, info, _ = struct.unpack_from("<III", btf, p)
+    kind, vlen = (info >> 24) & 0x1f, info & 0xffff
+    names.append(name(name_off) or "(anon)")
+    p += 12 + tail.get(kind, lambda v: 0)(vlen)
+ext = open(sys.argv[2], "rb").read()
+hl = struct.unpack_from("<I", ext, 4)[0]
+if hl < 32:
+    sys.exit(0)
+co, cl = struct.unpack_from("<II", ext, 24)
+c = ext[hl + co:hl + co + cl]
+rec, p, out = struct.unpack_from("<I", c, 0)[0], 4, []
+while p < len(c):
+    sec, n = struct.unpack_from("<II", c, p)
+    p += 8
+    for _ in range(n):
+        _, tid, acc, kind = struct.unpack_from("<IIII", c, p)
+        p += rec
+        out.append("%s %s %s %s" % (name(sec), KINDS[kind], names[tid], name(acc)))
+print("\n".join(sorted(out)))
+EOF
+}
+
+@test "the libbpf-style programs of tests/compat build with our headers, warning-free" {
+	for prog in core tracing recent usdt; do
+		compat_cc ours $prog
+		[ "$status" -eq 0 ] || fail "tests/compat/$prog.bpf.c with include/:
+$output"
+		[ -z "$output" ] || fail "tests/compat/$prog.bpf.c: diagnostics: $output"
+		run deps_of "$BATS_FILE_TMPDIR/$prog-ours.d"
+		refute_line --partial "$LIBBPF_INC/"
+	done
+}
+
+@test "the same programs build with libbpf's headers" {
+	[ -f "$LIBBPF_INC/bpf_helpers.h" ] || skip "libbpf-dev is not installed"
+	for prog in core tracing usdt; do
+		compat_cc libbpf $prog
+		[ "$status" -eq 0 ] || fail "tests/compat/$prog.bpf.c with $LIBBPF_INC:
+$output"
+		run deps_of "$BATS_FILE_TMPDIR/$prog-libbpf.d"
+		refute_line --partial "$REPO/include/"
+	done
+}
+
+@test "recent.bpf.c builds with libbpf's headers too, when they are 1.2 or later" {
+	libbpf_is_recent || skip "libbpf's headers in $LIBBPF_INC predate bpf_for and BPF_UPROBE"
+	compat_cc libbpf recent
+	assert_success
+}
+
+@test "core.bpf.c: our CO-RE macros leave every relocation kind clang 14 has" {
+	compat_cc ours core
+	assert_success
+	run core_relos "$BATS_FILE_TMPDIR/core-ours.o"
+	assert_success
+	for kind in field_byte_offset field_byte_size field_exists field_signed \
+		    field_lshift_u64 field_rshift_u64 type_id_local type_id_target \
+		    type_exists type_size enumval_exists enumval_value; do
+		assert_line --regexp "^[^ ]+ $kind "
+	done
+	# both spellings of the field macros name the same field
+	assert_line "raw_tp/sys_enter field_exists task_struct 0:4"
+	assert_line "raw_tp/sys_enter field_exists task_struct 0:8:0"
+	assert_line "raw_tp/sys_enter enumval_value probe_kind 1"
+	assert_line "raw_tp/sys_enter type_size task_t 0"
+}
+
+@test "core.bpf.c: the same CO-RE relocations with our headers and with libbpf's" {
+	[ -f "$LIBBPF_INC/bpf_core_read.h" ] || skip "libbpf-dev is not installed"
+	compat_cc ours core
+	assert_success
+	compat_cc libbpf core
+	assert_success
+	core_relos "$BATS_FILE_TMPDIR/core-ours.o" >"$BATS_TEST_TMPDIR/ours"
+	core_relos "$BATS_FILE_TMPDIR/core-libbpf.o" >"$BATS_TEST_TMPDIR/libbpf"
+	[ "$(wc -l <"$BATS_TEST_TMPDIR/ours")" -gt 40 ] || fail "too few relocations: $(cat "$BATS_TEST_TMPDIR/ours")"
+	run diff -u "$BATS_TEST_TMPDIR/libbpf" "$BATS_TEST_TMPDIR/ours"
+	[ "$status" -eq 0 ] || fail "CO-RE relocations differ (- libbpf, + ours):
+$output"
+}
+
+@test "tracing.bpf.c and recent.bpf.c: the same helpers and externs with both header sets" {
+	[ -f "$LIBBPF_INC/bpf_helpers.h" ] || skip "libbpf-dev is not installed"
+	progs=tracing
+	libbpf_is_recent && progs="$progs recent"
+	for prog in $progs; do
+		compat_cc ours $prog
+		assert_success
+		compat_cc libbpf $prog
+		assert_success
+		calls_and_externs "$BATS_FILE_TMPDIR/$prog-ours.o" >"$BATS_TEST_TMPDIR/ours"
+		calls_and_externs "$BATS_FILE_TMPDIR/$prog-libbpf.o" >"$BATS_TEST_TMPDIR/libbpf"
+		run diff -u "$BATS_TEST_TMPDIR/libbpf" "$BATS_TEST_TMPDIR/ours"
+		[ "$status" -eq 0 ] || fail "$prog.bpf.c differs (- libbpf, + ours):
+$output"
+	done
+	# bpf_printk with five arguments is bpf_trace_vprintk (177), with
+	# three or fewer bpf_trace_printk (6); BPF_SEQ_PRINTF bpf_seq_printf
+	# (126), BPF_SNPRINTF bpf_snprintf (165).
+	run calls_and_externs "$BATS_FILE_TMPDIR/tracing-ours.o"
+	assert_line "raw_tp/sys_enter call 6"
+	assert_line "raw_tp/sys_enter call 177"
+	assert_line "raw_tp/sys_enter call 165"
+	assert_line "iter/task call 126"
+	assert_line "extern GLOBAL LINUX_HAS_SYSCALL_WRAPPER"
+	assert_line "extern WEAK CONFIG_HZ"
+}
+
+@test "recent.bpf.c: bpf_for and the weak kfuncs leave the externs the loader resolves" {
+	compat_cc ours recent
+	assert_success
+	run calls_and_externs "$BATS_FILE_TMPDIR/recent-ours.o"
+	assert_line "extern WEAK bpf_iter_num_new"
+	assert_line "extern WEAK bpf_iter_num_next"
+	assert_line "extern WEAK bpf_iter_num_destroy"
+	assert_line "extern WEAK bpf_task_from_pid"
+	assert_line "extern GLOBAL bpf_prog_active"
+	# bpf_ksym_exists() of a weak kfunc is a run-time test of its address
+	run llvm-objdump -dr --no-show-raw-insn "$BATS_FILE_TMPDIR/recent-ours.o"
+	assert_output --regexp 'R_BPF_64_64[[:space:]]+bpf_kfunc_nobody_has'
+}
+
+@test "usdt.bpf.c: our usdt.bpf.h has libbpf's spec maps and layout" {
+	compat_cc ours usdt
+	assert_success
+	run bpftool btf dump file "$BATS_FILE_TMPDIR/usdt-ours.o"
+	assert_success
+	assert_line --regexp "^\[[0-9]+\] STRUCT '__bpf_usdt_spec' size=208 vlen=3$"
+	assert_line --regexp "^\[[0-9]+\] STRUCT '__bpf_usdt_arg_spec' size=16 vlen=5$"
+	assert_line --regexp "^\[[0-9]+\] VAR '__bpf_usdt_specs' type_id=[0-9]+, linkage=global$"
+	assert_line --regexp "^\[[0-9]+\] VAR '__bpf_usdt_ip_to_spec_id' type_id=[0-9]+, linkage=global$"
+	assert_line --regexp "^\[[0-9]+\] VAR 'LINUX_HAS_BPF_COOKIE' type_id=[0-9]+, linkage=extern$"
+	[ -f "$LIBBPF_INC/usdt.bpf.h" ] || return 0
+	# member names, offsets and sizes of the spec structs (type IDs aside)
+	layout() {
+		bpftool btf dump file "$1" | awk '
+			/^\[/ { on = /STRUCT .__bpf_usdt/ }
+			on { gsub(/type_id=[0-9]+/, ""); print }'
+	}
+	ours=$(layout "$BATS_FILE_TMPDIR/usdt-ours.o")
+	compat_cc libbpf usdt
+	assert_success
+	theirs=$(layout "$BATS_FILE_TMPDIR/usdt-libbpf.o")
+	[ -n "$ours" ] || fail "no spec structs in our object"
+	[ "$ours" = "$theirs" ] || fail "spec layout differs:
+ours:
+$ours
+libbpf:
+$theirs"
+}
+
+@test "bpf_core_type_matches() under clang 14 is an error that says what it needs" {
+	major=$(clang -dM -E -x c /dev/null | awk '$2 == "__clang_major__" { print $3 }')
+	[ "$major" -lt 15 ] || skip "clang $major supports the type-matches relocation"
+	cat >"$BATS_TEST_TMPDIR/match.c" <<'EOF'
+#include "bpf_core_read.h"
+struct thing { int a; };
+SEC("raw_tp/x") int f(void *ctx) { return bpf_core_type_matches(struct thing); }
+EOF
+	run clang $BPF_FLAGS -Iinclude -c "$BATS_TEST_TMPDIR/match.c" -o "$BATS_TEST_TMPDIR/match.o"
+	assert_failure
+	assert_output --partial "bpf_core_type_matches() needs clang 15 or later"
+	refute_output --partial "PLEASE submit a bug report"
 }
