@@ -33,6 +33,12 @@
 extern "C" {
 #endif
 
+/* The library is built with -fvisibility=hidden: what this header declares is its API, and
+ * only that is visible outside it (see loader/loader.mk). */
+#if defined(__GNUC__) && __GNUC__ >= 4
+#pragma GCC visibility push(default)
+#endif
+
 /* ------------------------------------------------------------------ errors */
 
 /* Project error codes, above the range of the system's errno values. */
@@ -696,6 +702,10 @@ int bsdk_btf_print_header(const struct bsdk_btf *btf, uint32_t id, unsigned int 
  * the sum of the counts.
  */
 uint64_t bsdk_hist_print_log2(FILE *f, const uint64_t *slots, size_t nslots, const char *unit);
+
+#if defined(__GNUC__) && __GNUC__ >= 4
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

@@ -1,15 +1,64 @@
-# loader/ - the library (build/lib/libbpfsdk.a) and the bpfsdk CLI.
+# loader/ - the library and the bpfsdk CLI.
+#
+#   build/lib/libbpfsdk.a        the static library: one relocatable object in
+#                                which every global symbol but the bsdk_* API
+#                                is made local, so the library's internal
+#                                names (btf_parse, read_file...) never clash
+#                                with a user's
+#   build/lib/libbpfsdk.so.MAJOR the shared library (soname libbpfsdk.so.MAJOR),
+#                                exporting only bsdk_* (loader/libbpfsdk.map)
+#   build/lib/libbpfsdk-internal.a
+#                                the objects as compiled, internal names
+#                                global: for the unit tests that call them
+#
+# The public API is what bpfsdk.h declares: the header gives it default
+# visibility, and the library is compiled -fvisibility=hidden so everything
+# else stays inside (and -fPIC so the same objects make both libraries).
+
+LIB_VERSION := 0.1.0
+LIB_MAJOR   := $(firstword $(subst ., ,$(LIB_VERSION)))
 
 LOADER_SRCS := $(sort $(wildcard loader/*.c))
 LOADER_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(LOADER_SRCS))
 LOADER_LIB  := $(BUILD)/lib/libbpfsdk.a
+LOADER_LIB_INTERNAL := $(BUILD)/lib/libbpfsdk-internal.a
+LOADER_SO_REAL := $(BUILD)/lib/libbpfsdk.so.$(LIB_VERSION)
+LOADER_SO   := $(BUILD)/lib/libbpfsdk.so.$(LIB_MAJOR)
+
+OBJCOPY ?= objcopy
 
 $(foreach s,$(LOADER_SRCS),$(eval $(call user_object,$(s))))
+$(LOADER_OBJS): CFLAGS += -fPIC -fvisibility=hidden
 
-$(LOADER_LIB): $(LOADER_OBJS)
+$(LOADER_LIB_INTERNAL): $(LOADER_OBJS)
 	$(msg) AR $@
 	@mkdir -p $(@D)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+# ld -r resolves the references between the library's objects; then the
+# hidden symbols (everything bpfsdk.h does not declare) become local.
+$(BUILD)/obj/loader/libbpfsdk.o: $(LOADER_OBJS)
+	$(msg) LD $@
+	$(Q)$(LD) -r -o $@ $^
+	$(Q)$(OBJCOPY) --localize-hidden $@
+
+$(LOADER_LIB): $(BUILD)/obj/loader/libbpfsdk.o
+	$(msg) AR $@
+	@mkdir -p $(@D)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(LOADER_SO_REAL): $(LOADER_OBJS) loader/libbpfsdk.map
+	$(msg) LINK $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(notdir $(LOADER_SO)) \
+		-Wl,--version-script=loader/libbpfsdk.map -Wl,--no-undefined \
+		-o $@ $(LOADER_OBJS) $(LDLIBS_ELF)
+
+$(LOADER_SO): $(LOADER_SO_REAL)
+	$(Q)ln -sf $(notdir $<) $@
+	$(Q)ln -sf $(notdir $<) $(BUILD)/lib/libbpfsdk.so
+
+all: $(LOADER_LIB_INTERNAL) $(LOADER_SO)
 
 CLI_SRCS := $(sort $(wildcard loader/cli/*.c))
 ifneq ($(CLI_SRCS),)

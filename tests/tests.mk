@@ -6,10 +6,10 @@ UNIT_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(UNIT_SRCS))
 
 $(foreach s,$(UNIT_SRCS),$(eval $(call user_object,$(s))))
 
-$(BUILD)/tests/unit/%: $(BUILD)/obj/tests/unit/%.o $(LOADER_LIB)
+$(BUILD)/tests/unit/%: $(BUILD)/obj/tests/unit/%.o $(LOADER_LIB_INTERNAL)
 	$(msg) LINK $@
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LOADER_LIB) $(LDLIBS_ELF)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LOADER_LIB_INTERNAL) $(LDLIBS_ELF)
 
 # BPF objects used only by the tests: tests/bpf/NAME.bpf.c ->
 # build/bpf/tests/NAME.bpf.o
