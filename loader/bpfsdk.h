@@ -229,6 +229,14 @@ bool bsdk_prog_autoload(const struct bsdk_prog *prog);
  * kprobes), each with a message naming the target. */
 struct bsdk_link *bsdk_prog_attach(struct bsdk_prog *prog);
 
+/* Attach somewhere else than the section name says, in the same syntax as what follows its
+ * prefix: "PATH:SYMBOL[+OFFSET]" for a uprobe whose binary is known only at run time,
+ * "FUNC[+OFFSET]" for a kprobe, "CATEGORY/NAME" for a tracepoint. Any time before
+ * bsdk_prog_attach(); the string is copied, and bsdk_prog_attach_target() returns it from
+ * then on. 0, or -EINVAL (NULL or empty target, or a kind such as perf_event that takes
+ * none), -ENOMEM. */
+int bsdk_prog_set_attach_target(struct bsdk_prog *prog, const char *target);
+
 /* Whether the running kernel can attach this program's kind of probe
  * (kprobes: /sys/kernel/tracing/kprobe_events or the kprobe PMU exist). */
 bool bsdk_prog_attach_supported(const struct bsdk_prog *prog);

@@ -180,6 +180,7 @@ struct bsdk_prog {
 	const char *section;
 	const struct attach_kind *kind;	/* from the section name */
 	const char *target;		/* section name after the prefix */
+	char *target_buf;		/* bsdk_prog_set_attach_target()'s copy */
 	bool autoload;
 	int fd;
 	/* What linking at open time found, for the inspect accessors. */

@@ -220,6 +220,7 @@ void bsdk_obj_close(struct bsdk_obj *obj)
 	for (size_t i = 0; i < obj->nprogs; i++) {
 		free(obj->progs[i].relos);
 		free(obj->progs[i].helpers);
+		free(obj->progs[i].target_buf);
 	}
 	for (size_t i = 0; obj->relos && i < obj->nsecs; i++)
 		free(obj->relos[i]);
@@ -384,6 +385,22 @@ int bsdk_prog_set_autoload(struct bsdk_prog *prog, bool autoload)
 	if (prog->obj->loaded)
 		return fail(EBUSY);
 	prog->autoload = autoload;
+	return 0;
+}
+
+int bsdk_prog_set_attach_target(struct bsdk_prog *prog, const char *target)
+{
+	char *copy;
+
+	if (!target || !*target || prog->kind->exact)
+		return log_fail(EINVAL, "program '%s': %s", prog->fn.name,
+				prog->kind->exact ? "its kind takes no attach target" :
+				"empty attach target");
+	copy = strdup(target);
+	if (!copy)
+		return fail(ENOMEM);
+	free(prog->target_buf);
+	prog->target = prog->target_buf = copy;
 	return 0;
 }
 
