@@ -1,0 +1,6 @@
+# samples/uprobe: probes in user programs - bash's readline() and any
+# function's arguments and return value; uprobe_target is the function to
+# probe that the sample and its test use.
+$(eval $(call bpf_object,uprobe,samples/uprobe/uprobe.bpf.c,samples/uprobe/uprobe.h))
+$(eval $(call user_program,uprobe,samples/uprobe/uprobe.c))
+$(eval $(call user_program,uprobe_target,samples/uprobe/uprobe_target.c))
