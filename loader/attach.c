@@ -140,7 +140,7 @@ static bool pmu_exists(const char *pmu)
 
 bool bsdk_prog_attach_supported(const struct bsdk_prog *prog)
 {
-	if (prog->kind->attach == attach_kprobe)
+	if (prog->kind->attach == attach_kprobe || prog->kind->attach == attach_ksyscall)
 		return pmu_exists("kprobe");
 	if (prog->kind->attach == attach_uprobe)
 		return pmu_exists("uprobe");
@@ -148,8 +148,10 @@ bool bsdk_prog_attach_supported(const struct bsdk_prog *prog)
 }
 
 /* Open a kprobe or uprobe perf event. name and config2 mean the function
- * and offset (kprobe) or the file and its file offset (uprobe). */
-static int open_probe(struct bsdk_prog *prog, const char *pmu, const char *name, uint64_t config2)
+ * and offset (kprobe) or the file and its file offset (uprobe); pid -1
+ * probes every process. what names the target in messages. */
+static int open_probe(struct bsdk_prog *prog, const char *pmu, bool retprobe, int pid,
+		      const char *name, uint64_t config2, const char *what)
 {
 	struct perf_event_attr attr;
 	int type, ret_bit, pfd, err;
@@ -160,17 +162,22 @@ static int open_probe(struct bsdk_prog *prog, const char *pmu, const char *name,
 				prog->fn.name, pmu, pmu, prog->section);
 	attr = (struct perf_event_attr){ .size = sizeof(attr),
 		.type = (uint32_t)type,
-		.config = prog->kind->retprobe ? 1ull << ret_bit : 0,
+		.config = retprobe ? 1ull << ret_bit : 0,
 		.config1 = (uint64_t)(uintptr_t)name, .config2 = config2 };
-	pfd = sys_perf_event_open(&attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	/* A probe of one process follows it on any CPU; of all, on CPU 0 is
+	 * enough: the program runs on every CPU. */
+	pfd = sys_perf_event_open(&attr, pid, pid >= 0 ? -1 : 0, -1, PERF_FLAG_FD_CLOEXEC);
 	if (pfd == -ENOENT || pfd == -EINVAL || pfd == -ENXIO)
 		return log_fail(BSDK_ENOPROBE, "program '%s': %s target '%s' not found%s",
-				prog->fn.name, pmu, prog->target,
+				prog->fn.name, pmu, what,
 				strcmp(pmu, "kprobe") == 0 ?
 				" (is it in /proc/kallsyms, and not inlined or blacklisted?)" : "");
+	if (pfd == -ESRCH)
+		return log_fail(ESRCH, "program '%s': %s '%s': no process %d",
+				prog->fn.name, pmu, what, pid);
 	if (pfd < 0)
 		return log_fail(-pfd, "program '%s': cannot open %s '%s': %s",
-				prog->fn.name, pmu, prog->target, bsdk_strerror(pfd));
+				prog->fn.name, pmu, what, bsdk_strerror(pfd));
 	return pfd;
 }
 
@@ -204,7 +211,70 @@ int attach_kprobe(struct bsdk_prog *prog, struct bsdk_link *link)
 
 	if (pfd)
 		return pfd;
-	pfd = open_probe(prog, "kprobe", func, off);
+	pfd = open_probe(prog, "kprobe", prog->kind->retprobe, -1, func, off, prog->target);
+	return pfd < 0 ? pfd : bind_perf_event(prog, link, pfd);
+}
+
+/* The prefix of the symbols that enter system calls on this architecture
+ * when the kernel has syscall wrappers (the pt_regs-taking stubs of
+ * ARCH_HAS_SYSCALL_WRAPPER); without them the symbol is sys_NAME. */
+static const char *syscall_prefix(void)
+{
+#if defined(__x86_64__)
+	return "__x64_sys_";
+#elif defined(__i386__)
+	return "__ia32_sys_";
+#elif defined(__aarch64__)
+	return "__arm64_sys_";
+#elif defined(__s390x__)
+	return "__s390x_sys_";
+#elif defined(__riscv)
+	return "__riscv_sys_";
+#else
+	return "sys_";
+#endif
+}
+
+/* Whether the kernel has syscall wrappers: a kprobe on the wrapper of
+ * bpf(2), which every BPF-capable kernel has, can be opened. Asked once. */
+static bool syscall_wrappers(void)
+{
+	static int known = -1;
+	char name[64];
+	int type, ret_bit;
+
+	if (known >= 0)
+		return known;
+	snprintf(name, sizeof(name), "%sbpf", syscall_prefix());
+	known = strcmp(syscall_prefix(), "sys_") != 0;
+	if (known && probe_pmu("kprobe", &type, &ret_bit) == 0) {
+		struct perf_event_attr attr = { .size = sizeof(attr),
+			.type = (uint32_t)type,
+			.config1 = (uint64_t)(uintptr_t)name };
+		int pfd = sys_perf_event_open(&attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+
+		known = pfd >= 0;
+		if (pfd >= 0)
+			close(pfd);
+	}
+	return known;
+}
+
+/* "NAME": a kprobe on the system call's entry symbol. The program sees the
+ * wrapper's registers: with wrappers, its first argument is the pt_regs of
+ * the system call (what BPF_KSYSCALL unpacks). */
+int attach_ksyscall(struct bsdk_prog *prog, struct bsdk_link *link)
+{
+	char func[256];
+	int pfd;
+
+	if (strchr(prog->target, '+') || strchr(prog->target, '/') ||
+	    (size_t)snprintf(func, sizeof(func), "%s%s",
+			     syscall_wrappers() ? syscall_prefix() : "sys_",
+			     prog->target) >= sizeof(func))
+		return log_fail(BSDK_ESECTION, "program '%s': '%s' is not a system call name",
+				prog->fn.name, prog->target);
+	pfd = open_probe(prog, "kprobe", prog->kind->retprobe, -1, func, 0, func);
 	return pfd < 0 ? pfd : bind_perf_event(prog, link, pfd);
 }
 
@@ -270,6 +340,37 @@ out:
 	return err;
 }
 
+/* Open a uprobe on path at func + offset (func NULL: offset is a file
+ * offset) in process pid (-1: all) and bind prog to it. */
+static int uprobe_attach_at(struct bsdk_prog *prog, struct bsdk_link *link, bool retprobe,
+			    int pid, const char *path, const char *func, uint64_t offset)
+{
+	char what[PATH_MAX + 300];
+	uint64_t at = 0;
+	int pfd, err;
+
+	if (func) {
+		err = elf_symbol_offset(path, func, &at);
+		if (err)
+			return log_fail(err == -ESRCH || err == -ENOENT ?
+					BSDK_ENOPROBE : -err,
+					"program '%s': uprobe: cannot find function '%s' in '%s': %s",
+					prog->fn.name, func, path,
+					err == -ESRCH ? "no such function symbol" : bsdk_strerror(err));
+	}
+	snprintf(what, sizeof(what), "%s:%s+%#llx", path, func ? func : "",
+		 (unsigned long long)offset);
+	pfd = open_probe(prog, "uprobe", retprobe, pid, path, at + offset, what);
+	return pfd < 0 ? pfd : bind_perf_event(prog, link, pfd);
+}
+
+bool uprobe_target_complete(const char *target)
+{
+	const char *colon = strrchr(target, ':');
+
+	return colon && colon != target && colon[1];
+}
+
 /* "PATH:SYMBOL[+OFFSET]" or "PATH:OFFSET" */
 int attach_uprobe(struct bsdk_prog *prog, struct bsdk_link *link)
 {
@@ -278,10 +379,12 @@ int attach_uprobe(struct bsdk_prog *prog, struct bsdk_link *link)
 	unsigned long long add;
 	uint64_t offset;
 	char *end;
-	int pfd, err;
+	int err;
 
-	if (!colon || colon == prog->target || !colon[1] ||
-	    (size_t)(colon - prog->target) >= sizeof(path))
+	if (!uprobe_target_complete(prog->target))
+		return log_fail(BSDK_ESECTION, "program '%s': section '%s' names no binary (uprobe/PATH:FUNCTION[+OFFSET]); attach it with bsdk_prog_attach_uprobe()",
+				prog->fn.name, prog->section);
+	if ((size_t)(colon - prog->target) >= sizeof(path))
 		return log_fail(BSDK_ESECTION, "program '%s': uprobe target '%s' is not PATH:SYMBOL[+OFFSET]", prog->fn.name, prog->target);
 	memcpy(path, prog->target, (size_t)(colon - prog->target));
 	path[colon - prog->target] = '\0';
@@ -289,15 +392,74 @@ int attach_uprobe(struct bsdk_prog *prog, struct bsdk_link *link)
 	if (err)
 		return err;
 	offset = strtoull(symbol, &end, 0);
-	if (*end) {	/* not a number: a symbol to look up */
-		err = elf_symbol_offset(path, symbol, &offset);
-		if (err)
-			return log_fail(err == -ESRCH || err == -ENOENT ?
-					BSDK_ENOPROBE : -err,
-					"program '%s': uprobe: cannot find function '%s' in '%s': %s",
-					prog->fn.name, symbol, path,
-					err == -ESRCH ? "no such function symbol" : bsdk_strerror(err));
+	if (*end)	/* not a number: a symbol to look up */
+		return uprobe_attach_at(prog, link, prog->kind->retprobe, -1, path, symbol, add);
+	return uprobe_attach_at(prog, link, prog->kind->retprobe, -1, path, NULL, offset + add);
+}
+
+struct bsdk_link *bsdk_prog_attach_uprobe(struct bsdk_prog *prog, bool retprobe, int pid,
+					  const char *path, const char *func, uint64_t offset)
+{
+	struct bsdk_link *link;
+	int err;
+
+	if (prog->kind->prog_type != BPF_PROG_TYPE_KPROBE || prog->kind->attach != attach_uprobe) {
+		log_error("program '%s': section '%s' is not a uprobe", prog->fn.name, prog->section);
+		return fail_ptr(EINVAL);
 	}
-	pfd = open_probe(prog, "uprobe", path, offset + add);
-	return pfd < 0 ? pfd : bind_perf_event(prog, link, pfd);
+	if (!path || !*path || pid < -1) {
+		log_error("program '%s': a uprobe needs the path of a binary%s", prog->fn.name,
+			  pid < -1 ? " and a pid >= -1" : "");
+		return fail_ptr(EINVAL);
+	}
+	link = link_new(prog);
+	if (!link)
+		return NULL;
+	err = uprobe_attach_at(prog, link, retprobe, pid, path, func, offset);
+	if (err) {
+		link_free(link);
+		return fail_ptr(-err);
+	}
+	log_info("program '%s': attached to %s '%s:%s+%#llx'", prog->fn.name,
+		 retprobe ? "uretprobe" : "uprobe", path, func ? func : "",
+		 (unsigned long long)offset);
+	link_add(prog, link);
+	return link;
+}
+
+struct bsdk_link *bsdk_prog_attach_perf_event(struct bsdk_prog *prog, int perf_fd)
+{
+	struct bsdk_link *link;
+	int err, fd;
+
+	if (prog->kind->prog_type != BPF_PROG_TYPE_PERF_EVENT &&
+	    prog->kind->prog_type != BPF_PROG_TYPE_KPROBE &&
+	    prog->kind->prog_type != BPF_PROG_TYPE_TRACEPOINT) {
+		log_error("program '%s': a %s program cannot attach to a perf event",
+			  prog->fn.name, prog->kind->type_name);
+		return fail_ptr(EINVAL);
+	}
+	if (perf_fd < 0) {
+		log_error("program '%s': perf event fd %d is not valid", prog->fn.name, perf_fd);
+		return fail_ptr(EBADF);
+	}
+	link = link_new(prog);
+	if (!link)
+		return NULL;
+	/* The link owns what it holds: keep the caller's fd theirs. */
+	fd = fcntl(perf_fd, F_DUPFD_CLOEXEC, 0);
+	if (fd < 0) {
+		err = log_fail(errno, "program '%s': perf event fd %d: %s", prog->fn.name,
+			       perf_fd, bsdk_strerror(errno));
+		link_free(link);
+		return fail_ptr(-err);
+	}
+	err = bind_perf_event(prog, link, fd);
+	if (err) {
+		link_free(link);
+		return fail_ptr(-err);
+	}
+	log_info("program '%s': attached to perf event fd %d", prog->fn.name, perf_fd);
+	link_add(prog, link);
+	return link;
 }

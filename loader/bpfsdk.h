@@ -274,6 +274,61 @@ struct bsdk_test_run_opts {
  * returned. */
 int bsdk_prog_test_run(const struct bsdk_prog *prog, struct bsdk_test_run_opts *opts);
 
+/* The link's fd: the BPF link, or the perf event when the kernel had no BPF link for it. */
+int bsdk_link_fd(const struct bsdk_link *link);
+
+/* ---- attaching where the section name does not say */
+
+/* Attach a loaded uprobe program (section uprobe, uretprobe, uprobe.s, ...: with or without a
+ * target of its own) to the binary or library at path: at function func plus offset bytes, or,
+ * with func NULL, at file offset offset. retprobe chooses a uretprobe (at the function's
+ * return) over a uprobe; pid -1 probes every process, else only process pid. The caller owns
+ * the link (as with bsdk_prog_attach()). NULL with errno: EINVAL for a program that is not a
+ * uprobe or a NULL/empty path, BSDK_ENOPROBE when func is not a function symbol of path,
+ * ESRCH when there is no process pid, BSDK_ENOTSUPP without uprobe support. */
+struct bsdk_link *bsdk_prog_attach_uprobe(struct bsdk_prog *prog, bool retprobe, int pid,
+					  const char *path, const char *func, uint64_t offset);
+
+/* Attach a loaded program (section perf_event, or a kprobe or tracepoint program) to the perf
+ * event perf_fd the caller opened with perf_event_open(2), e.g. a CPU-clock sampling event, and
+ * enable the event. The link holds its own duplicate of perf_fd: the caller still owns and
+ * closes perf_fd. NULL with errno: EINVAL for a program type that cannot take a perf event,
+ * EBADF for a negative fd, or what the kernel returned. */
+struct bsdk_link *bsdk_prog_attach_perf_event(struct bsdk_prog *prog, int perf_fd);
+
+/* ---- attach policy: attach every program the kernel can, leave out the rest */
+
+enum bsdk_attach_flags {
+	/* Any program that cannot be attached is an error, not a warning. */
+	BSDK_ATTACH_REQUIRE_ALL = 1u << 0,
+};
+
+/* Whether bsdk_obj_attach_all() would attach prog on this kernel, as far as can be known
+ * before loading: its kind has an attach point of its own (not perf_event, socket, tc, xdp, a
+ * uprobe without PATH:FUNCTION), the kernel can attach that kind, and its tracepoint (or BTF
+ * target) exists. 0, or a negative errno with the reason, one line, in why (size bytes):
+ * -EOPNOTSUPP (load-only kind, probe without a target), -BSDK_ENOTSUPP (the kernel lacks the
+ * kind), -BSDK_ENOPROBE (no such target). Logs nothing. */
+int bsdk_prog_attach_check(struct bsdk_prog *prog, char *why, size_t size);
+
+/* Before bsdk_obj_load(): turn autoload off for each program bsdk_prog_attach_check() finds
+ * cannot be attached here, with one warning line each, "'OBJ': program 'P' (section 'S'):
+ * left out: WHY", so that none goes through the verifier in vain. With
+ * BSDK_ATTACH_REQUIRE_ALL the first such program is an error instead (logged; its negative
+ * errno returned). Returns the number of programs still to load (0: none could be attached),
+ * -EBUSY after load. */
+int bsdk_obj_attach_prepare(struct bsdk_obj *obj, unsigned int flags);
+
+/* Attach every loaded program where its section name says: open -> load -> attach all -> poll
+ * -> clean up. When obj is not loaded yet, bsdk_obj_attach_prepare() and bsdk_obj_load() run
+ * first. A program that cannot be attached (its function is missing, the kernel refuses) is
+ * left out with one warning line naming the object, the program and why; with
+ * BSDK_ATTACH_REQUIRE_ALL it is an error: logged, the links made so far stay with the object,
+ * and its negative errno is returned. Programs the caller did not load are skipped. Returns the
+ * number of programs attached (0 when none could be), or a negative errno; the links belong
+ * to the object (bsdk_obj_close() destroys them). */
+int bsdk_obj_attach_all(struct bsdk_obj *obj, unsigned int flags);
+
 /* ---- what `bpfsdk inspect` shows of a program. Opening links each program once (its .text
  * subprograms appended, as load will do), so these describe the program the kernel gets. */
 

@@ -183,6 +183,9 @@ struct bsdk_prog {
 	char *target_buf;		/* bsdk_prog_set_attach_target()'s copy */
 	bool autoload;
 	int fd;
+	/* BTF-typed kinds: the target in kernel BTF, found at load. */
+	uint32_t attach_btf_id;
+	int attach_btf_obj_fd;	/* 0 for vmlinux; owned by kbtf */
 	/* What linking at open time found, for the inspect accessors. */
 	struct relo *relos;
 	size_t nrelos;
@@ -302,15 +305,37 @@ int btf_fixup_datasecs(struct bsdk_obj *obj);
 void btf_load(struct bsdk_obj *obj);
 
 /* prog.c */
-struct attach_kind {
-	const char *prefix;	/* section name prefix, e.g. "tracepoint/" */
-	enum bpf_prog_type prog_type;
-	const char *type_name;
-	int (*attach)(struct bsdk_prog *prog, struct bsdk_link *link);	/* NULL: the caller's */
-	bool exact;		/* the section name must equal prefix */
-	bool needs_target;	/* "prefix/TARGET" */
-	int retprobe;		/* kretprobe / uretprobe */
+
+/* Where the section name's target comes from. */
+enum attach_target {
+	TARGET_NONE,		/* "perf_event", "xdp": nothing to name */
+	TARGET_REQUIRED,	/* "tracepoint/CAT/NAME": open fails without one */
+	TARGET_OPTIONAL,	/* "uprobe" alone: the caller gives it at attach */
 };
+
+/* One row of the section table: a section name prefix and what it means. */
+struct attach_kind {
+	const char *prefix;	/* "tracepoint": matches "tracepoint/..." (and
+				 * "tracepoint" itself, the target empty) */
+	enum bpf_prog_type prog_type;
+	enum bpf_attach_type expected_attach_type;	/* 0 when the type needs none */
+	const char *type_name;	/* "tracepoint", "fentry": for messages */
+	int (*attach)(struct bsdk_prog *prog, struct bsdk_link *link);	/* NULL: load-only */
+	enum attach_target target;
+	bool retprobe;		/* kretprobe, uretprobe, kretsyscall */
+	bool sleepable;		/* the ".s" forms: BPF_F_SLEEPABLE */
+	/* BTF-typed attach points: the target's name in kernel BTF is
+	 * btf_prefix + target, of BTF kind btf_kind (NULL: not BTF-typed). */
+	const char *btf_prefix;
+	int btf_kind;
+	/* Load-only kinds: how their user attaches them, for messages. */
+	const char *manual;
+};
+
+/* The table row for a section name, or NULL when none matches. */
+const struct attach_kind *attach_kind_find(const char *section);
+/* Every accepted form, for the "unknown section name" message. */
+const char *attach_kind_forms(void);
 int progs_collect(struct bsdk_obj *obj);
 int prog_load(struct bsdk_prog *prog);
 
@@ -318,6 +343,20 @@ int prog_load(struct bsdk_prog *prog);
 int attach_tracepoint(struct bsdk_prog *prog, struct bsdk_link *link);
 int attach_raw_tracepoint(struct bsdk_prog *prog, struct bsdk_link *link);
 int attach_kprobe(struct bsdk_prog *prog, struct bsdk_link *link);
+int attach_ksyscall(struct bsdk_prog *prog, struct bsdk_link *link);
 int attach_uprobe(struct bsdk_prog *prog, struct bsdk_link *link);
+/* Whether a uprobe target names a binary ("PATH:FUNC"): without one the
+ * program is attached only through bsdk_prog_attach_uprobe(). */
+bool uprobe_target_complete(const char *target);
+/* A link to fill, and put on the object's list once filled. */
+struct bsdk_link *link_new(struct bsdk_prog *prog);
+void link_add(struct bsdk_prog *prog, struct bsdk_link *link);
+void link_free(struct bsdk_link *link);	/* obj.c: close its fds, free it */
+
+/* log.c: while a capture is on, error messages go into buf (the first one
+ * kept) instead of to the log: for a caller that reports the failure
+ * itself, in one line of its own. */
+void log_capture_begin(char *buf, size_t size);
+void log_capture_end(void);
 
 #endif /* BPFSDK_INTERNAL_H */

@@ -17,6 +17,8 @@ static void log_to_stderr(enum bsdk_log_level level, const char *msg, void *ctx)
 static bsdk_log_fn log_fn = log_to_stderr;
 static void *log_ctx;
 static enum bsdk_log_level log_max = BSDK_LOG_WARN;
+static char *capture_buf;	/* log_capture_begin()'s buffer, or NULL */
+static size_t capture_size;
 
 void bsdk_set_log(bsdk_log_fn fn, void *ctx)
 {
@@ -40,6 +42,15 @@ void bsdk_log(enum bsdk_log_level level, const char *fmt, ...)
 	int saved_errno = errno;
 	va_list ap;
 
+	if (capture_buf && level == BSDK_LOG_ERROR) {
+		if (!capture_buf[0]) {	/* the first error is the cause */
+			va_start(ap, fmt);
+			vsnprintf(capture_buf, capture_size, fmt, ap);
+			va_end(ap);
+		}
+		errno = saved_errno;
+		return;
+	}
 	if (level > log_max)
 		return;
 	va_start(ap, fmt);
@@ -47,6 +58,20 @@ void bsdk_log(enum bsdk_log_level level, const char *fmt, ...)
 	va_end(ap);
 	log_fn(level, buf, log_ctx);
 	errno = saved_errno;	/* logging must not clobber the caller's errno */
+}
+
+void log_capture_begin(char *buf, size_t size)
+{
+	capture_buf = size ? buf : NULL;
+	capture_size = size;
+	if (capture_buf)
+		capture_buf[0] = '\0';
+}
+
+void log_capture_end(void)
+{
+	capture_buf = NULL;
+	capture_size = 0;
 }
 
 static const char *const project_errors[] = {

@@ -193,7 +193,7 @@ int bsdk_obj_load(struct bsdk_obj *obj)
 	return 0;
 }
 
-static void link_free(struct bsdk_link *link)
+void link_free(struct bsdk_link *link)
 {
 	if (link->link_fd >= 0)
 		close(link->link_fd);
@@ -392,9 +392,9 @@ int bsdk_prog_set_attach_target(struct bsdk_prog *prog, const char *target)
 {
 	char *copy;
 
-	if (!target || !*target || prog->kind->exact)
+	if (!target || !*target || prog->kind->target == TARGET_NONE)
 		return log_fail(EINVAL, "program '%s': %s", prog->fn.name,
-				prog->kind->exact ? "its kind takes no attach target" :
+				prog->kind->target == TARGET_NONE ? "its kind takes no attach target" :
 				"empty attach target");
 	copy = strdup(target);
 	if (!copy)
@@ -404,24 +404,40 @@ int bsdk_prog_set_attach_target(struct bsdk_prog *prog, const char *target)
 	return 0;
 }
 
-struct bsdk_link *bsdk_prog_attach(struct bsdk_prog *prog)
+struct bsdk_link *link_new(struct bsdk_prog *prog)
 {
 	struct bsdk_link *link;
-	int err;
 
 	if (prog->fd < 0) {
 		log_error("program '%s': not loaded, cannot attach", prog->fn.name);
 		return fail_ptr(EBADF);
 	}
-	if (!prog->kind->attach) {
-		log_error("program '%s': section '%s' has no attach point of its own; attach its fd yourself (to a perf event, a socket)",
-			  prog->fn.name, prog->section);
-		return fail_ptr(EOPNOTSUPP);
-	}
 	link = malloc(sizeof(*link));
 	if (!link)
 		return fail_ptr(ENOMEM);
 	*link = (struct bsdk_link){ .obj = prog->obj, .link_fd = -1, .perf_fd = -1 };
+	return link;
+}
+
+void link_add(struct bsdk_prog *prog, struct bsdk_link *link)
+{
+	link->next = prog->obj->links;
+	prog->obj->links = link;
+}
+
+struct bsdk_link *bsdk_prog_attach(struct bsdk_prog *prog)
+{
+	struct bsdk_link *link;
+	int err;
+
+	if (prog->fd >= 0 && !prog->kind->attach) {
+		log_error("program '%s': section '%s' has no attach point of its own: %s",
+			  prog->fn.name, prog->section, prog->kind->manual);
+		return fail_ptr(EOPNOTSUPP);
+	}
+	link = link_new(prog);
+	if (!link)
+		return NULL;
 	err = prog->kind->attach(prog, link);
 	if (err) {
 		link_free(link);
@@ -429,9 +445,13 @@ struct bsdk_link *bsdk_prog_attach(struct bsdk_prog *prog)
 	}
 	log_info("program '%s': attached to %s '%s'", prog->fn.name,
 		 prog->kind->type_name, prog->target);
-	link->next = prog->obj->links;
-	prog->obj->links = link;
+	link_add(prog, link);
 	return link;
+}
+
+int bsdk_link_fd(const struct bsdk_link *link)
+{
+	return link->link_fd >= 0 ? link->link_fd : link->perf_fd;
 }
 
 void bsdk_link_destroy(struct bsdk_link *link)

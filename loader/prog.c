@@ -10,37 +10,66 @@
 #include "internal.h"
 #include "btf.h"
 
+/* Why a load-only kind has no attach point of its own: what its user does. */
+#define MANUAL_PERF "attach it to a perf event you open (bsdk_prog_attach_perf_event())"
+#define MANUAL_SOCKET "attach it to a socket (setsockopt SO_ATTACH_BPF)"
+#define MANUAL_TC "attach it to a network interface's traffic control hook (tc filter ... bpf)"
+#define MANUAL_XDP "attach it to a network interface (ip link set dev IF xdp ...)"
+
+/*
+ * The section names libbpf gives meaning to, spelled the same so objects
+ * written for libbpf load unchanged. A row's prefix matches the section
+ * name itself and prefix + "/" + target. The ".s" rows are the sleepable
+ * forms of the row above them.
+ */
+#define KIND(pfx, type, eat, name, fn, tgt, ...) { .prefix = pfx, .prog_type = type, \
+	.expected_attach_type = eat, .type_name = name, .attach = fn, .target = tgt, __VA_ARGS__ }
+
 static const struct attach_kind attach_kinds[] = {
-	{ "tracepoint/",     BPF_PROG_TYPE_TRACEPOINT,     "tracepoint",     attach_tracepoint,     false, true,  0 },
-	{ "tp/",             BPF_PROG_TYPE_TRACEPOINT,     "tracepoint",     attach_tracepoint,     false, true,  0 },
-	{ "raw_tracepoint/", BPF_PROG_TYPE_RAW_TRACEPOINT, "raw_tracepoint", attach_raw_tracepoint, false, true,  0 },
-	{ "raw_tp/",         BPF_PROG_TYPE_RAW_TRACEPOINT, "raw_tracepoint", attach_raw_tracepoint, false, true,  0 },
-	{ "kprobe/",         BPF_PROG_TYPE_KPROBE,         "kprobe",         attach_kprobe,         false, true,  0 },
-	{ "kretprobe/",      BPF_PROG_TYPE_KPROBE,         "kprobe",         attach_kprobe,         false, true,  1 },
-	{ "uprobe/",         BPF_PROG_TYPE_KPROBE,         "uprobe",         attach_uprobe,         false, true,  0 },
-	{ "uretprobe/",      BPF_PROG_TYPE_KPROBE,         "uprobe",         attach_uprobe,         false, true,  1 },
-	{ "perf_event",      BPF_PROG_TYPE_PERF_EVENT,     "perf_event",     NULL,                  true,  false, 0 },
-	{ "socket",          BPF_PROG_TYPE_SOCKET_FILTER,  "socket_filter",  NULL,                  true,  false, 0 },
+	KIND("tracepoint", BPF_PROG_TYPE_TRACEPOINT, 0, "tracepoint", attach_tracepoint, TARGET_REQUIRED),
+	KIND("tp", BPF_PROG_TYPE_TRACEPOINT, 0, "tracepoint", attach_tracepoint, TARGET_REQUIRED),
+	KIND("raw_tracepoint", BPF_PROG_TYPE_RAW_TRACEPOINT, 0, "raw_tracepoint", attach_raw_tracepoint, TARGET_REQUIRED),
+	KIND("raw_tp", BPF_PROG_TYPE_RAW_TRACEPOINT, 0, "raw_tracepoint", attach_raw_tracepoint, TARGET_REQUIRED),
+	/* may write to the tracepoint's arguments (e.g. nbd's request) */
+	KIND("raw_tracepoint.w", BPF_PROG_TYPE_RAW_TRACEPOINT_WRITABLE, 0, "raw_tracepoint.w", attach_raw_tracepoint, TARGET_REQUIRED),
+	KIND("raw_tp.w", BPF_PROG_TYPE_RAW_TRACEPOINT_WRITABLE, 0, "raw_tracepoint.w", attach_raw_tracepoint, TARGET_REQUIRED),
+	KIND("kprobe", BPF_PROG_TYPE_KPROBE, 0, "kprobe", attach_kprobe, TARGET_REQUIRED),
+	KIND("kretprobe", BPF_PROG_TYPE_KPROBE, 0, "kprobe", attach_kprobe, TARGET_REQUIRED, .retprobe = true),
+	/* a kprobe on the system call's entry symbol (__x64_sys_NAME) */
+	KIND("ksyscall", BPF_PROG_TYPE_KPROBE, 0, "ksyscall", attach_ksyscall, TARGET_REQUIRED),
+	KIND("kretsyscall", BPF_PROG_TYPE_KPROBE, 0, "ksyscall", attach_ksyscall, TARGET_REQUIRED, .retprobe = true),
+	/* without PATH:FUNC, attached by bsdk_prog_attach_uprobe() */
+	KIND("uprobe", BPF_PROG_TYPE_KPROBE, 0, "uprobe", attach_uprobe, TARGET_OPTIONAL),
+	KIND("uprobe.s", BPF_PROG_TYPE_KPROBE, 0, "uprobe", attach_uprobe, TARGET_OPTIONAL, .sleepable = true),
+	KIND("uretprobe", BPF_PROG_TYPE_KPROBE, 0, "uprobe", attach_uprobe, TARGET_OPTIONAL, .retprobe = true),
+	KIND("uretprobe.s", BPF_PROG_TYPE_KPROBE, 0, "uprobe", attach_uprobe, TARGET_OPTIONAL, .retprobe = true, .sleepable = true),
+	/* load-only: the user attaches them */
+	KIND("perf_event", BPF_PROG_TYPE_PERF_EVENT, 0, "perf_event", NULL, TARGET_NONE, .manual = MANUAL_PERF),
+	KIND("socket", BPF_PROG_TYPE_SOCKET_FILTER, 0, "socket_filter", NULL, TARGET_NONE, .manual = MANUAL_SOCKET),
+	KIND("tc", BPF_PROG_TYPE_SCHED_CLS, 0, "sched_cls", NULL, TARGET_NONE, .manual = MANUAL_TC),
+	KIND("classifier", BPF_PROG_TYPE_SCHED_CLS, 0, "sched_cls", NULL, TARGET_NONE, .manual = MANUAL_TC),
+	KIND("xdp", BPF_PROG_TYPE_XDP, BPF_XDP, "xdp", NULL, TARGET_NONE, .manual = MANUAL_XDP),
 };
 
-static const struct attach_kind *attach_kind_find(const char *section)
+const struct attach_kind *attach_kind_find(const char *section)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(attach_kinds); i++) {
 		const struct attach_kind *k = &attach_kinds[i];
 		size_t len = strlen(k->prefix);
 
-		if (k->exact ? strcmp(section, k->prefix) == 0 :
-			       strncmp(section, k->prefix, len) == 0)
+		if (strncmp(section, k->prefix, len) == 0 &&
+		    (section[len] == '\0' || section[len] == '/'))
 			return k;
 	}
 	return NULL;
 }
 
-static const char *attach_kind_prefixes(void)
+const char *attach_kind_forms(void)
 {
-	return "tracepoint/CAT/NAME, tp/, raw_tracepoint/NAME, raw_tp/, "
-	       "kprobe/FUNC, kretprobe/FUNC, uprobe/PATH:SYMBOL[+OFF], "
-	       "uretprobe/, perf_event, socket";
+	return "tracepoint/CAT/NAME, tp/, raw_tracepoint/NAME, raw_tp/, raw_tp.w/, "
+	       "kprobe/FUNC, kretprobe/FUNC, ksyscall/NAME, kretsyscall/NAME, "
+	       "uprobe[/PATH:FUNC[+OFF]], uretprobe, uprobe.s, uretprobe.s, "
+	       "perf_event, socket, tc, classifier, xdp";
 }
 
 static int prog_add(struct bsdk_obj *obj, size_t sec, size_t first, size_t count, const char *name)
@@ -49,15 +78,19 @@ static int prog_add(struct bsdk_obj *obj, size_t sec, size_t first, size_t count
 	const struct attach_kind *kind = attach_kind_find(section);
 	struct bsdk_prog prog;
 
+	const char *target;
+
 	if (!kind)
 		return obj_fail(obj, BSDK_ESECTION, "section '%s' (program '%s'): unknown section name; accepted prefixes: %s",
-				section, name, attach_kind_prefixes());
-	if (kind->needs_target && section[strlen(kind->prefix)] == '\0')
+				section, name, attach_kind_forms());
+	target = section + strlen(kind->prefix);
+	target += *target == '/';
+	if (kind->target == TARGET_REQUIRED && !*target)
 		return obj_fail(obj, BSDK_ESECTION, "section '%s': says what kind of probe but not where to attach it", section);
 	prog = (struct bsdk_prog){
 		.obj = obj, .fn = { sec, first, count, name },
 		.section = section, .kind = kind,
-		.target = kind->exact ? "" : section + strlen(kind->prefix),
+		.target = kind->target == TARGET_NONE ? "" : target,
 		.autoload = true, .fd = -1,
 	};
 	return array_push(&obj->progs, &obj->nprogs, &prog, sizeof(prog));
@@ -251,6 +284,8 @@ int prog_load(struct bsdk_prog *prog)
 
 	memset(&attr, 0, sizeof(attr));
 	attr.prog_type = prog->kind->prog_type;
+	attr.expected_attach_type = prog->kind->expected_attach_type;
+	attr.prog_flags = prog->kind->sleepable ? BPF_F_SLEEPABLE : 0;
 	attr.insns = (uint64_t)(uintptr_t)l.insns;
 	attr.insn_cnt = (uint32_t)l.count;
 	attr.license = (uint64_t)(uintptr_t)obj->license;

@@ -145,9 +145,10 @@ static int collect_warnings(const struct bsdk_obj *obj, struct warnings *w)
 {
 	const char *license = bsdk_obj_license(obj);
 	bool gpl = bsdk_obj_gpl_compatible(obj);
-	const struct bsdk_prog *prog = NULL;
+	struct bsdk_prog *prog = NULL;
 	const struct bsdk_map *map = NULL;
 	bool has_record_map = false;
+	char why[512];
 	size_t nprogs = 0;
 
 	if (!license[0] &&
@@ -169,16 +170,11 @@ static int collect_warnings(const struct bsdk_obj *obj, struct warnings *w)
 				     license[0] ? "'" : ""))
 				return -1;
 		}
-		if (bsdk_prog_type(prog) == BPF_PROG_TYPE_PERF_EVENT) {
-			if (warn_add(w, "program '%s' (section '%s') has no attach point of its own: 'bpfsdk run' cannot attach it",
-				     bsdk_prog_name(prog), bsdk_prog_section(prog)))
-				return -1;
-		} else if (!bsdk_prog_attach_supported(prog)) {
-			if (warn_add(w, "program '%s' (section '%s'): the running kernel cannot attach %s programs",
-				     bsdk_prog_name(prog), bsdk_prog_section(prog),
-				     bsdk_prog_type_name(prog)))
-				return -1;
-		}
+		/* what `bpfsdk run` will leave out, and why */
+		if (bsdk_prog_attach_check(prog, why, sizeof(why)) &&
+		    warn_add(w, "program '%s' (section '%s'): 'bpfsdk run' will leave it out: %s",
+			     bsdk_prog_name(prog), bsdk_prog_section(prog), why))
+			return -1;
 	}
 	while ((map = bsdk_obj_map_next(obj, map)))
 		has_record_map |= bsdk_map_type(map) == BPF_MAP_TYPE_PERF_EVENT_ARRAY ||
@@ -484,6 +480,38 @@ static void print_json(const struct bsdk_obj *obj, const struct warnings *w)
 	json_finish(&j);
 }
 
+/* With --json, the library's messages still go to stderr, and the first
+ * error is kept for the JSON document that reports the failure. */
+static char json_first_error[1024];
+
+static void json_log(enum bsdk_log_level level, const char *msg, void *ctx)
+{
+	char clean[1100];
+
+	(void)ctx;
+	msg = text_printable(msg, clean, sizeof(clean));
+	if (level == BSDK_LOG_ERROR && !json_first_error[0] && msg[0] != ' ')
+		snprintf(json_first_error, sizeof(json_first_error), "%s", msg);
+	fprintf(stderr, "%s%s\n", level == BSDK_LOG_ERROR ? "error: " :
+		level == BSDK_LOG_WARN ? "warning: " : "", msg);
+}
+
+/* {"object": PATH, "error": MSG} on stdout: inspect --json failed. */
+static void print_json_error(const char *path, const char *msg)
+{
+	struct json j;
+
+	json_init(&j, stdout);
+	json_object_begin(&j);
+	json_key(&j, "object");
+	json_string(&j, path);
+	json_key(&j, "error");
+	json_string(&j, msg);
+	json_object_end(&j);
+	json_finish(&j);
+	fflush(stdout);
+}
+
 enum { OPT_JSON = 1, OPT_VERBOSE, OPT_HELP, OPT_BTF };
 
 static const struct cli_option inspect_options[] = {
@@ -531,12 +559,23 @@ static int inspect_main(int argc, char **argv)
 	if (!path)
 		return cli_usage_error("inspect", "no object file given");
 	cli_log_init(cli_verbosity);
+	if (json)	/* a failure is a JSON document too */
+		bsdk_set_log(json_log, NULL);
 
 	obj = bsdk_obj_open_opts(path, &(struct bsdk_obj_open_opts){
 		.sz = sizeof(struct bsdk_obj_open_opts), .btf_path = btf_path });
-	if (!obj) {
+	if (!obj && !json) {
 		cli_error_unless_logged("cannot open '%s': %s", path,
 					bsdk_strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	if (!obj) {
+		if (!json_first_error[0]) {
+			snprintf(json_first_error, sizeof(json_first_error), "cannot open '%s': %s",
+				 path, bsdk_strerror(errno));
+			cli_error("%s", json_first_error);
+		}
+		print_json_error(path, json_first_error);
 		return EXIT_RUNTIME;
 	}
 	if (collect_warnings(obj, &w)) {

@@ -28,26 +28,39 @@ static const char run_usage[] =
 "\n"
 "SYNOPSIS\n"
 "    bpfsdk run [--set NAME=VALUE]... [--count N] [--duration SEC]\n"
-"               [--pages N] [--format hex|text|json] [--btf FILE] [-v]...\n"
-"               OBJECT.o\n"
+"               [--pages N] [--format hex|text|json] [--btf FILE]\n"
+"               [--require-all] [-v]... OBJECT.o\n"
 "\n"
 "DESCRIPTION\n"
 "    Opens OBJECT.o, gives the global variables named with --set their\n"
 "    values, creates the maps, loads every program and attaches each where\n"
-"    its section name says:\n"
+"    its section name says (the names libbpf uses):\n"
 "\n"
 "        tracepoint/CAT/NAME, tp/CAT/NAME     a kernel tracepoint\n"
-"        raw_tracepoint/NAME, raw_tp/NAME     a raw tracepoint\n"
-"        kprobe/FUNC, kretprobe/FUNC          a kernel function\n"
-"        uprobe/PATH:SYMBOL[+OFF], uretprobe/ a function of a program or\n"
-"                                             library (PATH relative to the\n"
-"                                             current directory or absolute)\n"
+"        raw_tracepoint/NAME, raw_tp/NAME     a raw tracepoint; with .w\n"
+"        raw_tp.w/NAME, raw_tracepoint.w/     (writable) its arguments too\n"
+"        kprobe/FUNC[+OFF], kretprobe/FUNC    a kernel function\n"
+"        ksyscall/NAME, kretsyscall/NAME      a system call's entry symbol\n"
+"                                             (__x64_sys_NAME on x86_64)\n"
+"        uprobe/PATH:FUNC[+OFF], uretprobe/   a function of a program or\n"
+"        uprobe.s/, uretprobe.s/ (sleepable)  library (PATH relative to the\n"
+"                                             current directory, or absolute:\n"
+"                                             uprobe//usr/bin/bash:readline)\n"
 "\n"
-"    A program in a section without an attach point of its own (perf_event)\n"
-"    is an error: run has no perf event to give it. A program whose kind of\n"
-"    probe the running kernel lacks (kprobes, on some kernels) is left out\n"
-"    with a warning, so that an object with a kprobe and a tracepoint\n"
-"    variant of a program runs the one that works.\n"
+"    Load-only: these are loaded but not attached, since their section\n"
+"    does not say where (the library has calls for that):\n"
+"\n"
+"        uprobe, uretprobe, uprobe/FUNC       no binary: bsdk_prog_attach_uprobe()\n"
+"        perf_event                           bsdk_prog_attach_perf_event()\n"
+"        socket, tc, classifier, xdp          a socket or network interface\n"
+"\n"
+"    Attach policy: every program that can be attached is. One that\n"
+"    cannot - a load-only kind, a tracepoint or function this kernel does\n"
+"    not have, a kind of probe it cannot attach (no kprobes) - is left out\n"
+"    with one warning line naming the object, the program and why; what\n"
+"    can be known before loading is left out before anything goes through\n"
+"    the verifier. run fails (exit 1) only when no program could be\n"
+"    attached, or with --require-all at the first program left out.\n"
 "\n"
 "    Then it reads every map of type perf_event_array - one ring per online\n"
 "    CPU - and prints each record a program sends there with\n"
@@ -94,6 +107,11 @@ static const char run_usage[] =
 "        kernel BTF in FILE (raw BTF, as /sys/kernel/btf/vmlinux) instead of\n"
 "        the running kernel's: for kernels without /sys/kernel/btf.\n"
 "\n"
+"    --require-all\n"
+"        Every program must be attached: the first one that cannot be is\n"
+"        an error (exit 1), before anything is loaded when that is known\n"
+"        then.\n"
+"\n"
 "    -v, --verbose\n"
 "        Say what is loaded and attached; twice (-vv), every step of the\n"
 "        loader, and the whole verifier log when a program is rejected.\n"
@@ -106,7 +124,8 @@ static const char run_usage[] =
 "\n"
 "EXIT STATUS\n"
 "    0   stopped by --count, --duration, Ctrl-C, SIGTERM or a closed pipe\n"
-"    1   the object could not be opened, loaded or attached; a program\n"
+"    1   the object could not be opened or loaded, no program could be\n"
+"        attached (or, with --require-all, one could not); a program\n"
 "        the verifier rejects shows the end of the verifier's log\n"
 "    2   the command line is wrong, including a --set of a variable the\n"
 "        object does not have or a value that does not fit it\n"
@@ -133,11 +152,12 @@ struct run_args {
 	uint64_t count;		/* 0: no limit */
 	double duration;	/* seconds; 0: no limit */
 	unsigned int pages;	/* 0: the library's default */
+	unsigned int attach_flags;	/* --require-all: BSDK_ATTACH_REQUIRE_ALL */
 };
 
 enum {
 	OPT_SET = 1, OPT_COUNT, OPT_DURATION, OPT_PAGES, OPT_FORMAT,
-	OPT_VERBOSE, OPT_HELP, OPT_BTF,
+	OPT_VERBOSE, OPT_HELP, OPT_BTF, OPT_REQUIRE_ALL,
 };
 
 static const struct cli_option run_options[] = {
@@ -147,6 +167,7 @@ static const struct cli_option run_options[] = {
 	{ "pages",    'p', true,  OPT_PAGES },
 	{ "format",   'f', true,  OPT_FORMAT },
 	{ "verbose",  'v', false, OPT_VERBOSE },
+	{ "require-all", 0, false, OPT_REQUIRE_ALL },
 	{ "help",     'h', false, OPT_HELP },
 	{ "btf",      0,   true,  OPT_BTF },
 	{ 0 },
@@ -240,6 +261,9 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		case OPT_BTF:
 			a->btf_path = value;
 			break;
+		case OPT_REQUIRE_ALL:
+			a->attach_flags |= BSDK_ATTACH_REQUIRE_ALL;
+			break;
 		case OPT_HELP:
 			return -1;
 		default:
@@ -298,54 +322,6 @@ static int apply_set(struct bsdk_obj *obj, const char *arg)
 		return EXIT_RUNTIME;
 	}
 	return 0;
-}
-
-/* ---- attach ---- */
-
-/*
- * Refuse programs run cannot attach before loading anything, with one line
- * naming all of them. A program whose kind of probe this kernel lacks
- * (kprobes on a host without them) is left out with a warning instead:
- * objects carry such variants so that the loader picks the one that works,
- * as the trace_output sample does. Returns the programs left to attach, or
- * -1 after the error.
- */
-static int choose_programs(struct bsdk_obj *obj)
-{
-	struct bsdk_prog *prog = NULL;
-	char names[512];
-	size_t len = 0, bad = 0;
-	int left = 0;
-
-	names[0] = '\0';
-	while ((prog = bsdk_obj_prog_next(obj, prog))) {
-		if (bsdk_prog_type(prog) == BPF_PROG_TYPE_PERF_EVENT) {
-			if (len < sizeof(names))
-				len += (size_t)snprintf(names + len, sizeof(names) - len,
-							"%s'%s' (section '%s')",
-							bad ? ", " : "", bsdk_prog_name(prog),
-							bsdk_prog_section(prog));
-			bad++;
-		} else if (!bsdk_prog_attach_supported(prog)) {
-			fprintf(stderr, "warning: program '%s' (section '%s'): this kernel cannot attach %s programs; leaving it out\n",
-				bsdk_prog_name(prog), bsdk_prog_section(prog),
-				bsdk_prog_type_name(prog));
-			bsdk_prog_set_autoload(prog, false);
-		} else {
-			left++;
-		}
-	}
-	if (bad) {
-		cli_error("'%s': %s %s %s no attach point of %s own: 'bpfsdk run' attaches by section name only",
-			  bsdk_obj_name(obj), bad == 1 ? "program" : "programs", names,
-			  bad == 1 ? "has" : "have", bad == 1 ? "its" : "their");
-		return -1;
-	}
-	if (!left) {
-		cli_error("'%s': no program this kernel can attach", bsdk_obj_name(obj));
-		return -1;
-	}
-	return left;
 }
 
 /* ---- the poll loop ---- */
@@ -508,10 +484,8 @@ static int run_main(int argc, char **argv)
 	struct run_args a = { 0 };
 	struct run_state st = { 0 };
 	struct sample_ctx *ctxs = NULL;
-	struct bsdk_link **links = NULL;
-	size_t nlinks = 0, nmaps = 0;
-	int nprogs;
-	struct bsdk_prog *prog = NULL;
+	size_t nmaps = 0;
+	int nlinks;
 	struct bsdk_map *map = NULL;
 	struct bsdk_obj *obj = NULL;
 	sigset_t stopmask, waitmask;
@@ -566,17 +540,23 @@ static int run_main(int argc, char **argv)
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
-	nprogs = choose_programs(obj);
-	if (nprogs < 0) {
+
+	/* leave out, before loading, what cannot be attached here */
+	bsdk_bump_memlock();
+	cli_log_demote_errors(true);	/* attach says it if tracefs is missing */
+	bsdk_mount_fs();
+	cli_log_demote_errors(false);
+	err = bsdk_obj_attach_prepare(obj, a.attach_flags);
+	if (stop_signal)
+		goto stopped;
+	if (err <= 0) {
+		if (err == 0)
+			cli_error("'%s': no program this kernel can attach", a.path);
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
 
 	/* load: maps first, then each program through the verifier */
-	bsdk_bump_memlock();
-	cli_log_demote_errors(true);	/* attach says it if tracefs is missing */
-	bsdk_mount_fs();
-	cli_log_demote_errors(false);
 	err = bsdk_obj_load(obj);
 	if (stop_signal)
 		goto stopped;
@@ -587,31 +567,15 @@ static int run_main(int argc, char **argv)
 		goto out;
 	}
 
-	/* attach every program */
-	links = calloc((size_t)nprogs, sizeof(*links));
-	if (!links) {
-		cli_error("out of memory");
+	/* attach every program that can be; the object owns the links */
+	nlinks = bsdk_obj_attach_all(obj, a.attach_flags);
+	if (stop_signal)
+		goto stopped;
+	if (nlinks <= 0) {
+		if (nlinks == 0)
+			cli_error("'%s': no program could be attached", a.path);
 		ret = EXIT_RUNTIME;
 		goto out;
-	}
-	while ((prog = bsdk_obj_prog_next(obj, prog))) {
-		if (!bsdk_prog_autoload(prog))
-			continue;
-		links[nlinks] = bsdk_prog_attach(prog);
-		if (stop_signal) {
-			nlinks += links[nlinks] != NULL;
-			goto stopped;
-		}
-		if (!links[nlinks]) {
-			cli_error_unless_logged("program '%s': cannot attach to %s '%s': %s",
-						bsdk_prog_name(prog),
-						bsdk_prog_type_name(prog),
-						bsdk_prog_attach_target(prog),
-						bsdk_strerror(errno));
-			ret = EXIT_RUNTIME;
-			goto out;
-		}
-		nlinks++;
 	}
 
 	/* a reader on every perf_event_array and ringbuf */
@@ -674,7 +638,7 @@ static int run_main(int argc, char **argv)
 		fprintf(stderr, "warning: '%s' has no perf_event_array or ringbuf map: no records to print\n",
 			a.path);
 	if (cli_verbosity)
-		fprintf(stderr, "streaming: %zu program%s attached, %zu map%s read; Ctrl-C to stop\n",
+		fprintf(stderr, "streaming: %d program%s attached, %zu map%s read; Ctrl-C to stop\n",
 			nlinks, nlinks == 1 ? "" : "s", st.nstreams,
 			st.nstreams == 1 ? "" : "s");
 
@@ -718,14 +682,11 @@ out:
 		stream_free(&st.streams[i]);
 	for (size_t i = 0; ctxs && i < nmaps; i++)
 		free(ctxs[i].map);
-	for (size_t i = 0; i < nlinks; i++)
-		bsdk_link_destroy(links[i]);
 	/* pins are for sharing a map while it runs: the ones it made go */
 	bsdk_obj_unpin(obj);
 	bsdk_obj_close(obj);
 	free(st.streams);
 	free(ctxs);
-	free(links);
 	free(a.sets);
 	return ret;
 }

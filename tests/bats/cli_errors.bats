@@ -68,9 +68,9 @@ expect_one_error() {
 	expect_one_error 1 "section 'tracepiont/syscalls/sys_enter_getppid'"
 }
 
-@test "errors: a perf_event program is refused by name before anything loads" {
-	run_bpfsdk run -v "$OBJS/cli_perf_event.bpf.o"
-	expect_one_error 1 "program 'on_sample' \(section 'perf_event'\) has no attach point"
+@test "errors: with --require-all a perf_event program is refused by name before anything loads" {
+	run_bpfsdk run -v --require-all "$OBJS/cli_perf_event.bpf.o"
+	expect_one_error 1 "program 'on_sample' \(section 'perf_event'\): cannot attach: perf_event programs have no attach point"
 }
 
 @test "errors: the verifier's reason and the C source line of a rejected program" {

@@ -118,7 +118,7 @@ func_insns() {
 	run "$BPFSDK" inspect "$OBJS/cli_perf_event.bpf.o"
 	assert_success
 	assert_line --regexp '^  on_sample +perf_event +perf_event +- +'
-	assert_line --regexp "^  program 'on_sample' \(section 'perf_event'\) has no attach point of its own"
+	assert_line --regexp "^  program 'on_sample' \(section 'perf_event'\): 'bpfsdk run' will leave it out: perf_event programs have no attach point of their own"
 }
 
 @test "inspect --json: one valid document with the same facts" {
