@@ -19,7 +19,7 @@ teardown() {
 
 @test "policy: run attaches what it can, one warning per program left out, and streams" {
 	start_trigger getppid 3
-	start_run --count 3 "$OBJ"
+	start_run --set target_pid="$TRIGGER_PID" --count 3 "$OBJ"
 	go
 	wait_run
 	expect_eq "$RUN_STATUS" 0 "exit status"

@@ -6,7 +6,8 @@
  * name no binary, and a tracepoint no kernel has. run attaches the getppid
  * tracepoint, warns once for each of the others, and streams.
  *
- * Records: { pid } from the getppid tracepoint.
+ * Records: { pid } from the getppid tracepoint, of target_pid only (other
+ * tests call getppid() at the same time).
  */
 #include <linux/bpf.h>
 #include "bpf_helpers.h"
@@ -19,11 +20,15 @@ struct {
 	__uint(value_size, sizeof(__u32));
 } events SEC(".maps");
 
+const volatile __u32 target_pid;
+
 SEC("tp/syscalls/sys_enter_getppid")
 int on_getppid(void *ctx)
 {
 	__u32 pid = bpf_get_current_pid_tgid() >> 32;
 
+	if (pid != target_pid)
+		return 0;
 	bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, &pid, sizeof(pid));
 	return 0;
 }
