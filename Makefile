@@ -17,6 +17,9 @@
 #   make check-headers regenerate include/bpf_helper_defs.h and diff it
 #   make update-headers rewrite include/bpf_helper_defs.h from the UAPI header
 #   make picture       redraw docs/picture.svg from docs/picture.dot
+#   make install       the tool, libraries, headers, bpfsdk.pc, man pages
+#                      (PREFIX=/usr/local, DESTDIR=staging directory)
+#   make uninstall     remove what make install put there
 #   make setup         install the Debian packages, mount tracefs/bpffs
 #   make clean         remove build/
 #   make help          this list
@@ -104,6 +107,7 @@ endef
 # --- the fragments ---------------------------------------------------------
 
 include loader/loader.mk
+include loader/install.mk
 include include/include.mk
 include samples/samples.mk
 -include bench/bench.mk

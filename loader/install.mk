@@ -1,0 +1,62 @@
+# loader/install.mk - make install / make uninstall: the bpfsdk tool, the
+# library (static and shared), its header, the SDK headers for BPF
+# programs, bpfsdk.pc and the man pages.
+#
+#   make install [PREFIX=/usr/local] [DESTDIR=/staging]
+#   make uninstall  (the same PREFIX and DESTDIR)
+#
+# The SDK headers go to PREFIX/include/bpfsdk/bpf/, so a BPF program built
+# with -I PREFIX/include/bpfsdk includes them as <bpf/bpf_helpers.h>, and
+# libbpf-dev's /usr/include/bpf/ stays untouched: the -I directory is
+# searched first. `pkg-config --variable=bpf_includedir bpfsdk` names it.
+
+PREFIX     ?= /usr/local
+DESTDIR    ?=
+BINDIR     ?= $(PREFIX)/bin
+LIBDIR     ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR     ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+BPF_INCLUDEDIR := $(INCLUDEDIR)/bpfsdk
+
+SDK_HEADERS := $(sort $(wildcard include/*.h))
+MAN_PAGES   := docs/man/bpfsdk.8 docs/man/bpfsdk.3
+
+# The pkg-config file, written at install time with that PREFIX and the
+# library's version. libelf's own .pc brings its dependencies (zlib, maybe
+# zstd) to --static links; where libelf has none, the -l flags say them.
+PC_PRIVATE_PC := $(shell pkg-config --exists libelf zlib 2>/dev/null && echo y)
+PC_SED := -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+	  -e 's|@BPF_INCLUDEDIR@|$(BPF_INCLUDEDIR)|; s|@VERSION@|$(LIB_VERSION)|' \
+	  -e 's|@REQUIRES_PRIVATE@|$(if $(PC_PRIVATE_PC),libelf zlib,)|' \
+	  -e 's|@LIBS_PRIVATE@|$(if $(PC_PRIVATE_PC),,$(LDLIBS_ELF))|'
+
+install: all
+	$(msg) INSTALL $(DESTDIR)$(PREFIX)
+	$(Q)install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) \
+		$(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(BPF_INCLUDEDIR)/bpf \
+		$(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man3
+	$(Q)install -m 755 $(BUILD)/bin/bpfsdk $(DESTDIR)$(BINDIR)/bpfsdk
+	$(Q)install -m 644 $(LOADER_LIB) $(DESTDIR)$(LIBDIR)/libbpfsdk.a
+	$(Q)install -m 755 $(LOADER_SO_REAL) $(DESTDIR)$(LIBDIR)/$(notdir $(LOADER_SO_REAL))
+	$(Q)ln -sf $(notdir $(LOADER_SO_REAL)) $(DESTDIR)$(LIBDIR)/$(notdir $(LOADER_SO))
+	$(Q)ln -sf $(notdir $(LOADER_SO)) $(DESTDIR)$(LIBDIR)/libbpfsdk.so
+	$(Q)sed $(PC_SED) loader/bpfsdk.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/bpfsdk.pc
+	$(Q)chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/bpfsdk.pc
+	$(Q)install -m 644 loader/bpfsdk.h $(DESTDIR)$(INCLUDEDIR)/bpfsdk.h
+	$(Q)install -m 644 $(SDK_HEADERS) $(DESTDIR)$(BPF_INCLUDEDIR)/bpf/
+	$(Q)install -m 644 docs/man/bpfsdk.8 $(DESTDIR)$(MANDIR)/man8/bpfsdk.8
+	$(Q)install -m 644 docs/man/bpfsdk.3 $(DESTDIR)$(MANDIR)/man3/bpfsdk.3
+
+uninstall:
+	$(msg) UNINSTALL $(DESTDIR)$(PREFIX)
+	$(Q)rm -f $(DESTDIR)$(BINDIR)/bpfsdk \
+		$(DESTDIR)$(LIBDIR)/libbpfsdk.a $(DESTDIR)$(LIBDIR)/libbpfsdk.so \
+		$(DESTDIR)$(LIBDIR)/$(notdir $(LOADER_SO)) \
+		$(DESTDIR)$(LIBDIR)/$(notdir $(LOADER_SO_REAL)) \
+		$(DESTDIR)$(PKGCONFIGDIR)/bpfsdk.pc $(DESTDIR)$(INCLUDEDIR)/bpfsdk.h \
+		$(addprefix $(DESTDIR)$(BPF_INCLUDEDIR)/bpf/,$(notdir $(SDK_HEADERS))) \
+		$(DESTDIR)$(MANDIR)/man8/bpfsdk.8 $(DESTDIR)$(MANDIR)/man3/bpfsdk.3
+	$(Q)rmdir $(DESTDIR)$(BPF_INCLUDEDIR)/bpf $(DESTDIR)$(BPF_INCLUDEDIR) 2>/dev/null || true
+
+.PHONY: install uninstall
