@@ -362,6 +362,54 @@ size_t bsdk_prog_relo_count(const struct bsdk_prog *prog);
 /* Fill *info with relocation i (its strings and map live as long as the object). 0, or -ERANGE. */
 int bsdk_prog_relo(const struct bsdk_prog *prog, size_t i, struct bsdk_relo_info *info);
 
+/* ---- CO-RE relocations (.BTF.ext core_relo): what clang recorded for each access to a type
+ * marked preserve_access_index (vmlinux.h's), and what it became against the kernel's BTF. */
+
+/* What a relocation asks: the kernel's enum bpf_core_relo_kind. */
+enum bsdk_core_kind {
+	BSDK_CORE_FIELD_BYTE_OFFSET = 0,  /* where the field is */
+	BSDK_CORE_FIELD_BYTE_SIZE,        /* its size (for bitfields: of the load that holds it) */
+	BSDK_CORE_FIELD_EXISTS,           /* 1 or 0 */
+	BSDK_CORE_FIELD_SIGNED,           /* 1 or 0 */
+	BSDK_CORE_FIELD_LSHIFT_U64,       /* bitfields: shifts that extract it from a u64 */
+	BSDK_CORE_FIELD_RSHIFT_U64,
+	BSDK_CORE_TYPE_ID_LOCAL,          /* the type's ID in the object's BTF */
+	BSDK_CORE_TYPE_ID_TARGET,         /* ... in the kernel's */
+	BSDK_CORE_TYPE_EXISTS,            /* 1 or 0 */
+	BSDK_CORE_TYPE_SIZE,
+	BSDK_CORE_ENUMVAL_EXISTS,         /* 1 or 0 */
+	BSDK_CORE_ENUMVAL_VALUE,
+	BSDK_CORE_TYPE_MATCHES,           /* 1 or 0: the kernel's type has the local one's shape */
+};
+
+enum bsdk_core_state {
+	BSDK_CORE_UNRESOLVED,  /* no kernel BTF to resolve against: load fails */
+	BSDK_CORE_RESOLVED,    /* value is what the kernel's BTF says */
+	BSDK_CORE_POISONED,    /* nothing in the kernel's BTF satisfies it: the instruction became an
+			        * invalid call, so the verifier refuses the program if it can run */
+	BSDK_CORE_ERROR,       /* cannot be applied (e.g. candidates that disagree): load fails */
+};
+
+struct bsdk_core_relo_info {
+	enum bsdk_core_kind kind;
+	const char *kind_name;        /* "field_byte_offset", ... */
+	size_t insn;                  /* instruction in the linked program */
+	const char *access;           /* clang's access string, "0:1:2" */
+	const char *spec;             /* what it reads: "task_struct___mine.real_parent.tgid",
+				       * "struct foo", "enum pid_type::PIDTYPE_TGID" */
+	uint64_t local_value;         /* the value the object's own BTF gives */
+	enum bsdk_core_state state;
+	uint64_t value;               /* RESOLVED: the value patched in */
+	uint32_t target_type_id;      /* the kernel type it matched, 0 when none */
+	const char *target_type;      /* its name, "" when none */
+	const char *note;             /* POISONED, ERROR, UNRESOLVED: why; "" otherwise */
+};
+
+/* The CO-RE relocations of the linked program, by instruction. */
+size_t bsdk_prog_core_relo_count(const struct bsdk_prog *prog);
+/* Fill *info with CO-RE relocation i (strings live as long as the object). 0, or -ERANGE. */
+int bsdk_prog_core_relo(const struct bsdk_prog *prog, size_t i, struct bsdk_core_relo_info *info);
+
 /* The helpers the linked program calls, as enum bpf_func_id (25: bpf_perf_event_output),
  * sorted, each once. */
 size_t bsdk_prog_helper_count(const struct bsdk_prog *prog);

@@ -14,6 +14,7 @@
 
 #include "internal.h"
 #include "btf.h"
+#include "core.h"
 
 struct btf {
 	void *raw;		/* our aligned copy of the section */
@@ -450,28 +451,26 @@ struct btf_ext_hdr {
 	uint32_t line_info_off, line_info_len;
 };
 
-#define ext_error(fmt, ...) obj_fail(obj, BSDK_EBTF, ".BTF.ext: " fmt, ##__VA_ARGS__)
 
-/* One list of blocks { sec_name_off, num_info, records[num_info] } after
- * a leading rec_size. Records may be larger than the fields we know. */
-static int ext_parse_list(struct bsdk_obj *obj, const char *p, uint32_t len, bool line)
+/* One list of blocks { sec_name_off, num_info, records[num_info] } after a leading rec_size:
+ * each record's first known bytes, copied to an aligned buffer, go to fn. Records may be
+ * larger than the fields we know. */
+int btf_ext_walk(struct bsdk_obj *obj, const char *p, uint32_t len, const char *what,
+		 size_t known, btf_ext_fn fn, void *ctx)
 {
-	const char *what = line ? "line_info" : "func_info";
-	size_t known = line ? sizeof(struct bpf_line_info) :
-			      sizeof(struct bpf_func_info);
 	uint32_t rec_size, off = 4;
+	char rec[64];
 
 	if (len == 0)
 		return 0;
 	if (len < 4)
 		return ext_error("%s is too short", what);
 	memcpy(&rec_size, p, 4);
-	if (rec_size < known || rec_size % 4)
+	if (rec_size < known || rec_size % 4 || known > sizeof(rec))
 		return ext_error("%s record size %u is invalid", what, rec_size);
 	while (off < len) {
 		uint32_t blk[2];	/* sec_name_off, num_info */
 		const char *name;
-		struct ext_info *e;
 		size_t sec;
 
 		if (len - off < sizeof(blk))
@@ -481,47 +480,64 @@ static int ext_parse_list(struct bsdk_obj *obj, const char *p, uint32_t len, boo
 		name = btf_str(obj->btf, blk[0]);
 		if (!name || !elf_sec_by_name(obj, name, &sec) || !elf_sec_is_prog(obj, sec))
 			return ext_error("%s names a section that holds no code", what);
-		e = &obj->ext[sec];
-		if (line ? e->line != NULL : e->func != NULL)
-			return ext_error("%s for section '%s' appears twice", what, name);
 		if (blk[1] == 0 || blk[1] > (len - off) / rec_size)
 			return ext_error("%s for section '%s': %u records do not fit", what, name, blk[1]);
-		if (line)
-			e->line = calloc(blk[1], sizeof(*e->line));
-		else
-			e->func = calloc(blk[1], sizeof(*e->func));
-		if (line ? !e->line : !e->func)
-			return fail(ENOMEM);
 		for (uint32_t i = 0; i < blk[1]; i++, off += rec_size) {
-			struct bpf_line_info li;
-			struct bpf_func_info fi;
-			const struct btf_type *t;
+			int err;
 
-			memcpy(line ? (void *)&li : (void *)&fi, p + off, known);
-			if ((line ? li.insn_off : fi.insn_off) % 8 ||
-			    (line ? li.insn_off : fi.insn_off) >= obj->secs[sec].size)
-				return ext_error("%s for section '%s': record %u points outside the section", what, name, i);
-			if (line) {
-				if (!btf_str(obj->btf, li.file_name_off) ||
-				    !btf_str(obj->btf, li.line_off))
-					return ext_error("line_info for section '%s': record %u: string offset out of range", name, i);
-				li.insn_off /= 8;
-				e->line[e->nline++] = li;
-				continue;
-			}
-			t = btf_type_by_id(obj->btf, fi.type_id);
-			if (!t || btf_kind(t) != BTF_KIND_FUNC)
-				return ext_error("func_info for section '%s': record %u: type %u is not a function", name, i, fi.type_id);
-			fi.insn_off /= 8;
-			e->func[e->nfunc++] = fi;
+			memcpy(rec, p + off, known);
+			err = fn(obj, sec, i, blk[1], rec, ctx);
+			if (err)
+				return err;
 		}
 	}
+	return 0;
+}
+
+/* func_info and line_info records, into obj->ext[sec]. */
+static int ext_info_rec(struct bsdk_obj *obj, size_t sec, uint32_t i, uint32_t n,
+			const void *rec, void *ctx)
+{
+	bool line = ctx != NULL;
+	const char *what = line ? "line_info" : "func_info", *name = obj->secs[sec].name;
+	struct ext_info *e = &obj->ext[sec];
+	struct bpf_line_info li;
+	struct bpf_func_info fi;
+	const struct btf_type *t;
+
+	if (i == 0) {
+		if (line ? e->line != NULL : e->func != NULL)
+			return ext_error("%s for section '%s' appears twice", what, name);
+		if (line)
+			e->line = calloc(n, sizeof(*e->line));
+		else
+			e->func = calloc(n, sizeof(*e->func));
+		if (line ? !e->line : !e->func)
+			return fail(ENOMEM);
+	}
+	memcpy(line ? (void *)&li : (void *)&fi, rec, line ? sizeof(li) : sizeof(fi));
+	if ((line ? li.insn_off : fi.insn_off) % 8 ||
+	    (line ? li.insn_off : fi.insn_off) >= obj->secs[sec].size)
+		return ext_error("%s for section '%s': record %u points outside the section", what, name, i);
+	if (line) {
+		if (!btf_str(obj->btf, li.file_name_off) || !btf_str(obj->btf, li.line_off))
+			return ext_error("line_info for section '%s': record %u: string offset out of range", name, i);
+		li.insn_off /= 8;
+		e->line[e->nline++] = li;
+		return 0;
+	}
+	t = btf_type_by_id(obj->btf, fi.type_id);
+	if (!t || btf_kind(t) != BTF_KIND_FUNC)
+		return ext_error("func_info for section '%s': record %u: type %u is not a function", name, i, fi.type_id);
+	fi.insn_off /= 8;
+	e->func[e->nfunc++] = fi;
 	return 0;
 }
 
 int btf_ext_parse(struct bsdk_obj *obj, const void *data, size_t size)
 {
 	struct btf_ext_hdr h;
+	uint32_t core[2] = { 0, 0 };	/* core_relo_off, core_relo_len */
 	const char *body;
 	int err;
 
@@ -531,15 +547,23 @@ int btf_ext_parse(struct bsdk_obj *obj, const void *data, size_t size)
 	if (h.magic != BTF_MAGIC || h.version != BTF_VERSION ||
 	    h.hdr_len < sizeof(h) || h.hdr_len > size)
 		return ext_error("bad header");
+	/* CO-RE relocations came later: a longer header says where they are. */
+	if (h.hdr_len >= sizeof(h) + sizeof(core))
+		memcpy(core, (const char *)data + sizeof(h), sizeof(core));
 	body = (const char *)data + h.hdr_len;
 	if (range_outside(h.func_info_off, h.func_info_len, size - h.hdr_len) ||
-	    range_outside(h.line_info_off, h.line_info_len, size - h.hdr_len))
+	    range_outside(h.line_info_off, h.line_info_len, size - h.hdr_len) ||
+	    range_outside(core[0], core[1], size - h.hdr_len))
 		return ext_error("header describes sections outside the data");
 	obj->ext = calloc(obj->nsecs, sizeof(*obj->ext));
 	if (!obj->ext)
 		return fail(ENOMEM);
-	err = ext_parse_list(obj, body + h.func_info_off, h.func_info_len, false);
-	return err ? err : ext_parse_list(obj, body + h.line_info_off, h.line_info_len, true);
+	err = btf_ext_walk(obj, body + h.func_info_off, h.func_info_len, "func_info",
+			   sizeof(struct bpf_func_info), ext_info_rec, NULL);
+	if (!err)
+		err = btf_ext_walk(obj, body + h.line_info_off, h.line_info_len, "line_info",
+				   sizeof(struct bpf_line_info), ext_info_rec, obj);
+	return err ? err : core_relos_parse(obj, body + core[0], core[1]);
 }
 
 /* ---- .BTF into the kernel. Kinds newer than the running kernel make it

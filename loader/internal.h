@@ -120,6 +120,9 @@ static inline int array_push(void *arrp, size_t *n, const void *elem, size_t siz
 	return 0;
 }
 
+struct core_relo;
+struct core_use;
+
 /* ---- The object model. Owned by obj.c; filled by elf.c, btf.c, maps.c,
  * relo.c and prog.c. */
 struct btf;
@@ -164,6 +167,8 @@ struct linked {
 	size_t nline;
 	struct relo *relos;	/* those applied, insn and target linked */
 	size_t nrelos;
+	struct core_use *core;	/* CO-RE relocations applied, by linked insn */
+	size_t ncore;
 };
 
 /* A function: a program in its own section, or a subprogram in .text. */
@@ -191,6 +196,8 @@ struct bsdk_prog {
 	size_t nrelos;
 	int32_t *helpers;	/* helper IDs called, sorted, unique */
 	size_t nhelpers;
+	struct core_use *core;	/* CO-RE relocations, insn in the linked program */
+	size_t ncore;
 	size_t linked_count, nfunc, nline;
 };
 
@@ -261,6 +268,10 @@ struct bsdk_obj {
 
 	/* bsdk_obj_open_opts: the kernel BTF to use; NULL for the running kernel's. */
 	char *btf_path;
+
+	/* .BTF.ext core_relo records, sorted by section and instruction (core.c). */
+	struct core_relo *core;
+	size_t ncore;
 };
 
 /* elf.c */
@@ -298,6 +309,14 @@ int relos_link_all(struct bsdk_obj *obj);
 
 /* btf.c, besides btf.h: .BTF.ext, and .BTF into the kernel. */
 int btf_ext_parse(struct bsdk_obj *obj, const void *data, size_t size);
+/* Record i of n of section sec in a .BTF.ext list, its first known bytes 4-byte aligned. */
+typedef int (*btf_ext_fn)(struct bsdk_obj *obj, size_t sec, uint32_t i, uint32_t n,
+			  const void *rec, void *ctx);
+/* Walk one .BTF.ext list (what: "func_info", ...) of len bytes at p, checking its blocks. */
+int btf_ext_walk(struct bsdk_obj *obj, const char *p, uint32_t len, const char *what,
+		 size_t known, btf_ext_fn fn, void *ctx);
+/* A .BTF.ext error, naming the object: `return ext_error("...", ...);` */
+#define ext_error(fmt, ...) obj_fail(obj, BSDK_EBTF, ".BTF.ext: " fmt, ##__VA_ARGS__)
 /* Fill in each DATASEC's size and offsets from the ELF file. 0 or -ENOMEM. */
 int btf_fixup_datasecs(struct bsdk_obj *obj);
 /* Load obj->btf, sanitised for the running kernel, into obj->btf_fd;

@@ -359,6 +359,13 @@ static int add_cand(const struct kbtf_btf *b, uint32_t id, void *ctx)
 			  sizeof(struct kbtf_cand));
 }
 
+static int cand_cmp(const void *a, const void *b)
+{
+	const struct kbtf_cand *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
 int kbtf_candidates(const char *custom_path, const char *name, size_t len, int kind,
 		    struct kbtf_cand **cands)
 {
@@ -372,6 +379,9 @@ int kbtf_candidates(const char *custom_path, const char *name, size_t len, int k
 		free(c.cands);
 		return ret;
 	}
+	/* chains run from the last type to the first: give them in ID order */
+	if (c.n > 1)
+		qsort(c.cands, c.n, sizeof(*c.cands), cand_cmp);
 	*cands = c.cands;
 	return (int)c.n;
 }

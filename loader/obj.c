@@ -13,6 +13,7 @@
 
 #include "internal.h"
 #include "btf.h"
+#include "core.h"
 #include "kbtf.h"
 
 static int btf_collect(struct bsdk_obj *obj)
@@ -83,6 +84,8 @@ struct bsdk_obj *bsdk_obj_open_mem_opts(const void *buf, size_t size, const char
 	s = err ? NULL : elf_sec_by_name(obj, ".BTF.ext", NULL);
 	if (s && s->data && obj->btf)
 		err = btf_ext_parse(obj, s->data, s->size);
+	if (!err)
+		err = core_resolve_all(obj);
 	if (!err)
 		err = relos_collect(obj);
 	if (!err)
@@ -177,6 +180,9 @@ int bsdk_obj_load(struct bsdk_obj *obj)
 
 	if (obj->loaded)
 		return obj_fail(obj, EBUSY, "already loaded");
+	err = core_check_load(obj);
+	if (err)
+		return err;
 	bsdk_bump_memlock();
 	btf_load(obj);
 	err = maps_create(obj);
@@ -221,6 +227,7 @@ void bsdk_obj_close(struct bsdk_obj *obj)
 		free(obj->progs[i].relos);
 		free(obj->progs[i].helpers);
 		free(obj->progs[i].target_buf);
+		free(obj->progs[i].core);
 	}
 	for (size_t i = 0; obj->relos && i < obj->nsecs; i++)
 		free(obj->relos[i]);
@@ -228,6 +235,7 @@ void bsdk_obj_close(struct bsdk_obj *obj)
 		free(obj->ext[i].func);
 		free(obj->ext[i].line);
 	}
+	core_relos_free(obj);
 	free(obj->ext);
 	free(obj->relos);
 	free(obj->nrelos);

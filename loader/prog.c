@@ -8,6 +8,7 @@
  * function that attaches it: to support a new hook, add a row.
  */
 #include "internal.h"
+#include "core.h"
 #include "btf.h"
 
 /* Why a load-only kind has no attach point of its own: what its user does. */
@@ -265,6 +266,7 @@ static void log_verifier(const struct bsdk_prog *prog, char *log, const struct l
 		}
 	}
 	log_source_line(prog, insn, l);
+	core_explain(prog, l, insn);
 }
 
 /* Load once without a log (cheap); on failure load again with a log

@@ -17,6 +17,7 @@
  * relos_link_prog() applies them to a copy of the program at load time.
  */
 #include "internal.h"
+#include "core.h"
 
 #define INSN_SIZE sizeof(struct bpf_insn)
 
@@ -218,6 +219,7 @@ struct piece {
 };
 
 struct linker {
+	const char *prog_name;
 	struct linked out;
 	struct piece *pieces;
 	size_t npieces;
@@ -250,6 +252,8 @@ static int linker_place(struct linker *l, const struct bsdk_obj *obj,
 	out->count += sub->count;
 	err = array_push(&l->pieces, &l->npieces,
 			 &(struct piece){ sub, *base }, sizeof(struct piece));
+	if (!err)
+		err = core_link(obj, sub, out, *base, l->prog_name);
 
 	/* Records are sorted in each section, and pieces are appended in
 	 * order: the linked arrays come out sorted, as the kernel wants. */
@@ -355,12 +359,13 @@ void linked_free(struct linked *l)
 	free(l->func);
 	free(l->line);
 	free(l->relos);
+	free(l->core);
 	memset(l, 0, sizeof(*l));
 }
 
 int relos_link_prog(const struct bsdk_prog *prog, struct linked *out)
 {
-	struct linker l = { 0 };
+	struct linker l = { .prog_name = prog->fn.name };
 	size_t base;
 	int err;
 
@@ -402,7 +407,8 @@ int relos_link_all(struct bsdk_obj *obj)
 			log_error("program '%s': more than %d instructions with its subprograms",
 				  prog->fn.name, BPF_COMPLEXITY_LIMIT_INSNS);
 		for (size_t i = 0; !err && i < l.count; i++)
-			if (l.insns[i].code == (BPF_JMP | BPF_CALL) && l.insns[i].src_reg == 0)
+			if (l.insns[i].code == (BPF_JMP | BPF_CALL) && l.insns[i].src_reg == 0 &&
+			    l.insns[i].imm != CORE_POISON_IMM)
 				err = array_push(&prog->helpers, &n,
 						 &l.insns[i].imm, sizeof(int32_t));
 		if (err) {
@@ -417,6 +423,9 @@ int relos_link_all(struct bsdk_obj *obj)
 		prog->relos = l.relos;
 		prog->nrelos = l.nrelos;
 		l.relos = NULL;
+		prog->core = l.core;
+		prog->ncore = l.ncore;
+		l.core = NULL;
 		prog->linked_count = l.count;
 		prog->nfunc = l.nfunc;
 		prog->nline = l.nline;

@@ -47,7 +47,10 @@ static const char inspect_usage[] =
 "        each relocation of the linked program: the instruction, its kind\n"
 "        (map: a map's fd; data: a global variable's map and offset; call,\n"
 "        func: a .text subprogram), the ELF symbol and what it resolves\n"
-"        to; then the kernel helpers the program calls, by name and ID,\n"
+"        to; its CO-RE relocations (clang's records of accesses to kernel\n"
+"        types), each with the value the object's BTF gives and the one the\n"
+"        kernel's BTF (or --btf FILE) gives, or why there is none; then the\n"
+"        kernel helpers the program calls, by name and ID,\n"
 "        marking those the kernel allows only under a GPL-compatible\n"
 "        license.\n"
 "\n"
@@ -216,6 +219,95 @@ static void relo_target(const struct bsdk_relo_info *r, char *buf, size_t size)
 	}
 }
 
+/* ---- CO-RE relocations: what each asks, the object's own value, and the kernel's */
+
+static const char *const core_states[] = { "unresolved", "resolved", "poisoned", "error" };
+
+/* "field_byte_offset  task_struct___mine.pid (0:2)  16  1264  [124] task_struct", one row per
+ * relocation; poisoned and unresolved ones say why in NOTE. */
+static int print_core_relos(const struct bsdk_prog *prog)
+{
+	static const char *const headers[] = { "INSN", "KIND", "ACCESS", "LOCAL", "KERNEL",
+					       "KERNEL TYPE", "NOTE" };
+	size_t n = bsdk_prog_core_relo_count(prog);
+	struct table *t;
+
+	if (!n)
+		return 0;
+	t = table_new(headers, 7, "rllrrll");
+	if (!t)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		struct bsdk_core_relo_info r;
+		bool ok;
+
+		if (bsdk_prog_core_relo(prog, i, &r))
+			continue;
+		ok = table_cell(t, "%zu", r.insn) && table_cell(t, "%s", r.kind_name) &&
+		     table_cell(t, "%s (%s)", r.spec, r.access) &&
+		     table_cell(t, "%llu", (unsigned long long)r.local_value);
+		if (ok && r.state == BSDK_CORE_RESOLVED)
+			ok = table_cell(t, "%llu", (unsigned long long)r.value);
+		else if (ok)
+			ok = table_cell(t, "%s", core_states[r.state]);
+		if (ok && r.target_type_id)
+			ok = table_cell(t, "[%u] %s", r.target_type_id, r.target_type);
+		else if (ok)
+			ok = table_cell(t, "-");
+		if (!ok || !table_cell(t, "%s", r.note[0] ? r.note : "-")) {
+			table_free(t);
+			return -1;
+		}
+	}
+	printf("  CO-RE relocations: %zu\n", n);
+	table_print(t, stdout, 2);
+	table_free(t);
+	return 0;
+}
+
+static void json_core_relos(struct json *j, const struct bsdk_prog *prog)
+{
+	size_t n = bsdk_prog_core_relo_count(prog);
+
+	json_key(j, "core_relocations");
+	json_array_begin(j);
+	for (size_t i = 0; i < n; i++) {
+		struct bsdk_core_relo_info r;
+
+		if (bsdk_prog_core_relo(prog, i, &r))
+			continue;
+		json_object_begin(j);
+		json_key(j, "insn");
+		json_uint(j, r.insn);
+		json_key(j, "kind");
+		json_string(j, r.kind_name);
+		json_key(j, "access");
+		json_string(j, r.access);
+		json_key(j, "spec");
+		json_string(j, r.spec);
+		json_key(j, "local_value");
+		json_uint(j, r.local_value);
+		json_key(j, "state");
+		json_string(j, core_states[r.state]);
+		if (r.state == BSDK_CORE_RESOLVED) {
+			json_key(j, "value");
+			json_uint(j, r.value);
+		}
+		if (r.target_type_id) {
+			json_key(j, "target_type_id");
+			json_uint(j, r.target_type_id);
+			json_key(j, "target_type");
+			json_string(j, r.target_type);
+		}
+		if (r.note[0]) {
+			json_key(j, "note");
+			json_string(j, r.note);
+		}
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
 /* The relocations and helpers of one program, under its name. */
 static int print_prog_details(const struct bsdk_prog *prog)
 {
@@ -248,6 +340,8 @@ static int print_prog_details(const struct bsdk_prog *prog)
 	if (table_rows(t))
 		table_print(t, stdout, 2);
 	table_free(t);
+	if (print_core_relos(prog))
+		return -1;
 	/* "  helpers: a#1, b#2 (GPL-only), ...", wrapped under the first */
 	for (size_t i = 0, col = 0; i < nhelpers; i++) {
 		int id = bsdk_prog_helper_id(prog, i);
@@ -401,6 +495,7 @@ static void json_prog(struct json *j, const struct bsdk_prog *prog,
 		json_object_end(j);
 	}
 	json_array_end(j);
+	json_core_relos(j, prog);
 
 	json_key(j, "helpers");
 	json_array_begin(j);

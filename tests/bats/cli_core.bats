@@ -31,3 +31,97 @@ setup() {
 	assert_success
 	assert_line "programs: 1"
 }
+
+# The record of core_flavour.bpf.c, for the process that called getpgid().
+run_flavour() {
+	start_trigger getpgid 1 1
+	PARENT=$(awk '/^PPid:/ { print $2 }' "/proc/$TRIGGER_PID/status")
+	start_run --set target_pid="$TRIGGER_PID" --count 1 "$@" "$OBJS/core_flavour.bpf.o"
+	go
+	wait_run
+	expect_eq "$RUN_STATUS" 0 "exit status"
+	expect_records 1 68
+	REC=$(cat "$OUT")
+}
+
+@test "CO-RE: a flavoured task_struct with its own layout reads the kernel's pid, tgid and parent" {
+	[ -r /sys/kernel/btf/vmlinux ] || skip "no /sys/kernel/btf/vmlinux"
+	run_flavour
+	expect_eq "$(field "$REC" 8 4)" "$TRIGGER_PID" "pid from bpf_get_current_pid_tgid()"
+	expect_eq "$(field "$REC" 0 4)" "$TRIGGER_PID" "task->pid through the relocated offset"
+	expect_eq "$(field "$REC" 4 4)" "$TRIGGER_PID" "task->tgid through the relocated offset"
+	expect_eq "$(field "$REC" 16 4)" "$PARENT" "task->real_parent->tgid: the driver's parent"
+}
+
+@test "CO-RE: field existence, enum values, type existence and sizes from the kernel's BTF" {
+	[ -r /sys/kernel/btf/vmlinux ] || skip "no /sys/kernel/btf/vmlinux"
+	run_flavour
+	expect_eq "$(field "$REC" 20 4)" 1 "bpf_core_field_exists(task->pid)"
+	expect_eq "$(field "$REC" 24 4)" 0 "bpf_core_field_exists(task->nope)"
+	expect_eq "$(field "$REC" 28 4)" 0 "the guarded read of the missing field did not run"
+	expect_eq "$(field "$REC" 32 8)" 1 "PIDTYPE_TGID is 1 in the kernel (7 in the object)"
+	expect_eq "$(field "$REC" 40 4)" 0 "PIDTYPE_NOPE does not exist"
+	expect_eq "$(field "$REC" 44 4)" 1 "struct task_struct exists"
+	expect_eq "$(field "$REC" 48 4)" 0 "struct no_such_struct does not"
+	expect_eq "$(field "$REC" 52 4)" 4 "sizeof task->pid"
+	comm=$(field "$REC" 56 4)
+	[ "$comm" -gt 32 ] || fail "offsetof(task_struct, comm) is $comm, the object's own 32 or less"
+}
+
+@test "CO-RE: inspect lists each relocation and what it resolved to" {
+	[ -r /sys/kernel/btf/vmlinux ] || skip "no /sys/kernel/btf/vmlinux"
+	run "$BPFSDK" inspect "$OBJS/core_flavour.bpf.o"
+	echo "$output"
+	assert_success
+	assert_line "  CO-RE relocations: 12"
+	assert_line --regexp '^  INSN +KIND +ACCESS +LOCAL +KERNEL +KERNEL TYPE +NOTE$'
+	assert_line --regexp '^ +[0-9]+ +field_byte_offset +task_struct___mine\.pid \(0:2\) +16 +[0-9]+ +\[[0-9]+\] task_struct +-$'
+	assert_line --regexp '^ +[0-9]+ +field_byte_offset +task_struct___mine\.real_parent \(0:1\) +8 +[0-9]+ +\[[0-9]+\] task_struct +-$'
+	assert_line --regexp '^ +[0-9]+ +field_exists +task_struct___mine\.nope \(0:3\) +1 +0 +- +-$'
+	assert_line --regexp "^ +[0-9]+ +field_byte_offset +task_struct___mine\.nope \(0:3\) +24 +poisoned +- +1 kernel type named 'task_struct', none matches: it has no such member$"
+	assert_line --regexp '^ +[0-9]+ +enumval_value +enum pid_type___mine::PIDTYPE_TGID___mine \(0\) +7 +1 +\[[0-9]+\] pid_type +-$'
+	assert_line --regexp '^ +[0-9]+ +type_exists +struct no_such_struct___mine \(0\) +1 +0 +- +-$'
+	# the offset shown is the kernel's, as bpftool reads it from the same BTF
+	if command -v bpftool >/dev/null; then
+		want=$(bpftool btf dump file /sys/kernel/btf/vmlinux format raw |
+			awk '/^\[[0-9]+\] STRUCT .task_struct. /{ s = 1; next } s && /^\[/ { exit }
+			     s && /\047pid\047 type_id=/ { sub("bits_offset=", "", $NF); print $NF / 8; exit }')
+		[ -n "$want" ] || fail "bpftool shows no pid member of task_struct"
+		assert_line --regexp "^ +[0-9]+ +field_byte_offset +task_struct___mine\.pid \(0:2\) +16 +$want "
+	fi
+}
+
+@test "CO-RE: inspect --json has each relocation's kind, access, state and value" {
+	[ -r /sys/kernel/btf/vmlinux ] || skip "no /sys/kernel/btf/vmlinux"
+	command -v jq >/dev/null || skip "no jq"
+	run "$BPFSDK" inspect --json "$OBJS/core_flavour.bpf.o"
+	assert_success
+	relos=$(jq -c '.programs[0].core_relocations' <<<"$output")
+	expect_eq "$(jq length <<<"$relos")" 12 "relocations"
+	expect_eq "$(jq -r '[.[] | select(.spec == "task_struct___mine.pid" and .kind == "field_byte_offset")][0] | "\(.state) \(.local_value) \(.target_type)"' <<<"$relos")" \
+		"resolved 16 task_struct" "the pid relocation"
+	expect_eq "$(jq -r '[.[] | select(.kind == "field_byte_offset" and .spec == "task_struct___mine.nope")][0].state' <<<"$relos")" \
+		poisoned "the missing field's offset"
+	expect_eq "$(jq -r '[.[] | select(.kind == "enumval_value")][0].value' <<<"$relos")" 1 "PIDTYPE_TGID"
+}
+
+@test "CO-RE: --btf resolves against the BTF named, here the object's own" {
+	command -v llvm-objcopy >/dev/null || skip "no llvm-objcopy"
+	own="$BATS_TEST_TMPDIR/own.btf"
+	llvm-objcopy --dump-section .BTF="$own" "$OBJS/core_flavour.bpf.o" "$BATS_TEST_TMPDIR/copy.o"
+	run "$BPFSDK" inspect --btf "$own" "$OBJS/core_flavour.bpf.o"
+	echo "$output"
+	assert_success
+	# task_struct___mine is its own candidate: its own offsets come back, nope included
+	assert_line --regexp '^ +[0-9]+ +field_byte_offset +task_struct___mine\.pid \(0:2\) +16 +16 +\[[0-9]+\] task_struct___mine +-$'
+	assert_line --regexp '^ +[0-9]+ +field_exists +task_struct___mine\.nope \(0:3\) +1 +1 '
+}
+
+@test "CO-RE: a read of a missing field on a path that runs fails to load, naming the relocation" {
+	[ -r /sys/kernel/btf/vmlinux ] || skip "no /sys/kernel/btf/vmlinux"
+	run "$BPFSDK" run --duration 1 "$OBJS/core_poison.bpf.o"
+	echo "$output"
+	assert_failure 1
+	assert_line --partial "invalid func unknown#195896080"
+	assert_line --regexp "^error: program 'core_poison': instruction [0-9]+ is CO-RE relocation 0 \(field_byte_offset task_struct___poison\.no_such_field, access '0:1'\) at .*core_poison\.bpf\.c:[0-9]+, which the kernel's BTF cannot satisfy: 1 kernel type named 'task_struct', none matches: it has no such member$"
+}
