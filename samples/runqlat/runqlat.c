@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * runqlat - scheduler run-queue latency as a histogram: how long threads
+ * that could run waited for a CPU.
+ *
+ * The BPF side (runqlat.bpf.c) keeps the histogram in an array map; this
+ * side reads it through the library's map API - at the end, or every
+ * INTERVAL seconds like BCC's runqlat - and draws it. No record per event
+ * crosses to user space.
+ *
+ * The story: open -> find task_struct's layout in the kernel's BTF ->
+ * configure -> load -> attach -> read the map when it is time -> clean up.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bpfsdk.h"
+#include "runqlat.h"
+
+static const char usage[] =
+"usage: runqlat [options] [INTERVAL [COUNT]]\n"
+"\n"
+"Show how long threads wait in the scheduler's run queues - from the moment\n"
+"they can run (woken up, or preempted while running) to the moment they get\n"
+"a CPU - as a log2 histogram the BPF side keeps in a map. With INTERVAL,\n"
+"print it every INTERVAL seconds (the counts of that interval), COUNT times\n"
+"or until Ctrl-C; without, once at the end.\n"
+"\n"
+"options:\n"
+"  -m, --msecs          milliseconds instead of microseconds\n"
+"  -p, --pid PID        only the threads of process PID (in the kernel)\n"
+"  -T, --time           a line with the wall clock before each histogram\n"
+"  -d, --duration SEC   without INTERVAL: stop after SEC seconds\n"
+"  -j, --json           one JSON object per histogram instead of the chart\n"
+"  -o, --object PATH    the BPF object (default: ../bpf/runqlat.bpf.o next\n"
+"                       to this program)\n"
+"  -v, --verbose        what the loader does; twice for debug messages\n"
+"  -h, --help           this text\n"
+"\n"
+"output, per histogram:\n"
+"  usecs (or msecs) : count  one row per power of two, 'LOW -> HIGH : N'\n"
+"  then 'total N: W after a wakeup, P after a preemption' - the latencies\n"
+"  counted, by what made the thread runnable; 'untracked U' when threads\n"
+"  could not be timed because the map of queued threads was full.\n"
+"\n"
+"--json prints ts, unit, the non-empty rows as [low, high, count],\n"
+"total, wakeups, preempted and untracked.\n"
+"\n"
+"exit status: 0 on success, 1 on failure, 2 on a usage error. Needs root\n"
+"(CAP_BPF and CAP_PERFMON) and a kernel with BTF (/sys/kernel/btf/vmlinux).\n";
+
+struct options {
+	bool msecs;
+	__u32 pid;
+	bool time;
+	double duration;
+	double interval;	/* 0: one histogram at the end */
+	long count;		/* intervals; 0: until Ctrl-C */
+	const char *object;
+	bool json;
+	int verbose;
+};
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static double now_sec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The offsets of task_struct's pid and tgid in the running kernel, from
+ * its BTF: what lets one BPF object read task_struct on any build. */
+static int task_offsets(__u32 *pid_off, __u32 *tgid_off)
+{
+	static const char path[] = "/sys/kernel/btf/vmlinux";
+	struct bsdk_btf_info pid_info, tgid_info;
+	struct bsdk_btf *btf = NULL;
+	char *data = NULL;
+	size_t size = 0;
+	ssize_t n;
+	int fd, id, err = -1;
+
+	/* sysfs reports no size for it: read until the end. */
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "error: cannot open '%s': %s (a kernel without BTF?)\n", path,
+			strerror(errno));
+		return -1;
+	}
+	for (;;) {
+		char *bigger = realloc(data, size + (1 << 20));
+
+		if (!bigger)
+			goto out;
+		data = bigger;
+		n = read(fd, data + size, 1 << 20);
+		if (n <= 0)
+			break;
+		size += (size_t)n;
+	}
+	if (n < 0) {
+		fprintf(stderr, "error: reading '%s': %s\n", path, strerror(errno));
+		goto out;
+	}
+	btf = bsdk_btf_new(data, size);
+	if (!btf)
+		goto out;
+	id = bsdk_btf_find_type(btf, "task_struct");
+	if (id < 0 || bsdk_btf_info(btf, (uint32_t)id, "pid", &pid_info) ||
+	    bsdk_btf_info(btf, (uint32_t)id, "tgid", &tgid_info) ||
+	    pid_info.size != 4 || tgid_info.size != 4) {
+		fprintf(stderr, "error: '%s' has no struct task_struct with 4-byte pid and tgid\n",
+			path);
+		goto out;
+	}
+	*pid_off = (__u32)pid_info.offset;
+	*tgid_off = (__u32)tgid_info.offset;
+	err = 0;
+out:
+	bsdk_btf_free(btf);
+	free(data);
+	close(fd);
+	return err;
+}
+
+/* Print cur - prev: what the interval added. The kernel's histogram only
+ * grows; subtracting the last read loses nothing, where reading then
+ * zeroing would lose what landed in between. */
+static void print_hist(const struct options *o, const struct runqlat_hist *cur,
+		       const struct runqlat_hist *prev)
+{
+	const char *unit = o->msecs ? "msecs" : "usecs";
+	uint64_t slots[RUNQLAT_SLOTS], total = 0;
+	__u64 wakeups = cur->wakeups - prev->wakeups;
+	__u64 preempted = cur->preempted - prev->preempted;
+	__u64 untracked = cur->untracked - prev->untracked;
+
+	for (int i = 0; i < RUNQLAT_SLOTS; i++) {
+		slots[i] = cur->slots[i] - prev->slots[i];
+		total += slots[i];
+	}
+	if (o->json) {
+		bool first = true;
+
+		printf("{\"ts\":%lld,\"unit\":\"%s\",\"hist\":[", (long long)time(NULL), unit);
+		for (int i = 0; i < RUNQLAT_SLOTS; i++) {
+			if (!slots[i])
+				continue;
+			printf("%s[%llu,%llu,%llu]", first ? "" : ",",
+			       i ? 1ULL << i : 0ULL, i == 63 ? ~0ULL : (2ULL << i) - 1,
+			       (unsigned long long)slots[i]);
+			first = false;
+		}
+		printf("],\"total\":%llu,\"wakeups\":%llu,\"preempted\":%llu,\"untracked\":%llu}\n",
+		       (unsigned long long)total, (unsigned long long)wakeups,
+		       (unsigned long long)preempted, (unsigned long long)untracked);
+		return;
+	}
+	if (o->time) {
+		char hms[16];
+		time_t t = time(NULL);
+
+		strftime(hms, sizeof(hms), "%H:%M:%S", localtime(&t));
+		printf("%s\n", hms);
+	}
+	bsdk_hist_print_log2(stdout, slots, RUNQLAT_SLOTS, unit);
+	printf("total %llu: %llu after a wakeup, %llu after a preemption",
+	       (unsigned long long)total, (unsigned long long)wakeups,
+	       (unsigned long long)preempted);
+	if (untracked)
+		printf("; untracked %llu", (unsigned long long)untracked);
+	printf("\n");
+}
+
+static int parse_number(const char *what, const char *s, double max, double *out)
+{
+	char *end;
+
+	*out = strtod(s, &end);
+	if (*end || end == s || !(*out > 0) || *out > max) {
+		fprintf(stderr, "error: %s '%s' is not a number of seconds between 0 and %g\n",
+			what, s, max);
+		return 2;
+	}
+	return 0;
+}
+
+static int parse_options(int argc, char **argv, struct options *o)
+{
+	static const struct option longopts[] = {
+		{ "msecs", no_argument, NULL, 'm' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "time", no_argument, NULL, 'T' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "object", required_argument, NULL, 'o' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	long val;
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":mp:Td:jo:vh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			o->msecs = true;
+			break;
+		case 'p':
+			errno = 0;
+			val = strtol(optarg, &end, 10);
+			if (*end || end == optarg || errno || val <= 0 || val > INT_MAX) {
+				fprintf(stderr, "error: --pid '%s' is not a process id\n", optarg);
+				return 2;
+			}
+			o->pid = (__u32)val;
+			break;
+		case 'T':
+			o->time = true;
+			break;
+		case 'd':
+			if (parse_number("--duration", optarg, 86400, &o->duration))
+				return 2;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 'o':
+			o->object = optarg;
+			break;
+		case 'v':
+			o->verbose++;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		case ':':
+			fprintf(stderr, "error: option '%s' needs a value (try 'runqlat --help')\n",
+				argv[optind - 1]);
+			return 2;
+		default:
+			fprintf(stderr, "error: unknown option '%s' (try 'runqlat --help')\n",
+				argv[optind - 1]);
+			return 2;
+		}
+	}
+	if (optind < argc && parse_number("INTERVAL", argv[optind++], 3600, &o->interval))
+		return 2;
+	if (optind < argc) {
+		errno = 0;
+		val = strtol(argv[optind], &end, 10);
+		if (*end || end == argv[optind] || errno || val <= 0) {
+			fprintf(stderr, "error: COUNT '%s' is not a positive number\n", argv[optind]);
+			return 2;
+		}
+		o->count = val;
+		optind++;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "error: unexpected argument '%s' (try 'runqlat --help')\n",
+			argv[optind]);
+		return 2;
+	}
+	if (o->interval && o->duration) {
+		fprintf(stderr, "error: --duration and INTERVAL do not go together: use COUNT\n");
+		return 2;
+	}
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const prog_names[] = { "switch_in", "wakeup", "wakeup_new" };
+	struct options opt = { 0 };
+	struct runqlat_hist cur, prev;
+	struct bsdk_link *links[3] = { NULL };
+	struct bsdk_obj *obj = NULL;
+	struct bsdk_map *hist;
+	__u32 pid_off, tgid_off, zero = 0;
+	__u64 unit_ns;
+	char exe[PATH_MAX];
+	int ret = 1, err;
+	long printed = 0;
+	double next;
+
+	memset(&prev, 0, sizeof(prev));
+	err = parse_options(argc, argv, &opt);
+	if (err >= 0)
+		return err;
+	if (!opt.object) {
+		if (bsdk_path_beside_exe(exe, sizeof(exe), "../bpf/runqlat.bpf.o"))
+			return 1;
+		opt.object = exe;
+	}
+	if (opt.verbose)
+		bsdk_set_log_level(opt.verbose > 1 ? BSDK_LOG_DEBUG : BSDK_LOG_INFO);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGPIPE, SIG_IGN);	/* a closed pipe ends the loop below */
+
+	/* Open: parse the object; nothing reaches the kernel yet. */
+	obj = bsdk_obj_open(opt.object);
+	if (!obj)
+		goto cleanup;
+	hist = bsdk_obj_map_find(obj, "hist");
+	if (!hist) {
+		fprintf(stderr, "error: '%s' lacks the hist map\n", opt.object);
+		goto cleanup;
+	}
+
+	/* Configure: task_struct's layout from the kernel's BTF, the filter
+	 * and the unit - constants of the program, set before load. */
+	unit_ns = opt.msecs ? 1000000 : 1000;
+	if (task_offsets(&pid_off, &tgid_off) ||
+	    bsdk_obj_set_global(obj, "task_pid_off", &pid_off, sizeof(pid_off)) ||
+	    bsdk_obj_set_global(obj, "task_tgid_off", &tgid_off, sizeof(tgid_off)) ||
+	    bsdk_obj_set_global(obj, "target_tgid", &opt.pid, sizeof(opt.pid)) ||
+	    bsdk_obj_set_global(obj, "unit_ns", &unit_ns, sizeof(unit_ns)))
+		goto cleanup;
+	if (opt.verbose)
+		fprintf(stderr, "task_struct: pid at %u, tgid at %u\n", pid_off, tgid_off);
+
+	/* Load: maps created, programs verified. */
+	if (bsdk_obj_load(obj))
+		goto cleanup;
+
+	/* Attach: switch first, so that no thread is timed from its wakeup
+	 * without the switch that ends the wait. */
+	for (int i = 0; i < 3; i++) {
+		struct bsdk_prog *prog = bsdk_obj_prog_find(obj, prog_names[i]);
+
+		if (!prog || !(links[i] = bsdk_prog_attach(prog)))
+			goto cleanup;
+	}
+	fprintf(stderr, "runqlat: tracing run queue latency%s, Ctrl-C to end\n",
+		opt.pid ? " of one process" : "");
+
+	/* Read: at each interval's end (or once, at the end) take the map's
+	 * value and print what it gained. */
+	next = now_sec() + (opt.interval ? opt.interval : opt.duration);
+	for (;;) {
+		bool due;
+
+		while (!stop && (!(opt.interval || opt.duration) || now_sec() < next))
+			usleep(50000);
+		due = !stop;
+		next += opt.interval;
+		err = bsdk_map_lookup_elem(hist, &zero, sizeof(zero), &cur, sizeof(cur), 0);
+		if (err) {
+			fprintf(stderr, "error: reading the hist map: %s\n", bsdk_strerror(err));
+			goto cleanup;
+		}
+		if (!opt.interval || due || cur.wakeups + cur.preempted != prev.wakeups + prev.preempted) {
+			if (opt.interval && printed && !opt.json)
+				printf("\n");
+			print_hist(&opt, &cur, &prev);
+			printed++;
+		}
+		prev = cur;
+		if (fflush(stdout)) {
+			if (errno != EPIPE) {
+				fprintf(stderr, "error: writing the output: %s\n", strerror(errno));
+				goto cleanup;
+			}
+			break;
+		}
+		if (!opt.interval || !due || (opt.count && printed >= opt.count))
+			break;
+	}
+	ret = 0;
+
+cleanup:
+	/* Clean up: one place, in reverse order; each call accepts NULL. */
+	for (int i = 2; i >= 0; i--)
+		bsdk_link_destroy(links[i]);
+	bsdk_obj_close(obj);
+	return ret;
+}

@@ -1,0 +1,175 @@
+#!/usr/bin/env bats
+# samples/runqlat on the running kernel: a process of known pid blocks a
+# known number of times, and the histogram of its run-queue latencies must
+# count every one of those wakeups - and its rows must add up to its total,
+# in as many prints as the interval mode was asked for.
+
+load '/usr/lib/bats/bats-support/load'
+load '/usr/lib/bats/bats-assert/load'
+
+setup() {
+	BUILD=${BUILD:-build}
+	BIN="$BUILD/bin/runqlat"
+	[ -x "$BIN" ] || fail "$BIN is not built (run make)"
+	OUT="$BATS_TEST_TMPDIR/runqlat.out"
+	ERR="$BATS_TEST_TMPDIR/runqlat.err"
+	TRACER=
+	WORKER=
+}
+
+teardown() {
+	[ -z "$TRACER" ] || kill "$TRACER" 2>/dev/null || true
+	[ -z "$WORKER" ] || kill "$WORKER" 2>/dev/null || true
+}
+
+wait_for() {
+	for _ in $(seq 100); do
+		grep -q -- "$1" "$2" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	fail "no '$1' in $2 after 10 s: $(cat "$2" 2>/dev/null)"
+}
+
+# A python3 process that blocks in sigwait() until SIGUSR1 - one wakeup -
+# then sleeps $1 times for $2 seconds - one wakeup each - and exits. Its
+# pid, in WORKER and WPID, is known before it blocks.
+start_worker() {
+	python3 -c '
+import signal, sys, time
+signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGUSR1])
+print("ready", flush=True)
+signal.sigwait([signal.SIGUSR1])
+for _ in range(int(sys.argv[1])):
+    time.sleep(float(sys.argv[2]))
+' "$1" "$2" >"$BATS_TEST_TMPDIR/worker" 3>&- &
+	WORKER=$!
+	WPID=$WORKER
+	wait_for '^ready$' "$BATS_TEST_TMPDIR/worker"
+}
+
+# Check the JSON lines of $OUT: each histogram's rows add up to its total,
+# total = wakeups + preempted, and over all lines the worker's $1 wakeups
+# are there - each one counted once, as a wakeup or (when the wakeup came
+# while the thread was still on its way off the CPU) as a preemption.
+# $2: the number of lines expected.
+check_counts() {
+	run python3 - "$OUT" "$1" "$2" <<'PY'
+import json, sys
+out, caused, lines = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+hists = [json.loads(l) for l in open(out)]
+assert len(hists) == lines, f"{len(hists)} histograms, expected {lines}"
+wakeups = preempted = 0
+for h in hists:
+    assert h["unit"] == "usecs", h
+    rows = sum(c for lo, hi, c in h["hist"])
+    assert rows == h["total"] == h["wakeups"] + h["preempted"], h
+    for lo, hi, c in h["hist"]:
+        assert lo == 0 and hi == 1 or hi == 2 * lo - 1, h
+    assert h["untracked"] == 0, h
+    wakeups += h["wakeups"]
+    preempted += h["preempted"]
+assert wakeups <= caused <= wakeups + preempted, (wakeups, preempted, caused)
+print(f"ok: {wakeups} wakeups + {preempted} preemptions for {caused} caused")
+PY
+	echo "$output"
+	assert_success
+	assert_output --regexp '^ok: '
+}
+
+@test "runqlat counts every wakeup of a known process, once, in the kernel's histogram" {
+	start_worker 20 0.01
+	"$BIN" --pid "$WPID" --json >"$OUT" 2>"$ERR" 3>&- &
+	TRACER=$!
+	wait_for '^runqlat: tracing' "$ERR"
+	kill -USR1 "$WPID"
+	wait "$WPID"
+	WORKER=
+	kill -INT "$TRACER"
+	status=0
+	wait "$TRACER" || status=$?
+	TRACER=
+	cat "$OUT" "$ERR"
+	[ "$status" -eq 0 ] || fail "exit status $status after SIGINT, expected 0"
+	check_counts 21 1
+}
+
+@test "runqlat INTERVAL COUNT prints COUNT histograms that add up to the wakeups caused" {
+	start_worker 20 0.05
+	"$BIN" --pid "$WPID" --json 1 3 >"$OUT" 2>"$ERR" 3>&- &
+	TRACER=$!
+	wait_for '^runqlat: tracing' "$ERR"
+	kill -USR1 "$WPID"
+	wait "$WPID"
+	WORKER=
+	# It ends by itself after the third print.
+	status=0
+	wait "$TRACER" || status=$?
+	TRACER=
+	cat "$OUT" "$ERR"
+	assert_equal "$status" 0
+	check_counts 21 3
+}
+
+@test "runqlat draws the chart: rows, the total line, -m and -T" {
+	start_worker 10 0.01
+	"$BIN" -m -T --pid "$WPID" >"$OUT" 2>"$ERR" 3>&- &
+	TRACER=$!
+	wait_for '^runqlat: tracing' "$ERR"
+	kill -USR1 "$WPID"
+	wait "$WPID"
+	WORKER=
+	kill -INT "$TRACER"
+	status=0
+	wait "$TRACER" || status=$?
+	TRACER=
+	cat "$OUT"
+	assert_equal "$status" 0
+	grep -Eq '^[0-2][0-9]:[0-5][0-9]:[0-6][0-9]$' "$OUT" || fail "no HH:MM:SS line"
+	assert_equal "$(grep -c 'msecs *: count *distribution' "$OUT")" 1
+	# The rows' counts add up to the total line's.
+	rows=$(awk -F: '/ -> / { split($2, a, " "); s += a[1] } END { print s }' "$OUT")
+	read -r total wakeups preempted < <(sed -n 's/^total \([0-9]*\): \([0-9]*\) after a wakeup, \([0-9]*\) after a preemption$/\1 \2 \3/p' "$OUT")
+	assert_equal "$rows" "$total"
+	assert_equal "$((wakeups + preempted))" "$total"
+	[ "$wakeups" -le 11 ] && [ "$total" -ge 11 ] || fail "11 wakeups caused, $wakeups + $preempted counted"
+}
+
+@test "runqlat in a pipe: head ends it quietly with status 0" {
+	run bash -c "set -o pipefail; '$BIN' 0.2 2>'$ERR' | head -3"
+	assert_success
+	assert_equal "${#lines[@]}" 3
+	! grep -q '^error' "$ERR" || fail "an error on stderr: $(cat "$ERR")"
+}
+
+@test "runqlat --help documents every option and the output" {
+	run "$BIN" --help
+	assert_success
+	for word in --msecs --pid --time --duration --json --object --verbose --help \
+		    INTERVAL COUNT usecs msecs total wakeup preemption untracked; do
+		assert_output --partial -- "$word"
+	done
+}
+
+@test "runqlat rejects bad options and arguments with exit 2 and one error line" {
+	run "$BIN" 0
+	assert_failure 2
+	assert_output "error: INTERVAL '0' is not a number of seconds between 0 and 3600"
+	run "$BIN" 1 x
+	assert_failure 2
+	assert_output "error: COUNT 'x' is not a positive number"
+	run "$BIN" 1 2 3
+	assert_failure 2
+	assert_output "error: unexpected argument '3' (try 'runqlat --help')"
+	run "$BIN" -d 5 1
+	assert_failure 2
+	assert_output "error: --duration and INTERVAL do not go together: use COUNT"
+	run "$BIN" --pid x
+	assert_failure 2
+	assert_output "error: --pid 'x' is not a process id"
+}
+
+@test "runqlat names a missing object and exits 1" {
+	run "$BIN" --object /nonexistent/runqlat.bpf.o --duration 1
+	assert_failure 1
+	assert_output --partial "error: cannot open '/nonexistent/runqlat.bpf.o'"
+}
