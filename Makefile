@@ -62,7 +62,7 @@ BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_$(TARGET_ARCH) \
 CFLAGS     ?= -O2 -g
 CFLAGS     += -std=gnu11 -Wall -Wextra -Wno-unused-parameter \
 	      -Wmissing-prototypes -Wshadow -Wformat=2 -D_GNU_SOURCE
-CPPFLAGS   += -Iloader -MMD -MP
+CPPFLAGS   += -Iloader -I$(BUILD)/skel -MMD -MP
 LDLIBS_ELF := -lelf -lz
 
 .DELETE_ON_ERROR:
@@ -104,6 +104,18 @@ $(BUILD)/bin/$(1): $(patsubst %.c,$(BUILD)/obj/%.o,$(2)) $(LOADER_LIB)
 USER_BINS += $(BUILD)/bin/$(1)
 endef
 
+# $(call skeleton,NAME): build/skel/NAME.skel.h, made by `bpfsdk gen skeleton`
+# from build/bpf/NAME.bpf.o (a bpf_object), for a user program that includes
+# "NAME.skel.h"; the program's object must depend on it:
+#   $(BUILD)/obj/samples/NAME/NAME.o: $(BUILD)/skel/NAME.skel.h
+define skeleton
+$(BUILD)/skel/$(1).skel.h: $(BUILD)/bpf/$(1).bpf.o $(BUILD)/bin/bpfsdk
+	$$(msg) GEN $$@
+	@mkdir -p $$(@D)
+	$(Q)$(BUILD)/bin/bpfsdk gen skeleton $$< > $$@.tmp && mv $$@.tmp $$@
+SKELETONS += $(BUILD)/skel/$(1).skel.h
+endef
+
 # --- the fragments ---------------------------------------------------------
 
 include loader/loader.mk
@@ -116,7 +128,7 @@ include tests/tests.mk
 -include kernel/kernel.mk
 -include docs/docs.mk
 
-all: $(LOADER_LIB) $(USER_BINS) $(BPF_OBJS)
+all: $(LOADER_LIB) $(USER_BINS) $(BPF_OBJS) $(SKELETONS)
 
 # An early, friendly check that the toolchain is here, naming the Debian
 # package to install; `make setup` installs them.

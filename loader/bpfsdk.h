@@ -203,6 +203,25 @@ void *bsdk_obj_global_ptr(const struct bsdk_obj *obj, const char *name, size_t *
  * not hold global variables, EOPNOTSUPP after load without BPF_F_MMAPABLE. */
 void *bsdk_map_global_data(const struct bsdk_map *map, size_t *size);
 
+/* For generated skeletons (`bpfsdk gen skeleton`): the object opened lacks the map or program
+ * (what: "map", "program") called name that the skeleton was generated with. Logs the error
+ * and returns -ENOENT, errno set. */
+int bsdk_obj_skeleton_mismatch(const struct bsdk_obj *obj, const char *what, const char *name);
+
+/* One global variable of a global data map, from the object's BTF (the section's DATASEC). */
+struct bsdk_global_info {
+	const char *name;      /* lives as long as the object */
+	uint32_t offset;       /* bytes from the start of the section */
+	uint32_t size;
+	uint32_t btf_type_id;  /* its type in bsdk_obj_btf() (qualifiers included) */
+	bool is_static;        /* `static`: not visible to other objects, names may repeat */
+};
+
+/* Fill *info with variable i (0, 1, ...) of the global data map map, in the order of their
+ * offsets: how `bpfsdk gen skeleton` lays out a section as a struct. 0; -ERANGE past the last;
+ * -EINVAL when map holds no global variables; -ENOENT when the object has no BTF for it. */
+int bsdk_map_global_var(const struct bsdk_map *map, size_t i, struct bsdk_global_info *info);
+
 /* ------------------------------------------------------------------ program */
 
 const char *bsdk_prog_name(const struct bsdk_prog *prog);
@@ -802,6 +821,18 @@ int bsdk_btf_print(const struct bsdk_btf *btf, uint32_t id, const void *data, si
 /* COLUMNS: the header line's names, padded as bsdk_btf_print() pads the values, each after
  * two blanks, without a newline. 0, or -EINVAL when id is not a flat struct or union. */
 int bsdk_btf_print_header(const struct bsdk_btf *btf, uint32_t id, unsigned int flags, FILE *f);
+
+/* Write into buf (size bytes, NUL-terminated, truncated as snprintf() does) the C declaration
+ * of a variable called name of type id, as user space declares it (loader/btf_decl.c):
+ * qualifiers (const, volatile) dropped; the fixed-size integer typedefs of <linux/types.h> and
+ * <stdint.h> (__u32, uint64_t, ...) and bool kept, other typedefs replaced by what they name;
+ * named structs and unions as `struct NAME` (whose definition the caller must have, as with
+ * libbpf's skeletons), anonymous ones written out; enums and pointers as integers of their size
+ * (a BPF pointer is 8 bytes on every host). E.g. "__u32 counts[16]". The length the whole
+ * declaration needs (as snprintf()), or -BSDK_EBTF for a type with no such declaration (a
+ * function, a loop, a bad ID). */
+int bsdk_btf_c_decl(const struct bsdk_btf *btf, uint32_t id, const char *name, char *buf,
+		    size_t size);
 
 /* --------------------------------------------------------------- histograms */
 

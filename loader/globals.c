@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "btf.h"
 
 int globals_mmap(struct bsdk_map *map)
 {
@@ -80,4 +81,40 @@ void *bsdk_obj_global_ptr(const struct bsdk_obj *obj, const char *name, size_t *
 	if (size)
 		*size = sym->st_size;
 	return base + sym->st_value;
+}
+
+int bsdk_map_global_var(const struct bsdk_map *map, size_t i, struct bsdk_global_info *info)
+{
+	const struct btf *btf = map->obj ? map->obj->btf : NULL;
+	const struct btf_var_secinfo *vi;
+	const struct btf_type *ds, *var;
+	uint32_t ds_id;
+
+	memset(info, 0, sizeof(*info));
+	if (!map->is_global_data)
+		return fail(EINVAL);
+	ds_id = btf ? btf_find(btf, map->name, BTF_KIND_DATASEC) : 0;
+	if (!ds_id)
+		return fail(ENOENT);
+	ds = btf_type_by_id(btf, ds_id);
+	if (i >= btf_vlen(ds))
+		return fail(ERANGE);
+	/* btf_fixup_datasecs() sorted them by offset and checked nothing else: check here */
+	vi = btf_secinfos(ds) + i;
+	var = btf_type_by_id(btf, vi->type);
+	if (!var || btf_kind(var) != BTF_KIND_VAR ||
+	    range_outside(vi->offset, vi->size, map->value_size))
+		return fail(BSDK_EBTF);
+	info->name = btf_name(btf, var);
+	info->offset = vi->offset;
+	info->size = vi->size;
+	info->btf_type_id = var->type;
+	info->is_static = ((const struct btf_var *)(var + 1))->linkage == BTF_VAR_STATIC;
+	return 0;
+}
+
+int bsdk_obj_skeleton_mismatch(const struct bsdk_obj *obj, const char *what, const char *name)
+{
+	return obj_fail(obj, ENOENT, "no %s '%s': the skeleton was generated from another object",
+			what, name);
 }

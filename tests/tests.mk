@@ -35,3 +35,7 @@ test-host: setup
 test-all: test
 
 .PHONY: test-programs test-all
+
+# A driver built on a generated skeleton (tests/bats/cli_gen.bats).
+$(eval $(call skeleton,tests/skel_types))
+$(BUILD)/obj/tests/drivers/skel_driver.o: $(BUILD)/skel/tests/skel_types.skel.h

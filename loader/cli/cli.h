@@ -33,6 +33,7 @@ struct cli_cmd {
 
 extern const struct cli_cmd cmd_inspect;
 extern const struct cli_cmd cmd_run;
+extern const struct cli_cmd cmd_gen;
 
 /* -v given before the command; each command adds its own. */
 extern int cli_verbosity;

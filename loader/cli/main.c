@@ -19,6 +19,7 @@ int cli_verbosity;
 static const struct cli_cmd *const commands[] = {
 	&cmd_inspect,
 	&cmd_run,
+	&cmd_gen,
 };
 
 static const char main_usage[] =

@@ -1,0 +1,118 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+#
+# bpfsdk gen skeleton: the header names the object's maps, programs and
+# global variables (each at its offset, checked at compile time), embeds
+# the object byte for byte, and a program built on it (tests/drivers/
+# skel_driver.c, whose skeleton the build generates) sets .rodata before
+# load, reads .bss after it with no system call and writes .data the
+# program then sees. Bad input gets one error line and nothing on stdout.
+
+load cli_common
+
+setup() {
+	cli_setup
+	DRIVER=$(realpath -e "$BUILD/bin/skel_driver") || fail "skel_driver is not built (run make)"
+	SKEL="$BATS_TEST_TMPDIR/skel_types.skel.h"
+}
+
+@test "gen: the skeleton names the maps, programs and globals, statics left out" {
+	run "$BPFSDK" gen skeleton "$OBJS/skel_types.bpf.o"
+	assert_success
+	printf '%s\n' "$output" >"$SKEL"
+	for line in 'struct skel_types {' 'struct bsdk_obj \*obj;' 'struct bsdk_map \*rodata;' \
+		    'struct bsdk_map \*data;' 'struct bsdk_map \*bss;' 'struct bsdk_prog \*on_getppid;' \
+		    'struct skel_types__rodata \*rodata;' 'struct skel_types__bss \*bss;' \
+		    '__u32 target_pid;' '__u8 small;' 'char __pad0\[3\];' 'char label\[12\];' \
+		    'unsigned int typed;' '__u32 color;' 'struct skel_pair pair;' \
+		    'struct \{ __u16 a; __u32 b : 4; __u32 c : 12; __u64 d; \} anon;' \
+		    '__u32 matrix\[2\]\[3\];' '__u64 ptr;' \
+		    'static inline struct skel_types \*skel_types__open\(void\)' \
+		    'static inline int skel_types__load\(struct skel_types \*skel\)' \
+		    'static inline int skel_types__attach\(struct skel_types \*skel\)' \
+		    'static inline void skel_types__destroy\(struct skel_types \*skel\)' \
+		    'static inline struct skel_types \*skel_types__open_and_load\(void\)'; do
+		grep -Eq "^[[:space:]]*$line" "$SKEL" || fail "no line '$line' in the skeleton"
+	done
+	! grep -q hidden "$SKEL" || fail "the static variable 'hidden' got a member"
+}
+
+@test "gen: the header compiles alone with -Wall -Wextra -Werror, C11 and C++" {
+	run "$BPFSDK" gen skeleton "$OBJS/skel_types.bpf.o"
+	printf '%s\n' "$output" >"$SKEL"
+	printf '#include <linux/types.h>\n#include "%s"\n#include "%s"\nint main(void) { return skel_types__open() == 0; }\n' \
+		"$PWD/tests/bpf/skel_types.h" "$SKEL" >"$BATS_TEST_TMPDIR/use.c"
+	run cc -std=c11 -Wall -Wextra -Werror -Iloader -c "$BATS_TEST_TMPDIR/use.c" -o "$BATS_TEST_TMPDIR/use.o"
+	assert_success
+	if command -v g++ >/dev/null; then
+		run g++ -x c++ -Wall -Wextra -Werror -Iloader -c "$BATS_TEST_TMPDIR/use.c" -o "$BATS_TEST_TMPDIR/use.o"
+		assert_success
+	fi
+}
+
+@test "gen: a layout the header does not match fails to compile, naming the variable" {
+	run "$BPFSDK" gen skeleton "$OBJS/skel_types.bpf.o"
+	# a user definition of struct skel_pair that disagrees with the object's
+	printf '#include <linux/types.h>\nstruct skel_pair { __u64 x, y; };\n%s\n' "$output" >"$SKEL"
+	printf '#include "%s"\n' "$SKEL" >"$BATS_TEST_TMPDIR/use.c"
+	run cc -std=c11 -Iloader -c "$BATS_TEST_TMPDIR/use.c" -o "$BATS_TEST_TMPDIR/use.o"
+	assert_failure
+	assert_output --partial "the layout of 'pair' in .data"
+}
+
+@test "gen: the embedded object is the file, byte for byte" {
+	run "$DRIVER" --dump "$BATS_TEST_TMPDIR/dumped.o"
+	assert_success
+	cmp "$BATS_TEST_TMPDIR/dumped.o" "$OBJS/skel_types.bpf.o"
+}
+
+@test "gen: a program on the skeleton sets .rodata before load, reads .bss and writes .data after" {
+	[ "$(id -u)" = 0 ] || skip "needs root for bpf()"
+	run "$DRIVER"
+	assert_success
+	assert_line "before load: small=3 big=0x1122334455667788 label=skel cookie=0xc0ffee typed=5 color=7 pair=1,2 anon=9,3,100,77 matrix=6"
+	assert_line "attached 1"
+	# 10 + 0x1122334455667788 + 5 + 7 + (1 + 2) + (9 + 3 + 100 + 77) + 6 + 4 hidden runs
+	assert_line "after 4: hits=4 seen_cookie=0xc0ffee seen_sum=1234605616436508776 small=10"
+	assert_line "after 5: hits=5 seen_cookie=0xabc"
+}
+
+@test "gen: NAME__open_file() of another object fails with a message naming what is missing" {
+	run "$DRIVER" --object "$OBJS/globals.bpf.o"
+	assert_failure
+	assert_output --regexp "error: '[^']*globals.bpf.o': no program 'on_getppid': the skeleton was generated from another object"
+	assert_output --partial "open failed: No such file or directory"
+	run "$DRIVER" --object "$OBJS/skel_types.bpf.o"
+	[ "$(id -u)" = 0 ] || return 0
+	assert_success
+	assert_line "attached 1"
+}
+
+@test "gen: --name names the struct and the functions" {
+	run "$BPFSDK" gen skeleton --name probe "$OBJS/obj_basic.bpf.o"
+	assert_success
+	assert_line "struct probe {"
+	assert_line --partial "static inline struct probe *probe__open(void)"
+	assert_line --partial "#ifndef BSDK_SKEL_PROBE_H"
+}
+
+@test "gen: errors: not an object, no object, a name that is not C, another thing to generate" {
+	printf 'not ELF' >"$BATS_TEST_TMPDIR/junk.o"
+	run "$BPFSDK" gen skeleton "$BATS_TEST_TMPDIR/junk.o"
+	[ "$status" -eq 1 ] || fail "status $status"
+	[ "$(grep -c '^error: ' <<<"$output")" -eq 1 ] || fail "not one error line: $output"
+	"$BPFSDK" gen skeleton "$BATS_TEST_TMPDIR/junk.o" >"$BATS_TEST_TMPDIR/out" 2>/dev/null || true
+	[ ! -s "$BATS_TEST_TMPDIR/out" ] || fail "something on stdout: $(cat "$BATS_TEST_TMPDIR/out")"
+	run "$BPFSDK" gen skeleton
+	assert_equal "$status" 2
+	assert_output --partial "no object file given"
+	run "$BPFSDK" gen skeleton --name 9lives "$OBJS/obj_basic.bpf.o"
+	assert_equal "$status" 2
+	assert_output --partial "'9lives' is not a C identifier"
+	run "$BPFSDK" gen vmlinux "$OBJS/obj_basic.bpf.o"
+	assert_equal "$status" 2
+	assert_output --partial "unknown thing to generate 'vmlinux'"
+	run "$BPFSDK" gen skeleton "$BATS_TEST_TMPDIR/none.o"
+	assert_equal "$status" 1
+	assert_output --partial "cannot read"
+}
