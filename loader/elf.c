@@ -27,16 +27,35 @@ const char *elf_sym_name(const struct bsdk_obj *obj, const GElf_Sym *sym)
 	return name ? name : "";
 }
 
+/* The order of obj->sec_order: by name, then by index, so that a search
+ * finds the first of sections of the same name, as a scan would. Objects
+ * with tens of thousands of sections ask for one by name for each. */
+static int sec_order_cmp(const void *a, const void *b, void *arg)
+{
+	const struct bsdk_obj *obj = arg;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int c = strcmp(obj->secs[x].name, obj->secs[y].name);
+
+	return c ? c : (x > y) - (x < y);
+}
+
 const struct elf_sec *elf_sec_by_name(const struct bsdk_obj *obj, const char *name, size_t *index)
 {
-	for (size_t i = 1; i < obj->nsecs; i++) {
-		if (strcmp(obj->secs[i].name, name) == 0) {
-			if (index)
-				*index = i;
-			return &obj->secs[i];
-		}
+	size_t lo = 0, n = obj->sec_order ? obj->nsecs - 1 : 0, hi = n;	/* no section 0 */
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(obj->secs[obj->sec_order[mid]].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return NULL;
+	if (lo == n || strcmp(obj->secs[obj->sec_order[lo]].name, name) != 0)
+		return NULL;
+	if (index)
+		*index = obj->sec_order[lo];
+	return &obj->secs[obj->sec_order[lo]];
 }
 
 bool elf_sec_is_prog(const struct bsdk_obj *obj, size_t sec)
@@ -110,6 +129,12 @@ static int read_sections(struct bsdk_obj *obj)
 			return obj_fail(obj, BSDK_EFORMAT, "section '%s': cannot read its data", s->name);
 		s->data = data->d_buf;
 	}
+	obj->sec_order = malloc(shnum * sizeof(*obj->sec_order));
+	if (!obj->sec_order)
+		return fail(ENOMEM);
+	for (size_t i = 1; i < shnum; i++)
+		obj->sec_order[i - 1] = i;
+	qsort_r(obj->sec_order, shnum - 1, sizeof(*obj->sec_order), sec_order_cmp, obj);
 	return 0;
 }
 

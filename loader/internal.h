@@ -237,6 +237,7 @@ struct bsdk_obj {
 
 	struct elf_sec *secs;
 	size_t nsecs;
+	size_t *sec_order;	/* section indices sorted by name, then index */
 
 	GElf_Sym *syms;		/* .symtab, copied out of the image */
 	size_t nsyms;
@@ -254,6 +255,8 @@ struct bsdk_obj {
 	size_t nprogs;
 	struct bsdk_map *maps;
 	size_t nmaps;
+	size_t *map_order;	/* map indices by (sec, sec_offset), of nmap_order maps */
+	size_t nmap_order;
 
 	/* Relocations per section, indexed by section. */
 	struct relo **relos;

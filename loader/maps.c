@@ -236,6 +236,34 @@ static int collect_data(struct bsdk_obj *obj, size_t sec)
 	return 0;
 }
 
+/* The maps by where they are defined, for the lookups of relocations: an
+ * object with tens of thousands of maps has a relocation for each. */
+static int map_order_cmp(const void *a, const void *b, void *arg)
+{
+	const struct bsdk_map *maps = arg;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	if (maps[x].sec != maps[y].sec)
+		return maps[x].sec < maps[y].sec ? -1 : 1;
+	if (maps[x].sec_offset != maps[y].sec_offset)
+		return maps[x].sec_offset < maps[y].sec_offset ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+static int maps_index(struct bsdk_obj *obj)
+{
+	free(obj->map_order);
+	obj->nmap_order = 0;
+	obj->map_order = malloc((obj->nmaps ? obj->nmaps : 1) * sizeof(*obj->map_order));
+	if (!obj->map_order)
+		return fail(ENOMEM);
+	for (size_t i = 0; i < obj->nmaps; i++)
+		obj->map_order[i] = i;
+	qsort_r(obj->map_order, obj->nmaps, sizeof(*obj->map_order), map_order_cmp, obj->maps);
+	obj->nmap_order = obj->nmaps;
+	return 0;
+}
+
 int maps_collect(struct bsdk_obj *obj)
 {
 	int err = 0;
@@ -250,24 +278,51 @@ int maps_collect(struct bsdk_obj *obj)
 		else if (elf_sec_is_data(obj, i))
 			err = collect_data(obj, i);
 	}
-	return err;
+	return err ? err : maps_index(obj);
+}
+
+/* The first map defined at sec + offset that is (data) or is not a global
+ * data map; a scan when maps were added after the index was made. */
+static struct bsdk_map *map_at(const struct bsdk_obj *obj, size_t sec, uint64_t offset, bool data)
+{
+	size_t lo = 0, hi = obj->nmap_order;
+
+	if (obj->nmap_order != obj->nmaps) {
+		for (size_t i = 0; i < obj->nmaps; i++)
+			if (obj->maps[i].sec == sec && obj->maps[i].is_global_data == data &&
+			    (data || obj->maps[i].sec_offset == offset))
+				return &obj->maps[i];
+		return NULL;
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct bsdk_map *m = &obj->maps[obj->map_order[mid]];
+
+		if (m->sec < sec || (m->sec == sec && m->sec_offset < offset))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < obj->nmap_order; lo++) {
+		struct bsdk_map *m = &obj->maps[obj->map_order[lo]];
+
+		if (m->sec != sec || m->sec_offset != offset)
+			break;
+		if (m->is_global_data == data)
+			return m;
+	}
+	return NULL;
 }
 
 struct bsdk_map *map_by_sec_offset(const struct bsdk_obj *obj, size_t sec, uint64_t offset)
 {
-	for (size_t i = 0; i < obj->nmaps; i++)
-		if (obj->maps[i].sec == sec && obj->maps[i].sec_offset == offset &&
-		    !obj->maps[i].is_global_data)
-			return &obj->maps[i];
-	return NULL;
+	return map_at(obj, sec, offset, false);
 }
 
+/* A data section's map is defined at its offset 0. */
 struct bsdk_map *map_by_data_sec(const struct bsdk_obj *obj, size_t sec)
 {
-	for (size_t i = 0; i < obj->nmaps; i++)
-		if (obj->maps[i].sec == sec && obj->maps[i].is_global_data)
-			return &obj->maps[i];
-	return NULL;
+	return map_at(obj, sec, 0, true);
 }
 
 static int pinned_map_reuse(struct bsdk_map *map, const char *path)

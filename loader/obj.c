@@ -240,11 +240,13 @@ void bsdk_obj_close(struct bsdk_obj *obj)
 	free(obj->relos);
 	free(obj->nrelos);
 	free(obj->maps);
+	free(obj->map_order);
 	free(obj->progs);
 	free(obj->subprogs);
 	btf_free(obj->btf);
 	free(obj->syms);
 	free(obj->secs);
+	free(obj->sec_order);
 	free(obj->license);
 	if (obj->elf)
 		elf_end(obj->elf);

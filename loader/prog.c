@@ -121,8 +121,21 @@ static int subprog_cmp(const void *a, const void *b)
 	return (fa->first > fb->first) - (fa->first < fb->first);
 }
 
-int progs_collect(struct bsdk_obj *obj)
+/* Function symbols by section, then by index: the order a scan of the
+ * symbol table for each section would see them in, in one sort. */
+static int func_sym_cmp(const void *a, const void *b, void *arg)
 {
+	const GElf_Sym *syms = arg;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	if (syms[x].st_shndx != syms[y].st_shndx)
+		return syms[x].st_shndx < syms[y].st_shndx ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+static int progs_collect_sorted(struct bsdk_obj *obj, const size_t *funcs, size_t nfsyms)
+{
+	size_t next = 0;	/* into funcs: the first of the section's */
 	int err;
 
 	elf_sec_by_name(obj, ".text", &obj->text_sec);
@@ -139,11 +152,10 @@ int progs_collect(struct bsdk_obj *obj)
 			return obj_fail(obj, BSDK_EFORMAT, "section '%s': offset %#llx in the file is not 8-byte aligned",
 					obj->secs[sec].name,
 					(unsigned long long)obj->secs[sec].shdr.sh_offset);
-		for (size_t i = 0; i < obj->nsyms; i++) {
-			const GElf_Sym *sym = &obj->syms[i];
-
-			if (sym->st_shndx != sec || GELF_ST_TYPE(sym->st_info) != STT_FUNC)
-				continue;
+		while (next < nfsyms && obj->syms[funcs[next]].st_shndx < sec)
+			next++;
+		for (; next < nfsyms && obj->syms[funcs[next]].st_shndx == sec; next++) {
+			const GElf_Sym *sym = &obj->syms[funcs[next]];
 			struct func f = { sec, 0, 0, elf_sym_name(obj, sym) };
 
 			err = func_range(obj, sym, &f.first, &f.count);
@@ -174,6 +186,23 @@ int progs_collect(struct bsdk_obj *obj)
 					obj->subprogs[i].name);
 	}
 	return 0;
+}
+
+int progs_collect(struct bsdk_obj *obj)
+{
+	size_t *funcs = malloc((obj->nsyms ? obj->nsyms : 1) * sizeof(*funcs));
+	size_t nfsyms = 0;
+	int err;
+
+	if (!funcs)
+		return fail(ENOMEM);
+	for (size_t i = 0; i < obj->nsyms; i++)
+		if (GELF_ST_TYPE(obj->syms[i].st_info) == STT_FUNC)
+			funcs[nfsyms++] = i;
+	qsort_r(funcs, nfsyms, sizeof(*funcs), func_sym_cmp, obj->syms);
+	err = progs_collect_sorted(obj, funcs, nfsyms);
+	free(funcs);
+	return err;
 }
 
 /* Helpers the kernel offers only to GPL-compatible programs (gpl_only in

@@ -201,14 +201,22 @@ static const struct relo *relo_at(const struct bsdk_obj *obj, size_t sec, size_t
 	return bsearch(&key, obj->relos[sec], obj->nrelos[sec], sizeof(key), relo_cmp);
 }
 
+/* The .text function holding instruction idx: subprogs are sorted and
+ * do not overlap (progs_collect() checked). */
 static const struct func *subprog_at(const struct bsdk_obj *obj, size_t idx)
 {
-	for (size_t i = 0; i < obj->nsubprogs; i++) {
-		const struct func *f = &obj->subprogs[i];
+	size_t lo = 0, hi = obj->nsubprogs;
 
-		if (idx >= f->first && idx < f->first + f->count)
-			return f;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (obj->subprogs[mid].first + obj->subprogs[mid].count <= idx)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
+	if (lo < obj->nsubprogs && idx >= obj->subprogs[lo].first)
+		return &obj->subprogs[lo];
 	return NULL;
 }
 
@@ -223,7 +231,27 @@ struct linker {
 	struct linked out;
 	struct piece *pieces;
 	size_t npieces;
+	size_t *placed;		/* per subprogram: its piece + 1, 0 when not yet */
 };
+
+/* The first of n records, each size bytes with its insn_off first, whose
+ * insn_off is at least first: the records of a section are sorted. */
+static size_t first_rec(const void *recs, size_t n, size_t size, size_t first)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint32_t off;
+
+		memcpy(&off, (const char *)recs + mid * size, sizeof(off));
+		if (off < first)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
 
 /* Where sub starts in the linked program, appending it on first use with
  * its func and line info moved to where it lands. */
@@ -231,15 +259,16 @@ static int linker_place(struct linker *l, const struct bsdk_obj *obj,
 			const struct func *sub, size_t *base)
 {
 	const struct ext_info *e = obj->ext ? &obj->ext[sub->sec] : NULL;
+	/* the program itself is placed first, and only once */
+	bool is_sub = sub >= obj->subprogs && sub < obj->subprogs + obj->nsubprogs;
+	size_t *placed = is_sub ? &l->placed[sub - obj->subprogs] : NULL;
 	struct linked *out = &l->out;
 	struct bpf_insn *insns;
 	int err = 0;
 
-	for (size_t k = 0; k < l->npieces; k++) {
-		if (l->pieces[k].fn == sub) {
-			*base = l->pieces[k].base;
-			return 0;
-		}
+	if (placed && *placed) {
+		*base = l->pieces[*placed - 1].base;
+		return 0;
 	}
 	if (out->count + sub->count > BPF_COMPLEXITY_LIMIT_INSNS)
 		return fail(E2BIG);
@@ -252,24 +281,25 @@ static int linker_place(struct linker *l, const struct bsdk_obj *obj,
 	out->count += sub->count;
 	err = array_push(&l->pieces, &l->npieces,
 			 &(struct piece){ sub, *base }, sizeof(struct piece));
+	if (!err && placed)
+		*placed = l->npieces;
 	if (!err)
 		err = core_link(obj, sub, out, *base, l->prog_name);
 
-	/* Records are sorted in each section, and pieces are appended in
-	 * order: the linked arrays come out sorted, as the kernel wants. */
-	for (size_t i = 0; e && !err && i < e->nfunc; i++) {
+	/* Records are sorted in each section (relos_link_all() saw to it), and
+	 * pieces are appended in order: the linked arrays come out sorted, as
+	 * the kernel wants. Only the piece's own records are visited. */
+	for (size_t i = e ? first_rec(e->func, e->nfunc, sizeof(*e->func), sub->first) : 0;
+	     e && !err && i < e->nfunc && e->func[i].insn_off - sub->first < sub->count; i++) {
 		struct bpf_func_info f = e->func[i];
 
-		if (f.insn_off < sub->first || f.insn_off - sub->first >= sub->count)
-			continue;
 		f.insn_off += (uint32_t)(*base - sub->first);
 		err = array_push(&out->func, &out->nfunc, &f, sizeof(f));
 	}
-	for (size_t i = 0; e && !err && i < e->nline; i++) {
+	for (size_t i = e ? first_rec(e->line, e->nline, sizeof(*e->line), sub->first) : 0;
+	     e && !err && i < e->nline && e->line[i].insn_off - sub->first < sub->count; i++) {
 		struct bpf_line_info li = e->line[i];
 
-		if (li.insn_off < sub->first || li.insn_off - sub->first >= sub->count)
-			continue;
 		li.insn_off += (uint32_t)(*base - sub->first);
 		err = array_push(&out->line, &out->nline, &li, sizeof(li));
 	}
@@ -369,6 +399,9 @@ int relos_link_prog(const struct bsdk_prog *prog, struct linked *out)
 	size_t base;
 	int err;
 
+	l.placed = calloc(prog->obj->nsubprogs ? prog->obj->nsubprogs : 1, sizeof(*l.placed));
+	if (!l.placed)
+		return fail(ENOMEM);
 	err = linker_place(&l, prog->obj, &prog->fn, &base);
 	/* Appending may add pieces; walk until no new one appears. */
 	for (size_t k = 0; !err && k < l.npieces; k++)
@@ -382,6 +415,7 @@ int relos_link_prog(const struct bsdk_prog *prog, struct linked *out)
 		}
 	}
 	free(l.pieces);
+	free(l.placed);
 	if (err)
 		linked_free(&l.out);
 	*out = l.out;
@@ -395,8 +429,38 @@ static int helper_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static int func_info_cmp(const void *a, const void *b)
+{
+	const struct bpf_func_info *x = a, *y = b;
+
+	return (x->insn_off > y->insn_off) - (x->insn_off < y->insn_off);
+}
+
+static int line_info_cmp(const void *a, const void *b)
+{
+	const struct bpf_line_info *x = a, *y = b;
+
+	return (x->insn_off > y->insn_off) - (x->insn_off < y->insn_off);
+}
+
 int relos_link_all(struct bsdk_obj *obj)
 {
+	/* the linker looks a function's records up by instruction: sort the
+	 * rare object whose records are not (clang's are) */
+	for (size_t i = 0; obj->ext && i < obj->nsecs; i++) {
+		struct ext_info *e = &obj->ext[i];
+		bool sorted = true;
+
+		for (size_t k = 1; sorted && k < e->nfunc; k++)
+			sorted = e->func[k - 1].insn_off <= e->func[k].insn_off;
+		if (!sorted)
+			qsort(e->func, e->nfunc, sizeof(*e->func), func_info_cmp);
+		sorted = true;
+		for (size_t k = 1; sorted && k < e->nline; k++)
+			sorted = e->line[k - 1].insn_off <= e->line[k].insn_off;
+		if (!sorted)
+			qsort(e->line, e->nline, sizeof(*e->line), line_info_cmp);
+	}
 	for (size_t p = 0; p < obj->nprogs; p++) {
 		struct bsdk_prog *prog = &obj->progs[p];
 		struct linked l;

@@ -1,0 +1,74 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+#
+# complexity.bats - `bpfsdk inspect` takes time linear in the size of the
+# object along each axis: BTF types (a chain that ends, and one that loops),
+# symbols, sections (with a map and a relocation each) and line info (a
+# program calling that many functions). Objects of size N and 4N come from
+# tests/complexity/gen_obj.py; the check is a ratio measured here, in one
+# run, not an absolute time: 4N must take less than 6 times as long as N
+# (linear gives about 4; a quadratic walk about 16). Each time is the least
+# of three runs, and N is large enough that the time is well above the
+# start-up cost, so a busy machine does not make the ratio lie.
+
+setup() {
+	cd "$BATS_TEST_DIRNAME/../.." || return 1
+	BUILD=${BUILD:-build}
+	BPFSDK=$(realpath -e "$BUILD/bin/bpfsdk") || fail "$BUILD/bin/bpfsdk is not built (run make)"
+	GEN=tests/complexity/gen_obj.py
+}
+
+# best_us ARGS...: the least of three wall-clock times of `bpfsdk inspect
+# ARGS`, in microseconds (a run cut off after 60 s counts 60 s).
+best_us() {
+	local best=0 i s e
+	for i in 1 2 3; do
+		s=$(date +%s%N)
+		timeout 60 "$BPFSDK" inspect "$@" >/dev/null 2>&1
+		e=$(date +%s%N)
+		if [ "$best" -eq 0 ] || [ $((e - s)) -lt "$best" ]; then
+			best=$((e - s))
+		fi
+	done
+	echo $((best / 1000))
+}
+
+# grows_linearly AXIS N [GEN-FLAGS...]: objects of N and 4N along AXIS.
+grows_linearly() {
+	local axis=$1 n=$2 small big t1 t4
+	shift 2
+	small="$BATS_TEST_TMPDIR/$axis-$n.o"
+	big="$BATS_TEST_TMPDIR/$axis-$((4 * n)).o"
+	python3 "$GEN" "$small" "--$axis" "$n" "$@"
+	python3 "$GEN" "$big" "--$axis" "$((4 * n))" "$@"
+	t1=$(best_us "$small")
+	t4=$(best_us "$big")
+	echo "# $axis: N=$n ${t1} us, 4N=$((4 * n)) ${t4} us, ratio $(awk "BEGIN { printf \"%.2f\", $t4 / $t1 }")" >&3
+	[ $((t4 * 10)) -lt $((t1 * 60)) ] ||
+		fail "$axis: 4N took $t4 us, more than 6 times the $t1 us of N"
+}
+
+@test "growth: BTF types, a chain of typedefs that ends" {
+	grows_linearly types 300000
+	run "$BPFSDK" inspect "$BATS_TEST_TMPDIR/types-1200000.o"
+	[ "$status" -eq 0 ] || fail "inspect failed: $output"
+}
+
+@test "growth: BTF types, a chain that loops back is refused, naming the loop" {
+	grows_linearly types 300000 --loop
+	run "$BPFSDK" inspect "$BATS_TEST_TMPDIR/types-1200000.o"
+	[ "$status" -eq 1 ] || fail "status $status: $output"
+	[[ "$output" == *"refers back to type"*"in a loop"* ]] || fail "no loop named: $output"
+}
+
+@test "growth: symbols (global variables of .data sections)" {
+	grows_linearly syms 100000
+}
+
+@test "growth: sections (a program, a map and a relocation each)" {
+	grows_linearly secs 5000
+}
+
+@test "growth: line info (a program calling that many functions)" {
+	grows_linearly lines 20000
+}
