@@ -115,7 +115,10 @@ struct bsdk_link;
 
 /* Open the ELF object at path: parse sections, symbols, license, version,
  * BTF, maps and programs, and check every relocation. Nothing is created in
- * the kernel yet. NULL with errno on failure; the log says why. */
+ * the kernel yet. NULL with errno on failure; the log says why: the open()
+ * errno, EISDIR or EINVAL for what is not a regular file, BSDK_EFORMAT for
+ * what is not an ELF file (nothing more of it is read), E2BIG for a file
+ * over 512 MiB. The file is read once, into the memory the object keeps. */
 struct bsdk_obj *bsdk_obj_open(const char *path);
 
 /* The same from memory. name is used in messages (may be NULL). The buffer

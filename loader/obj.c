@@ -16,6 +16,10 @@
 #include "core.h"
 #include "kbtf.h"
 
+/* The largest object file bsdk_obj_open() reads: far larger than what
+ * clang makes of any BPF program, small enough to read into memory. */
+#define OBJ_SIZE_MAX (512u << 20)
+
 static int btf_collect(struct bsdk_obj *obj)
 {
 	const struct elf_sec *s;
@@ -37,34 +41,35 @@ static int btf_collect(struct bsdk_obj *obj)
 	return 0;
 }
 
-struct bsdk_obj *bsdk_obj_open_mem_opts(const void *buf, size_t size, const char *name,
-					const struct bsdk_obj_open_opts *opts)
+/* Open the object in image (malloc'ed, size > 0), which it takes: freed
+ * with the object, or at once on failure. */
+static struct bsdk_obj *obj_open_image(void *image, size_t size, const char *name,
+				       const struct bsdk_obj_open_opts *opts)
 {
 	struct bsdk_obj_open_opts o = { 0 };
 	const struct elf_sec *s;
 	struct bsdk_obj *obj;
 	int err;
 
-	if (opts && opts_copy(&o, sizeof(o), opts, opts->sz, sizeof(size_t), "bsdk_obj_open_opts"))
+	if (opts && opts_copy(&o, sizeof(o), opts, opts->sz, sizeof(size_t), "bsdk_obj_open_opts")) {
+		free(image);
 		return NULL;
-	if (!buf || size == 0) {
-		log_error("'%s': empty object", name ? name : "(memory)");
-		return fail_ptr(BSDK_EFORMAT);
 	}
 	obj = calloc(1, sizeof(*obj));
-	if (!obj)
+	if (!obj) {
+		free(image);
 		return fail_ptr(ENOMEM);
+	}
 	obj->btf_fd = -1;
+	obj->image = image;
+	obj->image_size = size;
 	obj->name = strdup(name ? name : "(memory)");
-	obj->image = malloc(size);
 	if (o.btf_path)
 		obj->btf_path = strdup(o.btf_path);
-	if (!obj->name || !obj->image || (o.btf_path && !obj->btf_path)) {
+	if (!obj->name || (o.btf_path && !obj->btf_path)) {
 		bsdk_obj_close(obj);
 		return fail_ptr(ENOMEM);
 	}
-	memcpy(obj->image, buf, size);
-	obj->image_size = size;
 
 	/* A kernel BTF named by the caller is checked now, whether or not this object needs it. */
 	err = obj->btf_path && !kbtf_vmlinux(obj->btf_path) ? -errno : 0;
@@ -100,6 +105,22 @@ struct bsdk_obj *bsdk_obj_open_mem_opts(const void *buf, size_t size, const char
 	return obj;
 }
 
+struct bsdk_obj *bsdk_obj_open_mem_opts(const void *buf, size_t size, const char *name,
+					const struct bsdk_obj_open_opts *opts)
+{
+	void *image;
+
+	if (!buf || size == 0) {
+		log_error("'%s': empty object", name ? name : "(memory)");
+		return fail_ptr(BSDK_EFORMAT);
+	}
+	image = malloc(size);
+	if (!image)
+		return fail_ptr(ENOMEM);
+	memcpy(image, buf, size);
+	return obj_open_image(image, size, name, opts);
+}
+
 struct bsdk_obj *bsdk_obj_open_mem(const void *buf, size_t size, const char *name)
 {
 	return bsdk_obj_open_mem_opts(buf, size, name, NULL);
@@ -110,13 +131,29 @@ struct bsdk_obj *bsdk_obj_open(const char *path)
 	return bsdk_obj_open_opts(path, NULL);
 }
 
+/* Read exactly size bytes at the file's current offset. 0 or errno (EIO: the file ended). */
+static int read_all(int fd, void *buf, size_t size)
+{
+	for (size_t done = 0; done < size;) {
+		ssize_t n = read(fd, (char *)buf + done, size - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? errno : EIO;
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+/* The file is read once, into the image the object keeps; what is not
+ * an ELF file, or is far larger than any BPF object, is not read at all. */
 struct bsdk_obj *bsdk_obj_open_opts(const char *path, const struct bsdk_obj_open_opts *opts)
 {
-	struct bsdk_obj *obj = NULL;
+	unsigned char magic[SELFMAG];
 	struct stat st;
-	void *buf = NULL;
-	size_t done = 0;
-	int fd, err = 0;
+	void *buf;
+	int fd, err;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
@@ -124,35 +161,52 @@ struct bsdk_obj *bsdk_obj_open_opts(const char *path, const struct bsdk_obj_open
 		log_error("cannot open '%s': %s", path, bsdk_strerror(err));
 		return fail_ptr(err);
 	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		err = errno ? errno : EINVAL;
-		log_error("'%s': not a regular file", path);
-		goto out;
-	}
-	buf = malloc(st.st_size ? (size_t)st.st_size : 1);
-	if (!buf) {
-		err = ENOMEM;
-		goto out;
-	}
-	while (done < (size_t)st.st_size) {
-		ssize_t n = read(fd, (char *)buf + done, (size_t)st.st_size - done);
-
-		if (n <= 0) {
-			err = n < 0 ? errno : EIO;
-			log_error("cannot read '%s': %s", path, bsdk_strerror(err));
-			goto out;
-		}
-		done += (size_t)n;
-	}
-	obj = bsdk_obj_open_mem_opts(buf, done, path, opts);
-	if (!obj)
+	if (fstat(fd, &st) < 0) {
 		err = errno;
-out:
-	free(buf);
+		log_error("cannot read '%s': %s", path, bsdk_strerror(err));
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		err = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		log_error("'%s': not a regular file", path);
+		goto fail;
+	}
+	if (st.st_size == 0 || (size_t)st.st_size < SELFMAG) {
+		log_error("'%s': %s", path, st.st_size ? "not an ELF file" : "empty object");
+		err = BSDK_EFORMAT;
+		goto fail;
+	}
+	if ((uint64_t)st.st_size > OBJ_SIZE_MAX) {
+		log_error("'%s': %llu bytes, more than the %u MiB this loader reads of an object",
+			  path, (unsigned long long)st.st_size, OBJ_SIZE_MAX >> 20);
+		err = E2BIG;
+		goto fail;
+	}
+	err = read_all(fd, magic, SELFMAG);
+	if (!err && memcmp(magic, ELFMAG, SELFMAG)) {
+		log_error("'%s': not an ELF file", path);
+		err = BSDK_EFORMAT;
+		goto fail;
+	}
+	buf = err ? NULL : malloc((size_t)st.st_size);
+	if (!err && !buf)
+		err = ENOMEM;
+	if (!err) {
+		memcpy(buf, magic, SELFMAG);
+		err = read_all(fd, (char *)buf + SELFMAG, (size_t)st.st_size - SELFMAG);
+		if (err)
+			free(buf);
+	}
+	if (err) {
+		if (err != ENOMEM)
+			log_error("cannot read '%s': %s", path, bsdk_strerror(err));
+		goto fail;
+	}
 	close(fd);
-	if (err)
-		errno = err;
-	return obj;
+	return obj_open_image(buf, (size_t)st.st_size, path, opts);
+fail:
+	close(fd);
+	return fail_ptr(err);
 }
 
 static void obj_unload(struct bsdk_obj *obj)
