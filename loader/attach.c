@@ -195,8 +195,10 @@ static int split_name_offset(const struct bsdk_prog *prog, const char *s,
 				prog->fn.name, prog->kind->type_name, prog->target);
 	memcpy(name, s, len);
 	name[len] = '\0';
+	errno = 0;
 	*off = plus ? strtoull(plus + 1, &end, 0) : 0;
-	if (plus && *end)
+	/* strtoull takes "", blanks and a sign: "f+" is no offset 0 */
+	if (plus && (*end || errno || !(plus[1] >= '0' && plus[1] <= '9')))
 		return log_fail(BSDK_ESECTION, "program '%s': %s offset '%s' is not a number",
 				prog->fn.name, prog->kind->type_name, plus + 1);
 	return 0;

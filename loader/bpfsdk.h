@@ -680,7 +680,7 @@ int bsdk_perfbuf_consume(struct bsdk_perfbuf *pb);
 int bsdk_perfbuf_epoll_fd(const struct bsdk_perfbuf *pb);
 
 /* Milliseconds until the next periodic drain is due (0 if overdue), or -1
- * when periodic drains are off. */
+ * when periodic drains are off; -EINVAL for NULL. */
 int bsdk_perfbuf_timeout_ms(const struct bsdk_perfbuf *pb);
 
 /* Open rings for CPUs that came online since bsdk_perfbuf_new(); the

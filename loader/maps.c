@@ -24,7 +24,7 @@ struct legacy_map_def {
 	uint32_t type, key_size, value_size, max_entries, map_flags;
 };
 
-/* The largest .data/.rodata/.bss we take. */
+/* The largest .data/.rodata/.bss we take, and all of them together. */
 #define DATA_SEC_MAX (256u << 20)
 
 /* Oldest layout: type, key_size, value_size, max_entries. */
@@ -204,18 +204,24 @@ static int collect_btf_maps(struct bsdk_obj *obj, size_t sec)
 	return 0;
 }
 
-static int collect_data(struct bsdk_obj *obj, size_t sec)
+/* *total: the bytes of the data sections before this one. */
+static int collect_data(struct bsdk_obj *obj, size_t sec, size_t *total)
 {
 	const struct elf_sec *s = &obj->secs[sec];
 	struct bsdk_map *map;
 
 	if (s->size == 0)
 		return 0;
-	/* .bss takes no room in the file, so only this bounds the copy we allocate; kernels
-	 * refuse array values far smaller (4 MB with 4K pages). */
+	/* .bss takes no room in the file, so only this bounds the copies we allocate, for all
+	 * the sections together (many .bss.NAME could add up); kernels refuse array values far
+	 * smaller (4 MB with 4K pages). */
 	if (s->size > DATA_SEC_MAX)
 		return obj_fail(obj, E2BIG, "section '%s': %zu bytes of global variables, more than the %u a map value may hold",
 				s->name, s->size, DATA_SEC_MAX);
+	if (*total + s->size > DATA_SEC_MAX)
+		return obj_fail(obj, E2BIG, "section '%s': with it, the object's global variables take %zu bytes, more than the %u this loader takes",
+				s->name, *total + s->size, DATA_SEC_MAX);
+	*total += s->size;
 	map = map_add(obj, s->name, s->name, sec, 0);
 	if (!map)
 		return -errno;
@@ -266,6 +272,7 @@ static int maps_index(struct bsdk_obj *obj)
 
 int maps_collect(struct bsdk_obj *obj)
 {
+	size_t data_total = 0;
 	int err = 0;
 
 	for (size_t i = 1; i < obj->nsecs && !err; i++) {
@@ -276,7 +283,7 @@ int maps_collect(struct bsdk_obj *obj)
 		else if (strcmp(name, ".maps") == 0)
 			err = collect_btf_maps(obj, i);
 		else if (elf_sec_is_data(obj, i))
-			err = collect_data(obj, i);
+			err = collect_data(obj, i, &data_total);
 	}
 	return err ? err : maps_index(obj);
 }

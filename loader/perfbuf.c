@@ -440,7 +440,7 @@ int bsdk_perfbuf_poll(struct bsdk_perfbuf *pb, int timeout_ms)
 			       timeout_ms, consume, pb) : fail(EINVAL);
 }
 
-int bsdk_perfbuf_timeout_ms(const struct bsdk_perfbuf *pb) { return drain_timeout_ms(&pb->drain); }
+int bsdk_perfbuf_timeout_ms(const struct bsdk_perfbuf *pb) { return pb ? drain_timeout_ms(&pb->drain) : fail(EINVAL); }
 
 int bsdk_perfbuf_epoll_fd(const struct bsdk_perfbuf *pb) { return pb ? pb->drain.epfd : fail(EINVAL); }
 

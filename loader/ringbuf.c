@@ -178,7 +178,7 @@ int bsdk_ringbuf_poll(struct bsdk_ringbuf *rb, int timeout_ms)
 		    fail(EINVAL);
 }
 
-int bsdk_ringbuf_timeout_ms(const struct bsdk_ringbuf *rb) { return drain_timeout_ms(&rb->drain); }
+int bsdk_ringbuf_timeout_ms(const struct bsdk_ringbuf *rb) { return rb ? drain_timeout_ms(&rb->drain) : fail(EINVAL); }
 
 int bsdk_ringbuf_epoll_fd(const struct bsdk_ringbuf *rb) { return rb ? rb->drain.epfd : fail(EINVAL); }
 

@@ -177,8 +177,9 @@ static const struct cli_option run_options[] = {
 static bool parse_set_value(const char *s, uint64_t *mag, bool *negative)
 {
 	*negative = s[0] == '-';
-	if (*negative && !(s[1] >= '0' && s[1] <= '9'))
-		return false;	/* "-0x10" would be odd; keep negatives decimal */
+	/* "-0x10" would be odd; keep negatives decimal */
+	if (*negative && (!(s[1] >= '0' && s[1] <= '9') || s[2] == 'x' || s[2] == 'X'))
+		return false;
 	return cli_parse_u64(s + *negative, mag);
 }
 
@@ -314,8 +315,15 @@ static int apply_set(struct bsdk_obj *obj, const char *arg)
 		return EXIT_USAGE;
 	}
 	v = neg ? 0 - mag : mag;	/* two's complement, modulo 2^64 */
-	for (int i = 0; i < size; i++)
-		bytes[i] = (unsigned char)(v >> (8 * i));
+	/* the program reads it in the host's byte order */
+	if (size == 1)
+		bytes[0] = (uint8_t)v;
+	else if (size == 2)
+		memcpy(bytes, &(uint16_t){ (uint16_t)v }, 2);
+	else if (size == 4)
+		memcpy(bytes, &(uint32_t){ (uint32_t)v }, 4);
+	else
+		memcpy(bytes, &v, 8);
 	err = bsdk_obj_set_global(obj, name, bytes, (size_t)size);
 	if (err) {
 		cli_error_unless_logged("--set %s: %s", name, bsdk_strerror(err));

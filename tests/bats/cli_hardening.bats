@@ -39,3 +39,26 @@ max_rss_kb() {
 	echo "peak RSS $rss KiB"
 	[ "$rss" -lt 20000 ] || fail "peak RSS $rss KiB: the file was read"
 }
+
+@test "hardening: --set x=-0x5 is refused: negative values are decimal" {
+	run "$BPFSDK" run --set target_pid=-0x5 --duration 0.1 "$OBJS/cli_globals.bpf.o"
+	[ "$status" -eq 2 ] || fail "status $status: $output"
+	assert_output --partial "error: --set target_pid: '-0x5' is not a decimal or 0x hexadecimal integer"
+}
+
+@test "hardening: a probe offset that is only '+' is refused, not taken as 0" {
+	# uprobe/cli_trigger:cli_uprobe_hit becomes uprobe/cli_trigger:main+,
+	# in the section names and in the BTF strings .BTF.ext names them by
+	obj="$BATS_TEST_TMPDIR/plus.bpf.o"
+	python3 -c '
+import sys
+d = open(sys.argv[1], "rb").read()
+old = b"uprobe/cli_trigger:cli_uprobe_hit"
+new = b"uprobe/cli_trigger:main+"
+open(sys.argv[2], "wb").write(d.replace(old, new + bytes(len(old) - len(new))))
+' "$OBJS/cli_uprobe.bpf.o" "$obj"
+	cd "$(dirname "$TRIGGER")"
+	run "$BPFSDK" run --duration 0.1 "$obj"
+	[ "$status" -eq 1 ] || fail "status $status: $output"
+	assert_output --partial "error: program 'on_entry': uprobe offset '' is not a number"
+}

@@ -11,6 +11,8 @@
 # of three runs, and N is large enough that the time is well above the
 # start-up cost, so a busy machine does not make the ratio lie.
 
+load '/usr/lib/bats/bats-support/load'
+
 setup() {
 	cd "$BATS_TEST_DIRNAME/../.." || return 1
 	BUILD=${BUILD:-build}
