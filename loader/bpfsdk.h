@@ -837,6 +837,31 @@ int bsdk_btf_print_header(const struct bsdk_btf *btf, uint32_t id, unsigned int 
 int bsdk_btf_c_decl(const struct bsdk_btf *btf, uint32_t id, const char *name, char *buf,
 		    size_t size);
 
+/* ------------------------------------------------------------------ symbols */
+
+/*
+ * Addresses to function names, for stack traces (loader/syms.c): the kernel's from
+ * /proc/kallsyms, a process's from the .symtab and .dynsym of the files it maps executable
+ * (/proc/PID/maps, read on the first lookup in that process and kept: look up while the
+ * process still runs). Works for position-independent executables and shared libraries
+ * wherever they were loaded.
+ */
+struct bsdk_syms;
+
+/* An empty cache; files are read on first use. NULL with errno ENOMEM. */
+struct bsdk_syms *bsdk_syms_new(void);
+
+/* The name of the function holding addr: in the kernel when pid is 0, else in process pid.
+ * The string lives as long as syms. For an address in a mapped file that has no symbol for
+ * it, "[FILE]" (the file's base name in brackets), with *offset the offset in the file;
+ * otherwise *offset (may be NULL) is addr's distance from the function's start. NULL with
+ * errno: ENOENT when addr is in no known function or executable mapping, ESRCH when process
+ * pid is gone, EACCES or ENOMEM when /proc/kallsyms or memory fails. */
+const char *bsdk_syms_lookup(struct bsdk_syms *syms, int pid, uint64_t addr, uint64_t *offset);
+
+/* Free the cache and every name it returned; NULL is ignored. */
+void bsdk_syms_free(struct bsdk_syms *syms);
+
 /* --------------------------------------------------------------- histograms */
 
 /*
