@@ -1,0 +1,478 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * profile - a sampling CPU profiler: what was on the CPU, HZ times a second
+ * on every CPU, with its user and kernel stacks, printed as folded stacks
+ * (the input of flame graph tools).
+ *
+ * The BPF side (profile.bpf.c) runs on a CPU-clock perf event per CPU and
+ * counts samples by (process, user stack, kernel stack) in the kernel; this
+ * side opens the events, attaches the program to each, waits, then reads
+ * the counts and the stacks and names every address.
+ *
+ * The story: open -> configure -> load -> open a sampling event per CPU
+ * and attach -> wait -> read the maps and symbolize -> clean up.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+
+#include "bpfsdk.h"
+#include "profile.h"
+
+static const char usage[] =
+"usage: profile [options]\n"
+"\n"
+"Sample what runs on every CPU, HZ times a second, and print each distinct\n"
+"stack once with the number of samples that hit it, as folded stacks:\n"
+"\n"
+"  COMM;user_frame_outermost;...;user_frame;kernel_frame_[k];... COUNT\n"
+"\n"
+"the format flame graph tools (flamegraph.pl, speedscope, inferno) read.\n"
+"Kernel frames end in _[k]. Most counted first.\n"
+"\n"
+"options:\n"
+"  -F, --frequency HZ   samples a second on each CPU, 1 to 10000 (default 49)\n"
+"  -p, --pid PID        only process PID (filtered in the kernel)\n"
+"  -d, --duration SEC   sample for SEC seconds (default: until Ctrl-C)\n"
+"  -U, --user           user stacks only\n"
+"  -K, --kernel         kernel stacks only\n"
+"  -I, --idle           count the idle task (pid 0) too\n"
+"  -j, --json           one JSON object per stack instead\n"
+"  -o, --object PATH    the BPF object (default: ../bpf/profile.bpf.o next\n"
+"                       to this program)\n"
+"  -v, --verbose        what the loader does; twice for debug messages\n"
+"  -h, --help           this text\n"
+"\n"
+"User frames are named from the ELF symbol tables of the process's mapped\n"
+"files (read while it still runs), kernel frames from /proc/kallsyms;\n"
+"[FILE] is a frame in FILE without a symbol, [unknown] one nowhere known.\n"
+"User stacks are walked by frame pointers: code built without them shows\n"
+"short stacks. --json prints pid, comm, count, ustack and kstack\n"
+"(innermost frame first).\n"
+"\n"
+"On exit a line 'samples N, stacks S, missing M' goes to stderr: M samples\n"
+"whose stack could not be stored (the stacks map was full).\n"
+"\n"
+"exit status: 0 on success, 1 on failure, 2 on a usage error. Needs root\n"
+"(CAP_BPF and CAP_PERFMON).\n";
+
+struct options {
+	unsigned int freq;
+	__u32 pid;
+	double duration;
+	bool user_only, kernel_only, idle;
+	const char *object;
+	bool json;
+	int verbose;
+};
+
+struct entry {
+	struct profile_key key;
+	__u64 count;
+};
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static double now_sec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int by_count(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+
+	return x->count < y->count ? 1 : x->count > y->count ? -1 : 0;
+}
+
+/* The frames of stack id (innermost first) into ips; their number. */
+static int stack_get(const struct bsdk_map *stacks, __s32 id, __u64 *ips)
+{
+	int n = 0;
+
+	if (id < 0 || bsdk_map_lookup_elem(stacks, &id, sizeof(id), ips,
+					   PROFILE_STACK_DEPTH * sizeof(__u64), 0))
+		return 0;
+	while (n < PROFILE_STACK_DEPTH && ips[n])
+		n++;
+	return n;
+}
+
+static const char *frame_name(struct bsdk_syms *syms, int pid, __u64 ip)
+{
+	const char *name = bsdk_syms_lookup(syms, pid, ip, NULL);
+
+	return name ? name : "[unknown]";
+}
+
+/* A stack as JSON, innermost frame first. */
+static void print_json(struct bsdk_syms *syms, const struct entry *e, const char *comm,
+		       const __u64 *uips, int nu, const __u64 *kips, int nk)
+{
+	printf("{\"pid\":%u,\"comm\":", e->key.pid);
+	bsdk_json_string(stdout, comm, strlen(comm));
+	printf(",\"count\":%llu,\"ustack\":[", (unsigned long long)e->count);
+	for (int i = 0; i < nu; i++) {
+		const char *name = frame_name(syms, (int)e->key.pid, uips[i]);
+
+		printf("%s", i ? "," : "");
+		bsdk_json_string(stdout, name, strlen(name));
+	}
+	printf("],\"kstack\":[");
+	for (int i = 0; i < nk; i++) {
+		const char *name = frame_name(syms, 0, kips[i]);
+
+		printf("%s", i ? "," : "");
+		bsdk_json_string(stdout, name, strlen(name));
+	}
+	printf("]}\n");
+}
+
+/* A stack folded, root first: "comm;outer;...;inner" (malloc'ed). Spaces
+ * and semicolons would break the format: C symbols have none, and a
+ * comm's are replaced. */
+static char *fold(struct bsdk_syms *syms, const struct entry *e, char *comm,
+		  const __u64 *uips, int nu, const __u64 *kips, int nk)
+{
+	char *line = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&line, &len);
+
+	if (!f)
+		return NULL;
+	for (char *p = comm; *p; p++)
+		if (*p == ' ' || *p == ';')
+			*p = '_';
+	fputs(comm, f);
+	for (int i = nu - 1; i >= 0; i--)
+		fprintf(f, ";%s", frame_name(syms, (int)e->key.pid, uips[i]));
+	for (int i = nk - 1; i >= 0; i--)
+		fprintf(f, ";%s_[k]", frame_name(syms, 0, kips[i]));
+	if (fclose(f)) {
+		free(line);
+		return NULL;
+	}
+	return line;
+}
+
+struct folded {
+	char *line;
+	__u64 count;
+};
+
+static int by_line(const void *a, const void *b)
+{
+	return strcmp(((const struct folded *)a)->line, ((const struct folded *)b)->line);
+}
+
+static int by_folded_count(const void *a, const void *b)
+{
+	const struct folded *x = a, *y = b;
+
+	return x->count < y->count ? 1 : x->count > y->count ? -1 : strcmp(x->line, y->line);
+}
+
+/* Read every count and print it, most counted first. */
+static int report(const struct options *o, const struct bsdk_map *counts,
+		  const struct bsdk_map *stacks)
+{
+	struct profile_key key, next, *cur = NULL;
+	__u64 uips[PROFILE_STACK_DEPTH], kips[PROFILE_STACK_DEPTH];
+	struct entry *entries = NULL;
+	struct folded *folded = NULL;
+	size_t n = 0, cap = 0, nfolded = 0;
+	__u64 samples = 0, missing = 0;
+	struct bsdk_syms *syms;
+	int err = 0;
+
+	syms = bsdk_syms_new();
+	if (!syms)
+		return -ENOMEM;
+	while (bsdk_map_get_next_key(counts, cur, &next, sizeof(next)) == 0) {
+		key = next;
+		cur = &key;
+		if (n == cap) {
+			struct entry *bigger = realloc(entries, (cap = cap ? 2 * cap : 256) *
+						       sizeof(*entries));
+
+			if (!bigger) {
+				err = -ENOMEM;
+				goto out;
+			}
+			entries = bigger;
+		}
+		entries[n].key = key;
+		if (bsdk_map_lookup_elem(counts, &key, sizeof(key), &entries[n].count,
+					 sizeof(entries[n].count), 0))
+			continue;	/* deleted meanwhile: nothing does */
+		samples += entries[n].count;
+		/* -EFAULT: no stack of that kind (a kernel thread has no
+		 * user stack); anything else: it could not be stored. */
+		if ((key.user_stack < 0 && key.user_stack != -EFAULT) ||
+		    (key.kernel_stack < 0 && key.kernel_stack != -EFAULT))
+			missing += entries[n].count;
+		n++;
+	}
+	qsort(entries, n, sizeof(*entries), by_count);
+	folded = calloc(n ? n : 1, sizeof(*folded));
+	if (!folded) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		int nu = o->kernel_only ? 0 : stack_get(stacks, entries[i].key.user_stack, uips);
+		int nk = o->user_only ? 0 : stack_get(stacks, entries[i].key.kernel_stack, kips);
+		char comm[PROFILE_COMM_LEN + 1];
+
+		memcpy(comm, entries[i].key.comm, PROFILE_COMM_LEN);
+		comm[PROFILE_COMM_LEN] = '\0';
+		if (o->json) {
+			print_json(syms, &entries[i], comm, uips, nu, kips, nk);
+			continue;
+		}
+		folded[nfolded].line = fold(syms, &entries[i], comm, uips, nu, kips, nk);
+		if (!folded[nfolded].line) {
+			err = -ENOMEM;
+			goto out;
+		}
+		folded[nfolded++].count = entries[i].count;
+	}
+	/* Different addresses in the same functions are different stacks
+	 * to the kernel and one line to a reader: add them up. */
+	qsort(folded, nfolded, sizeof(*folded), by_line);
+	for (size_t i = 0, j; i < nfolded; i = j) {
+		for (j = i + 1; j < nfolded && strcmp(folded[i].line, folded[j].line) == 0; j++) {
+			folded[i].count += folded[j].count;
+			folded[j].count = 0;
+		}
+	}
+	qsort(folded, nfolded, sizeof(*folded), by_folded_count);
+	for (size_t i = 0; i < nfolded && folded[i].count; i++)
+		printf("%s %llu\n", folded[i].line, (unsigned long long)folded[i].count);
+	if (fflush(stdout) && errno != EPIPE)
+		err = -errno;
+	fprintf(stderr, "samples %llu, stacks %zu, missing %llu\n", (unsigned long long)samples, n,
+		(unsigned long long)missing);
+out:
+	for (size_t i = 0; i < nfolded; i++)
+		free(folded[i].line);
+	free(folded);
+	free(entries);
+	bsdk_syms_free(syms);
+	return err;
+}
+
+static int parse_options(int argc, char **argv, struct options *o)
+{
+	static const struct option longopts[] = {
+		{ "frequency", required_argument, NULL, 'F' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "user", no_argument, NULL, 'U' },
+		{ "kernel", no_argument, NULL, 'K' },
+		{ "idle", no_argument, NULL, 'I' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "object", required_argument, NULL, 'o' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	long val;
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":F:p:d:UKIjo:vh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'F':
+			val = strtol(optarg, &end, 10);
+			if (*end || end == optarg || val < 1 || val > 10000) {
+				fprintf(stderr, "error: --frequency '%s' is not a number from 1 to 10000\n",
+					optarg);
+				return 2;
+			}
+			o->freq = (unsigned int)val;
+			break;
+		case 'p':
+			errno = 0;
+			val = strtol(optarg, &end, 10);
+			if (*end || end == optarg || errno || val <= 0 || val > INT_MAX) {
+				fprintf(stderr, "error: --pid '%s' is not a process id\n", optarg);
+				return 2;
+			}
+			o->pid = (__u32)val;
+			break;
+		case 'd':
+			o->duration = strtod(optarg, &end);
+			if (*end || end == optarg || !(o->duration > 0) || o->duration > 86400) {
+				fprintf(stderr, "error: --duration '%s' is not a number of seconds between 0 and 86400\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'U':
+			o->user_only = true;
+			break;
+		case 'K':
+			o->kernel_only = true;
+			break;
+		case 'I':
+			o->idle = true;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 'o':
+			o->object = optarg;
+			break;
+		case 'v':
+			o->verbose++;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		case ':':
+			fprintf(stderr, "error: option '%s' needs a value (try 'profile --help')\n",
+				argv[optind - 1]);
+			return 2;
+		default:
+			fprintf(stderr, "error: unknown option '%s' (try 'profile --help')\n",
+				argv[optind - 1]);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "error: unexpected argument '%s' (try 'profile --help')\n",
+			argv[optind]);
+		return 2;
+	}
+	if (o->user_only && o->kernel_only) {
+		fprintf(stderr, "error: --user and --kernel together leave nothing to show\n");
+		return 2;
+	}
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	struct options opt = { .freq = 49 };
+	struct bsdk_link **links = NULL;
+	struct bsdk_obj *obj = NULL;
+	struct bsdk_prog *prog;
+	int *fds = NULL, ncpus = 0, ret = 1, err;
+	char exe[PATH_MAX];
+	__u8 idle;
+	double start;
+
+	err = parse_options(argc, argv, &opt);
+	if (err >= 0)
+		return err;
+	if (!opt.object) {
+		if (bsdk_path_beside_exe(exe, sizeof(exe), "../bpf/profile.bpf.o"))
+			return 1;
+		opt.object = exe;
+	}
+	if (opt.verbose)
+		bsdk_set_log_level(opt.verbose > 1 ? BSDK_LOG_DEBUG : BSDK_LOG_INFO);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGPIPE, SIG_IGN);	/* a closed pipe ends the report quietly */
+
+	/* Open: parse the object; nothing reaches the kernel yet. */
+	obj = bsdk_obj_open(opt.object);
+	if (!obj)
+		goto cleanup;
+	prog = bsdk_obj_prog_find(obj, "do_sample");
+	if (!prog || !bsdk_obj_map_find(obj, "counts") || !bsdk_obj_map_find(obj, "stacks")) {
+		fprintf(stderr, "error: '%s' lacks the do_sample program or its maps\n", opt.object);
+		goto cleanup;
+	}
+
+	/* Configure, then load. */
+	idle = opt.idle;
+	if (bsdk_obj_set_global(obj, "target_tgid", &opt.pid, sizeof(opt.pid)) ||
+	    bsdk_obj_set_global(obj, "include_idle", &idle, sizeof(idle)) ||
+	    bsdk_obj_load(obj))
+		goto cleanup;
+
+	/* Attach: one CPU-clock event per online CPU, sampling freq times a
+	 * second; the program runs on each sample, on that CPU. */
+	ncpus = bsdk_cpu_possible_count();
+	if (ncpus <= 0)
+		goto cleanup;
+	fds = malloc((size_t)ncpus * sizeof(*fds));
+	links = calloc((size_t)ncpus, sizeof(*links));
+	if (!fds || !links)
+		goto cleanup;
+	for (int cpu = 0; cpu < ncpus; cpu++) {
+		struct perf_event_attr attr = {
+			.type = PERF_TYPE_SOFTWARE,
+			.size = sizeof(attr),
+			.config = PERF_COUNT_SW_CPU_CLOCK,
+			.freq = 1,
+			.sample_freq = opt.freq,
+		};
+
+		fds[cpu] = -1;
+		if (!bsdk_cpu_is_online(cpu))
+			continue;
+		fds[cpu] = (int)syscall(SYS_perf_event_open, &attr, -1, cpu, -1,
+					PERF_FLAG_FD_CLOEXEC);
+		if (fds[cpu] < 0) {
+			fprintf(stderr, "error: cannot open a cpu-clock event on CPU %d: %s\n", cpu,
+				strerror(errno));
+			goto cleanup;
+		}
+		links[cpu] = bsdk_prog_attach_perf_event(prog, fds[cpu]);
+		if (!links[cpu])
+			goto cleanup;
+	}
+	fprintf(stderr, "profile: sampling %s at %u Hz, Ctrl-C to stop\n",
+		opt.pid ? "one process" : "all CPUs", opt.freq);
+
+	/* Wait: the kernel counts while we sleep. */
+	start = now_sec();
+	while (!stop && (!opt.duration || now_sec() - start < opt.duration))
+		usleep(50000);
+
+	/* Detach, then read the counts and name the frames. */
+	for (int cpu = 0; cpu < ncpus; cpu++) {
+		bsdk_link_destroy(links[cpu]);
+		links[cpu] = NULL;
+	}
+	err = report(&opt, bsdk_obj_map_find(obj, "counts"), bsdk_obj_map_find(obj, "stacks"));
+	if (err) {
+		fprintf(stderr, "error: reading the counts: %s\n", bsdk_strerror(err));
+		goto cleanup;
+	}
+	ret = 0;
+
+cleanup:
+	/* Clean up: one place, in reverse order; each call accepts NULL. */
+	for (int cpu = 0; links && cpu < ncpus; cpu++)
+		bsdk_link_destroy(links[cpu]);
+	for (int cpu = 0; fds && cpu < ncpus; cpu++)
+		if (fds[cpu] >= 0)
+			close(fds[cpu]);
+	free(links);
+	free(fds);
+	bsdk_obj_close(obj);
+	return ret;
+}

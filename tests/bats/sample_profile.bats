@@ -1,0 +1,116 @@
+#!/usr/bin/env bats
+# samples/profile on the running kernel: a program that spins in a known
+# function must dominate the samples of its pid, named by symbol, with its
+# caller, in folded stacks a flame graph tool can read.
+
+load '/usr/lib/bats/bats-support/load'
+load '/usr/lib/bats/bats-assert/load'
+
+setup() {
+	BUILD=${BUILD:-build}
+	BIN="$BUILD/bin/profile"
+	TARGET="$BUILD/bin/profile_target"
+	[ -x "$BIN" ] && [ -x "$TARGET" ] || fail "$BIN or $TARGET is not built (run make)"
+	OUT="$BATS_TEST_TMPDIR/profile.out"
+	ERR="$BATS_TEST_TMPDIR/profile.err"
+	SPINNER=
+}
+
+teardown() {
+	[ -z "$SPINNER" ] || kill "$SPINNER" 2>/dev/null || true
+}
+
+# profile_target spinning for longer than the profile runs: the process
+# must still be there when its frames are named.
+start_spinner() {
+	"$TARGET" 60 >/dev/null 3>&- &
+	SPINNER=$!
+}
+
+@test "profile: a busy loop in a known function dominates its pid's samples" {
+	start_spinner
+	run "$BIN" --pid "$SPINNER" -F 99 --duration 2
+	echo "$output"
+	assert_success
+	folded=$(grep -v '^profile:\|^samples' <<<"$output")
+	# Every line is folded: "comm;frame;... COUNT", and every one is the
+	# target's (--pid filters in the kernel).
+	assert_equal "$(grep -Evc '^[^ ;]+(;[^ ;]+)* [0-9]+$' <<<"$folded")" 0
+	assert_equal "$(grep -vc '^profile_target;' <<<"$folded")" 0
+	# At least 90% of the samples are in profile_target_spin, called by
+	# main (the target keeps frame pointers).
+	read -r spin total < <(awk '{ n = $NF; t += n } /;main;profile_target_spin( |;)/ { s += n } END { print s + 0, t + 0 }' <<<"$folded")
+	[ "$total" -gt 0 ] || fail "no samples"
+	[ $((spin * 10)) -ge $((total * 9)) ] || fail "profile_target_spin has $spin of $total samples"
+	# The summary accounts for them.
+	grep -Eq "^samples $total, stacks [0-9]+, missing 0$" <<<"$output" ||
+		fail "the summary does not say samples $total"
+}
+
+@test "profile --json: the stacks innermost first, counts adding up" {
+	start_spinner
+	"$BIN" --pid "$SPINNER" -F 99 --duration 1 --json >"$OUT" 2>"$ERR"
+	cat "$OUT" "$ERR"
+	run python3 - "$OUT" "$ERR" "$SPINNER" <<'PY'
+import json, re, sys
+out, err, pid = sys.argv[1], sys.argv[2], int(sys.argv[3])
+stacks = [json.loads(l) for l in open(out)]
+total = sum(s["count"] for s in stacks)
+spin = sum(s["count"] for s in stacks if s["ustack"][:2] == ["profile_target_spin", "main"])
+assert all(s["pid"] == pid and s["comm"] == "profile_target" for s in stacks), stacks
+assert total > 0 and spin * 10 >= total * 9, (spin, total)
+m = re.search(r"^samples (\d+), stacks (\d+), missing 0$", open(err).read(), re.M)
+assert m and int(m.group(1)) == total and int(m.group(2)) == len(stacks), m
+print(f"ok: {spin} of {total}")
+PY
+	echo "$output"
+	assert_success
+	assert_output --regexp '^ok: '
+}
+
+@test "profile --user leaves out kernel frames, --kernel user frames" {
+	start_spinner
+	run "$BIN" --pid "$SPINNER" -F 99 --duration 1 --user
+	assert_success
+	! grep -q '_\[k\]' <<<"$output" || fail "a kernel frame with --user"
+	run "$BIN" --pid "$SPINNER" -F 99 --duration 1 --kernel
+	assert_success
+	! grep -q 'profile_target_spin' <<<"$output" || fail "a user frame with --kernel"
+}
+
+@test "profile in a pipe: head ends it quietly with status 0" {
+	run bash -c "set -o pipefail; '$BIN' -F 199 --duration 1 -I 2>'$ERR' | head -1"
+	assert_success
+	assert_equal "${#lines[@]}" 1
+	! grep -q '^error' "$ERR" || fail "an error on stderr: $(cat "$ERR")"
+}
+
+@test "profile --help documents every option and the format" {
+	run "$BIN" --help
+	assert_success
+	for word in --frequency --pid --duration --user --kernel --idle --json --object \
+		    --verbose --help COMM COUNT '_[k]' samples missing; do
+		assert_output --partial -- "$word"
+	done
+}
+
+@test "profile rejects bad options with exit 2 and one error line" {
+	run "$BIN" -F 0
+	assert_failure 2
+	assert_output "error: --frequency '0' is not a number from 1 to 10000"
+	run "$BIN" -U -K
+	assert_failure 2
+	assert_output "error: --user and --kernel together leave nothing to show"
+	run "$BIN" --pid 0
+	assert_failure 2
+	assert_output "error: --pid '0' is not a process id"
+	run "$BIN" extra
+	assert_failure 2
+	assert_output "error: unexpected argument 'extra' (try 'profile --help')"
+}
+
+@test "profile names a missing object and exits 1" {
+	run "$BIN" --object /nonexistent/profile.bpf.o --duration 1
+	assert_failure 1
+	assert_output --partial "error: cannot open '/nonexistent/profile.bpf.o'"
+}
