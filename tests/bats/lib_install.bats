@@ -95,7 +95,6 @@ static void on_log(enum bsdk_log_level level, const char *msg, void *ctx)
 int main(int argc, char **argv)
 {
 	struct bsdk_obj *obj;
-	struct bsdk_prog *prog = NULL;
 	struct bsdk_map *per_pid, *per_cpu;
 	uint32_t pid = getpid(), zero = 0;
 	uint64_t count = 0, sum = 0, *vals;
@@ -108,12 +107,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "open/load: %s\n", last_error);
 		return 1;
 	}
-	while ((prog = bsdk_obj_prog_next(obj, prog))) {
-		if (!bsdk_prog_attach(prog)) {
-			fprintf(stderr, "attach: %s\n", last_error);
-			return 1;
-		}
-		attached++;
+	attached = bsdk_obj_attach_all(obj, BSDK_ATTACH_REQUIRE_ALL);
+	if (attached < 0) {
+		fprintf(stderr, "attach: %s\n", last_error);
+		return 1;
 	}
 	for (int i = 0; i < 3; i++)
 		syscall(SYS_getppid);

@@ -5,7 +5,8 @@
  * by the record: the blob's own header says where it ends (hdr_len plus
  * the furthest of its two sections), and every byte after that is the
  * record. Each type ID is printed in every format; the JSON must be valid
- * (tests/unit/json_valid.h), whatever the input.
+ * (tests/unit/json_valid.h), whatever the input; and each type's C
+ * declaration is consistent (check_decl()).
  *
  *   make fuzz-btf-print [FUZZ_SECONDS=60]
  */
@@ -23,6 +24,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static void quiet(enum bsdk_log_level level, const char *msg, void *ctx)
 {
 	(void)level, (void)msg, (void)ctx;
+}
+
+/* The C declaration of each type too (`bpfsdk gen skeleton`): the length it
+ * returns is what a big enough buffer gets, and a small buffer is cut and
+ * terminated, whatever the types. */
+static void check_decl(const struct bsdk_btf *btf, uint32_t id)
+{
+	char big[4096], small[8];
+	int n = bsdk_btf_c_decl(btf, id, "v", big, sizeof(big)), m;
+
+	if (n < 0)
+		return;
+	m = bsdk_btf_c_decl(btf, id, "v", small, sizeof(small));
+	if (m != n || strlen(small) != ((size_t)n < sizeof(small) ? (size_t)n : sizeof(small) - 1) ||
+	    ((size_t)n < sizeof(big) && strlen(big) != (size_t)n)) {
+		fprintf(stderr, "bsdk_btf_c_decl(%u): %d then %d bytes, '%s'\n", id, n, m, big);
+		abort();
+	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -80,6 +99,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			}
 			free(text);
 		}
+		check_decl(btf, id);
 	}
 	bsdk_btf_free(btf);
 	return 0;
