@@ -1,16 +1,28 @@
 # bench/ - perf_bench: our perf and ring buffer consumers against the
-# write-loop ceiling and libbpf's, on one BPF program loaded by our loader.
+# write-loop ceiling and libbpf's, on one BPF program loaded by our loader;
+# core_bench: opening and loading a CO-RE object, with our loader and libbpf's.
 # libbpf is linked here and nowhere else.
 #
 #   make bench                      the full run (a few minutes)
 #   make bench BENCH_ARGS='-d 1 -r 3'   shorter, or any perf_bench option
+#   make bench-core                 core_bench alone (CORE_BENCH_ARGS: its options)
 
 BENCH_ARGS ?=
 
 $(eval $(call bpf_object,perf_bench,bench/perf_bench.bpf.c,bench/perf_bench.h))
 $(eval $(call user_program,perf_bench,bench/perf_bench.c,-lbpf -lpthread -lm))
 
+# core_bench: opening and loading a CO-RE object, ours against libbpf's.
+CORE_BENCH_ARGS ?=
+
+$(eval $(call bpf_object,core_bench,bench/core_bench.bpf.c))
+$(eval $(call user_program,core_bench,bench/core_bench.c,-lbpf -lm))
+
 bench: all
 	$(Q)$(BUILD)/bin/perf_bench --obj $(BUILD)/bpf/perf_bench.bpf.o $(BENCH_ARGS)
+	$(Q)$(BUILD)/bin/core_bench --obj $(BUILD)/bpf/core_bench.bpf.o $(CORE_BENCH_ARGS)
 
-.PHONY: bench
+bench-core: all
+	$(Q)$(BUILD)/bin/core_bench --obj $(BUILD)/bpf/core_bench.bpf.o $(CORE_BENCH_ARGS)
+
+.PHONY: bench bench-core
