@@ -17,8 +17,9 @@
 #include "core.h"
 
 struct btf {
-	void *raw;		/* our aligned copy of the section */
+	void *raw;		/* our aligned copy of the section, or the caller's */
 	size_t raw_size;
+	bool owns_raw;		/* btf_free() frees raw */
 	struct btf_header hdr;
 	const char *strs;
 	uint32_t strs_len;		/* own strings and the base's */
@@ -216,38 +217,63 @@ static int btf_index(struct btf *btf, size_t size)
 	return btf_resolve(btf);
 }
 
-struct btf *btf_parse_split(const void *data, size_t size, const struct btf *base,
-			   const char *obj)
+/* Parse raw (4-byte aligned, size bytes), which the btf uses in place; owned: btf_free()
+ * frees it. */
+static struct btf *parse_in_place(void *raw, size_t size, bool owned, const struct btf *base,
+				  const char *obj)
 {
 	struct btf *btf;
 	int err;
 
 	if (size < sizeof(struct btf_header)) {
 		bad_btf(obj, "shorter than its header", 0);
-		return NULL;
+		if (owned)
+			free(raw);
+		return fail_ptr(BSDK_EBTF);
 	}
-	/* Copy into malloc'ed memory: the records are read as structs, and
-	 * an ELF section may sit at any alignment in the file. */
 	btf = calloc(1, sizeof(*btf));
-	if (btf)
-		btf->raw = malloc(size);
-	if (!btf || !btf->raw) {
-		btf_free(btf);
+	if (!btf) {
+		if (owned)
+			free(raw);
 		return fail_ptr(ENOMEM);
 	}
-	memcpy(btf->raw, data, size);
+	btf->raw = raw;
+	btf->owns_raw = owned;
 	btf->raw_size = size;
 	btf->obj = obj;
 	btf->base = base;
 	btf->first_id = base ? base->ntypes : 1;
 	btf->first_str = base ? base->strs_len : 0;
-	memcpy(&btf->hdr, data, sizeof(btf->hdr));
+	memcpy(&btf->hdr, raw, sizeof(btf->hdr));
 	err = btf_index(btf, size);
 	if (err) {
 		btf_free(btf);
 		return fail_ptr(-err);
 	}
 	return btf;
+}
+
+struct btf *btf_parse_split(const void *data, size_t size, const struct btf *base,
+			   const char *obj)
+{
+	/* Copy into malloc'ed memory: the records are read as structs, and
+	 * an ELF section may sit at any alignment in the file. */
+	void *raw = malloc(size ? size : 1);
+
+	if (!raw)
+		return fail_ptr(ENOMEM);
+	memcpy(raw, data, size);
+	return parse_in_place(raw, size, true, base, obj);
+}
+
+struct btf *btf_parse_borrowed(const void *data, size_t size, const struct btf *base,
+			       const char *obj)
+{
+	if ((uintptr_t)data % 4) {
+		bad_btf(obj, "not aligned to 4 bytes in memory", 0);
+		return fail_ptr(EINVAL);
+	}
+	return parse_in_place((void *)(uintptr_t)data, size, false, base, obj);
 }
 
 struct btf *btf_parse(const void *data, size_t size, const char *obj)
@@ -259,7 +285,8 @@ void btf_free(struct btf *btf)
 {
 	if (!btf)
 		return;
-	free(btf->raw);
+	if (btf->owns_raw)
+		free(btf->raw);
 	free(btf->types);
 	free(btf->res);
 	free(btf->size);

@@ -18,6 +18,10 @@ struct btf *btf_parse(const void *data, size_t size, const char *obj);
  * IDs continue after the base's count, its string offsets after the base's strings. */
 struct btf *btf_parse_split(const void *data, size_t size, const struct btf *base,
 			   const char *obj);
+/* Either of the two, parsing data where it is, without a copy: data must be 4-byte aligned,
+ * stay unchanged and outlive the btf (e.g. a read-only mapping of the kernel's BTF). */
+struct btf *btf_parse_borrowed(const void *data, size_t size, const struct btf *base,
+			       const char *obj);
 void btf_free(struct btf *btf);
 /* The base of a split BTF, NULL for a BTF of its own. */
 const struct btf *btf_base(const struct btf *btf);

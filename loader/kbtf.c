@@ -17,6 +17,7 @@
  */
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -36,6 +37,9 @@ struct name_index {
 
 struct kbtf_btf {
 	struct btf *btf;
+	void *data;		/* what btf was parsed from, in place */
+	size_t size;
+	bool mapped;		/* data is an mmap of the sysfs file, else malloc'ed */
 	struct name_index index;
 	int fd;			/* module BTF object fd; 0 for vmlinux */
 	char *name;		/* "vmlinux" or the module's */
@@ -69,6 +73,16 @@ static uint32_t name_hash(const char *s, size_t len)
 	return h;
 }
 
+/* name_hash(name, btf_essential_len(name)), in one pass. */
+static uint32_t ess_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *s && !(s[0] == '_' && s[1] == '_' && s[2] == '_'); s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
 static int index_build(struct name_index *ix, const struct btf *btf)
 {
 	uint32_t first = btf_first_id(btf), n = btf_type_count(btf) - first, nb = 16;
@@ -86,7 +100,7 @@ static int index_build(struct name_index *ix, const struct btf *btf)
 
 		if (!*name)
 			continue;
-		b = name_hash(name, btf_essential_len(name)) & ix->mask;
+		b = ess_hash(name) & ix->mask;
 		ix->next[id - first] = ix->heads[b];
 		ix->heads[b] = id;
 	}
@@ -98,6 +112,10 @@ static void kbtf_btf_free(struct kbtf_btf *b)
 	free(b->index.heads);
 	free(b->index.next);
 	btf_free(b->btf);
+	if (b->mapped)
+		munmap(b->data, b->size);
+	else
+		free(b->data);
 	if (b->fd > 0)
 		close(b->fd);
 	free(b->name);
@@ -145,20 +163,42 @@ static void *slurp(const char *path, size_t *size)
 	return buf;
 }
 
+/* Map the kernel's own BTF files read-only (since 6.16 sysfs allows it): the kernel's memory
+ * is parsed in place, with neither a read nor a copy. NULL when it cannot be. Only there:
+ * another file could shrink under the mapping. */
+static void *sysfs_map(const char *path, size_t *size)
+{
+	struct stat st;
+	void *map = MAP_FAILED;
+	int fd;
+
+	if (strncmp(path, "/sys/kernel/btf/", 16) != 0)
+		return NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) == 0 && st.st_size > 0)
+		map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return NULL;
+	*size = (size_t)st.st_size;
+	return map;
+}
+
 /* Read and index one BTF file into b (split on base when base is not NULL). */
 static int btf_file_read(struct kbtf_btf *b, const char *path, const struct btf *base)
 {
-	size_t size;
-	void *data = slurp(path, &size);
-
-	if (!data)
+	b->data = sysfs_map(path, &b->size);
+	b->mapped = b->data != NULL;
+	if (!b->data)
+		b->data = slurp(path, &b->size);	/* malloc'ed: aligned */
+	if (!b->data)
 		return log_fail(errno, "cannot read kernel BTF '%s': %s", path, bsdk_strerror(errno));
 	b->name = strdup(path);
-	if (b->name)
-		b->btf = btf_parse_split(data, size, base, b->name);
-	free(data);
 	if (!b->name)
 		return fail(ENOMEM);
+	b->btf = btf_parse_borrowed(b->data, b->size, base, b->name);
 	if (!b->btf)
 		return -errno;
 	return index_build(&b->index, b->btf);
