@@ -225,6 +225,45 @@ struct bsdk_global_info {
  * -EINVAL when map holds no global variables; -ENOENT when the object has no BTF for it. */
 int bsdk_map_global_var(const struct bsdk_map *map, size_t i, struct bsdk_global_info *info);
 
+/* ------------------------------------------------------------------ externs */
+
+/*
+ * The object's extern declarations, which the loader fills from the running kernel at
+ * bsdk_obj_load(): __kconfig variables (LINUX_KERNEL_VERSION, LINUX_HAS_BPF_COOKIE,
+ * LINUX_HAS_SYSCALL_WRAPPER, CONFIG_* from /proc/config.gz or /boot/config-$(uname -r)), held
+ * in the read-only map ".kconfig"; __ksym variables (typed: by kernel BTF; const void: the
+ * address in /proc/kallsyms); and __ksym functions, kfuncs, by their BTF ID in vmlinux or a
+ * module. Load fails, naming each, when a non-__weak extern cannot be resolved; a weak one
+ * reads as 0 and calls of a missing weak kfunc fail verification only where reachable.
+ */
+enum bsdk_extern_kind {
+	BSDK_EXTERN_KCONFIG,
+	BSDK_EXTERN_KSYM,
+	BSDK_EXTERN_KFUNC,
+};
+
+struct bsdk_extern_info {
+	const char *name;
+	enum bsdk_extern_kind kind;
+	const char *kind_name;		/* "kconfig", "ksym", "kfunc" */
+	bool weak;
+	bool typed;			/* found through kernel BTF (typed ksyms, kfuncs) */
+	bool resolved;			/* the running kernel has it, with a fitting value */
+	const char *value;		/* in words: what it resolved to ("0x61200 (6.18.0)",
+					 * "y", "btf id 1234"), "absent (weak: 0)", or, when it
+					 * cannot be resolved, why ("not found in kernel BTF") */
+	uint32_t kconfig_offset;	/* KCONFIG: where it lives in the .kconfig map's value */
+	uint32_t size;			/* KCONFIG: its size in bytes */
+};
+
+/* Number of externs the object's programs use. */
+size_t bsdk_obj_extern_count(const struct bsdk_obj *obj);
+/* Fill *info with extern i. Before load, this resolves the externs against the running kernel
+ * (reads its configuration, /proc/kallsyms and BTF; no bpf() call), once. The strings live as
+ * long as the object. 0, -ERANGE for i past the count, or -errno when resolving fails as a
+ * whole (no memory). */
+int bsdk_obj_extern(const struct bsdk_obj *obj, size_t i, struct bsdk_extern_info *info);
+
 /* ------------------------------------------------------------------ program */
 
 const char *bsdk_prog_name(const struct bsdk_prog *prog);
@@ -367,16 +406,19 @@ enum bsdk_relo_kind {
 	BSDK_RELO_DATA,  /* ld_imm64 of a global variable: its data map + offset */
 	BSDK_RELO_CALL,  /* call of a .text subprogram */
 	BSDK_RELO_FUNC,  /* ld_imm64 of a .text function's address (callbacks) */
+	BSDK_RELO_KSYM,  /* ld_imm64 of a __ksym variable or kfunc: its kernel BTF ID or address */
+	BSDK_RELO_KFUNC, /* call of a __ksym function (kfunc): its kernel BTF ID */
 };
 
 struct bsdk_relo_info {
 	enum bsdk_relo_kind kind;
-	const char *kind_name;         /* "map", "data", "call", "func" */
+	const char *kind_name;         /* "map", "data", "call", "func", "ksym", "kfunc" */
 	size_t insn;                   /* instruction in the linked program */
 	const char *symbol;            /* the ELF symbol it refers to */
 	const struct bsdk_map *map;    /* MAP, DATA; NULL otherwise */
 	uint64_t offset;               /* DATA: byte offset in the map value */
-	size_t target;                 /* CALL, FUNC: where the callee starts */
+	size_t target;                 /* CALL, FUNC: where the callee starts; KSYM, KFUNC: the
+	                                * extern's index for bsdk_obj_extern() */
 };
 
 /* The relocations applied to the linked program, by instruction. */

@@ -146,6 +146,7 @@ struct relo {
 	uint64_t offset;	/* DATA: byte offset in the data map */
 	size_t target;		/* CALL, FUNC: the callee's first instruction */
 	const char *sym_name;	/* for messages */
+	size_t ext;		/* KSYM, KFUNC: index into obj->exts */
 };
 
 /* The .BTF.ext records of one section, insn_off in instructions. */
@@ -275,6 +276,13 @@ struct bsdk_obj {
 	/* .BTF.ext core_relo records, sorted by section and instruction (core.c). */
 	struct core_relo *core;
 	size_t ncore;
+	/* extern.c: __kconfig and __ksym externs, and what they resolved to. */
+	struct ext *exts;
+	size_t nexts;
+	size_t kconfig_map;	/* index of the ".kconfig" map, SIZE_MAX: none */
+	bool exts_resolved;
+	int *fd_array;		/* module BTF fds of kfunc calls, for BPF_PROG_LOAD */
+	size_t nfd_array;
 };
 
 /* elf.c */
@@ -286,6 +294,8 @@ bool elf_sec_is_data(const struct bsdk_obj *obj, size_t sec);
 
 /* maps.c */
 int maps_collect(struct bsdk_obj *obj);
+/* Append a map to obj->maps (its name copied); NULL with errno. */
+struct bsdk_map *map_add(struct bsdk_obj *obj, const char *name, const char *origin, size_t sec, uint64_t off);
 int maps_create(struct bsdk_obj *obj);
 /* Maps live in obj->maps, which the caller may change through these. */
 struct bsdk_map *map_by_sec_offset(const struct bsdk_obj *obj, size_t sec, uint64_t offset);
@@ -299,6 +309,46 @@ void globals_unmap(struct bsdk_map *map);
 /* obj.c: the symbol of global variable name and the data map that holds it, or NULL. */
 const GElf_Sym *obj_global_find(const struct bsdk_obj *obj, const char *name,
 				struct bsdk_map **map);
+
+/* extern.c: __kconfig variables, __ksym variables and kfuncs. */
+enum ext_kind { EXT_KCONFIG, EXT_KSYM, EXT_KFUNC };	/* as enum bsdk_extern_kind */
+enum kcfg_type { KCFG_BOOL, KCFG_TRISTATE, KCFG_CHAR, KCFG_INT, KCFG_CHAR_ARR };
+struct ext {
+	const char *name;
+	enum ext_kind kind;
+	bool weak;
+	uint32_t btf_id;	/* its VAR or FUNC in the object's BTF */
+	uint32_t type_id;	/* KSYM: the variable's type, 0 for void; KFUNC: its proto */
+	bool typed;		/* KSYM: resolved through kernel BTF, not kallsyms */
+	/* EXT_KCONFIG: how its bytes are filled, and where in .kconfig */
+	enum kcfg_type kcfg;
+	uint32_t size, align, offset;
+	bool is_signed;
+	/* what externs_resolve() found */
+	bool resolved;
+	bool bad_value;		/* found, but not fit for the declared type */
+	uint64_t addr;		/* untyped KSYM */
+	uint32_t kernel_btf_id;
+	int kernel_btf_fd;	/* 0: vmlinux */
+	int16_t fd_idx;		/* KFUNC in a module: its slot in obj->fd_array */
+	char value[96];		/* resolved: the value, in words */
+	char why[192];		/* not resolved: the reason, in words */
+};
+/* At open: find the externs, lay out .kconfig (a map), fix the BTF for the kernel. */
+int externs_collect(struct bsdk_obj *obj);
+const struct ext *extern_by_name(const struct bsdk_obj *obj, const char *name, size_t *index);
+/* Resolve every extern against the running kernel; the count of those that
+ * cannot be (weak ones never count), or -errno. Records, never logs. */
+int externs_resolve(struct bsdk_obj *obj);
+/* At load: resolve, log what cannot be, fill .kconfig. 0 or -ENOENT. */
+int externs_load(struct bsdk_obj *obj);
+/* Write extern relocation r (KSYM, KFUNC) into the linked instruction insn. */
+void extern_apply(const struct bsdk_obj *obj, const struct relo *r, struct bpf_insn *insn);
+/* The configuration parser, for the unit tests: find name's value in a
+ * kernel config text (1, 0 when absent, -EINVAL), and store it as e's type
+ * wants (0, or -EINVAL with the reason in err). */
+int kconfig_lookup(const char *text, size_t len, const char *name, char *val, size_t size);
+int kconfig_set(const struct ext *e, const char *val, void *dst, char *err, size_t err_size);
 
 /* relo.c */
 int relos_collect(struct bsdk_obj *obj);

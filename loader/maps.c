@@ -30,8 +30,8 @@ struct legacy_map_def {
 /* Oldest layout: type, key_size, value_size, max_entries. */
 #define LEGACY_DEF_MIN_SIZE 16
 
-static struct bsdk_map *map_add(struct bsdk_obj *obj, const char *name,
-				const char *origin, size_t sec, uint64_t off)
+struct bsdk_map *map_add(struct bsdk_obj *obj, const char *name,
+			 const char *origin, size_t sec, uint64_t off)
 {
 	struct bsdk_map map = { .obj = obj, .name = strdup(name),
 		.origin = origin, .sec = sec, .sec_offset = off, .fd = -1 };

@@ -80,6 +80,8 @@ static struct bsdk_obj *obj_open_image(void *image, size_t size, const char *nam
 	if (!err)
 		err = maps_collect(obj);
 	if (!err)
+		err = externs_collect(obj);
+	if (!err)
 		err = progs_collect(obj);
 	if (!err && obj->nprogs == 0) {
 		log_error("'%s': no BPF programs in the object", obj->name);
@@ -238,6 +240,11 @@ int bsdk_obj_load(struct bsdk_obj *obj)
 	if (err)
 		return err;
 	bsdk_bump_memlock();
+	/* externs first: they fix the .kconfig map's value */
+	err = externs_load(obj);
+	obj->exts_resolved = true;
+	if (err)
+		return err;
 	btf_load(obj);
 	err = maps_create(obj);
 	for (size_t i = 0; i < obj->nprogs && !err; i++)
@@ -307,6 +314,8 @@ void bsdk_obj_close(struct bsdk_obj *obj)
 	free(obj->image);
 	free(obj->name);
 	free(obj->btf_path);
+	free(obj->exts);
+	free(obj->fd_array);
 	free(obj);
 }
 
@@ -423,7 +432,7 @@ int bsdk_prog_helper_id(const struct bsdk_prog *prog, size_t i)
 
 int bsdk_prog_relo(const struct bsdk_prog *prog, size_t i, struct bsdk_relo_info *info)
 {
-	static const char *const names[] = { "map", "data", "call", "func" };
+	static const char *const names[] = { "map", "data", "call", "func", "ksym", "kfunc" };
 	const struct relo *r;
 
 	if (i >= prog->nrelos)
@@ -436,6 +445,8 @@ int bsdk_prog_relo(const struct bsdk_prog *prog, size_t i, struct bsdk_relo_info
 	info->symbol = r->sym_name;
 	if (r->kind == BSDK_RELO_MAP || r->kind == BSDK_RELO_DATA)
 		info->map = &prog->obj->maps[r->map];
+	else if (r->kind == BSDK_RELO_KSYM || r->kind == BSDK_RELO_KFUNC)
+		info->target = r->ext;
 	else
 		info->target = r->target;
 	info->offset = r->offset;

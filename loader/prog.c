@@ -322,6 +322,9 @@ int prog_load(struct bsdk_prog *prog)
 	attr.license = (uint64_t)(uintptr_t)obj->license;
 	attr.kern_version = obj->kversion;
 	kernel_name(attr.prog_name, prog->fn.name);
+	/* kfuncs of modules: their calls' off indexes this (extern.c) */
+	if (obj->nfd_array)
+		attr.fd_array = (uint64_t)(uintptr_t)obj->fd_array;
 	/* With BTF the verifier checks global functions one by one and
 	 * writes the C source into its log. */
 	if (obj->btf_fd >= 0) {

@@ -45,6 +45,41 @@ static int relo_cmp(const void *a, const void *b)
 #define relo_error(obj, sec, n, fmt, ...) obj_fail(obj, BSDK_ERELO, \
 	"section '%s': relocation %zu " fmt, (obj)->secs[sec].name, (size_t)(n), ##__VA_ARGS__)
 
+/* A use of an extern (an undefined symbol): a kfunc call, or an ld_imm64
+ * of a kconfig variable (its place in .kconfig), a ksym variable or a
+ * kfunc's address. externs_collect() found them all. */
+static int relo_extern(struct bsdk_obj *obj, size_t sec, size_t n,
+		       const struct bpf_insn *insn, struct relo *out)
+{
+	size_t idx;
+	const struct ext *e = extern_by_name(obj, out->sym_name, &idx);
+
+	if (!e)
+		return relo_error(obj, sec, n, "refers to extern '%s', which is declared neither __kconfig nor __ksym: the loader cannot resolve it",
+				  out->sym_name);
+	out->ext = idx;
+	if (insn->code == (BPF_JMP | BPF_CALL)) {
+		if (e->kind != EXT_KFUNC)
+			return relo_error(obj, sec, n, "calls '%s', which is a %s variable, not a function", e->name,
+					  e->kind == EXT_KCONFIG ? "__kconfig" : "__ksym");
+		out->kind = BSDK_RELO_KFUNC;
+		return 0;
+	}
+	if (!is_ld_imm64(insn))
+		return relo_error(obj, sec, n, "(extern '%s') is on instruction %zu, which is neither ld_imm64 nor a call (code %#x)",
+				  e->name, out->insn, insn->code);
+	if ((out->insn + 2) * INSN_SIZE > obj->secs[sec].size)
+		return relo_error(obj, sec, n, "is on an ld_imm64 cut off by the end of the section");
+	if (e->kind == EXT_KCONFIG) {
+		out->kind = BSDK_RELO_DATA;
+		out->map = obj->kconfig_map;
+		out->offset = e->offset;
+		return 0;
+	}
+	out->kind = BSDK_RELO_KSYM;
+	return 0;
+}
+
 /* Classify one relocation and check it against what it points at. */
 static int relo_parse(struct bsdk_obj *obj, size_t sec, size_t n,
 		      const GElf_Rel *rel, struct relo *out)
@@ -68,6 +103,8 @@ static int relo_parse(struct bsdk_obj *obj, size_t sec, size_t n,
 	out->sym_name = elf_sym_name(obj, sym);
 	insn = sec_insn(obj, sec, out->insn);
 
+	if (sym_sec == SHN_UNDEF && GELF_ST_BIND(sym->st_info) != STB_LOCAL && *out->sym_name)
+		return relo_extern(obj, sec, n, insn, out);
 	if (is_pseudo_call(insn)) {
 		if (sym_sec != obj->text_sec || !obj->text_sec)
 			return relo_error(obj, sec, n, "calls '%s', which is not a function in .text", out->sym_name);
@@ -356,7 +393,7 @@ static int link_piece(struct linker *l, const struct bsdk_prog *prog, size_t k)
 			}
 			continue;
 		}
-		if (r->kind != BSDK_RELO_CALL && i + 1 >= fn->count)
+		if (r->kind != BSDK_RELO_CALL && r->kind != BSDK_RELO_KFUNC && i + 1 >= fn->count)
 			return log_fail(BSDK_ERELO, "program '%s': ld_imm64 at instruction %zu is cut off by the end of the function",
 					prog->fn.name, pc);
 		applied = *r;
@@ -375,6 +412,10 @@ static int link_piece(struct linker *l, const struct bsdk_prog *prog, size_t k)
 					r->kind == BSDK_RELO_CALL ?
 					BPF_PSEUDO_CALL : BPF_PSEUDO_FUNC,
 					&applied);
+			break;
+		case BSDK_RELO_KSYM:
+		case BSDK_RELO_KFUNC:
+			extern_apply(obj, r, insn);
 			break;
 		}
 		if (!err)

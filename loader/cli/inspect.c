@@ -46,7 +46,8 @@ static const char inspect_usage[] =
 "    relocations and helpers, per program\n"
 "        each relocation of the linked program: the instruction, its kind\n"
 "        (map: a map's fd; data: a global variable's map and offset; call,\n"
-"        func: a .text subprogram), the ELF symbol and what it resolves\n"
+"        func: a .text subprogram; ksym, kfunc: a kernel variable or\n"
+"        function), the ELF symbol and what it resolves\n"
 "        to; its CO-RE relocations (clang's records of accesses to kernel\n"
 "        types), each with the value the object's BTF gives and the one the\n"
 "        kernel's BTF (or --btf FILE) gives, or why there is none; then the\n"
@@ -54,17 +55,25 @@ static const char inspect_usage[] =
 "        marking those the kernel allows only under a GPL-compatible\n"
 "        license.\n"
 "\n"
+"    externs\n"
+"        the __kconfig and __ksym externs the programs use, and what the\n"
+"        running kernel resolves each to: a value (kconfig), a kernel BTF\n"
+"        ID (typed ksym, kfunc) or an address from /proc/kallsyms; 'absent'\n"
+"        for a __weak one the kernel lacks, or why it cannot be resolved\n"
+"        (load will fail then).\n"
+"\n"
 "    maps\n"
 "        for each map: its name, type, key and value sizes in bytes, its\n"
 "        maximum number of entries and where it was defined: '.maps'\n"
 "        (BTF-defined maps), 'maps' (the legacy struct bpf_map_def), or\n"
 "        '.rodata', '.data', '.bss' (global variables, each section one\n"
-"        array map with a single entry). A perf_event_array with 0 entries\n"
+"        array map with a single entry), '.kconfig' (the __kconfig externs). A perf_event_array with 0 entries\n"
 "        gets one per possible CPU at load.\n"
 "\n"
 "    warnings\n"
 "        what will likely fail later: no license, a GPL-only helper called\n"
-"        under a license that is not GPL-compatible, a program 'bpfsdk run'\n"
+"        under a license that is not GPL-compatible, an extern the running\n"
+"        kernel cannot resolve, a program 'bpfsdk run'\n"
 "        cannot attach, no perf_event_array or ringbuf map to read records\n"
 "        from.\n"
 "\n"
@@ -179,6 +188,14 @@ static int collect_warnings(const struct bsdk_obj *obj, struct warnings *w)
 			     bsdk_prog_name(prog), bsdk_prog_section(prog), why))
 			return -1;
 	}
+	for (size_t i = 0; i < bsdk_obj_extern_count(obj); i++) {
+		struct bsdk_extern_info e;
+
+		if (bsdk_obj_extern(obj, i, &e) == 0 && !e.resolved && !e.weak &&
+		    warn_add(w, "%s extern '%s' cannot be resolved on this kernel (%s): load will fail",
+			     e.kind_name, e.name, e.value))
+			return -1;
+	}
 	while ((map = bsdk_obj_map_next(obj, map)))
 		has_record_map |= bsdk_map_type(map) == BPF_MAP_TYPE_PERF_EVENT_ARRAY ||
 				  bsdk_map_type(map) == BPF_MAP_TYPE_RINGBUF;
@@ -213,10 +230,45 @@ static void relo_target(const struct bsdk_relo_info *r, char *buf, size_t size)
 		snprintf(buf, size, "%s+%llu", r->map ? bsdk_map_name(r->map) : "?",
 			 (unsigned long long)r->offset);
 		break;
+	case BSDK_RELO_KSYM:
+	case BSDK_RELO_KFUNC:
+		snprintf(buf, size, "extern %zu", r->target);
+		break;
 	default:
 		snprintf(buf, size, "insn %zu", r->target);
 		break;
 	}
+}
+
+/* The externs and what they resolve to, after the maps. */
+static int print_externs(const struct bsdk_obj *obj)
+{
+	static const char *const headers[] = { "#", "NAME", "KIND", "WEAK", "RESOLVES TO" };
+	size_t n = bsdk_obj_extern_count(obj);
+	struct table *t;
+	char clean[256];
+
+	if (n == 0)
+		return 0;
+	t = table_new(headers, 5, "rllll");
+	if (!t)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		struct bsdk_extern_info e;
+
+		if (bsdk_obj_extern(obj, i, &e) ||
+		    !table_cell(t, "%zu", i) || !table_cell(t, "%s", e.name) ||
+		    !table_cell(t, "%s", e.kind_name) || !table_cell(t, "%s", e.weak ? "weak" : "-") ||
+		    !table_cell(t, "%s%s", e.resolved || e.weak ? "" : "unresolved: ",
+				text_printable(e.value, clean, sizeof(clean)))) {
+			table_free(t);
+			return -1;
+		}
+	}
+	printf("\nexterns: %zu\n", n);
+	table_print(t, stdout, 2);
+	table_free(t);
+	return 0;
 }
 
 /* ---- CO-RE relocations: what each asks, the object's own value, and the kernel's */
@@ -425,6 +477,8 @@ static int print_text(const struct bsdk_obj *obj, const struct warnings *w)
 	printf("\nmaps: %zu\n", table_rows(maps));
 	if (table_rows(maps))
 		table_print(maps, stdout, 2);
+	if (print_externs(obj))
+		goto out;
 	while ((prog = bsdk_obj_prog_next(obj, prog)))
 		if (print_prog_details(prog))
 			goto out;
@@ -490,6 +544,10 @@ static void json_prog(struct json *j, const struct bsdk_prog *prog,
 		}
 		if (r.kind == BSDK_RELO_CALL || r.kind == BSDK_RELO_FUNC) {
 			json_key(j, "target_insn");
+			json_uint(j, r.target);
+		}
+		if (r.kind == BSDK_RELO_KSYM || r.kind == BSDK_RELO_KFUNC) {
+			json_key(j, "extern");
 			json_uint(j, r.target);
 		}
 		json_object_end(j);
@@ -562,6 +620,28 @@ static void print_json(const struct bsdk_obj *obj, const struct warnings *w)
 		json_string(&j, bsdk_map_origin(map));
 		json_key(&j, "pinned");
 		json_bool(&j, bsdk_map_pinning(map) != 0);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+
+	json_key(&j, "externs");
+	json_array_begin(&j);
+	for (size_t i = 0; i < bsdk_obj_extern_count(obj); i++) {
+		struct bsdk_extern_info e;
+
+		if (bsdk_obj_extern(obj, i, &e))
+			continue;
+		json_object_begin(&j);
+		json_key(&j, "name");
+		json_string(&j, e.name);
+		json_key(&j, "kind");
+		json_string(&j, e.kind_name);
+		json_key(&j, "weak");
+		json_bool(&j, e.weak);
+		json_key(&j, "resolved");
+		json_bool(&j, e.resolved);
+		json_key(&j, "value");
+		json_string(&j, e.value);
 		json_object_end(&j);
 	}
 	json_array_end(&j);
