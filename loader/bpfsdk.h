@@ -819,6 +819,9 @@ struct bsdk_btf_info {
 	uint64_t elem_size;    /* arrays: bytes per element */
 	bool flat;             /* a struct or union whose members are all integers, enums,
 			        * pointers, floats or strings: one column each */
+	uint64_t fixed_size;   /* a struct whose last member is an array: the bytes before it
+				* (records that send only what the array holds may stop inside
+				* it); otherwise size */
 };
 /* Fill *info. 0; -ENOENT when id has no member name; -BSDK_EBTF for a type that cannot be
  * resolved or sized (a loop, an overflowing array, a kind without a size). */

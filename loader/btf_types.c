@@ -94,6 +94,25 @@ bool btfp_is_flat(const struct btf *btf, const struct btf_type *t)
 	return true;
 }
 
+/* Where the struct's last member starts when it is an array, else size. */
+static uint64_t tail_start(const struct btf *btf, const struct btf_type *t, uint64_t size)
+{
+	const struct btf_member *m = btf_members(t), *last = NULL;
+	bool kflag = BTF_INFO_KFLAG(t->info);
+	uint64_t last_off = 0;
+
+	for (uint16_t i = 0; i < btf_vlen(t); i++) {
+		uint64_t off = kflag ? BTF_MEMBER_BIT_OFFSET(m[i].offset) : m[i].offset;
+
+		if (!last || off >= last_off)
+			last = &m[i], last_off = off;
+	}
+	t = last ? btf_skip_mods(btf, last->type, NULL) : NULL;
+	if (!t || btf_kind(t) != BTF_KIND_ARRAY || last_off / 8 > size)
+		return size;
+	return last_off / 8;
+}
+
 static int describe(const struct btf *btf, uint32_t id, struct bsdk_btf_info *info)
 {
 	const struct btf_type *t = btf_skip_mods(btf, id, &id);
@@ -105,6 +124,7 @@ static int describe(const struct btf *btf, uint32_t id, struct bsdk_btf_info *in
 	info->kind = btf_kind(t);
 	info->name = btf_name(btf, t);
 	info->size = size;
+	info->fixed_size = size;
 	switch (info->kind) {
 	case BTF_KIND_INT:
 		info->is_signed = BTF_INT_ENCODING(*(const uint32_t *)(t + 1)) & BTF_INT_SIGNED;
@@ -124,6 +144,8 @@ static int describe(const struct btf *btf, uint32_t id, struct bsdk_btf_info *in
 	}
 	case BTF_KIND_STRUCT: case BTF_KIND_UNION:
 		info->flat = btfp_is_flat(btf, t);
+		if (info->kind == BTF_KIND_STRUCT)
+			info->fixed_size = tail_start(btf, t, size);
 		break;
 	}
 	return 0;

@@ -162,9 +162,44 @@ void json_finish(struct json *j);
  * map must hold no blank or control byte (see record_map_label()). */
 void record_print_hex(FILE *f, const char *map, int cpu, const void *data,
 		      uint32_t size);
+/* The same bytes alone, without a newline. */
+void record_hex_bytes(FILE *f, const void *data, uint32_t size);
 /* A copy of a map's name fit for the first field: blanks and control bytes
  * replaced with '?'. NULL on ENOMEM; free() it. */
 char *record_map_label(const char *name);
+
+/* ---- decode.c: records decoded by the object's BTF (bpfsdk run --format) */
+
+enum record_format { RECORD_HEX, RECORD_TEXT, RECORD_JSON };
+
+struct bsdk_obj;
+struct bsdk_map;
+
+struct decode_cfg {
+	enum record_format format;
+	const char *const *types;	/* --type NAME or MAP=NAME, checked by decode_check_types() */
+	size_t ntypes;
+	bool timestamp;			/* --timestamp */
+	unsigned int btf_flags;		/* BSDK_BTF_DURATIONS */
+	bool columns;			/* text may use columns (one stream only) */
+};
+
+struct decoder;
+
+/* 0, or EXIT_USAGE after one error line: a --type naming no map or no type of obj. */
+int decode_check_types(const struct bsdk_obj *obj, const struct decode_cfg *cfg);
+/* The decoder of map's records (a PERF_EVENT_ARRAY or RINGBUF): the type BPFSDK_RECORD()
+ * names, else the one --type gives, else chosen at the first record (the only named struct of
+ * that size). NULL after one error line (an annotation naming no struct, out of memory). */
+struct decoder *decoder_new(const struct bsdk_obj *obj, const struct bsdk_map *map,
+			    const char *label, const struct decode_cfg *cfg);
+/* Print one record to f. 0, or -1 after one error line: the record is shorter than its type. */
+int decoder_record(struct decoder *d, FILE *f, int cpu, const void *data, uint32_t size);
+/* The byte offset of FIELD, a u64 of the record type, for --sort-by; -1 after one error line. */
+int decoder_field_offset(const struct decoder *d, const char *field);
+/* Warnings to stderr: records longer than their type, undecodable parts. */
+void decoder_report(const struct decoder *d);
+void decoder_free(struct decoder *d);
 
 /* ---- bpf_names.c: names of the kernel's enums, as bpftool prints them */
 

@@ -20,15 +20,13 @@ char *record_map_label(const char *name)
 	return label;
 }
 
-void record_print_hex(FILE *f, const char *map, int cpu, const void *data,
-		      uint32_t size)
+void record_hex_bytes(FILE *f, const void *data, uint32_t size)
 {
 	static const char digits[] = "0123456789abcdef";
 	const unsigned char *p = data;
 	char chunk[512];
 	size_t n = 0;
 
-	fprintf(f, "%s %d %u ", map, cpu, size);
 	for (uint32_t i = 0; i < size; i++) {
 		chunk[n++] = digits[p[i] >> 4];
 		chunk[n++] = digits[p[i] & 0xf];
@@ -37,6 +35,13 @@ void record_print_hex(FILE *f, const char *map, int cpu, const void *data,
 			n = 0;
 		}
 	}
-	chunk[n++] = '\n';
 	fwrite(chunk, 1, n, f);
+}
+
+void record_print_hex(FILE *f, const char *map, int cpu, const void *data,
+		      uint32_t size)
+{
+	fprintf(f, "%s %d %u ", map, cpu, size);
+	record_hex_bytes(f, data, size);
+	fputc('\n', f);
 }

@@ -149,6 +149,12 @@ struct run_args {
 	const char *btf_path;	/* --btf */
 	const char **sets;	/* "NAME=VALUE", checked for syntax */
 	size_t nsets;
+	const char **types;	/* --type NAME or MAP=NAME */
+	size_t ntypes;
+	enum record_format format;
+	bool timestamp;		/* --timestamp */
+	bool durations;		/* --durations */
+	const char *sort_by;	/* --sort-by FIELD */
 	uint64_t count;		/* 0: no limit */
 	double duration;	/* seconds; 0: no limit */
 	unsigned int pages;	/* 0: the library's default */
@@ -158,6 +164,7 @@ struct run_args {
 enum {
 	OPT_SET = 1, OPT_COUNT, OPT_DURATION, OPT_PAGES, OPT_FORMAT,
 	OPT_VERBOSE, OPT_HELP, OPT_BTF, OPT_REQUIRE_ALL,
+	OPT_TYPE, OPT_TIMESTAMP, OPT_SORT_BY, OPT_DURATIONS,
 };
 
 static const struct cli_option run_options[] = {
@@ -170,6 +177,10 @@ static const struct cli_option run_options[] = {
 	{ "require-all", 0, false, OPT_REQUIRE_ALL },
 	{ "help",     'h', false, OPT_HELP },
 	{ "btf",      0,   true,  OPT_BTF },
+	{ "type",     't', true,  OPT_TYPE },
+	{ "timestamp", 'T', false, OPT_TIMESTAMP },
+	{ "sort-by",  0,   true,  OPT_SORT_BY },
+	{ "durations", 0,  false, OPT_DURATIONS },
 	{ 0 },
 };
 
@@ -247,15 +258,29 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 			break;
 		case OPT_FORMAT:
 			if (strcmp(value, "hex") == 0)
-				break;
-			if (strcmp(value, "text") == 0 || strcmp(value, "json") == 0) {
-				/* decoding records by BTF comes in a later
-				 * version; say so rather than print hex */
-				cli_error("--format %s is not implemented yet", value);
-				return EXIT_USAGE;
-			}
-			return cli_usage_error("run", "--format '%s' is not one of hex, text, json",
-					       value);
+				a->format = RECORD_HEX;
+			else if (strcmp(value, "text") == 0)
+				a->format = RECORD_TEXT;
+			else if (strcmp(value, "json") == 0)
+				a->format = RECORD_JSON;
+			else
+				return cli_usage_error("run", "--format '%s' is not one of hex, text, json",
+						       value);
+			break;
+		case OPT_TYPE:
+			if (!*value || value[0] == '=' || value[strlen(value) - 1] == '=')
+				return cli_usage_error("run", "--type '%s' is not NAME or MAP=NAME", value);
+			a->types[a->ntypes++] = value;
+			break;
+		case OPT_TIMESTAMP:
+			a->timestamp = true;
+			break;
+		case OPT_DURATIONS:
+			a->durations = true;
+			break;
+		case OPT_SORT_BY:
+			a->sort_by = value;
+			break;
 		case OPT_VERBOSE:
 			cli_verbosity++;
 			break;
@@ -273,6 +298,9 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 	}
 	if (!a->path)
 		return cli_usage_error("run", "no object file given");
+	if (a->format == RECORD_HEX && (a->ntypes || a->sort_by || a->durations))
+		return cli_usage_error("run", "--%s decodes records: it needs --format text or json",
+				       a->ntypes ? "type" : a->sort_by ? "sort-by" : "durations");
 	return 0;
 }
 
@@ -371,12 +399,14 @@ struct run_state {
 	bool done;		/* --count reached */
 	bool write_failed;
 	int write_errno;	/* why, for the message */
+	bool failed;		/* a record could not be decoded: said, stop */
 };
 
 /* Each perfbuf gets its own ctx so that a record knows its map. */
 struct sample_ctx {
 	struct run_state *st;
 	char *map;		/* record_map_label() of the map's name */
+	struct decoder *dec;	/* --format text or json */
 };
 
 static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
@@ -385,9 +415,14 @@ static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
 	struct run_state *st = c->st;
 
 	/* the rest of a batch after the N-th record is not printed */
-	if (st->done || st->write_failed)
+	if (st->done || st->write_failed || st->failed)
 		return;
-	record_print_hex(stdout, c->map, cpu, data, size);
+	if (!c->dec)
+		record_print_hex(stdout, c->map, cpu, data, size);
+	else if (decoder_record(c->dec, stdout, cpu, data, size)) {
+		st->failed = true;
+		return;
+	}
 	if (++st->printed == st->count)
 		st->done = true;
 }
@@ -440,7 +475,7 @@ static int poll_loop(struct run_state *st, double duration,
 		}
 	}
 
-	while (!stop_signal && !st->done && !st->write_failed) {
+	while (!stop_signal && !st->done && !st->write_failed && !st->failed) {
 		int timeout = -1, n;
 
 		for (size_t i = 0; i < st->nstreams; i++) {
@@ -497,12 +532,14 @@ static int run_main(int argc, char **argv)
 	struct bsdk_map *map = NULL;
 	struct bsdk_obj *obj = NULL;
 	sigset_t stopmask, waitmask;
+	struct decode_cfg dcfg;
 	struct sigaction sa;
 	uint64_t lost = 0;
 	int ret, err;
 
 	a.sets = calloc((size_t)argc, sizeof(*a.sets));
-	if (!a.sets) {
+	a.types = calloc((size_t)argc, sizeof(*a.types));
+	if (!a.sets || !a.types) {
 		cli_error("out of memory");
 		return EXIT_RUNTIME;
 	}
@@ -511,6 +548,7 @@ static int run_main(int argc, char **argv)
 		if (ret < 0)
 			cli_print_usage(&cmd_run);
 		free(a.sets);
+		free(a.types);
 		return ret < 0 ? EXIT_OK : ret;
 	}
 	st.count = a.count;
@@ -543,6 +581,13 @@ static int run_main(int argc, char **argv)
 		if (ret)
 			goto out;
 	}
+	dcfg = (struct decode_cfg){
+		.format = a.format, .types = a.types, .ntypes = a.ntypes,
+		.timestamp = a.timestamp, .btf_flags = a.durations ? BSDK_BTF_DURATIONS : 0,
+	};
+	ret = decode_check_types(obj, &dcfg);
+	if (ret)
+		goto out;
 	if (bsdk_obj_prog_next(obj, NULL) == NULL) {
 		cli_error("'%s': no programs to run", a.path);
 		ret = EXIT_RUNTIME;
@@ -597,6 +642,7 @@ static int run_main(int argc, char **argv)
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
+	dcfg.columns = nmaps == 1;	/* columns when one stream has them alone */
 	while ((map = bsdk_obj_map_next(obj, map))) {
 		struct sample_ctx *c;
 		struct stream *s;
@@ -614,11 +660,30 @@ static int run_main(int argc, char **argv)
 			goto out;
 		}
 		s->map = c->map;
+		if (a.format != RECORD_HEX) {
+			c->dec = decoder_new(obj, map, c->map, &dcfg);
+			if (!c->dec) {
+				ret = EXIT_RUNTIME;
+				goto out;
+			}
+		}
 		if (bsdk_map_type(map) == BPF_MAP_TYPE_PERF_EVENT_ARRAY) {
 			struct bsdk_perfbuf_opts opts = {
 				.sz = sizeof(opts), .pages = a.pages,
 				.on_sample = on_sample, .ctx = c,
 			};
+			int ts_offset = 0;
+
+			/* the rings' k-way merge orders each drain by the field */
+			if (a.sort_by) {
+				ts_offset = decoder_field_offset(c->dec, a.sort_by);
+				if (ts_offset < 0) {
+					ret = EXIT_USAGE;
+					goto out;
+				}
+				opts.merge_by_ts = true;
+				opts.ts_offset = (unsigned int)ts_offset;
+			}
 
 			s->pb = bsdk_perfbuf_new(bsdk_map_fd(map), &opts);
 			if (!s->pb) {
@@ -659,7 +724,7 @@ static int run_main(int argc, char **argv)
 	sigprocmask(SIG_BLOCK, &stopmask, &waitmask);
 	sigdelset(&waitmask, SIGINT);
 	sigdelset(&waitmask, SIGTERM);
-	ret = poll_loop(&st, a.duration, &waitmask) ? EXIT_RUNTIME : EXIT_OK;
+	ret = poll_loop(&st, a.duration, &waitmask) || st.failed ? EXIT_RUNTIME : EXIT_OK;
 	if (st.write_failed && st.write_errno != EPIPE) {
 		cli_error("cannot write records: %s", strerror(st.write_errno));
 		ret = EXIT_RUNTIME;
@@ -667,6 +732,7 @@ static int run_main(int argc, char **argv)
 	for (size_t i = 0; i < st.nstreams; i++) {
 		struct bsdk_perfbuf_stats s;
 
+		decoder_report(ctxs[i].dec);
 		/* a ringbuf's producer learns of a full ring itself: the
 		 * kernel reports no losses to the reader */
 		if (!st.streams[i].pb)
@@ -688,14 +754,17 @@ out:
 	/* clean up: readers, then links, then maps and programs */
 	for (size_t i = 0; st.streams && i < st.nstreams; i++)
 		stream_free(&st.streams[i]);
-	for (size_t i = 0; ctxs && i < nmaps; i++)
+	for (size_t i = 0; ctxs && i < nmaps; i++) {
 		free(ctxs[i].map);
+		decoder_free(ctxs[i].dec);
+	}
 	/* pins are for sharing a map while it runs: the ones it made go */
 	bsdk_obj_unpin(obj);
 	bsdk_obj_close(obj);
 	free(st.streams);
 	free(ctxs);
 	free(a.sets);
+	free(a.types);
 	return ret;
 }
 

@@ -111,13 +111,13 @@ expect_usage_error() {
 	done
 }
 
-@test "usage: --format text and json say they are not implemented yet" {
-	run "$BPFSDK" run --format text "$OBJS/cli_globals.bpf.o"
-	expect_usage_error "^error: --format text is not implemented yet$"
-	run "$BPFSDK" run --format=json "$OBJS/cli_globals.bpf.o"
-	expect_usage_error "^error: --format json is not implemented yet$"
+@test "usage: --format takes hex, text and json; the decoding options need text or json" {
 	run "$BPFSDK" run -f yaml "$OBJS/cli_globals.bpf.o"
 	expect_usage_error "--format 'yaml' is not one of hex, text, json"
+	run "$BPFSDK" run --type event "$OBJS/cli_globals.bpf.o"
+	expect_usage_error "--type decodes records: it needs --format text or json"
+	run "$BPFSDK" run --format json --type events= "$OBJS/cli_globals.bpf.o"
+	expect_usage_error "--type 'events=' is not NAME or MAP=NAME"
 }
 
 @test "usage: option forms: --opt=VALUE, -cVALUE, grouped -vv, and --" {

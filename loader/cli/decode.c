@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * decode.c - `bpfsdk run --format text|json`: which type a map's records
+ * have, and each record printed as a value of it by the library's BTF
+ * printer.
+ *
+ * The type is, in this order: the one --type gives for the map (--type
+ * MAP=NAME, or --type NAME for every map), the struct BPFSDK_RECORD() names
+ * on the map, or - decided at the first record - the only named struct of
+ * the object whose size matches the record's (a perf ring pads size + data
+ * to 8 bytes, so a record may be up to 7 bytes longer). Without one the
+ * records stay hex, with a hint saying how to name the type.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <linux/bpf.h>
+#include <linux/btf.h>
+
+#include "bpfsdk.h"
+#include "cli.h"
+
+struct decoder {
+	const struct bsdk_btf *btf;
+	const struct decode_cfg *cfg;
+	const char *label;	/* the map's name, fit for text */
+	char *json_map;		/* the map's name as a JSON string */
+	bool perf;		/* records padded by the perf ring */
+	int type_id;		/* > 0: decoding; 0: not chosen yet; < 0: hex */
+	bool named;		/* by --type or the annotation, not by size */
+	uint64_t type_size;
+	uint64_t min_size;	/* records may stop inside a trailing array */
+	const char *type_name;
+	bool columns;		/* text: the type is flat, one stream: columns */
+	bool header_done;
+	uint64_t longer, longest;	/* records with bytes past the type */
+	uint64_t partial;		/* records the printer could not show whole */
+	int partial_err;
+};
+
+/* The --type for map: "MAP=NAME" for it, else a plain "NAME", else NULL. */
+static const char *type_for(const struct decode_cfg *cfg, const char *map)
+{
+	const char *plain = NULL;
+	size_t n = strlen(map);
+
+	for (size_t i = 0; i < cfg->ntypes; i++) {
+		const char *t = cfg->types[i], *eq = strchr(t, '=');
+
+		if (!eq)
+			plain = t;
+		else if ((size_t)(eq - t) == n && strncmp(t, map, n) == 0)
+			return eq + 1;
+	}
+	return plain;
+}
+
+int decode_check_types(const struct bsdk_obj *obj, const struct decode_cfg *cfg)
+{
+	const struct bsdk_btf *btf = bsdk_obj_btf(obj);
+
+	for (size_t i = 0; i < cfg->ntypes; i++) {
+		const char *t = cfg->types[i], *eq = strchr(t, '=');
+		const char *name = eq ? eq + 1 : t;
+		char map[256];
+
+		if (eq) {
+			snprintf(map, sizeof(map), "%.*s", (int)(eq - t), t);
+			if (!bsdk_obj_map_find(obj, map)) {
+				cli_error("--type %s: '%s' has no map '%s'", t, bsdk_obj_name(obj), map);
+				return EXIT_USAGE;
+			}
+		}
+		if (!btf) {
+			cli_error("--type %s: '%s' has no BTF (build it with clang -g)", t,
+				  bsdk_obj_name(obj));
+			return EXIT_USAGE;
+		}
+		if (bsdk_btf_find_type(btf, name) < 0) {
+			cli_error("--type %s: '%s' has no type '%s'", t, bsdk_obj_name(obj), name);
+			return EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+static void set_type(struct decoder *d, int id)
+{
+	struct bsdk_btf_info info;
+
+	if (bsdk_btf_info(d->btf, (uint32_t)id, NULL, &info)) {
+		d->type_id = -1;
+		return;
+	}
+	d->type_id = id;
+	d->type_size = info.size;
+	d->min_size = info.fixed_size;
+	d->type_name = *info.name ? info.name : "(anonymous)";
+	d->columns = d->cfg->columns && info.flat;
+}
+
+struct decoder *decoder_new(const struct bsdk_obj *obj, const struct bsdk_map *map,
+			    const char *label, const struct decode_cfg *cfg)
+{
+	struct decoder *d = calloc(1, sizeof(*d));
+	const char *name;
+	size_t len;
+	FILE *f;
+	int id;
+
+	if (!d) {
+		cli_error("out of memory");
+		return NULL;
+	}
+	d->cfg = cfg;
+	d->label = label;
+	d->perf = bsdk_map_type(map) == BPF_MAP_TYPE_PERF_EVENT_ARRAY;
+	d->btf = bsdk_obj_btf(obj);
+	f = open_memstream(&d->json_map, &len);
+	if (f) {
+		struct json j;
+
+		json_init(&j, f);
+		json_string(&j, bsdk_map_name(map));
+		fclose(f);
+	}
+	if (!f || !d->json_map) {
+		cli_error("out of memory");
+		free(d);
+		return NULL;
+	}
+	if (cfg->format == RECORD_HEX || !d->btf) {
+		d->type_id = -1;
+		return d;
+	}
+	name = type_for(cfg, bsdk_map_name(map));
+	id = name ? bsdk_btf_find_type(d->btf, name) : bsdk_map_record_type(map);
+	if (id == -BSDK_EBTF) {
+		decoder_free(d);	/* the library said which annotation */
+		return NULL;
+	}
+	if (id > 0) {
+		set_type(d, id);
+		d->named = true;
+		if (cli_verbosity)
+			fprintf(stderr, "map '%s': records decoded as %s (%llu bytes), from %s\n",
+				label, d->type_name, (unsigned long long)d->type_size,
+				name ? "--type" : "BPFSDK_RECORD()");
+	}
+	return d;
+}
+
+/* The most a record of a type of size bytes may be: a perf ring pads
+ * the u32 size and the data to a multiple of 8. */
+static uint64_t padded(const struct decoder *d, uint64_t size)
+{
+	return d->perf ? ((size + 4 + 7) & ~(uint64_t)7) - 4 : size;
+}
+
+/* No type named: the only named struct or union the record fits. */
+static void choose_by_size(struct decoder *d, uint32_t size)
+{
+	uint32_t n = bsdk_btf_type_count(d->btf);
+	const char *names[3];
+	int found = 0, id = 0;
+
+	for (uint32_t i = 1; i < n; i++) {
+		struct bsdk_btf_info info;
+
+		if (bsdk_btf_info(d->btf, i, NULL, &info) || info.type_id != i || !*info.name ||
+		    (info.kind != BTF_KIND_STRUCT && info.kind != BTF_KIND_UNION) ||
+		    info.size == 0 || info.size > size || padded(d, info.size) < size)
+			continue;
+		if (found < 3)
+			names[found] = info.name;
+		found++;
+		id = (int)i;
+	}
+	if (found == 1) {
+		set_type(d, id);
+		if (cli_verbosity)
+			fprintf(stderr, "map '%s': records of %u bytes decoded as %s, the only struct of that size (--type NAME chooses another)\n",
+				d->label, size, d->type_name);
+		return;
+	}
+	d->type_id = -1;
+	if (found == 0)
+		fprintf(stderr, "hint: map '%s': no struct of the object fits its records of %u bytes: printed as hex; BPFSDK_RECORD(NAME) on the map or --type NAME decodes them\n",
+			d->label, size);
+	else
+		fprintf(stderr, "hint: map '%s': %d structs fit its records of %u bytes (%s, %s%s): printed as hex; --type %s=NAME chooses one\n",
+			d->label, found, size, names[0], names[1], found > 2 ? ", ..." : "",
+			d->label);
+}
+
+/* "HH:MM:SS.uuuuuu " in text, "@time" seconds in JSON. */
+static void print_time(const struct decoder *d, FILE *f)
+{
+	static time_t last_sec = -1;
+	static char hms[16];
+	struct timespec ts;
+	struct tm tm;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	if (d->cfg->format == RECORD_JSON) {
+		fprintf(f, ",\"@time\":%lld.%06ld", (long long)ts.tv_sec, ts.tv_nsec / 1000);
+		return;
+	}
+	if (ts.tv_sec != last_sec) {	/* localtime once a second, not per record */
+		localtime_r(&ts.tv_sec, &tm);
+		strftime(hms, sizeof(hms), "%H:%M:%S", &tm);
+		last_sec = ts.tv_sec;
+	}
+	fprintf(f, "%s.%06ld ", hms, ts.tv_nsec / 1000);
+}
+
+static void print_header(struct decoder *d, FILE *f)
+{
+	if (d->cfg->timestamp)
+		fprintf(f, "%-15s ", "TIME");
+	fputs("CPU", f);
+	bsdk_btf_print_header(d->btf, (uint32_t)d->type_id, d->cfg->btf_flags, f);
+	fputc('\n', f);
+	d->header_done = true;
+}
+
+int decoder_record(struct decoder *d, FILE *f, int cpu, const void *data, uint32_t size)
+{
+	bool json = d->cfg->format == RECORD_JSON;
+	int err;
+
+	if (d->type_id == 0)
+		choose_by_size(d, size);
+	if (d->type_id > 0 && size < d->min_size) {
+		cli_error("map '%s': a record of %u bytes is shorter than %s (%llu bytes%s)%s",
+			  d->label, size, d->type_name, (unsigned long long)d->min_size,
+			  d->min_size < d->type_size ? " before its last array" : "",
+			  d->named ? "" : "; --type NAME names the right type");
+		return -1;
+	}
+	if (d->type_id > 0 && size > padded(d, d->type_size)) {
+		d->longer++;
+		if (size > d->longest)
+			d->longest = size;
+	}
+	if (d->type_id < 0 && !json) {
+		if (d->cfg->timestamp && d->cfg->format == RECORD_TEXT)
+			print_time(d, f);
+		record_print_hex(f, d->label, cpu, data, size);
+		return 0;
+	}
+	if (json) {
+		fprintf(f, "{\"@map\":%s,\"@cpu\":%d", d->json_map, cpu);
+		if (d->cfg->timestamp)
+			print_time(d, f);
+		if (d->type_id < 0) {
+			fprintf(f, ",\"@size\":%u,\"@hex\":\"", size);
+			record_hex_bytes(f, data, size);
+			fputs("\"}\n", f);
+			return 0;
+		}
+		err = bsdk_btf_print(d->btf, (uint32_t)d->type_id, data, size, BSDK_BTF_JSON,
+				     BSDK_BTF_MEMBERS, f);
+		fputs("}\n", f);
+	} else if (d->columns) {
+		if (!d->header_done)
+			print_header(d, f);
+		if (d->cfg->timestamp)
+			print_time(d, f);
+		fprintf(f, "%3d", cpu);
+		err = bsdk_btf_print(d->btf, (uint32_t)d->type_id, data, size, BSDK_BTF_COLUMNS,
+				     d->cfg->btf_flags, f);
+		fputc('\n', f);
+	} else {
+		if (d->cfg->timestamp)
+			print_time(d, f);
+		fprintf(f, "%s %d", d->label, cpu);
+		err = bsdk_btf_print(d->btf, (uint32_t)d->type_id, data, size, BSDK_BTF_TEXT,
+				     BSDK_BTF_MEMBERS | d->cfg->btf_flags, f);
+		fputc('\n', f);
+	}
+	if (err && err != -ERANGE) {
+		d->partial++;
+		d->partial_err = err;
+	}
+	return 0;
+}
+
+int decoder_field_offset(const struct decoder *d, const char *field)
+{
+	struct bsdk_btf_info info;
+	int err;
+
+	if (d->type_id <= 0) {
+		cli_error("--sort-by %s: map '%s' has no record type yet: BPFSDK_RECORD() on the map or --type NAME gives it",
+			  field, d->label);
+		return -1;
+	}
+	err = bsdk_btf_info(d->btf, (uint32_t)d->type_id, field, &info);
+	if (err) {
+		cli_error("--sort-by %s: %s has no member '%s'", field, d->type_name, field);
+		return -1;
+	}
+	if (info.kind != BTF_KIND_INT || info.size != 8 || info.bitfield ||
+	    info.offset + 8 > d->type_size) {
+		cli_error("--sort-by %s: the member is not a 64-bit integer (a timestamp such as bpf_ktime_get_ns())",
+			  field);
+		return -1;
+	}
+	return (int)info.offset;
+}
+
+void decoder_report(const struct decoder *d)
+{
+	if (!d)
+		return;
+	if (d->longer)
+		fprintf(stderr, "warning: map '%s': %llu record%s longer than %s (%llu bytes), up to %llu bytes: the bytes past it are not shown\n",
+			d->label, (unsigned long long)d->longer, d->longer == 1 ? "" : "s",
+			d->type_name, (unsigned long long)d->type_size,
+			(unsigned long long)d->longest);
+	if (d->partial)
+		fprintf(stderr, "warning: map '%s': %llu record%s not shown whole as %s: %s\n",
+			d->label, (unsigned long long)d->partial, d->partial == 1 ? "" : "s",
+			d->type_name, bsdk_strerror(d->partial_err));
+}
+
+void decoder_free(struct decoder *d)
+{
+	if (!d)
+		return;
+	free(d->json_map);
+	free(d);
+}
