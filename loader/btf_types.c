@@ -108,7 +108,8 @@ static uint64_t tail_start(const struct btf *btf, const struct btf_type *t, uint
 			last = &m[i], last_off = off;
 	}
 	t = last ? btf_skip_mods(btf, last->type, NULL) : NULL;
-	if (!t || btf_kind(t) != BTF_KIND_ARRAY || last_off / 8 > size)
+	/* a struct that is only an array has no fixed part to check */
+	if (!t || btf_kind(t) != BTF_KIND_ARRAY || last_off == 0 || last_off / 8 > size)
 		return size;
 	return last_off / 8;
 }

@@ -44,6 +44,12 @@ const volatile __u32 target_pid = 0;
  * examples keep their record type in the object this way. */
 struct event *unused_event __attribute__((unused));
 
+/* Larger than any record: --type too_big must be refused. */
+struct too_big {
+	char bytes[64];
+};
+struct too_big *unused_too_big __attribute__((unused));
+
 SEC("tracepoint/syscalls/sys_enter_getpgid")
 int on_getpgid(void *ctx)
 {

@@ -1,0 +1,168 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+#
+# run_decode.bats - `bpfsdk run --format json|text` decodes records by the
+# object's BTF: fields read back with jq match what really happened (the
+# pid that made the call, its argument, a unique file name opened), every
+# gallery object's JSON passes a JSON parser, and a record type that does
+# not fit gives one error line or a reported excess.
+
+load cli_common
+
+setup() {
+	cli_setup
+	command -v jq >/dev/null || skip "jq is not installed (tools/setup installs it)"
+}
+
+teardown() {
+	cli_teardown
+}
+
+# build_libbpf_object: tests/bpf-libbpf/decode_event.bpf.c against libbpf's
+# headers, into $LIBBPF_OBJ.
+build_libbpf_object() {
+	[ -f /usr/include/bpf/bpf_helpers.h ] || skip "libbpf-dev is not installed"
+	LIBBPF_OBJ="$BATS_TEST_TMPDIR/decode_event.bpf.o"
+	clang -O2 -g -target bpf -Wall -Werror -idirafter "/usr/include/$(gcc -print-multiarch)" \
+		-c tests/bpf-libbpf/decode_event.bpf.c -o "$LIBBPF_OBJ" ||
+		fail "tests/bpf-libbpf/decode_event.bpf.c does not build with libbpf's headers"
+}
+
+# check_events: $OUT holds the 3 records of getpgid(1001..1003) by
+# $TRIGGER_PID, as JSON Lines.
+check_events() {
+	expect_eq "$(wc -l <"$OUT")" 3 "records"
+	while read -r line; do
+		jq -e . >/dev/null <<<"$line" || fail "not JSON: $line"
+	done <"$OUT"
+	expect_eq "$(jq -r '.arg' "$OUT" | tr '\n' ' ')" "1001 1002 1003 " "the getpgid() arguments"
+	expect_eq "$(jq -r '.who.pid' "$OUT" | sort -u)" "$TRIGGER_PID" "the nested struct's pid"
+	expect_eq "$(jq -r '.who.tid' "$OUT" | sort -u)" "$TRIGGER_PID" "the nested struct's tid"
+	expect_eq "$(jq -r '.comm' "$OUT" | sort -u)" cli_trigger "the char array"
+	expect_eq "$(jq -r '.parity' "$OUT" | tr '\n' ' ')" "PARITY_ODD PARITY_EVEN PARITY_ODD " "the enum"
+	expect_eq "$(jq -r '"\(.low4) \(.next12) \(.top)"' "$OUT" | tr '\n' ,)" \
+		"9 62 48879,10 62 48879,11 62 48879," "the bitfields"
+	expect_eq "$(jq -r '."@map"' "$OUT" | sort -u)" events "@map"
+	jq -e '."@cpu" | type == "number"' "$OUT" >/dev/null || fail "@cpu is not a number"
+}
+
+@test "a libbpf-style struct event decodes with no annotation: the only struct of its size" {
+	build_libbpf_object
+	start_trigger getpgid 3 1001
+	start_run --set target_pid="$TRIGGER_PID" --format json --count 3 "$LIBBPF_OBJ"
+	go
+	wait_run
+	expect_eq "$RUN_STATUS" 0 "exit status"
+	check_events
+	grep -q "map 'events': records of 44 bytes decoded as event, the only struct of that size" "$ERR" ||
+		fail "-v does not say which struct was chosen"
+}
+
+@test "--type event and --type events=event decode the same records" {
+	build_libbpf_object
+	for t in event events=event; do
+		start_trigger getpgid 3 1001
+		start_run --set target_pid="$TRIGGER_PID" --format json --type "$t" --count 3 "$LIBBPF_OBJ"
+		go
+		wait_run
+		expect_eq "$RUN_STATUS" 0 "exit status with --type $t"
+		check_events
+		grep -q "records decoded as event (40 bytes), from --type" "$ERR" ||
+			fail "-v does not say --type chose the struct"
+	done
+}
+
+@test "--format text: name=value for a nested record, with the map and the CPU first" {
+	build_libbpf_object
+	start_trigger getpgid 1 1001
+	start_run --set target_pid="$TRIGGER_PID" --format text --count 1 "$LIBBPF_OBJ"
+	go
+	wait_run
+	expect_eq "$RUN_STATUS" 0 "exit status"
+	line=$(cat "$OUT")
+	[[ $line =~ ^events\ [0-9]+\ who=\{pid=$TRIGGER_PID\ tid=$TRIGGER_PID\}\ comm=\"cli_trigger\"\ parity=PARITY_ODD\ low4=9\ next12=62\ top=48879\ arg=1001$ ]] ||
+		fail "unexpected text record: $line"
+}
+
+@test "a record type larger than the records is one error line; a smaller one reports the excess" {
+	build_libbpf_object
+	start_trigger getpgid 3 1001
+	start_run --set target_pid="$TRIGGER_PID" --format json --type too_big --count 3 "$LIBBPF_OBJ"
+	go
+	RUN_STATUS=0
+	wait "$RUN_PID" || RUN_STATUS=$?
+	RUN_PID=
+	wait "$TRIGGER_PID"
+	cat "$ERR"
+	expect_eq "$RUN_STATUS" 1 "exit status with a type larger than the records"
+	expect_eq "$(grep -c '^error' "$ERR")" 1 "error lines"
+	grep -qx "error: map 'events': a record of 44 bytes is shorter than too_big (64 bytes)" "$ERR" ||
+		fail "no error naming the sizes"
+
+	start_trigger getpgid 3 1001
+	start_run --set target_pid="$TRIGGER_PID" --format json --type who --count 3 "$LIBBPF_OBJ"
+	go
+	wait_run
+	expect_eq "$RUN_STATUS" 0 "exit status with a type smaller than the records"
+	expect_eq "$(jq -r '.pid' "$OUT" | sort -u)" "$TRIGGER_PID" "the first bytes decoded as struct who"
+	grep -qx "warning: map 'events': 3 records longer than who (8 bytes), up to 44 bytes: the bytes past it are not shown" "$ERR" ||
+		fail "the excess is not reported"
+}
+
+@test "--type errors: a type or a map the object does not have" {
+	build_libbpf_object
+	run "$BPFSDK" run --format json --type nope "$LIBBPF_OBJ"
+	expect_eq "$status" 2 "exit status"
+	expect_eq "$output" "error: --type nope: '$LIBBPF_OBJ' has no type 'nope'" "message"
+	run "$BPFSDK" run --format json --type nomap=event "$LIBBPF_OBJ"
+	expect_eq "$status" 2 "exit status"
+	expect_eq "$output" "error: --type nomap=event: '$LIBBPF_OBJ' has no map 'nomap'" "message"
+}
+
+@test "opensnoop's records as JSON: the unique path and the pid that opened it" {
+	file="$BATS_TEST_TMPDIR/decode-$$-$RANDOM.txt"
+	echo hello >"$file"
+	rm -f "$GO"
+	# exec: the pid that opens is the one $! gives
+	bash -c 'while [ ! -e "$1" ]; do sleep 0.05; done; exec cat "$2"' _ "$GO" "$file" >/dev/null &
+	opener=$!
+	start_run --set target_tgid="$opener" --format json --duration 30 "$BUILD/bpf/opensnoop.bpf.o"
+	go
+	wait "$opener"
+	for _ in $(seq 100); do
+		grep -q "$file" "$OUT" && break
+		sleep 0.1
+	done
+	kill -INT "$RUN_PID"
+	wait_run
+	expect_eq "$RUN_STATUS" 0 "exit status"
+	rec=$(jq -c --arg f "$file" 'select(.path == $f)' "$OUT")
+	[ -n "$rec" ] || fail "no record with path $file"
+	expect_eq "$(jq -r .pid <<<"$rec")" "$opener" "pid"
+	expect_eq "$(jq -r .comm <<<"$rec")" cat "comm"
+	jq -e '.ret >= 0' <<<"$rec" >/dev/null || fail "the open failed: $rec"
+}
+
+@test "every gallery object that streams records prints valid JSON Lines" {
+	local n=0
+	for obj in "$BUILD"/bpf/*.bpf.o; do
+		name=$(basename "$obj" .bpf.o)
+		"$BPFSDK" inspect --json "$obj" | jq -e '.maps[] | select(.type == "perf_event_array" or .type == "ringbuf")' >/dev/null 2>&1 || continue
+		# something for every kind of program to see
+		( for _ in $(seq 40); do cat /etc/hostname >/dev/null; echo x >/dev/null; /bin/true; sleep 0.05; done ) &
+		busy=$!
+		run timeout 20 "$BPFSDK" run --format json --count 5 --duration 3 "$obj"
+		kill "$busy" 2>/dev/null || true
+		wait "$busy" 2>/dev/null || true
+		[ "$status" -eq 0 ] || fail "$name: exit status $status: $output"
+		while IFS= read -r line; do
+			[[ $line == "{"* ]] || continue
+			python3 -c 'import json, sys; json.loads(sys.argv[1])' "$line" ||
+				fail "$name: not JSON: $line"
+			jq -e '."@map" and (."@cpu" | type == "number")' <<<"$line" >/dev/null ||
+				fail "$name: no @map or @cpu: $line"
+			n=$((n + 1))
+		done <<<"$output"
+	done
+	[ "$n" -gt 0 ] || fail "no gallery object printed a record"
+}
