@@ -106,24 +106,27 @@ static int elem_cmd(const struct bsdk_map *map, enum bpf_cmd cmd, const void *ke
 	return err < 0 ? fail(-err) : 0;
 }
 
-int bsdk_map_lookup_elem(const struct bsdk_map *map, const void *key, size_t key_size,
-			 void *value, size_t value_size, uint64_t flags)
+/* A command with a key and a value, both sizes checked first. */
+static int value_cmd(const struct bsdk_map *map, enum bpf_cmd cmd, const void *key,
+		     size_t key_size, const void *value, size_t value_size, uint64_t flags)
 {
 	int err = check_key(map, key, key_size, "key");
 
 	if (!err)
 		err = check_value(map, value, value_size);
-	return err ? err : elem_cmd(map, BPF_MAP_LOOKUP_ELEM, key, value, flags);
+	return err ? err : elem_cmd(map, cmd, key, value, flags);
+}
+
+int bsdk_map_lookup_elem(const struct bsdk_map *map, const void *key, size_t key_size,
+			 void *value, size_t value_size, uint64_t flags)
+{
+	return value_cmd(map, BPF_MAP_LOOKUP_ELEM, key, key_size, value, value_size, flags);
 }
 
 int bsdk_map_update_elem(const struct bsdk_map *map, const void *key, size_t key_size,
 			 const void *value, size_t value_size, uint64_t flags)
 {
-	int err = check_key(map, key, key_size, "key");
-
-	if (!err)
-		err = check_value(map, value, value_size);
-	return err ? err : elem_cmd(map, BPF_MAP_UPDATE_ELEM, key, value, flags);
+	return value_cmd(map, BPF_MAP_UPDATE_ELEM, key, key_size, value, value_size, flags);
 }
 
 int bsdk_map_delete_elem(const struct bsdk_map *map, const void *key, size_t key_size,
@@ -137,11 +140,8 @@ int bsdk_map_delete_elem(const struct bsdk_map *map, const void *key, size_t key
 int bsdk_map_lookup_and_delete_elem(const struct bsdk_map *map, const void *key, size_t key_size,
 				    void *value, size_t value_size, uint64_t flags)
 {
-	int err = check_key(map, key, key_size, "key");
-
-	if (!err)
-		err = check_value(map, value, value_size);
-	return err ? err : elem_cmd(map, BPF_MAP_LOOKUP_AND_DELETE_ELEM, key, value, flags);
+	return value_cmd(map, BPF_MAP_LOOKUP_AND_DELETE_ELEM, key, key_size, value, value_size,
+			 flags);
 }
 
 int bsdk_map_get_next_key(const struct bsdk_map *map, const void *cur_key, void *next_key,

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#include <linux/bpf.h>
 
 #include "bpfsdk.h"
 #include "check.h"
@@ -220,6 +221,22 @@ static void expect_open_fails(struct img *im, int err, const char *what,
 	im->buf = NULL;
 }
 
+/* ---- what the kernel says of a map ---- */
+
+/* BPF_OBJ_GET_INFO_BY_FD of map fd into *info: 0, or -1 with errno. */
+__attribute__((unused))
+static int craft_map_info(int fd, struct bpf_map_info *info)
+{
+	union bpf_attr attr;
+
+	memset(info, 0, sizeof(*info));
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = (uint32_t)fd;
+	attr.info.info_len = sizeof(*info);
+	attr.info.info = (uint64_t)(uintptr_t)info;
+	return (int)syscall(__NR_bpf, BPF_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr));
+}
+
 /* ---- whether bpf() works here (root, BPF enabled) ---- */
 
 __attribute__((unused))
@@ -229,6 +246,25 @@ static int craft_bpf_usable(void)
 	long r = syscall(__NR_bpf, 5 /* BPF_PROG_LOAD */, NULL, 0);
 
 	return !(r < 0 && (errno == EPERM || errno == ENOSYS));
+}
+
+/* The start of a test on the kernel: skip the whole test (exit 0) where bpf() is not
+ * permitted, else open $BUILD/bpf/tests/NAME.bpf.o, checked; NULL when it did not open. */
+__attribute__((unused))
+static struct bsdk_obj *craft_open_for_kernel(const char *name)
+{
+	struct bsdk_obj *obj;
+	struct img im;
+
+	if (!craft_bpf_usable()) {
+		printf("ok 1 # skip bpf() not permitted\n1..1\n");
+		exit(0);
+	}
+	im = img_read(name);
+	obj = bsdk_obj_open_mem(im.buf, im.size, name);
+	free(im.buf);
+	check(obj != NULL, "open %s", name);
+	return obj;
 }
 
 #endif /* BPFSDK_TEST_OBJ_CRAFT_H */

@@ -20,16 +20,8 @@
 static uint32_t map_id(int fd)
 {
 	struct bpf_map_info info;
-	union bpf_attr attr;
 
-	memset(&info, 0, sizeof(info));
-	memset(&attr, 0, sizeof(attr));
-	attr.info.bpf_fd = (uint32_t)fd;
-	attr.info.info_len = sizeof(info);
-	attr.info.info = (uint64_t)(uintptr_t)&info;
-	if (syscall(__NR_bpf, BPF_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr)))
-		return 0;
-	return info.id;
+	return craft_map_info(fd, &info) ? 0 : info.id;
 }
 
 static int map_elem(int cmd, int fd, uint32_t key, uint64_t *value)

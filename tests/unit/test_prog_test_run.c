@@ -31,17 +31,10 @@ int main(void)
 	struct bsdk_obj *obj;
 	volatile uint64_t *runs;
 	uint64_t args[2] = { 4, 2 };
-	struct img im;
 	int err;
 
-	if (!craft_bpf_usable()) {
-		printf("ok 1 # skip bpf() not permitted\n1..1\n");
-		return 0;
-	}
-	im = img_read("test_run");
-	obj = bsdk_obj_open_mem(im.buf, im.size, "test_run");
-	free(im.buf);
-	if (!check(obj != NULL, "open test_run"))
+	obj = craft_open_for_kernel("test_run");
+	if (!obj)
 		return check_done();
 
 	cap_start();
