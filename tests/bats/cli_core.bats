@@ -51,6 +51,7 @@ run_flavour() {
 	expect_eq "$(field "$REC" 0 4)" "$TRIGGER_PID" "task->pid through the relocated offset"
 	expect_eq "$(field "$REC" 4 4)" "$TRIGGER_PID" "task->tgid through the relocated offset"
 	expect_eq "$(field "$REC" 16 4)" "$PARENT" "task->real_parent->tgid: the driver's parent"
+	expect_eq "$(field "$REC" 60 4)" "$TRIGGER_PID" "task->pid read in a .text subprogram"
 }
 
 @test "CO-RE: field existence, enum values, type existence and sizes from the kernel's BTF" {
@@ -73,7 +74,7 @@ run_flavour() {
 	run "$BPFSDK" inspect "$OBJS/core_flavour.bpf.o"
 	echo "$output"
 	assert_success
-	assert_line "  CO-RE relocations: 12"
+	assert_line "  CO-RE relocations: 13"
 	assert_line --regexp '^  INSN +KIND +ACCESS +LOCAL +KERNEL +KERNEL TYPE +NOTE$'
 	assert_line --regexp '^ +[0-9]+ +field_byte_offset +task_struct___mine\.pid \(0:2\) +16 +[0-9]+ +\[[0-9]+\] task_struct +-$'
 	assert_line --regexp '^ +[0-9]+ +field_byte_offset +task_struct___mine\.real_parent \(0:1\) +8 +[0-9]+ +\[[0-9]+\] task_struct +-$'
@@ -97,7 +98,7 @@ run_flavour() {
 	run "$BPFSDK" inspect --json "$OBJS/core_flavour.bpf.o"
 	assert_success
 	relos=$(jq -c '.programs[0].core_relocations' <<<"$output")
-	expect_eq "$(jq length <<<"$relos")" 12 "relocations"
+	expect_eq "$(jq length <<<"$relos")" 13 "relocations"
 	expect_eq "$(jq -r '[.[] | select(.spec == "task_struct___mine.pid" and .kind == "field_byte_offset")][0] | "\(.state) \(.local_value) \(.target_type)"' <<<"$relos")" \
 		"resolved 16 task_struct" "the pid relocation"
 	expect_eq "$(jq -r '[.[] | select(.kind == "field_byte_offset" and .spec == "task_struct___mine.nope")][0].state' <<<"$relos")" \

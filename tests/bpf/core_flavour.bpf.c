@@ -20,6 +20,7 @@
  *   nope_type          bpf_core_type_exists(struct no_such_struct___mine)
  *   pid_size           bpf_core_field_size(task->pid): 4
  *   comm_off           bpf_core_field_offset(task->comm), nonzero
+ *   sub_pid            task->pid again, read by a .text subprogram: its relocation moves with it
  */
 #include <linux/bpf.h>
 #include "bpf_helpers.h"
@@ -62,8 +63,16 @@ struct core_flavour_event {
 	__u32 nope_enum;
 	__u32 ts_exists, nope_type;
 	__u32 pid_size, comm_off;
-	__u32 pad;
+	__u32 sub_pid;
 };
+
+static __attribute__((noinline)) __u32 sub_read_pid(struct task_struct___mine *task)
+{
+	__u32 pid = 0;
+
+	bpf_core_read(&pid, sizeof(pid), &task->pid);
+	return pid;
+}
 
 SEC("tp/syscalls/sys_enter_getpgid")
 int core_flavour(void *ctx)
@@ -93,6 +102,7 @@ int core_flavour(void *ctx)
 	e.nope_type = bpf_core_type_exists(struct no_such_struct___mine);
 	e.pid_size = bpf_core_field_size(task->pid);
 	e.comm_off = bpf_core_field_offset(task->comm);
+	e.sub_pid = sub_read_pid(task);
 	bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, &e, sizeof(e));
 	return 0;
 }
