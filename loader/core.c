@@ -405,13 +405,13 @@ static bool fields_compat(const struct btf *lb, uint32_t lid, const struct btf *
 /* Find the local member acc names in target composite tid (searching anonymous members
  * too), extending the target spec t; its type goes to *next. 1 found, 0 not, <0 too deep. */
 static int match_member(const struct btf *lb, const struct core_acc *acc, const struct btf *tb,
-			uint32_t tid, struct core_spec *ts, uint32_t *next)
+			uint32_t tid, struct core_spec *ts, uint32_t *next, long *steps)
 {
 	const struct btf_type *lt = resolve(lb, acc->type_id, NULL);
 	const struct btf_member *lm = &btf_members(lt)[acc->idx];
 	const struct btf_type *t = resolve(tb, tid, &tid);
 
-	if (!t || !is_composite(t))
+	if (!t || !is_composite(t) || --*steps < 0)
 		return 0;
 	for (uint16_t i = 0; i < btf_vlen(t); i++) {
 		const struct btf_member *m = &btf_members(t)[i];
@@ -424,7 +424,7 @@ static int match_member(const struct btf *lb, const struct core_acc *acc, const 
 		ts->bit_offset += bit_off;
 		ts->raw[ts->nraw++] = i;
 		if (!name || !*name) {
-			found = match_member(lb, acc, tb, m->type, ts, next);
+			found = match_member(lb, acc, tb, m->type, ts, next, steps);
 			if (found)
 				return found;
 		} else if (strcmp(name, acc->name) == 0) {
@@ -443,11 +443,11 @@ static int match_member(const struct btf *lb, const struct core_acc *acc, const 
 /* Whether two types are interchangeable for a type relocation: same kind after modifiers,
  * pointers and arrays compared by what they point to, functions argument by argument. */
 static bool types_compat(const struct btf *lb, uint32_t lid, const struct btf *tb, uint32_t tid,
-			 int depth)
+			 int depth, long *steps)
 {
 	const struct btf_type *l = resolve(lb, lid, NULL), *t = resolve(tb, tid, NULL);
 
-	if (!l || !t || depth > 32)
+	if (!l || !t || depth > 32 || --*steps < 0)
 		return false;
 	if (is_enum(l) && is_enum(t))
 		return true;
@@ -460,18 +460,19 @@ static bool types_compat(const struct btf *lb, uint32_t lid, const struct btf *t
 		return (*(const uint32_t *)(l + 1) >> 16 & 0xff) == 0 &&
 		       (*(const uint32_t *)(t + 1) >> 16 & 0xff) == 0;
 	case BTF_KIND_PTR:
-		return types_compat(lb, l->type, tb, t->type, depth + 1);
+		return types_compat(lb, l->type, tb, t->type, depth + 1, steps);
 	case BTF_KIND_ARRAY:
 		return types_compat(lb, ((const struct btf_array *)(l + 1))->type,
-				    tb, ((const struct btf_array *)(t + 1))->type, depth + 1);
+				    tb, ((const struct btf_array *)(t + 1))->type, depth + 1, steps);
 	case BTF_KIND_FUNC_PROTO:
 		if (btf_vlen(l) != btf_vlen(t))
 			return false;
 		for (uint16_t i = 0; i < btf_vlen(l); i++)
 			if (!types_compat(lb, ((const struct btf_param *)(l + 1))[i].type,
-					  tb, ((const struct btf_param *)(t + 1))[i].type, depth + 1))
+					  tb, ((const struct btf_param *)(t + 1))[i].type, depth + 1,
+					  steps))
 				return false;
-		return types_compat(lb, l->type, tb, t->type, depth + 1);
+		return types_compat(lb, l->type, tb, t->type, depth + 1, steps);
 	default:
 		return false;
 	}
@@ -481,12 +482,12 @@ static bool types_compat(const struct btf *lb, uint32_t lid, const struct btf *t
  * signedness, enums by their enumerators' names and size, structs and unions by members of
  * the same names whose types match (behind a pointer: only names and kinds). */
 static bool types_match(const struct btf *lb, uint32_t lid, const struct btf *tb, uint32_t tid,
-			bool behind_ptr, int depth)
+			bool behind_ptr, int depth, long *steps)
 {
 	const struct btf_type *l = resolve(lb, lid, NULL), *t = resolve(tb, tid, NULL);
 	const char *ln, *tn;
 
-	if (!l || !t || depth > 32)
+	if (!l || !t || depth > 32 || --*steps < 0)
 		return false;
 	ln = btf_name(lb, l);
 	tn = btf_name(tb, t);
@@ -531,12 +532,12 @@ static bool types_match(const struct btf *lb, uint32_t lid, const struct btf *tb
 	case BTF_KIND_FWD:
 		return BTF_INFO_KFLAG(l->info) == BTF_INFO_KFLAG(t->info);
 	case BTF_KIND_PTR:
-		return types_match(lb, l->type, tb, t->type, true, depth + 1);
+		return types_match(lb, l->type, tb, t->type, true, depth + 1, steps);
 	case BTF_KIND_ARRAY: {
 		const struct btf_array *la = (const void *)(l + 1), *ta = (const void *)(t + 1);
 
 		return la->nelems == ta->nelems &&
-		       types_match(lb, la->type, tb, ta->type, behind_ptr, depth + 1);
+		       types_match(lb, la->type, tb, ta->type, behind_ptr, depth + 1, steps);
 	}
 	case BTF_KIND_FUNC_PROTO:
 		if (btf_vlen(l) != btf_vlen(t))
@@ -544,9 +545,9 @@ static bool types_match(const struct btf *lb, uint32_t lid, const struct btf *tb
 		for (uint16_t i = 0; i < btf_vlen(l); i++)
 			if (!types_match(lb, ((const struct btf_param *)(l + 1))[i].type,
 					 tb, ((const struct btf_param *)(t + 1))[i].type,
-					 behind_ptr, depth + 1))
+					 behind_ptr, depth + 1, steps))
 				return false;
-		return types_match(lb, l->type, tb, t->type, behind_ptr, depth + 1);
+		return types_match(lb, l->type, tb, t->type, behind_ptr, depth + 1, steps);
 	case BTF_KIND_STRUCT:
 	case BTF_KIND_UNION:
 		for (uint16_t i = 0; i < btf_vlen(l); i++) {
@@ -559,7 +560,7 @@ static bool types_match(const struct btf *lb, uint32_t lid, const struct btf *tb
 				if (mn && tm && strcmp(mn, tm) == 0)
 					found = types_match(lb, btf_members(l)[i].type, tb,
 							    btf_members(t)[j].type, behind_ptr,
-							    depth + 1);
+							    depth + 1, steps);
 			}
 			if (!found)
 				return false;
@@ -575,15 +576,18 @@ static bool types_match(const struct btf *lb, uint32_t lid, const struct btf *tb
 static int spec_match(const struct core_relo *r, const struct core_spec *ls,
 		      const struct btf *tb, uint32_t tid, struct core_spec *ts, const char **why)
 {
+	/* Hostile BTF (a struct that embeds itself twice) must not make the walk exponential. */
+	long steps = 100000;
+
 	memset(ts, 0, sizeof(*ts));
 	ts->btf = tb;
 	ts->root_id = tid;
 	*why = NULL;
 	if (r->kind == BSDK_CORE_TYPE_MATCHES)
-		return types_match(ls->btf, ls->root_id, tb, tid, false, 0) ? 1 :
+		return types_match(ls->btf, ls->root_id, tb, tid, false, 0, &steps) ? 1 :
 		       (*why = "its shape differs", 0);
 	if (!kind_is_field(r->kind) && !kind_is_enumval(r->kind))
-		return types_compat(ls->btf, ls->root_id, tb, tid, 0) ? 1 :
+		return types_compat(ls->btf, ls->root_id, tb, tid, 0, &steps) ? 1 :
 		       (*why = "it is another kind of type", 0);
 	if (kind_is_enumval(r->kind)) {
 		const struct btf_type *lt = btf_type_by_id(ls->btf, ls->acc[0].type_id);
@@ -607,7 +611,7 @@ static int spec_match(const struct core_relo *r, const struct core_spec *ls,
 		uint64_t sz;
 
 		if (la->name) {
-			int found = match_member(ls->btf, la, tb, tid, ts, &tid);
+			int found = match_member(ls->btf, la, tb, tid, ts, &tid, &steps);
 
 			if (found <= 0) {
 				*why = found < 0 ? "its access path is too deep" : "it has no such member";

@@ -267,6 +267,44 @@ static void test_patch(void)
 	      "a poisoned ALU instruction becomes call 0xbad2310");
 }
 
+/* A struct that embeds itself twice, anonymously: following it naively takes 2^64 steps. */
+static void test_hostile(void)
+{
+	char path[PATH_MAX];
+	struct bb k, l;
+	uint32_t i32, lid, self;
+	struct btf *lb;
+	struct core_relo r = { .kind = BSDK_CORE_FIELD_BYTE_OFFSET, .access = "0:0", .desc = "t" };
+	size_t size;
+	void *raw;
+
+	bb_init(&k);
+	i32 = bb_int(&k, "int", 4, BTF_INT_SIGNED);
+	self = k.next_id;
+	bb_struct(&k, "loop", 8, 2);
+	bb_member(&k, NULL, self, 0);
+	bb_member(&k, NULL, self, 0);
+	(void)i32;
+	bb_write_tmp(&k, path, sizeof(path));
+	bb_init(&l);
+	i32 = bb_int(&l, "int", 4, BTF_INT_SIGNED);
+	lid = bb_struct(&l, "loop___l", 4, 1);
+	bb_member(&l, "f", i32, 0);
+	raw = bb_raw(&l, &size);
+	lb = btf_parse(raw, size, "hostile");
+	r.type_id = lid;
+	check(lb && core_resolve(lb, &r, path) == 0, "a self-embedding kernel struct: resolution ends");
+	check_i64(r.state, BSDK_CORE_ERROR, "as an error: %s", r.note);
+	r.kind = BSDK_CORE_TYPE_MATCHES;
+	r.access = "0";
+	check(lb && core_resolve(lb, &r, path) == 0, "type_matches against it ends too");
+	btf_free(lb);
+	free(raw);
+	bb_free(&k);
+	bb_free(&l);
+	unlink(path);
+}
+
 int main(void)
 {
 	build_kernel();
@@ -276,6 +314,7 @@ int main(void)
 	test_types();
 	test_candidates();
 	test_patch();
+	test_hostile();
 	btf_free(local);
 	kbtf_release();
 	unlink(kpath);
