@@ -65,7 +65,14 @@ static const char gen_usage[] =
 "        Say what the loader does.\n"
 "\n"
 "    -h, --help\n"
-"        Show this text and exit.\n";
+"        Show this text and exit.\n"
+"\n"
+"EXIT STATUS\n"
+"    0   the header was written\n"
+"    1   the object could not be read or opened, or its parts cannot be\n"
+"        named in C (two maps that would get the same member name);\n"
+"        nothing is written to standard output\n"
+"    2   the command line is wrong\n";
 
 enum { OPT_NAME = 1, OPT_VERBOSE, OPT_HELP };
 

@@ -29,6 +29,7 @@ expect_usage_error() {
 	assert_success
 	assert_line --regexp '^    inspect +'
 	assert_line --regexp '^    run +'
+	assert_line --regexp '^    gen +'
 	assert_output --partial 'EXIT STATUS'
 	run "$BPFSDK" help
 	assert_success
@@ -36,11 +37,11 @@ expect_usage_error() {
 }
 
 @test "usage: 'help CMD' and 'CMD --help' and 'CMD -h' show the same manual" {
-	for cmd in run inspect; do
+	for cmd in run inspect gen; do
 		run "$BPFSDK" help "$cmd"
 		assert_success
 		manual=$output
-		assert_line --regexp "^    bpfsdk $cmd - "
+		assert_line --regexp "^    bpfsdk $cmd( skeleton)? - "
 		assert_output --partial 'SYNOPSIS'
 		assert_output --partial 'EXIT STATUS'
 		run "$BPFSDK" "$cmd" --help
