@@ -61,6 +61,11 @@ int bsdk_prog_attach_check(struct bsdk_prog *prog, char *why, size_t size)
 		snprintf(why, size, "tracepoint '%s' does not exist on this kernel", prog->target);
 		return fail(BSDK_ENOPROBE);
 	}
+	if (k->btf_prefix) {
+		int err = attach_btf_resolve(prog, why, size);
+
+		return err ? err : attach_btf_probe_load(prog, why, size);
+	}
 	if (size)
 		why[0] = '\0';
 	return 0;

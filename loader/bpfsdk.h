@@ -270,6 +270,10 @@ const char *bsdk_prog_name(const struct bsdk_prog *prog);
 const char *bsdk_prog_section(const struct bsdk_prog *prog);
 /* enum bpf_prog_type chosen from the section name. */
 int bsdk_prog_type(const struct bsdk_prog *prog);
+/* enum bpf_attach_type the section name selects, given to BPF_PROG_LOAD as its expected attach
+ * type (BPF_TRACE_FENTRY for fentry/, BPF_TRACE_ITER for iter/, ...); 0 for kinds that need
+ * none. */
+int bsdk_prog_expected_attach_type(const struct bsdk_prog *prog);
 /* Readable name of the type, e.g. "tracepoint". */
 const char *bsdk_prog_type_name(const struct bsdk_prog *prog);
 /* What the section name says to attach to, e.g. "syscalls/sys_enter_write"
@@ -293,7 +297,8 @@ struct bsdk_link *bsdk_prog_attach(struct bsdk_prog *prog);
 /* Attach somewhere else than the section name says, in the same syntax as what follows its
  * prefix: "PATH:SYMBOL[+OFFSET]" for a uprobe whose binary is known only at run time,
  * "FUNC[+OFFSET]" for a kprobe, "CATEGORY/NAME" for a tracepoint. Any time before
- * bsdk_prog_attach(); the string is copied, and bsdk_prog_attach_target() returns it from
+ * bsdk_prog_attach() (before bsdk_obj_load() for tp_btf, fentry, fexit, fmod_ret, lsm and iter
+ * programs, whose target the kernel takes at load); the string is copied, and bsdk_prog_attach_target() returns it from
  * then on. 0, or -EINVAL (NULL or empty target, or a kind such as perf_event that takes
  * none), -ENOMEM. */
 int bsdk_prog_set_attach_target(struct bsdk_prog *prog, const char *target);
@@ -337,6 +342,16 @@ int bsdk_prog_test_run(const struct bsdk_prog *prog, struct bsdk_test_run_opts *
 
 /* The link's fd: the BPF link, or the perf event when the kernel had no BPF link for it. */
 int bsdk_link_fd(const struct bsdk_link *link);
+
+/* The newest link of prog not yet destroyed (made by bsdk_prog_attach(), bsdk_obj_attach_all()
+ * or the calls below), or NULL with errno ENOENT. The object still owns it. */
+struct bsdk_link *bsdk_prog_link(const struct bsdk_prog *prog);
+
+/* For an iterator's link (section iter/NAME, e.g. iter/task): open a new run of the iterator,
+ * an fd whose read(2) returns what the program writes with bpf_seq_printf() / BPF_SEQ_PRINTF(),
+ * until read returns 0 at the end. The caller closes it; each call starts over. The fd, or a
+ * negative errno (-EINVAL: not an iterator link) with a message. */
+int bsdk_link_iter_create(const struct bsdk_link *link);
 
 /* ---- attaching where the section name does not say */
 

@@ -225,6 +225,7 @@ struct bsdk_map {
 
 struct bsdk_link {
 	struct bsdk_obj *obj;
+	struct bsdk_prog *prog;	/* the program attached */
 	struct bsdk_link *next;	/* in obj->links, for bsdk_obj_close() */
 	int link_fd;		/* BPF link, or -1 */
 	int perf_fd;		/* perf event, or -1 */
@@ -424,6 +425,19 @@ bool uprobe_target_complete(const char *target);
 struct bsdk_link *link_new(struct bsdk_prog *prog);
 void link_add(struct bsdk_prog *prog, struct bsdk_link *link);
 void link_free(struct bsdk_link *link);	/* obj.c: close its fds, free it */
+
+/* attach_btf.c: attach points found in kernel BTF (tp_btf, fentry, fexit,
+ * fmod_ret, lsm, iter). */
+/* Look prog's target up in kernel BTF: fills prog->attach_btf_id and
+ * ->attach_btf_obj_fd. -BSDK_ENOPROBE when the kernel has no such target;
+ * the reason in why, nothing logged. */
+int attach_btf_resolve(struct bsdk_prog *prog, char *why, size_t size);
+/* Whether the kernel loads a program of prog's kind at its (resolved)
+ * target: an empty program is loaded and closed. 0, or -errno with the
+ * reason in why. */
+int attach_btf_probe_load(struct bsdk_prog *prog, char *why, size_t size);
+int attach_btf_tracing(struct bsdk_prog *prog, struct bsdk_link *link);
+int attach_btf_iter(struct bsdk_prog *prog, struct bsdk_link *link);
 
 /* log.c: while a capture is on, error messages go into buf (the first one
  * kept) instead of to the log: for a caller that reports the failure

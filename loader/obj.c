@@ -415,6 +415,10 @@ int bsdk_obj_global_size(const struct bsdk_obj *obj, const char *name)
 const char *bsdk_prog_name(const struct bsdk_prog *prog) { return prog->fn.name; }
 const char *bsdk_prog_section(const struct bsdk_prog *prog) { return prog->section; }
 int bsdk_prog_type(const struct bsdk_prog *prog) { return prog->kind->prog_type; }
+int bsdk_prog_expected_attach_type(const struct bsdk_prog *prog)
+{
+	return (int)prog->kind->expected_attach_type;
+}
 const char *bsdk_prog_type_name(const struct bsdk_prog *prog) { return prog->kind->type_name; }
 const char *bsdk_prog_attach_target(const struct bsdk_prog *prog) { return prog->target; }
 size_t bsdk_prog_insn_count(const struct bsdk_prog *prog) { return prog->fn.count; }
@@ -476,6 +480,7 @@ int bsdk_prog_set_attach_target(struct bsdk_prog *prog, const char *target)
 		return fail(ENOMEM);
 	free(prog->target_buf);
 	prog->target = prog->target_buf = copy;
+	prog->attach_btf_id = 0;	/* a BTF target is looked up again at load */
 	return 0;
 }
 
@@ -490,8 +495,17 @@ struct bsdk_link *link_new(struct bsdk_prog *prog)
 	link = malloc(sizeof(*link));
 	if (!link)
 		return fail_ptr(ENOMEM);
-	*link = (struct bsdk_link){ .obj = prog->obj, .link_fd = -1, .perf_fd = -1 };
+	*link = (struct bsdk_link){ .obj = prog->obj, .prog = prog, .link_fd = -1, .perf_fd = -1 };
 	return link;
+}
+
+struct bsdk_link *bsdk_prog_link(const struct bsdk_prog *prog)
+{
+	/* the list is newest first */
+	for (struct bsdk_link *l = prog->obj->links; l; l = l->next)
+		if (l->prog == prog)
+			return l;
+	return fail_ptr(ENOENT);
 }
 
 void link_add(struct bsdk_prog *prog, struct bsdk_link *link)

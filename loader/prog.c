@@ -7,6 +7,8 @@
  * One table maps a section name prefix to the program type and to the
  * function that attaches it: to support a new hook, add a row.
  */
+#include <linux/btf.h>
+
 #include "internal.h"
 #include "core.h"
 #include "btf.h"
@@ -25,6 +27,8 @@
  */
 #define KIND(pfx, type, eat, name, fn, tgt, ...) { .prefix = pfx, .prog_type = type, \
 	.expected_attach_type = eat, .type_name = name, .attach = fn, .target = tgt, __VA_ARGS__ }
+
+#define BTF(kind, prefix) .btf_kind = BTF_KIND_##kind, .btf_prefix = prefix
 
 static const struct attach_kind attach_kinds[] = {
 	KIND("tracepoint", BPF_PROG_TYPE_TRACEPOINT, 0, "tracepoint", attach_tracepoint, TARGET_REQUIRED),
@@ -50,6 +54,20 @@ static const struct attach_kind attach_kinds[] = {
 	KIND("tc", BPF_PROG_TYPE_SCHED_CLS, 0, "sched_cls", NULL, TARGET_NONE, .manual = MANUAL_TC),
 	KIND("classifier", BPF_PROG_TYPE_SCHED_CLS, 0, "sched_cls", NULL, TARGET_NONE, .manual = MANUAL_TC),
 	KIND("xdp", BPF_PROG_TYPE_XDP, BPF_XDP, "xdp", NULL, TARGET_NONE, .manual = MANUAL_XDP),
+	/* BTF-typed: the target's type ID in kernel BTF goes to the verifier */
+	KIND("tp_btf", BPF_PROG_TYPE_TRACING, BPF_TRACE_RAW_TP, "tp_btf", attach_btf_tracing, TARGET_REQUIRED, BTF(TYPEDEF, "btf_trace_")),
+	KIND("fentry", BPF_PROG_TYPE_TRACING, BPF_TRACE_FENTRY, "fentry", attach_btf_tracing, TARGET_REQUIRED, BTF(FUNC, "")),
+	KIND("fentry.s", BPF_PROG_TYPE_TRACING, BPF_TRACE_FENTRY, "fentry", attach_btf_tracing, TARGET_REQUIRED, BTF(FUNC, ""), .sleepable = true),
+	KIND("fexit", BPF_PROG_TYPE_TRACING, BPF_TRACE_FEXIT, "fexit", attach_btf_tracing, TARGET_REQUIRED, BTF(FUNC, "")),
+	KIND("fexit.s", BPF_PROG_TYPE_TRACING, BPF_TRACE_FEXIT, "fexit", attach_btf_tracing, TARGET_REQUIRED, BTF(FUNC, ""), .sleepable = true),
+	KIND("fmod_ret", BPF_PROG_TYPE_TRACING, BPF_MODIFY_RETURN, "fmod_ret", attach_btf_tracing, TARGET_REQUIRED, BTF(FUNC, "")),
+	KIND("fmod_ret.s", BPF_PROG_TYPE_TRACING, BPF_MODIFY_RETURN, "fmod_ret", attach_btf_tracing, TARGET_REQUIRED, BTF(FUNC, ""), .sleepable = true),
+	/* a security hook: the kernel's bpf_lsm_NAME() stub is the target */
+	KIND("lsm", BPF_PROG_TYPE_LSM, BPF_LSM_MAC, "lsm", attach_btf_tracing, TARGET_REQUIRED, BTF(FUNC, "bpf_lsm_")),
+	KIND("lsm.s", BPF_PROG_TYPE_LSM, BPF_LSM_MAC, "lsm", attach_btf_tracing, TARGET_REQUIRED, BTF(FUNC, "bpf_lsm_"), .sleepable = true),
+	/* an iterator (iter/task, iter/bpf_map...): read, not fired */
+	KIND("iter", BPF_PROG_TYPE_TRACING, BPF_TRACE_ITER, "iter", attach_btf_iter, TARGET_REQUIRED, BTF(FUNC, "bpf_iter_")),
+	KIND("iter.s", BPF_PROG_TYPE_TRACING, BPF_TRACE_ITER, "iter", attach_btf_iter, TARGET_REQUIRED, BTF(FUNC, "bpf_iter_"), .sleepable = true),
 };
 
 const struct attach_kind *attach_kind_find(const char *section)
@@ -70,7 +88,8 @@ const char *attach_kind_forms(void)
 	return "tracepoint/CAT/NAME, tp/, raw_tracepoint/NAME, raw_tp/, raw_tp.w/, "
 	       "kprobe/FUNC, kretprobe/FUNC, ksyscall/NAME, kretsyscall/NAME, "
 	       "uprobe[/PATH:FUNC[+OFF]], uretprobe, uprobe.s, uretprobe.s, "
-	       "perf_event, socket, tc, classifier, xdp";
+	       "tp_btf/NAME, fentry/FUNC, fexit/FUNC, fmod_ret/FUNC, lsm/HOOK, iter/NAME "
+	       "(and their .s forms), perf_event, socket, tc, classifier, xdp";
 }
 
 static int prog_add(struct bsdk_obj *obj, size_t sec, size_t first, size_t count, const char *name)
@@ -317,6 +336,19 @@ int prog_load(struct bsdk_prog *prog)
 	attr.prog_type = prog->kind->prog_type;
 	attr.expected_attach_type = prog->kind->expected_attach_type;
 	attr.prog_flags = prog->kind->sleepable ? BPF_F_SLEEPABLE : 0;
+	if (prog->kind->btf_prefix) {
+		char why[512];
+
+		/* found already when the attach policy checked it */
+		if (!prog->attach_btf_id && attach_btf_resolve(prog, why, sizeof(why))) {
+			err = log_fail(BSDK_ENOPROBE, "program '%s' (section '%s'): %s",
+				       prog->fn.name, prog->section, why);
+			linked_free(&l);
+			return err;
+		}
+		attr.attach_btf_id = prog->attach_btf_id;
+		attr.attach_btf_obj_fd = (uint32_t)prog->attach_btf_obj_fd;
+	}
 	attr.insns = (uint64_t)(uintptr_t)l.insns;
 	attr.insn_cnt = (uint32_t)l.count;
 	attr.license = (uint64_t)(uintptr_t)obj->license;

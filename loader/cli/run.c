@@ -42,10 +42,21 @@ static const char run_usage[] =
 "        kprobe/FUNC[+OFF], kretprobe/FUNC    a kernel function\n"
 "        ksyscall/NAME, kretsyscall/NAME      a system call's entry symbol\n"
 "                                             (__x64_sys_NAME on x86_64)\n"
+"        tp_btf/NAME                          a tracepoint, typed by BTF\n"
+"        fentry/FUNC, fexit/FUNC, fmod_ret/   a kernel function, through\n"
+"                                             the BPF trampoline\n"
+"        lsm/HOOK                             a security hook (BPF LSM)\n"
+"        iter/NAME (iter/task, ...)           an iterator: run reads its\n"
+"                                             output to the end, to stdout\n"
 "        uprobe/PATH:FUNC[+OFF], uretprobe/   a function of a program or\n"
 "        uprobe.s/, uretprobe.s/ (sleepable)  library (PATH relative to the\n"
 "                                             current directory, or absolute:\n"
 "                                             uprobe//usr/bin/bash:readline)\n"
+"\n"
+"    fentry.s/, fexit.s/, fmod_ret.s/, lsm.s/, iter.s/ are the sleepable\n"
+"    forms. tp_btf, fentry, fexit, fmod_ret, lsm and iter targets are\n"
+"    looked up in the kernel's BTF (see --btf). When only iterators were\n"
+"    attached, run exits after reading them.\n"
 "\n"
 "    Load-only: these are loaded but not attached, since their section\n"
 "    does not say where (the library has calls for that):\n"
@@ -56,7 +67,8 @@ static const char run_usage[] =
 "\n"
 "    Attach policy: every program that can be attached is. One that\n"
 "    cannot - a load-only kind, a tracepoint or function this kernel does\n"
-"    not have, a kind of probe it cannot attach (no kprobes) - is left out\n"
+"    not have, a BTF target missing from its BTF, a kind of probe it cannot\n"
+"    attach (no kprobes) or refuses (fentry: EPERM) - is left out\n"
 "    with one warning line naming the object, the program and why; what\n"
 "    can be known before loading is left out before anything goes through\n"
 "    the verifier. run fails (exit 1) only when no program could be\n"
@@ -360,6 +372,41 @@ static int apply_set(struct bsdk_obj *obj, const char *arg)
 	return 0;
 }
 
+/* ---- iterators: read to the end, once ---- */
+
+/* Copy the output of every attached iterator (iter/task, ...) to stdout;
+ * the number of iterators, or -1 after an error line. */
+static int print_iterators(struct bsdk_obj *obj)
+{
+	struct bsdk_prog *prog = NULL;
+	char buf[16384];
+	int n = 0;
+
+	while ((prog = bsdk_obj_prog_next(obj, prog))) {
+		struct bsdk_link *link;
+		ssize_t got;
+		int fd;
+
+		if (bsdk_prog_expected_attach_type(prog) != BPF_TRACE_ITER ||
+		    !(link = bsdk_prog_link(prog)))
+			continue;
+		fd = bsdk_link_iter_create(link);
+		if (fd < 0)
+			return -1;
+		while ((got = read(fd, buf, sizeof(buf))) > 0 || (got < 0 && errno == EINTR))
+			if (got > 0 && fwrite(buf, 1, (size_t)got, stdout) != (size_t)got)
+				break;
+		if (got < 0)
+			cli_error("program '%s': reading iterator '%s': %s", bsdk_prog_name(prog),
+				  bsdk_prog_attach_target(prog), strerror(errno));
+		close(fd);
+		if (got < 0 || fflush(stdout) == EOF)
+			return -1;
+		n++;
+	}
+	return n;
+}
+
 /* ---- the poll loop ---- */
 
 /* A map being read: a perf_event_array (one ring per CPU) or a ringbuf
@@ -528,7 +575,7 @@ static int run_main(int argc, char **argv)
 	struct run_state st = { 0 };
 	struct sample_ctx *ctxs = NULL;
 	size_t nmaps = 0;
-	int nlinks;
+	int nlinks, niters;
 	struct bsdk_map *map = NULL;
 	struct bsdk_obj *obj = NULL;
 	sigset_t stopmask, waitmask;
@@ -628,6 +675,12 @@ static int run_main(int argc, char **argv)
 		if (nlinks == 0)
 			cli_error("'%s': no program could be attached", a.path);
 		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	/* an iterator is read, not waited for: with only those, that is all */
+	niters = print_iterators(obj);
+	if (niters < 0 || niters == nlinks) {
+		ret = niters < 0 ? EXIT_RUNTIME : EXIT_OK;
 		goto out;
 	}
 

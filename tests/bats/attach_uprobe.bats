@@ -10,7 +10,7 @@ load cli_common
 
 setup() {
 	cli_setup
-	DRIVER=$(realpath -e "$BUILD/bin/attach_uprobe" 2>/dev/null) ||
+	DRIVER=$(existing "$BUILD/bin/attach_uprobe") ||
 		fail "$BUILD/bin/attach_uprobe is not built (run make)"
 	run timeout 60 "$DRIVER" "$OBJS/attach_uprobe.bpf.o"
 	echo "status $status, output:"

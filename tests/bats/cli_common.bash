@@ -7,14 +7,19 @@
 load '/usr/lib/bats/bats-support/load'
 load '/usr/lib/bats/bats-assert/load'
 
+# existing PATH: its absolute path (busybox's realpath, in the VM, has no -e).
+existing() {
+	[ -e "$1" ] && realpath "$1"
+}
+
 cli_setup() {
 	BUILD=${BUILD:-build}
 	# absolute: the uprobe tests run bpfsdk from another directory
-	BPFSDK=$(realpath -e "$BUILD/bin/bpfsdk" 2>/dev/null) ||
+	BPFSDK=$(existing "$BUILD/bin/bpfsdk") ||
 		fail "$BUILD/bin/bpfsdk is not built (run make)"
-	TRIGGER=$(realpath -e "$BUILD/bin/cli_trigger" 2>/dev/null) ||
+	TRIGGER=$(existing "$BUILD/bin/cli_trigger") ||
 		fail "$BUILD/bin/cli_trigger is not built (run make)"
-	OBJS=$(realpath -e "$BUILD/bpf/tests" 2>/dev/null) ||
+	OBJS=$(existing "$BUILD/bpf/tests") ||
 		fail "$BUILD/bpf/tests is not built (run make)"
 	OUT="$BATS_TEST_TMPDIR/records"
 	ERR="$BATS_TEST_TMPDIR/stderr"
@@ -120,4 +125,18 @@ expect_records() {
 	done <"$OUT"
 	grep -qx "received $n, lost 0" "$ERR" ||
 		fail "no 'received $n, lost 0' in: $(cat "$ERR")"
+}
+
+# cstr LINE OFFSET SIZE: the NUL-terminated string in bytes OFFSET to
+# OFFSET + SIZE of a hex record line.
+cstr() {
+	local hex out="" i b
+	hex=$(awk '{ print $4 }' <<<"$1")
+	hex=${hex:$((2 * $2)):$((2 * $3))}
+	for ((i = 0; i < ${#hex}; i += 2)); do
+		b=${hex:i:2}
+		[ "$b" = 00 ] && break
+		out+=$(printf "\\x$b")
+	done
+	printf '%s\n' "$out"
 }

@@ -39,6 +39,15 @@ static const struct want wants[] = {
 	{ "tc", "tc", BPF_PROG_TYPE_SCHED_CLS, 0, 0 },
 	{ "classifier", "classifier", BPF_PROG_TYPE_SCHED_CLS, 0, 0 },
 	{ "xdp", "xdp", BPF_PROG_TYPE_XDP, BPF_XDP, 0 },
+	{ "tp_btf/sched_switch", "tp_btf", BPF_PROG_TYPE_TRACING, BPF_TRACE_RAW_TP, 0 },
+	{ "fentry/do_unlinkat", "fentry", BPF_PROG_TYPE_TRACING, BPF_TRACE_FENTRY, 0 },
+	{ "fentry.s/do_unlinkat", "fentry.s", BPF_PROG_TYPE_TRACING, BPF_TRACE_FENTRY, SLEEP },
+	{ "fexit/do_unlinkat", "fexit", BPF_PROG_TYPE_TRACING, BPF_TRACE_FEXIT, 0 },
+	{ "fmod_ret/security_file_open", "fmod_ret", BPF_PROG_TYPE_TRACING, BPF_MODIFY_RETURN, 0 },
+	{ "lsm/file_open", "lsm", BPF_PROG_TYPE_LSM, BPF_LSM_MAC, 0 },
+	{ "lsm.s/bprm_committed_creds", "lsm.s", BPF_PROG_TYPE_LSM, BPF_LSM_MAC, SLEEP },
+	{ "iter/task", "iter", BPF_PROG_TYPE_TRACING, BPF_TRACE_ITER, 0 },
+	{ "iter.s/task", "iter.s", BPF_PROG_TYPE_TRACING, BPF_TRACE_ITER, SLEEP },
 	/* look-alikes */
 	{ "tracepoints/x/y", NULL, 0, 0, 0 },
 	{ "tpx/x/y", NULL, 0, 0, 0 },
@@ -47,6 +56,9 @@ static const struct want wants[] = {
 	{ "xdp_pass", NULL, 0, 0, 0 },
 	{ "sockets", NULL, 0, 0, 0 },
 	{ "", NULL, 0, 0, 0 },
+	{ "tp_btfx/y", NULL, 0, 0, 0 },
+	{ "fentry.x/y", NULL, 0, 0, 0 },
+	{ "lsmx/y", NULL, 0, 0, 0 },
 };
 
 int main(void)
@@ -67,6 +79,9 @@ int main(void)
 		check_i64(k->expected_attach_type, w->expected_attach_type, "expected attach type");
 		check_i64(k->retprobe, !!(w->flags & RET), "retprobe");
 		check_i64(k->sleepable, !!(w->flags & SLEEP), "sleepable");
+		check((k->btf_prefix != NULL) == (k->prog_type == BPF_PROG_TYPE_TRACING ||
+						 k->prog_type == BPF_PROG_TYPE_LSM),
+		      "'%s': BTF-typed exactly for tracing and lsm programs", w->section);
 		check((k->attach == NULL) == (k->manual != NULL),
 		      "'%s': load-only exactly when it says how to attach it", w->section);
 	}
