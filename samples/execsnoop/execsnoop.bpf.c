@@ -6,13 +6,19 @@
  *   sched_process_fork  note each new process's parent, for PPID
  *   sys_enter_execve    copy the first arguments while the old program's
  *                       memory, which holds them, still exists
+ *   sched_process_exec  the exec worked: read them again where the kernel
+ *                       has just copied them, the new program's stack
  *   sys_exit_execve     add the result and the command name, send
  *
- * The arguments are read at entry, not exit: a successful exec replaces the
- * whole address space, and argv with it.
+ * Why read twice? bpf_probe_read_user() cannot take a page fault: an
+ * argument in a page of the caller that nothing has touched yet (a "" in
+ * a program's read-only data, say) reads as -EFAULT at entry. The copy
+ * the kernel made for the new program cannot be missing, but exists only
+ * when the exec works; a failed exec keeps what entry could read.
  */
 #include <linux/bpf.h>
 #include "bpf_helpers.h"
+#include "bpf_core_read.h"
 #include "execsnoop.h"
 
 /* GPL: bpf_perf_event_output() and the bpf_probe_read_user*() helpers. */
@@ -54,6 +60,17 @@ struct {
 	__type(key, __u32);
 	__type(value, __u32);
 } parents SEC(".maps");
+
+/* Just what CO-RE needs to find mm->arg_start and arg_end in the running
+ * kernel's task_struct and mm_struct, wherever its build put them. */
+struct mm_struct {
+	unsigned long arg_start;
+	unsigned long arg_end;
+} __attribute__((preserve_access_index));
+
+struct task_struct {
+	struct mm_struct *mm;
+} __attribute__((preserve_access_index));
 
 /* Execs in flight, from entry to exit, keyed by thread id. */
 struct {
@@ -130,6 +147,37 @@ int execve_enter(struct sys_enter_execve_args *ctx)
 		e->flags |= EXECSNOOP_MORE_ARGS;
 	e->args_len = len;
 	bpf_map_update_elem(&execs, &tid, e, BPF_ANY);
+	return 0;
+}
+
+/* The exec worked and the new program's memory is set up: its arguments
+ * lie one after the other, each with its NUL, between mm->arg_start and
+ * arg_end - the very format of args[]. Take the first ARGS_SIZE bytes. */
+SEC("tracepoint/sched/sched_process_exec")
+int exec_done(void *ctx)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	struct execsnoop_event *e;
+	unsigned long start, end;
+	__u64 len;
+
+	e = bpf_map_lookup_elem(&execs, &tid);
+	if (!e)
+		return 0;
+	start = BPF_CORE_READ(task, mm, arg_start);
+	end = BPF_CORE_READ(task, mm, arg_end);
+	if (!start || end <= start)
+		return 0;
+	len = end - start;
+	if (len > EXECSNOOP_ARGS_SIZE)
+		len = EXECSNOOP_ARGS_SIZE;
+	if (bpf_probe_read_user(e->args, len, (const void *)start))
+		return 0;	/* keep what entry read */
+	e->flags = end - start > EXECSNOOP_ARGS_SIZE ? EXECSNOOP_MORE_ARGS : 0;
+	e->args[len - 1] = '\0';	/* a string cut at the end is ended */
+	e->args_len = (__u32)len;
+	e->argc = 0;		/* not counted here: user space counts */
 	return 0;
 }
 

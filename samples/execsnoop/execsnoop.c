@@ -29,8 +29,9 @@ static const char usage[] =
 "usage: execsnoop [options]\n"
 "\n"
 "Show each execve(2) as it returns: the command name, the process and its\n"
-"parent, the result, and the arguments. The BPF side reads up to 20\n"
-"arguments of up to 127 bytes each from the caller's memory.\n"
+"parent, the result, and the arguments: the first 2560 bytes of the new\n"
+"program's command line, or for a failed exec up to 20 arguments of up to\n"
+"127 bytes each, as the caller passed them.\n"
 "\n"
 "options:\n"
 "  -p, --pid PID        only process PID and the processes it forked\n"
@@ -258,6 +259,8 @@ static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
 	if (e.args_len <= size - EXECSNOOP_HEAD_SIZE)
 		for (__u32 i = 0; i < e.args_len; i++)
 			nuls += !args[i];
+	if (!e.argc)		/* read as one block: count its strings */
+		e.argc = nuls;
 	/* Exactly argc strings, the last one ended: then printing cannot run
 	 * past the record. */
 	if (e.args_len > size - EXECSNOOP_HEAD_SIZE || nuls != e.argc ||
@@ -371,11 +374,12 @@ static int parse_options(int argc, char **argv, struct options *o)
 
 int main(int argc, char **argv)
 {
-	static const char *const prog_names[] = { "fork_note", "execve_exit", "execve_enter" };
+	static const char *const prog_names[] = { "fork_note", "execve_exit", "exec_done",
+						   "execve_enter" };
 	struct options opt = { 0 };
 	struct snoop snoop = { .opt = &opt };
-	struct bsdk_link *links[3] = { NULL };
-	struct bsdk_prog *progs[3];
+	struct bsdk_link *links[4] = { NULL };
+	struct bsdk_prog *progs[4];
 	struct bsdk_perfbuf *pb = NULL;
 	struct bsdk_obj *obj = NULL;
 	int ret = 1, err, out_err = 0;
@@ -402,7 +406,7 @@ int main(int argc, char **argv)
 	obj = bsdk_obj_open(opt.object);
 	if (!obj)
 		goto cleanup;
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 4; i++) {
 		progs[i] = bsdk_obj_prog_find(obj, prog_names[i]);
 		if (!progs[i]) {
 			fprintf(stderr, "error: '%s' lacks the %s program\n", opt.object,
@@ -435,8 +439,8 @@ int main(int argc, char **argv)
 
 	/* Attach: fork first, then the parents of the processes that exist
 	 * (fork_note keeps what it sees: BPF_NOEXIST leaves those alone),
-	 * then exit before entry, so that no entry waits for an exit. */
-	for (int i = 0; i < 3; i++) {
+	 * then exit and exec before entry, so that no entry waits for an exit. */
+	for (int i = 0; i < 4; i++) {
 		links[i] = bsdk_prog_attach(progs[i]);
 		if (!links[i])
 			goto cleanup;
@@ -463,7 +467,7 @@ int main(int argc, char **argv)
 		}
 	}
 	/* Detach, then take what is still in the rings. */
-	for (int i = 2; i >= 0; i--) {
+	for (int i = 3; i >= 0; i--) {
 		bsdk_link_destroy(links[i]);
 		links[i] = NULL;
 	}
@@ -488,7 +492,7 @@ int main(int argc, char **argv)
 
 cleanup:
 	/* Clean up: one place, in reverse order; each call accepts NULL. */
-	for (int i = 2; i >= 0; i--)
+	for (int i = 3; i >= 0; i--)
 		bsdk_link_destroy(links[i]);
 	bsdk_perfbuf_free(pb);
 	bsdk_obj_close(obj);

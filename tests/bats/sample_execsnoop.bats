@@ -107,15 +107,45 @@ PY
 	assert_equal "$(awk 'NR > 1 && $4 == "0"' "$OUT")" ""
 }
 
-@test "execsnoop keeps 20 arguments and 127 bytes of each, and says it cut" {
-	long=$(printf 'L%.0s' $(seq 200))
+@test "execsnoop shows the first 2560 bytes of a command line that ran, and says it cut" {
+	long=$(printf 'L%.0s' $(seq 100))
 	start_snoop --json
 	/bin/true "$TAG" $(seq 2 30) &
 	many=$!
 	wait "$many"
-	/bin/true "$TAG" "$long" &
+	/bin/true "$TAG" $(for i in $(seq 30); do echo "$i$long"; done) &
 	cut=$!
 	wait "$cut"
+	stop_snoop
+	assert_equal "$status" 0
+	run python3 - "$OUT" "$many" "$cut" "$TAG" "$long" <<'PY'
+import json, sys
+out, many, cut, tag, long = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
+rec = {d["pid"]: d for d in map(json.loads, open(out))}
+m, c = rec[many], rec[cut]
+assert m["args"] == ["/bin/true", tag] + [str(i) for i in range(2, 31)], m["args"]
+assert m["truncated"] is False, m
+# The kernel's copy, cut at 2560 bytes, its last byte made a NUL.
+block = b"\0".join(a.encode() for a in ["/bin/true", tag] + [f"{i}{long}" for i in range(1, 31)]) + b"\0"
+want = (block[:2559] + b"\0").split(b"\0")[:-1]
+assert [a.encode() for a in c["args"]] == want, c["args"]
+assert c["truncated"] is True, c
+print("bounds ok")
+PY
+	echo "$output"
+	assert_success
+	assert_output "bounds ok"
+}
+
+@test "execsnoop keeps 20 arguments of 127 bytes of an exec that failed" {
+	long=$(printf 'L%.0s' $(seq 200))
+	start_snoop --json -x
+	"/nonexistent-$TAG/cmd" $(seq 2 30) 2>/dev/null &
+	many=$!
+	wait "$many" || true
+	"/nonexistent-$TAG/cmd" "$long" 2>/dev/null &
+	cut=$!
+	wait "$cut" || true
 	stop_snoop
 	assert_equal "$status" 0
 	run python3 - "$OUT" "$many" "$cut" "$TAG" <<'PY'
@@ -123,9 +153,10 @@ import json, sys
 out, many, cut, tag = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 rec = {d["pid"]: d for d in map(json.loads, open(out))}
 m, c = rec[many], rec[cut]
-assert m["args"] == ["/bin/true", tag] + [str(i) for i in range(2, 20)], m["args"]
+assert m["ret"] == -2 and c["ret"] == -2, (m, c)
+assert m["args"] == [f"/nonexistent-{tag}/cmd"] + [str(i) for i in range(2, 21)], m["args"]
 assert m["truncated"] is True, m
-assert c["args"] == ["/bin/true", tag, "L" * 127], c["args"]
+assert c["args"] == [f"/nonexistent-{tag}/cmd", "L" * 127], c["args"]
 assert c["truncated"] is True, c
 print("bounds ok")
 PY
