@@ -128,10 +128,13 @@ int switch_in(struct bpf_raw_tracepoint_args *ctx)
 	delta = (bpf_ktime_get_ns() - s->ts) / unit_ns;
 	h = bpf_map_lookup_elem(&hist, &zero);
 	if (h) {
-		/* At most 63 for a u64. The mask, not a comparison, says so
-		 * to the verifier: older ones (6.1) lose a bound that the
-		 * compiler checks on a copy of the register it then uses. */
-		slot = (delta ? log2_u64(delta) : 0) & (RUNQLAT_SLOTS - 1);
+		slot = delta ? log2_u64(delta) : 0;
+		/* At most 63 for a u64, but the verifier must see it. Older
+		 * ones (6.1) lose a bound the compiler tests on a copy of the
+		 * register, or a mask it spreads over the parts of the sum:
+		 * the empty asm makes slot one value, the mask bounds it. */
+		__asm__ volatile("" : "+r"(slot));
+		slot &= RUNQLAT_SLOTS - 1;
 		__sync_fetch_and_add(&h->slots[slot], 1);
 		if (s->preempted)
 			__sync_fetch_and_add(&h->preempted, 1);
