@@ -126,3 +126,27 @@ run_flavour() {
 	assert_line --partial "invalid func unknown#195896080"
 	assert_line --regexp "^error: program 'core_poison': instruction [0-9]+ is CO-RE relocation 0 \(field_byte_offset task_struct___poison\.no_such_field, access '0:1'\) at .*core_poison\.bpf\.c:[0-9]+, which the kernel's BTF cannot satisfy: 1 kernel type named 'task_struct', none matches: it has no such member$"
 }
+
+@test "CO-RE: run --btf with a copy of the kernel's BTF, as a kernel without /sys/kernel/btf would have it" {
+	[ -r /sys/kernel/btf/vmlinux ] || skip "no /sys/kernel/btf/vmlinux to copy"
+	cp /sys/kernel/btf/vmlinux "$BATS_TEST_TMPDIR/vmlinux.btf"
+	run_flavour --btf "$BATS_TEST_TMPDIR/vmlinux.btf"
+	expect_eq "$(field "$REC" 0 4)" "$TRIGGER_PID" "task->pid through the file's offsets"
+	expect_eq "$(field "$REC" 16 4)" "$PARENT" "task->real_parent->tgid"
+	expect_eq "$(field "$REC" 32 8)" 1 "PIDTYPE_TGID"
+}
+
+@test "CO-RE: against a BTF without the types, existence is 0 and a reachable read is refused" {
+	command -v llvm-objcopy >/dev/null || skip "no llvm-objcopy"
+	other="$BATS_TEST_TMPDIR/other.btf"
+	llvm-objcopy --dump-section .BTF="$other" "$OBJS/cli_tracepoint.bpf.o" "$BATS_TEST_TMPDIR/copy.o"
+	run "$BPFSDK" inspect --btf "$other" "$OBJS/core_flavour.bpf.o"
+	echo "$output"
+	assert_success
+	assert_line --regexp "^ +[0-9]+ +field_byte_offset +task_struct___mine\.pid \(0:2\) +16 +poisoned +- +the kernel has no struct or union named 'task_struct'$"
+	assert_line --regexp '^ +[0-9]+ +field_exists +task_struct___mine\.pid \(0:2\) +1 +0 +- +-$'
+	assert_line --regexp '^ +[0-9]+ +type_exists +struct task_struct___mine \(0\) +1 +0 +- +-$'
+	run "$BPFSDK" run --btf "$other" --duration 1 "$OBJS/core_poison.bpf.o"
+	assert_failure 1
+	assert_line --regexp "^error: program 'core_poison': instruction [0-9]+ is CO-RE relocation 0 .*: the kernel has no struct or union named 'task_struct'$"
+}
