@@ -657,7 +657,7 @@ void bsdk_map_close(struct bsdk_map *map);
  * The defaults serve throughput and latency with no tuning: the kernel
  * wakes the consumer when a quarter of a ring is filled (not per record),
  * and bsdk_perfbuf_poll() also drains every ring at least every
- * max_latency_ms (10 ms), which needs no system call: it reads data_head
+ * max_latency_ms (2 ms), which needs no system call: it reads data_head
  * in the mmapped page.
  *
  * Rings are opened for the CPUs online at bsdk_perfbuf_new(); a program on
@@ -692,7 +692,7 @@ struct bsdk_perfbuf_opts {
 	unsigned int wakeup_bytes;    /* 0: a quarter of the ring */
 
 	/* How long a record may wait in a ring while the caller sits in
-	 * bsdk_perfbuf_poll(): 0: 10 ms; negative: no periodic drain. */
+	 * bsdk_perfbuf_poll(): 0: 2 ms; negative: no periodic drain. */
 	int max_latency_ms;
 
 	/* Deliver the records of one drain in the order of the u64 timestamp
@@ -753,39 +753,72 @@ void bsdk_perfbuf_free(struct bsdk_perfbuf *pb);
 /* ------------------------------------------------------------- ring buffer */
 
 /*
- * The consumer of a BPF_MAP_TYPE_RINGBUF (kernel 5.8+): one ring shared by
- * all CPUs, filled by bpf_ringbuf_output() or bpf_ringbuf_reserve() and
- * _submit(). It works as bsdk_perfbuf does (same callback, with cpu -1,
- * same periodic drain). The kernel does not report records the producer
- * could not reserve: count bpf_ringbuf_reserve() failures on the BPF side.
+ * The consumer of BPF_MAP_TYPE_RINGBUF maps (kernel 5.8+): one ring shared by all CPUs, filled
+ * by bpf_ringbuf_output() or bpf_ringbuf_reserve() and _submit(). One consumer reads any number
+ * of them (bsdk_ringbuf_add()) through one epoll set.
+ *
+ * The kernel wakes a consumer when a record is committed exactly where the consumer said it
+ * stands (consumer_pos). The consumer uses that as its lever, with no change to the BPF program:
+ * while records are rare it publishes all it has read and is woken for the next one at once;
+ * while they stream in it holds the last record back, so no commit wakes it, and drains every
+ * max_latency_ms instead (docs/architecture.md). The kernel does not report records the
+ * producer could not reserve: count bpf_ringbuf_reserve() failures on the BPF side.
  */
 struct bsdk_ringbuf;
+
+/* One record, valid during the call only (8-byte aligned, the exact length the program gave).
+ * Return 0 to go on; non-zero stops the drain after this record: bsdk_ringbuf_consume() and
+ * _poll() then return it when it is negative, else the number of records handed out. */
+typedef int (*bsdk_ringbuf_record_fn)(void *ctx, const void *data, uint32_t size);
 
 struct bsdk_ringbuf_opts {
 	size_t sz;               /* sizeof(struct bsdk_ringbuf_opts) */
 	bsdk_perfbuf_sample_fn on_sample;  /* called with cpu == -1 */
 	void *ctx;
-	int max_latency_ms;      /* as in bsdk_perfbuf_opts; 0: 10 ms */
+	/* While records stream in, drain every max_latency_ms (0: 2 ms). Negative: never hold
+	 * back, so the kernel wakes the consumer whenever it had caught up (libbpf's way). */
+	int max_latency_ms;
+	/* Set one of on_sample and on_record: on_record can stop a drain. */
+	bsdk_ringbuf_record_fn on_record;
+	/* > 0: also drain this often while nothing streams, for producers that pass
+	 * BPF_RB_NO_WAKEUP (nothing else wakes the consumer for them). 0: while idle, sleep until
+	 * the kernel wakes the consumer, at no cost. */
+	int idle_drain_ms;
 };
 
 struct bsdk_ringbuf_stats {
-	uint64_t received;       /* records handed to on_sample */
+	uint64_t received;       /* records handed to the callback */
 	uint64_t discarded;      /* records the producer discarded */
 	uint64_t corrupt;        /* bad lengths; each dropped what was ready */
 	uint64_t wakeups;        /* epoll waits that ended with data */
-	uint64_t drains;         /* passes over the ring */
+	uint64_t drains;         /* passes over the rings */
+	uint64_t switches;       /* changes between woken-per-record and timer drains */
+	unsigned int rings;      /* maps read */
+	unsigned int streaming;  /* rings draining on the timer now */
 };
 
-/* mmap the ring of the BPF_MAP_TYPE_RINGBUF map_fd and add it to an epoll
- * set. NULL with errno (EINVAL: not a RINGBUF map, or bad opts). */
+/* mmap the ring of the BPF_MAP_TYPE_RINGBUF map_fd and add it to an epoll set. opts (copied)
+ * must set on_sample or on_record. NULL with errno (EINVAL: not a RINGBUF map, or bad opts). */
 struct bsdk_ringbuf *bsdk_ringbuf_new(int map_fd, const struct bsdk_ringbuf_opts *opts);
 
-/* As bsdk_perfbuf_poll(). */
+/* Read the BPF_MAP_TYPE_RINGBUF map_fd too, in the same epoll set. opts NULL: with the
+ * callbacks and ctx of bsdk_ringbuf_new(); else with opts' on_sample or on_record and ctx, and
+ * its max_latency_ms and idle_drain_ms must be 0 (they belong to the consumer). 0, or negative
+ * errno (-EINVAL: not a RINGBUF map, bad opts). */
+int bsdk_ringbuf_add(struct bsdk_ringbuf *rb, int map_fd, const struct bsdk_ringbuf_opts *opts);
+
+/* Wait up to timeout_ms (-1: forever, 0: not at all) for records, then consume every
+ * committed record of every ring; while records stream in, drain every max_latency_ms and
+ * return as soon as a drain found records. The number consumed (0 on timeout), a callback's
+ * negative stop value, or negative errno (-EINTR when a signal arrived). */
 int bsdk_ringbuf_poll(struct bsdk_ringbuf *rb, int timeout_ms);
-/* Consume every committed record without waiting; the number consumed. */
+/* Consume every committed record without waiting; as bsdk_ringbuf_poll(). */
 int bsdk_ringbuf_consume(struct bsdk_ringbuf *rb);
+/* The epoll fd, for the caller's own event loop, which must call bsdk_ringbuf_consume() when
+ * it is readable and when bsdk_ringbuf_timeout_ms() has passed. */
 int bsdk_ringbuf_epoll_fd(const struct bsdk_ringbuf *rb);
-/* As bsdk_perfbuf_timeout_ms(). */
+/* Milliseconds until the next timer drain is due (0 if overdue), or -1 when nothing streams
+ * (and idle_drain_ms is 0): then only the kernel's wakeup needs a drain. */
 int bsdk_ringbuf_timeout_ms(const struct bsdk_ringbuf *rb);
 void bsdk_ringbuf_stats(const struct bsdk_ringbuf *rb, struct bsdk_ringbuf_stats *stats);
 /* Unmap and close; NULL is ignored. */

@@ -1,15 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * drain.c - what perfbuf.c and ringbuf.c share: the options convention,
- * the map check, and the loop that waits on epoll and drains every ring at
- * least every max_latency_ms.
+ * the map check, and the loop that waits on epoll and, while a ring is
+ * streaming (wakeup.c), drains every max_latency_ms.
  */
 #include <sys/epoll.h>
 #include <time.h>
 
 #include "internal.h"
-
-#define DEFAULT_MAX_LATENCY_MS 10
 
 uint64_t now_ns(void)
 {
@@ -73,7 +71,9 @@ int drain_init(struct drain *d, const char *who, int *max_latency_ms)
 
 int drain_timeout_ms(const struct drain *d)
 {
-	return d->period_ns ? ms_until(d->last_ns + d->period_ns) : -1;
+	if (d->streaming && d->period_ns)
+		return ms_until(d->last_ns + d->period_ns);
+	return d->idle_ns ? ms_until(d->last_ns + d->idle_ns) : -1;
 }
 
 int drain_poll(struct drain *d, struct epoll_event *events, int nevents,
@@ -99,7 +99,7 @@ int drain_poll(struct drain *d, struct epoll_event *events, int nevents,
 		/* Whichever fd woke us, take what every ring has: one batch
 		 * across CPUs instead of one wakeup per CPU. */
 		cnt = consume(owner);
-		if (cnt > 0 || timeout_ms == 0)
+		if (cnt != 0 || timeout_ms == 0)
 			return cnt;
 		if (timeout_ms > 0 && now_ns() >= deadline)
 			return 0;

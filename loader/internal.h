@@ -76,24 +76,50 @@ int opts_copy(void *dst, size_t size, const void *src, size_t src_sz,
 int map_check(int map_fd, uint32_t type, const char *type_name,
 	      const char *who, struct bpf_map_info *info);
 
-/* The wait-and-drain loop: an epoll set, and a drain at least every
- * period_ns so no record waits longer than max_latency_ms. */
+/* The wait-and-drain loop: an epoll set, and while some ring is streaming (see wakeup.c) a drain
+ * every period_ns; with none streaming it sleeps until the kernel wakes it (or idle_ns). */
 struct epoll_event;
 struct drain {
 	const char *who;	/* "perf buffer", "ring buffer": for messages */
 	int epfd;		/* -1 before drain_init() */
-	uint64_t period_ns;	/* 0: no periodic drain */
+	uint64_t period_ns;	/* the streaming drain period; 0: none */
+	uint64_t idle_ns;	/* drain this often even with nothing streaming; 0: never */
+	bool streaming;		/* some ring wants the timer: set by the owner's consume */
 	uint64_t last_ns;	/* when the last drain began */
 	uint64_t wakeups;	/* epoll waits that ended with an fd ready */
 	uint64_t drains;	/* calls of consume */
 };
-/* Create the epoll set; *max_latency_ms 0 becomes the default (10 ms). */
+/* Create the epoll set; *max_latency_ms 0 becomes the default (DEFAULT_MAX_LATENCY_MS). */
 int drain_init(struct drain *d, const char *who, int *max_latency_ms);
+#define DEFAULT_MAX_LATENCY_MS 2
 int drain_timeout_ms(const struct drain *d);
 /* bsdk_perfbuf_poll() for any consumer: wait on d->epfd (into events, at most nevents), then
- * consume(owner), until it returns records or the timeout passes. */
+ * consume(owner), until it returns records (or a negative value) or the timeout passes. */
 int drain_poll(struct drain *d, struct epoll_event *events, int nevents,
 	       int timeout_ms, int (*consume)(void *owner), void *owner);
+
+/* ---- wakeup.c: per ring, be woken by the kernel for each record (EAGER) or drain on the
+ * timer (STREAM), by the rate seen over windows of one drain period. */
+enum wake_mode { WAKE_EAGER, WAKE_STREAM };
+
+struct wake_cfg {
+	uint64_t period_ns;	/* the streaming drain period, and the window */
+	uint64_t n_stream;	/* records in one window that switch EAGER to STREAM */
+	uint64_t n_eager;	/* fewer in a window switch STREAM back to EAGER */
+};
+
+struct wake_policy {
+	enum wake_mode mode;
+	uint64_t window_start;	/* ns */
+	uint64_t window_n;	/* records in the current window */
+	uint64_t switches;	/* mode changes so far */
+};
+
+void wake_cfg_init(struct wake_cfg *c, uint64_t period_ns);
+/* Start EAGER, with a window beginning at now. */
+void wake_init(struct wake_policy *p, uint64_t now);
+/* Account the n records a drain at time now found; true when p->mode changed. */
+bool wake_update(struct wake_policy *p, const struct wake_cfg *c, uint64_t now, uint64_t n);
 
 /* true when [off, off + len) does not fit inside a region of size total,
  * overflow included: the check for offsets and sizes read from a file. */

@@ -273,6 +273,8 @@ struct bsdk_perfbuf *bsdk_perfbuf_new(int map_fd, const struct bsdk_perfbuf_opts
 	if (!err) {
 		pb->map_slots = info.max_entries;
 		err = drain_init(&pb->drain, "perf buffer", &pb->opts.max_latency_ms);
+		/* Every ring is drained on the timer, whatever its rate. */
+		pb->drain.streaming = true;
 	}
 	if (!err)
 		err = rings_open(pb);

@@ -1,12 +1,32 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * ringbuf.c - the consumer of a BPF_MAP_TYPE_RINGBUF.
+ * ringbuf.c - the consumer of BPF_MAP_TYPE_RINGBUF maps.
  *
- * The map's fd is mmapped in two parts: the consumer page (read-write: we publish
+ * Each map's fd is mmapped in two parts: the consumer page (read-write: we publish
  * consumer_pos there) and, from the next page on, the producer page followed by the data area
  * mapped twice (read-only). Producers on every CPU reserve space by advancing producer_pos,
  * write, then clear the BUSY bit of the record's header; we read committed records in order
  * and then advance consumer_pos.
+ *
+ * When the kernel wakes us is decided by where we publish consumer_pos. kernel/bpf/ringbuf.c,
+ * bpf_ringbuf_commit(), after clearing BUSY with xchg():
+ *
+ *	rec_pos = (void *)hdr - (void *)rb->data;
+ *	cons_pos = smp_load_acquire(&rb->consumer_pos) & rb->mask;
+ *	if (flags & BPF_RB_FORCE_WAKEUP)
+ *		irq_work_queue(&rb->work);
+ *	else if (cons_pos == rec_pos && !(flags & BPF_RB_NO_WAKEUP))
+ *		irq_work_queue(&rb->work);
+ *
+ * (6.1 and 6.18 alike). A record wakes us only if consumer_pos is exactly where it starts. So
+ * while records stream in (wakeup.c says STREAM) we publish all but the last record we have
+ * read - its start is a position no future record can start at - and drain on a timer: no
+ * commit wakes us. When the stream thins out (EAGER) we publish everything and the next record
+ * wakes us at once. Holding back a whole record rather than a few bytes keeps consumer_pos on
+ * a record boundary, so whoever reads the map after us (a pinned map, a consumer that died)
+ * finds a valid header there. The map's poll reports EPOLLIN whenever producer_pos !=
+ * consumer_pos, which is always true while we hold a record back, so the fd is in the epoll
+ * set edge-triggered: it fires on the kernel's wakeups only.
  */
 #include <sys/epoll.h>
 #include <sys/mman.h>
@@ -15,30 +35,53 @@
 #include "internal.h"
 #include "perf_ring.h"
 
-struct bsdk_ringbuf {
+struct rb_ring {
 	int map_fd;
-	struct drain drain;
-	struct bsdk_ringbuf_opts opts;
-	size_t page_size;
-	uint64_t size;                  /* max_entries: the data area */
+	char name[BPF_OBJ_NAME_LEN];
 	uint64_t *consumer_pos;         /* the consumer page */
 	uint64_t *producer_pos;         /* the producer page */
 	size_t prod_map_size;
-	struct bpf_ring walk;           /* counters live here */
+	bsdk_perfbuf_sample_fn on_sample;
+	void *ctx;
+	struct bpf_ring walk;           /* position and counters live here */
+	struct wake_policy wake;
+	bool pending;                   /* a callback stopped the drain with records left */
 };
+
+struct bsdk_ringbuf {
+	struct drain drain;
+	struct bsdk_ringbuf_opts opts;
+	struct wake_cfg wake_cfg;
+	bool adaptive;                  /* max_latency_ms >= 0 */
+	size_t page_size;
+	struct rb_ring *rings;
+	size_t nrings;
+	struct epoll_event *events;     /* one per ring, for epoll_wait */
+};
+
+/* Publish pos with release order: our reads of the records happen before the kernel may hand
+ * their space to a new reservation. */
+static void publish(uint64_t *consumer_pos, uint64_t *published, uint64_t pos)
+{
+	__atomic_store_n(consumer_pos, pos, __ATOMIC_RELEASE);
+	*published = pos;
+}
 
 uint64_t bpf_ring_walk(struct bpf_ring *r, perf_ring_sample_fn on_sample, void *ctx)
 {
 	uint64_t n = 0;
 
+	r->stop = 0;
 	while (r->cons < r->prod) {
 		const uint32_t *hdr =
 			(const uint32_t *)(r->data + (r->cons & (r->size - 1)));
 		/* Acquire: the producer clears BUSY with a release store after writing the
 		 * record, so once we see BUSY clear, the bytes of the record are visible too. */
 		uint32_t raw = __atomic_load_n(hdr, __ATOMIC_ACQUIRE);
+		const void *data = (const uint8_t *)hdr + BPF_RINGBUF_HDR_SZ;
 		uint32_t len;
 		uint64_t total;
+		int stop = 0;
 
 		if (raw & BPF_RINGBUF_BUSY_BIT)
 			break;	/* reserved, not committed yet: stop here */
@@ -57,12 +100,22 @@ uint64_t bpf_ring_walk(struct bpf_ring *r, perf_ring_sample_fn on_sample, void *
 		} else {
 			/* The data area is mapped twice: a record that
 			 * wraps is contiguous here, no copy needed. */
-			if (on_sample)
-				on_sample(ctx, -1, (const uint8_t *)hdr + BPF_RINGBUF_HDR_SZ, len);
+			if (r->on_record)
+				stop = r->on_record(ctx, data, len);
+			else if (on_sample)
+				on_sample(ctx, -1, data, len);
 			r->received++;
 			n++;
 		}
+		r->last = r->cons;
 		r->cons += total;
+		if (stop) {
+			r->stop = stop;
+			break;
+		}
+		/* A slow callback must not keep the whole batch's space from the producers. */
+		if (r->consumer_pos && n % BPF_RING_PUBLISH_EVERY == 0 && n)
+			publish(r->consumer_pos, &r->published, r->last);
 	}
 	return n;
 }
@@ -70,7 +123,7 @@ uint64_t bpf_ring_walk(struct bpf_ring *r, perf_ring_sample_fn on_sample, void *
 /* Map the consumer page read-write, and read-only (the kernel refuses
  * write access) the producer page and the data area twice over: the double
  * mapping is what lets records wrap without a copy. */
-static int ring_map(struct bsdk_ringbuf *rb, const struct bpf_map_info *info)
+static int ring_map(struct bsdk_ringbuf *rb, struct rb_ring *r, const struct bpf_map_info *info)
 {
 	void *p;
 
@@ -80,55 +133,118 @@ static int ring_map(struct bsdk_ringbuf *rb, const struct bpf_map_info *info)
 	    info->max_entries % rb->page_size)
 		return log_fail(EINVAL, "ring buffer: map '%s' has size %u, not a power-of-two number of pages",
 				info->name, info->max_entries);
-	rb->size = info->max_entries;
-	p = mmap(NULL, rb->page_size, PROT_READ | PROT_WRITE, MAP_SHARED, rb->map_fd, 0);
+	p = mmap(NULL, rb->page_size, PROT_READ | PROT_WRITE, MAP_SHARED, r->map_fd, 0);
 	if (p == MAP_FAILED)
 		return log_fail(errno, "ring buffer: map '%s': mmap of the consumer page failed: %s", info->name, bsdk_strerror(errno));
-	rb->consumer_pos = p;
-	rb->prod_map_size = rb->page_size + 2 * rb->size;
-	p = mmap(NULL, rb->prod_map_size, PROT_READ, MAP_SHARED, rb->map_fd, (off_t)rb->page_size);
+	r->consumer_pos = p;
+	r->prod_map_size = rb->page_size + 2 * (size_t)info->max_entries;
+	p = mmap(NULL, r->prod_map_size, PROT_READ, MAP_SHARED, r->map_fd, (off_t)rb->page_size);
 	if (p == MAP_FAILED)
 		return log_fail(errno, "ring buffer: map '%s': mmap of the data pages failed: %s", info->name, bsdk_strerror(errno));
-	rb->producer_pos = p;
-	rb->walk.data = (const uint8_t *)p + rb->page_size;
-	rb->walk.size = rb->size;
+	r->producer_pos = p;
+	r->walk.data = (const uint8_t *)p + rb->page_size;
+	r->walk.size = info->max_entries;
+	/* Start where the last consumer of the map stopped. */
+	r->walk.cons = __atomic_load_n(r->consumer_pos, __ATOMIC_ACQUIRE);
+	r->walk.published = r->walk.last = r->walk.cons;
+	r->walk.consumer_pos = r->consumer_pos;
+	return 0;
+}
+
+static void ring_unmap(struct rb_ring *r, size_t page_size)
+{
+	if (r->consumer_pos)
+		munmap(r->consumer_pos, page_size);
+	if (r->producer_pos)
+		munmap(r->producer_pos, r->prod_map_size);
+}
+
+/* Open map_fd as ring number rb->nrings, with the callbacks of opts. */
+static int ring_add(struct bsdk_ringbuf *rb, int map_fd, const struct bsdk_ringbuf_opts *opts)
+{
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLET };
+	struct rb_ring r = { .map_fd = map_fd };
+	struct bpf_map_info info;
+	struct epoll_event *grown;
+	int err;
+
+	if (!opts->on_sample == !opts->on_record)
+		return log_fail(EINVAL, "ring buffer: set exactly one of opts.on_sample and opts.on_record");
+	r.on_sample = opts->on_sample;
+	r.walk.on_record = opts->on_record;
+	r.ctx = opts->ctx;
+	err = map_check(map_fd, BPF_MAP_TYPE_RINGBUF, "BPF_MAP_TYPE_RINGBUF", "ring buffer", &info);
+	if (!err)
+		err = ring_map(rb, &r, &info);
+	if (err) {
+		ring_unmap(&r, rb->page_size);
+		return err;
+	}
+	memcpy(r.name, info.name, sizeof(r.name));
+	wake_init(&r.wake, now_ns());
+	ev.data.u64 = rb->nrings;
+	grown = realloc(rb->events, (rb->nrings + 1) * sizeof(*grown));
+	if (grown)
+		rb->events = grown;
+	if (!grown)
+		err = fail(ENOMEM);
+	else if (epoll_ctl(rb->drain.epfd, EPOLL_CTL_ADD, map_fd, &ev) < 0)
+		err = log_fail(errno, "ring buffer: epoll_ctl on map '%s' failed: %s", info.name, bsdk_strerror(errno));
+	else if ((err = array_push(&rb->rings, &rb->nrings, &r, sizeof(r))) < 0)
+		epoll_ctl(rb->drain.epfd, EPOLL_CTL_DEL, map_fd, NULL);
+	if (err) {
+		ring_unmap(&r, rb->page_size);
+		return err;
+	}
+	log_info("ring buffer: map '%s', %u bytes", info.name, info.max_entries);
 	return 0;
 }
 
 struct bsdk_ringbuf *bsdk_ringbuf_new(int map_fd, const struct bsdk_ringbuf_opts *opts)
 {
 	struct bsdk_ringbuf *rb;
-	struct bpf_map_info info;
-	struct epoll_event ev = { .events = EPOLLIN };
 	int err;
 
 	rb = calloc(1, sizeof(*rb));
 	if (!rb)
 		return fail_ptr(ENOMEM);
-	rb->map_fd = map_fd;
 	rb->drain.epfd = -1;
 	rb->page_size = (size_t)sysconf(_SC_PAGESIZE);
 
-	err = opts_copy(&rb->opts, sizeof(rb->opts), opts, opts ? opts->sz : 0, 1, "ring buffer");
-	if (!err && !rb->opts.on_sample)
-		err = log_fail(EINVAL, "ring buffer: opts.on_sample is required");
-	if (!err)
-		err = map_check(map_fd, BPF_MAP_TYPE_RINGBUF,
-				"BPF_MAP_TYPE_RINGBUF", "ring buffer", &info);
-	if (!err)
-		err = ring_map(rb, &info);
-	if (!err)
+	err = opts_copy(&rb->opts, sizeof(rb->opts), opts, opts ? opts->sz : 0,
+			offsetof(struct bsdk_ringbuf_opts, max_latency_ms) + sizeof(int), "ring buffer");
+	if (!err && rb->opts.idle_drain_ms < 0)
+		err = log_fail(EINVAL, "ring buffer: opts.idle_drain_ms is %d, not 0 or more", rb->opts.idle_drain_ms);
+	if (!err) {
+		rb->adaptive = rb->opts.max_latency_ms >= 0;
 		err = drain_init(&rb->drain, "ring buffer", &rb->opts.max_latency_ms);
-	if (!err && epoll_ctl(rb->drain.epfd, EPOLL_CTL_ADD, map_fd, &ev) < 0)
-		err = log_fail(errno, "ring buffer: epoll_ctl on map '%s' failed: %s", info.name, bsdk_strerror(errno));
+	}
+	if (!err) {
+		rb->drain.idle_ns = (uint64_t)rb->opts.idle_drain_ms * 1000000ull;
+		wake_cfg_init(&rb->wake_cfg, rb->drain.period_ns);
+		err = ring_add(rb, map_fd, &rb->opts);
+	}
 	if (err) {
 		bsdk_ringbuf_free(rb);
 		return fail_ptr(-err);
 	}
-	log_info("ring buffer: map '%s', %llu bytes, drain every %d ms",
-		 info.name, (unsigned long long)rb->size,
-		 rb->opts.max_latency_ms);
 	return rb;
+}
+
+int bsdk_ringbuf_add(struct bsdk_ringbuf *rb, int map_fd, const struct bsdk_ringbuf_opts *opts)
+{
+	struct bsdk_ringbuf_opts o;
+	int err;
+
+	if (!rb)
+		return fail(EINVAL);
+	if (!opts)
+		return ring_add(rb, map_fd, &rb->opts);
+	err = opts_copy(&o, sizeof(o), opts, opts->sz,
+			offsetof(struct bsdk_ringbuf_opts, max_latency_ms) + sizeof(int), "ring buffer");
+	if (!err && (o.max_latency_ms || o.idle_drain_ms))
+		err = log_fail(EINVAL, "ring buffer: bsdk_ringbuf_add(): max_latency_ms and idle_drain_ms belong to bsdk_ringbuf_new(); leave them 0");
+	return err ? err : ring_add(rb, map_fd, &o);
 }
 
 void bsdk_ringbuf_free(struct bsdk_ringbuf *rb)
@@ -137,44 +253,130 @@ void bsdk_ringbuf_free(struct bsdk_ringbuf *rb)
 
 	if (!rb)
 		return;
-	if (rb->consumer_pos)
-		munmap(rb->consumer_pos, rb->page_size);
-	if (rb->producer_pos)
-		munmap(rb->producer_pos, rb->prod_map_size);
+	for (size_t i = 0; i < rb->nrings; i++) {
+		struct rb_ring *r = &rb->rings[i];
+
+		/* Leave the map as a plain consumer would: everything read is given back. */
+		if (r->consumer_pos && r->walk.published != r->walk.cons)
+			publish(r->consumer_pos, &r->walk.published, r->walk.cons);
+		ring_unmap(r, rb->page_size);
+	}
 	if (rb->drain.epfd >= 0)
 		close(rb->drain.epfd);
+	free(rb->rings);
+	free(rb->events);
 	free(rb);
 	errno = saved;
 }
 
-int bsdk_ringbuf_consume(struct bsdk_ringbuf *rb)
+/* Publish everything and check that nothing slipped in unseen. A producer that committed
+ * while we still held a record back was not asked to wake us. The kernel commits with xchg()
+ * (a full barrier) and then loads consumer_pos; we store consumer_pos, issue a full fence, then
+ * load producer_pos and the header there. Either our load sees its reservation and its cleared
+ * BUSY bit - we drain again - or its load sees our consumer_pos equal to its record - it wakes
+ * us. True when there is a committed record to drain now. */
+static bool publish_all(struct rb_ring *r)
 {
-	uint64_t n;
+	uint64_t prod;
+	uint32_t raw;
 
-	if (!rb)
-		return fail(EINVAL);
-	rb->drain.drains++;
-	rb->drain.last_ns = now_ns();
-	/* Acquire on producer_pos, pairing with the kernel's release when it reserves: every
-	 * header below it is at least reserved (BUSY) and readable. */
-	rb->walk.prod = __atomic_load_n(rb->producer_pos, __ATOMIC_ACQUIRE);
-	rb->walk.cons = __atomic_load_n(rb->consumer_pos, __ATOMIC_RELAXED);
-	if (rb->walk.cons == rb->walk.prod)
-		return 0;
-	n = bpf_ring_walk(&rb->walk, rb->opts.on_sample, rb->opts.ctx);
-	/* Release: our reads of the records happen before the kernel may
-	 * hand their space to a new reservation. */
-	__atomic_store_n(rb->consumer_pos, rb->walk.cons, __ATOMIC_RELEASE);
-	return n > INT32_MAX ? INT32_MAX : (int)n;
+	if (r->walk.published != r->walk.cons)
+		publish(r->consumer_pos, &r->walk.published, r->walk.cons);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	prod = __atomic_load_n(r->producer_pos, __ATOMIC_ACQUIRE);
+	if (prod == r->walk.cons)
+		return false;
+	raw = __atomic_load_n((const uint32_t *)(r->walk.data + (r->walk.cons & (r->walk.size - 1))),
+			      __ATOMIC_ACQUIRE);
+	/* Still BUSY: its commit will find consumer_pos at its record and wake us. */
+	return !(raw & BPF_RINGBUF_BUSY_BIT);
 }
 
-static int consume(void *rb) { return bsdk_ringbuf_consume(rb); }
+/* Publish all but the last record read: its start is a position no future record can start
+ * at, so no commit wakes us. consumer_pos never moves back: the kernel may have handed out
+ * space up to a ring's size past it. */
+static void hold_back(struct rb_ring *r)
+{
+	if (r->walk.last > r->walk.published)
+		publish(r->consumer_pos, &r->walk.published, r->walk.last);
+}
+
+/* Drain one ring: walk, let the policy judge, publish accordingly. The number of records handed
+ * out, or a callback's negative stop value. */
+static int64_t ring_consume(struct bsdk_ringbuf *rb, struct rb_ring *r, uint64_t now)
+{
+	uint64_t total = 0, n;
+
+	r->pending = false;
+	for (;;) {
+		/* Acquire on producer_pos, pairing with the kernel's release when it reserves:
+		 * every header below it is at least reserved (BUSY) and readable. */
+		r->walk.prod = __atomic_load_n(r->producer_pos, __ATOMIC_ACQUIRE);
+		n = r->walk.cons == r->walk.prod ? 0 : bpf_ring_walk(&r->walk, r->on_sample, r->ctx);
+		total += n;
+		if (rb->adaptive)
+			wake_update(&r->wake, &rb->wake_cfg, now, n);
+		if (r->walk.stop) {
+			/* Records may be left that no wakeup will announce: drain again at
+			 * the next poll, without waiting. */
+			r->pending = true;
+			hold_back(r);
+			return r->walk.stop < 0 ? r->walk.stop : (int64_t)total;
+		}
+		if (rb->adaptive && r->wake.mode == WAKE_STREAM) {
+			hold_back(r);
+			return (int64_t)total;
+		}
+		if (!publish_all(r))
+			return (int64_t)total;
+	}
+}
+
+static int consume(void *owner)
+{
+	struct bsdk_ringbuf *rb = owner;
+	uint64_t now = now_ns(), total = 0;
+	bool streaming = false, pending = false;
+	int64_t n = 0;
+
+	rb->drain.drains++;
+	rb->drain.last_ns = now;
+	for (size_t i = 0; i < rb->nrings; i++) {
+		n = ring_consume(rb, &rb->rings[i], now);
+		if (n < 0)
+			break;
+		total += (uint64_t)n;
+		if (rb->rings[i].pending) {
+			pending = true;
+			break;
+		}
+	}
+	for (size_t i = 0; i < rb->nrings; i++) {
+		streaming |= rb->adaptive && rb->rings[i].wake.mode == WAKE_STREAM;
+		pending |= rb->rings[i].pending;
+	}
+	/* A ring a callback stopped short is due at once; one that streams at the period. */
+	rb->drain.streaming = streaming || pending;
+	if (pending)
+		rb->drain.last_ns = now - rb->drain.period_ns;
+	if (n < 0)
+		return (int)n;
+	return total > INT32_MAX ? INT32_MAX : (int)total;
+}
+
+int bsdk_ringbuf_consume(struct bsdk_ringbuf *rb)
+{
+	if (!rb)
+		return fail(EINVAL);
+	/* Called from the caller's own loop, after its epoll said ours is readable: take the
+	 * edge-triggered events off our set, or it would stay readable in the caller's. */
+	epoll_wait(rb->drain.epfd, rb->events, (int)rb->nrings, 0);
+	return consume(rb);
+}
 
 int bsdk_ringbuf_poll(struct bsdk_ringbuf *rb, int timeout_ms)
 {
-	struct epoll_event ev;
-
-	return rb ? drain_poll(&rb->drain, &ev, 1, timeout_ms, consume, rb) :
+	return rb ? drain_poll(&rb->drain, rb->events, (int)rb->nrings, timeout_ms, consume, rb) :
 		    fail(EINVAL);
 }
 
@@ -187,9 +389,16 @@ void bsdk_ringbuf_stats(const struct bsdk_ringbuf *rb, struct bsdk_ringbuf_stats
 	memset(stats, 0, sizeof(*stats));
 	if (!rb)
 		return;
-	stats->received = rb->walk.received;
-	stats->discarded = rb->walk.discarded;
-	stats->corrupt = rb->walk.corrupt;
+	for (size_t i = 0; i < rb->nrings; i++) {
+		const struct rb_ring *r = &rb->rings[i];
+
+		stats->received += r->walk.received;
+		stats->discarded += r->walk.discarded;
+		stats->corrupt += r->walk.corrupt;
+		stats->switches += r->wake.switches;
+		stats->streaming += rb->adaptive && r->wake.mode == WAKE_STREAM;
+	}
+	stats->rings = (unsigned int)rb->nrings;
 	stats->wakeups = rb->drain.wakeups;
 	stats->drains = rb->drain.drains;
 }

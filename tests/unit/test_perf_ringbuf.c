@@ -71,6 +71,34 @@ static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
 	k->n++;
 }
 
+/* on_record: counts, stops at record stop_at (1-based) with -42, and watches *seen (the
+ * published consumer_pos) change: every value must be the start of a record already read,
+ * never of the one being handed out or a later one. */
+static struct {
+	int n, stop_at;
+	uint64_t *seen, last, publications;
+	int bad_pos;
+} stopper;
+
+static uint64_t cons_page;
+
+static int on_record(void *ctx, const void *data, uint32_t size)
+{
+	(void)ctx;
+	(void)data;
+	stopper.n++;
+	if (stopper.seen && *stopper.seen != stopper.last) {
+		stopper.last = *stopper.seen;
+		stopper.publications++;
+		/* Records here all have one size: a start is a multiple of it. */
+		uint64_t rec = (size + 8 + 7) / 8 * 8;
+
+		if (stopper.last % rec || stopper.last / rec >= (uint64_t)stopper.n - 1)
+			stopper.bad_pos++;
+	}
+	return stopper.n == stopper.stop_at ? -42 : 0;
+}
+
 static struct bpf_ring ring_of(struct syn *s, uint64_t cons)
 {
 	struct bpf_ring r = {
@@ -167,5 +195,38 @@ int main(void)
 	check_u64(r.corrupt, 1, "record running past producer_pos: corrupt");
 
 	check_i64(warnings, 2, "each corrupt length logged once");
+
+	/* A callback that stops the walk: the record is consumed, the rest left. */
+	memset(&s, 0, sizeof(s));
+	memset(&stopper, 0, sizeof(stopper));
+	for (int i = 0; i < 5; i++)
+		put_rec(&s, 8, (uint8_t)(0x10 + i), 0);
+	r = ring_of(&s, 0);
+	r.on_record = on_record;
+	stopper.stop_at = 3;
+	check_u64(bpf_ring_walk(&r, NULL, &stopper), 3, "walk stopped after the third record");
+	check_i64(r.stop, -42, "the callback's value kept");
+	check_u64(r.cons, 3 * 16, "the stopping record is consumed, the rest is not");
+	stopper.stop_at = 0;
+	check_u64(bpf_ring_walk(&r, NULL, &stopper), 2, "the next walk takes the rest");
+	check_i64(r.stop, 0, "no stop this time");
+	check_u64(stopper.n, 5, "every record once");
+
+	/* Progress is published mid-walk, one record short, every BPF_RING_PUBLISH_EVERY records. */
+	memset(&s, 0, sizeof(s));
+	memset(&stopper, 0, sizeof(stopper));
+	for (int i = 0; i < 100; i++)
+		put_rec(&s, 16, (uint8_t)i, 0);
+	r = ring_of(&s, 0);
+	r.on_record = on_record;
+	r.consumer_pos = &cons_page;
+	cons_page = 0;
+	stopper.seen = &cons_page;
+	check_u64(bpf_ring_walk(&r, NULL, &stopper), 100, "100 records");
+	check_u64(stopper.publications, 100 / BPF_RING_PUBLISH_EVERY, "published every %d records", BPF_RING_PUBLISH_EVERY);
+	check_u64(cons_page, 95 * 24, "last mid-walk publication: the start of the 96th record");
+	check_u64(r.last, 99 * 24, "last: the start of the last record");
+	check_u64(r.published, cons_page, "published tracks what was stored");
+	check_i64(stopper.bad_pos, 0, "every publication the start of a record already read");
 	return check_done();
 }

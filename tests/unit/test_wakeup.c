@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * test_wakeup.c - the policy that chooses between a wakeup per record (EAGER) and drains on a
+ * timer (STREAM), driven with synthetic clocks and counts: no kernel, no sleeping.
+ */
+#include "internal.h"
+#include "check.h"
+
+#define MS 1000000ull
+
+/* Feed a steady stream of rate records/s for secs seconds: one drain per record in EAGER (the
+ * kernel wakes us per record), one per period in STREAM. Returns the time reached. */
+static uint64_t stream(struct wake_policy *p, const struct wake_cfg *c, uint64_t t, double rate,
+		       double secs, uint64_t *drains)
+{
+	uint64_t end = t + (uint64_t)(secs * 1e9), gap = (uint64_t)(1e9 / rate);
+	uint64_t carry = 0;
+
+	while (t < end) {
+		if (p->mode == WAKE_EAGER) {
+			t += gap;
+			wake_update(p, c, t, 1);
+		} else {
+			uint64_t n = (c->period_ns + carry) / gap;
+
+			carry = (c->period_ns + carry) % gap;
+			t += c->period_ns;
+			wake_update(p, c, t, n);
+		}
+		(*drains)++;
+	}
+	return t;
+}
+
+int main(void)
+{
+	struct wake_cfg c;
+	struct wake_policy p;
+	uint64_t t = 1000 * MS, drains = 0;
+
+	wake_cfg_init(&c, 2 * MS);
+	check_u64(c.n_stream, 16, "2 ms period: 16 records in a window switch to STREAM (8,000/s)");
+	check_u64(c.n_eager, 4, "2 ms period: fewer than 4 switch back (2,000/s)");
+	wake_init(&p, t);
+	check_i64(p.mode, WAKE_EAGER, "a new ring starts woken per record");
+
+	/* 1,000 records/s stays EAGER: every record at once, 1,000 wakeups a second. */
+	t = stream(&p, &c, t, 1000, 1, &drains);
+	check_i64(p.mode, WAKE_EAGER, "1,000 records/s: still EAGER");
+	check_u64(p.switches, 0, "1,000 records/s: never switched");
+
+	/* A million a second: STREAM within the first window. */
+	wake_update(&p, &c, t + 1000, 10);
+	check_i64(p.mode, WAKE_EAGER, "10 records in a window: not yet");
+	check(wake_update(&p, &c, t + 2000, 6), "16 records in one window: switched");
+	check_i64(p.mode, WAKE_STREAM, "now STREAM");
+	drains = 0;
+	t = stream(&p, &c, t + 2000, 1e6, 1, &drains);
+	check_i64(p.mode, WAKE_STREAM, "1M records/s: stays STREAM");
+	check(drains <= 501, "1M records/s: a drain per period, %llu drains in 1 s", (unsigned long long)drains);
+
+	/* Extra drains within a window (another ring woke the consumer) do not count as a
+	 * window: a few records each, yet the window as a whole is busy. */
+	for (int i = 0; i < 10; i++)
+		wake_update(&p, &c, t + (uint64_t)i * 100000, 2);
+	check_i64(p.mode, WAKE_STREAM, "ten drains inside one window, 20 records: still STREAM");
+
+	/* The producer stops: the first drain of an empty window sends us back to sleep. */
+	t += 2 * MS;
+	wake_update(&p, &c, t, 0);
+	t += 2 * MS;
+	check(wake_update(&p, &c, t, 0), "an empty window: switched back");
+	check_i64(p.mode, WAKE_EAGER, "idle: EAGER, the kernel's wakeup will start the next drain");
+
+	/* Between the thresholds (5,000/s) each mode keeps itself: no flapping. */
+	{
+		uint64_t sw = p.switches;
+
+		t = stream(&p, &c, t, 5000, 1, &drains);
+		check_i64(p.mode, WAKE_EAGER, "5,000/s from EAGER: stays EAGER");
+		wake_update(&p, &c, t + 1, 100);
+		check_i64(p.mode, WAKE_STREAM, "a burst: STREAM");
+		t = stream(&p, &c, t + 1, 5000, 1, &drains);
+		check_i64(p.mode, WAKE_STREAM, "5,000/s from STREAM: stays STREAM");
+		check_u64(p.switches - sw, 1, "one switch in two seconds at 5,000/s");
+	}
+
+	/* A long period scales the thresholds; a tiny one keeps sane minimums. */
+	wake_cfg_init(&c, 10 * MS);
+	check_u64(c.n_stream, 80, "10 ms: 80 records");
+	check_u64(c.n_eager, 20, "10 ms: 20 records");
+	wake_cfg_init(&c, 100000);
+	check_u64(c.n_stream, 4, "0.1 ms: at least 4 records");
+	check_u64(c.n_eager, 1, "0.1 ms: at least 1 record");
+	check(c.n_eager < c.n_stream, "thresholds stay apart");
+	return check_done();
+}
