@@ -73,7 +73,8 @@ static const char inspect_usage[] =
 "    warnings\n"
 "        what will likely fail later: no license, a GPL-only helper called\n"
 "        under a license that is not GPL-compatible, an extern the running\n"
-"        kernel cannot resolve, a program 'bpfsdk run'\n"
+"        kernel cannot resolve, CO-RE relocations that cannot be resolved\n"
+"        (no kernel BTF) or whose candidates disagree, a program 'bpfsdk run'\n"
 "        cannot attach, no perf_event_array or ringbuf map to read records\n"
 "        from.\n"
 "\n"
@@ -153,6 +154,33 @@ static const char *helper_label(int id, char *buf, size_t size)
 	return buf;
 }
 
+/* CO-RE relocations that make load fail whatever the program does: unresolved (no kernel BTF)
+ * and in error. Poisoned ones are left to the verifier: behind bpf_core_field_exists() they are
+ * what the program expects. */
+static int core_warnings(const struct bsdk_prog *prog, struct warnings *w)
+{
+	size_t n = bsdk_prog_core_relo_count(prog), unresolved = 0;
+	const char *why = "";
+
+	for (size_t i = 0; i < n; i++) {
+		struct bsdk_core_relo_info r;
+
+		if (bsdk_prog_core_relo(prog, i, &r))
+			continue;
+		if (r.state == BSDK_CORE_UNRESOLVED && !unresolved++)
+			why = r.note;
+		if (r.state == BSDK_CORE_ERROR &&
+		    warn_add(w, "program '%s': CO-RE relocation %s %s at instruction %zu: %s: load will fail",
+			     bsdk_prog_name(prog), r.kind_name, r.spec, r.insn, r.note))
+			return -1;
+	}
+	if (unresolved &&
+	    warn_add(w, "program '%s': %zu CO-RE relocation%s cannot be resolved (%s): load will fail; --btf FILE names a kernel BTF",
+		     bsdk_prog_name(prog), unresolved, unresolved == 1 ? "" : "s", why))
+		return -1;
+	return 0;
+}
+
 static int collect_warnings(const struct bsdk_obj *obj, struct warnings *w)
 {
 	const char *license = bsdk_obj_license(obj);
@@ -182,6 +210,8 @@ static int collect_warnings(const struct bsdk_obj *obj, struct warnings *w)
 				     license[0] ? "'" : ""))
 				return -1;
 		}
+		if (core_warnings(prog, w))
+			return -1;
 		/* what `bpfsdk run` will leave out, and why */
 		if (bsdk_prog_attach_check(prog, why, sizeof(why)) &&
 		    warn_add(w, "program '%s' (section '%s'): 'bpfsdk run' will leave it out: %s",

@@ -150,3 +150,19 @@ run_flavour() {
 	assert_failure 1
 	assert_line --regexp "^error: program 'core_poison': instruction [0-9]+ is CO-RE relocation 0 .*: the kernel has no struct or union named 'task_struct'$"
 }
+
+@test "CO-RE: candidates that disagree are an error, warned by inspect and refused by run" {
+	command -v llvm-objcopy >/dev/null || skip "no llvm-objcopy"
+	own="$BATS_TEST_TMPDIR/own.btf"
+	llvm-objcopy --dump-section .BTF="$own" "$OBJS/core_ambiguous.bpf.o" "$BATS_TEST_TMPDIR/copy.o"
+	run "$BPFSDK" inspect --btf "$own" "$OBJS/core_ambiguous.bpf.o"
+	echo "$output"
+	assert_success
+	assert_line --regexp "^ +[0-9]+ +field_byte_offset +thing___a\.y \(0:1\) +4 +error +- +kernel types \[[0-9]+\] and \[[0-9]+\] named 'thing' both match and disagree \(4, 0\)$"
+	assert_line --regexp "^  program 'core_ambiguous': CO-RE relocation field_byte_offset thing___a\.y at instruction [0-9]+: kernel types .* disagree \(4, 0\): load will fail$"
+	run "$BPFSDK" run --btf "$own" --duration 1 "$OBJS/core_ambiguous.bpf.o"
+	echo "$output"
+	assert_failure 1
+	[ "${#lines[@]}" -eq 1 ] || fail "expected one error line"
+	assert_output --regexp "^error: '.*core_ambiguous\.bpf\.o': program 'core_ambiguous': CO-RE relocation 0 \(field_byte_offset thing___a\.y, access '0:1'\): kernel types \[[0-9]+\] and \[[0-9]+\] named 'thing' both match and disagree \(4, 0\)$"
+}
