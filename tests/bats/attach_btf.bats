@@ -76,7 +76,7 @@ task_struct_offset() {
 	assert_line --regexp "^warning: $o: program 'on_fexit' \(section 'fexit/do_unlinkat'\): left out: this kernel refuses fexit programs at 'do_unlinkat': "
 	assert_line --regexp "^warning: $o: program 'on_lsm' \(section 'lsm/inode_unlink'\): left out: this kernel refuses lsm programs at 'inode_unlink': "
 	# one line per program left out; nothing attached is the one error
-	expect_eq "$(grep -c "^warning: $o: program '" <<<"$output")" 7 "warning lines"
+	expect_eq "$(grep -c "^warning: $o: program '" <<<"$output")" 9 "warning lines"
 	expect_eq "$status" 1 "exit status"
 	assert_line "error: $o: no program this kernel can attach"
 }

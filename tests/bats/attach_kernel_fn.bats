@@ -1,5 +1,6 @@
 #!/usr/bin/env bats
-# fentry, fexit, lsm, kprobe, kretprobe, ksyscall and kretsyscall programs
+# fentry, fexit, fmod_ret, lsm, lsm.s (sleepable), kprobe, kretprobe,
+# ksyscall and kretsyscall programs
 # on the unlink path (tests/bpf/attach_kernel_fn.bpf.c), all attached by
 # one `bpfsdk run --require-all`; a process the suite knows by pid unlinks
 # a file with unlinkat(2), and each kind's record must carry that pid and
@@ -24,7 +25,7 @@ fd = os.open(d, os.O_RDONLY)
 os.unlink(name, dir_fd=fd)    # unlinkat(fd, name, 0)
 ' "$dir" "$go" "$victim" &
 	local unlinker=$!
-	"$bpfsdk" run -v --require-all --set target_pid="$unlinker" --count 7 --duration 120 \
+	"$bpfsdk" run -v --require-all --set target_pid="$unlinker" --count 9 --duration 120 \
 		"$obj" >"$dir/records" 2>"$dir/stderr" &
 	local run=$!
 	# TCG is slow: loading seven programs against the kernel's BTF takes a while
@@ -64,16 +65,22 @@ record() {
 	done <"$OUT")
 	expect_eq "$(grep -c . <<<"$lines")" 1 "records of kind $1"
 	# { u32 pid, u32 kind, s64 ret, char path[48] } = 64 bytes, 68 padded
-	read -r _ _ size _ <<<"$lines"
-	expect_eq "$size" 68 "record size"
+	# in the perf buffer, 64 in the ring buffer (CPU -1)
+	read -r map cpu size _ <<<"$lines"
+	if [ "$cpu" = -1 ]; then
+		expect_eq "$map $size" "slow 64" "ring buffer record"
+	else
+		expect_eq "$map $size" "events 68" "perf buffer record"
+	fi
 	expect_eq "$(field "$lines" 0 4)" "$pid" "pid in '$lines'"
 	echo "$lines"
 }
 
-@test "kernel functions: run attached all seven and stopped after their records" {
+@test "kernel functions: run attached all nine and stopped after their records" {
 	expect_eq "$(cat "$dir/status")" 0 "exit status"
-	grep -q '^streaming: 7 programs attached' "$ERR" || fail "not 7 programs attached"
-	expect_records 7 68
+	grep -q '^streaming: 9 programs attached, 2 maps read' "$ERR" || fail "not 9 programs attached"
+	expect_eq "$(wc -l <"$OUT")" 9 "records"
+	grep -qx "received 9, lost 0" "$ERR" || fail "no 'received 9, lost 0'"
 }
 
 @test "fentry/do_unlinkat: the path from the kernel's struct filename" {
@@ -89,6 +96,16 @@ record() {
 
 @test "lsm/inode_unlink: the BPF LSM hook ran for the unlinker" {
 	record 7 >/dev/null
+}
+
+@test "fmod_ret/security_inode_unlink: ran, and returning 0 let the unlink happen" {
+	record 8 >/dev/null
+	[ ! -e "$dir/$victim" ] || fail "the file is still there"
+}
+
+@test "lsm.s/inode_unlink: the sleepable LSM program ran (its record in the ring buffer)" {
+	r=$(record 9)
+	[[ $r == "slow -1 64 "* ]] || fail "not a ring buffer record: $r"
 }
 
 @test "kprobe/do_unlinkat: the path from the second argument's register" {

@@ -26,12 +26,17 @@ records() {
 }
 
 @test "attach API: bsdk_obj_attach_all attaches uprobe//proc/self/exe:FUNC and leaves out the rest" {
-	assert_line "attach_all 1"
+	assert_line "attach_all 2"
 	expect_eq "$(records 3 | xargs)" "100 $pid 101 $pid 102 $pid" "absolute-path uprobe records"
 	# one warning per program it left out, naming the object and why
 	assert_line --regexp "^warning: '.*attach_uprobe\.bpf\.o': program 'on_entry' \(section 'uprobe'\): left out: the section names no binary"
 	assert_line --regexp "^warning: '.*attach_uprobe\.bpf\.o': program 'on_return' \(section 'uretprobe'\): left out: the section names no binary"
 	assert_line --regexp "^warning: '.*attach_uprobe\.bpf\.o': program 'on_sample' \(section 'perf_event'\): left out: perf_event programs have no attach point"
+}
+
+@test "attach API: a sleepable uprobe.s program, attached by section name, calls bpf_copy_from_user" {
+	# "12345678" as a little-endian u64
+	expect_eq "$(records 5 | xargs)" "$(( 0x3837363534333231 )) $pid" "sleepable uprobe record"
 }
 
 @test "attach API: a target-less uprobe and uretprobe attached with bsdk_prog_attach_uprobe" {

@@ -13,12 +13,17 @@
  *   kind 5 ksyscall/unlinkat        the path, from the user's registers
  *   kind 6 kretsyscall/unlinkat     the return value
  *   kind 7 lsm/inode_unlink         (that it ran: the hook allows it)
+ *   kind 8 fmod_ret/security_inode_unlink  (that it ran: returning 0 lets
+ *                                   the function run)
+ *   kind 9 lsm.s/inode_unlink       sleepable (that it ran)
  *
  * do_unlinkat(int dfd, struct filename *name): the first member of struct
  * filename is the kernel's copy of the path (const char *name), which is
  * ABI enough for a test. Only target_pid's calls are recorded.
  *
- * Records: { u32 pid, u32 kind, s64 ret, char path[48] }.
+ * Records: { u32 pid, u32 kind, s64 ret, char path[48] }, in the perf
+ * buffer "events", but the sleepable program's in the ring buffer "slow":
+ * sleepable programs may not use perf event arrays.
  */
 #include <linux/bpf.h>
 #include <linux/ptrace.h>
@@ -32,6 +37,11 @@ struct {
 	__uint(key_size, sizeof(__u32));
 	__uint(value_size, sizeof(__u32));
 } events SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4096);
+} slow SEC(".maps");
 
 const volatile __u32 target_pid;
 
@@ -119,5 +129,25 @@ SEC("lsm/inode_unlink")
 int on_lsm(__u64 *ctx)
 {
 	send(ctx, 7, 0, 0, 0);
+	return 0;
+}
+
+SEC("fmod_ret/security_inode_unlink")
+int on_fmod_ret(__u64 *ctx)
+{
+	send(ctx, 8, 0, 0, 0);
+	return 0;
+}
+
+SEC("lsm.s/inode_unlink")
+int on_lsm_sleepable(__u64 *ctx)
+{
+	struct fn_event e = {};
+
+	e.pid = bpf_get_current_pid_tgid() >> 32;
+	if (e.pid != target_pid)
+		return 0;
+	e.kind = 9;
+	bpf_ringbuf_output(&slow, &e, sizeof(e), 0);
 	return 0;
 }

@@ -9,7 +9,11 @@
  *
  * Records: { pid, kind, value }: kind 1 uprobe (value: the argument),
  * 2 uretprobe (the return value), 3 the absolute-path uprobe (the
- * argument), 4 a perf event sample (0).
+ * argument), 4 a perf event sample (0), 5 a sleepable uprobe (the first 8
+ * bytes of the string its argument points to, read with
+ * bpf_copy_from_user(), which only sleepable programs may call; its
+ * records go to the ring buffer "slow": sleepable programs may not use
+ * perf event arrays).
  */
 #include <linux/bpf.h>
 #include "bpf_helpers.h"
@@ -61,4 +65,21 @@ SEC("perf_event")
 int on_sample(void *ctx)
 {
 	return send(ctx, 4, 0);
+}
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4096);
+} slow SEC(".maps");
+
+SEC("uprobe.s//proc/self/exe:attach_uprobe_sleepable")
+int on_sleepable(struct pt_regs *ctx)
+{
+	struct attach_uprobe_event e = {};
+
+	e.pid = bpf_get_current_pid_tgid() >> 32;
+	e.kind = 5;
+	bpf_copy_from_user(&e.value, sizeof(e.value), (const void *)PT_REGS_PARM1(ctx));
+	bpf_ringbuf_output(&slow, &e, sizeof(e), 0);
+	return 0;
 }

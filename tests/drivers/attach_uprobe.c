@@ -6,7 +6,8 @@
  *   attach_uprobe OBJECT
  *
  * Loads OBJECT (build/bpf/tests/attach_uprobe.bpf.o), attaches all it can
- * by section name (the "uprobe//proc/self/exe:attach_uprobe_abs" program),
+ * by section name (the "uprobe//proc/self/exe:attach_uprobe_abs" program
+ * and the sleepable "uprobe.s//proc/self/exe:attach_uprobe_sleepable"),
  * then the target-less "uprobe" and "uretprobe" programs with
  * bsdk_prog_attach_uprobe() to this binary's attach_uprobe_hit(), and the
  * perf_event program to a CPU-clock sampling event on itself with
@@ -18,7 +19,9 @@
  *   check NAME ok|FAILED    the API's answers to bad arguments
  *   record KIND VALUE PID   each record, KIND 1 uprobe (VALUE the
  *                           argument), 2 uretprobe (the return value),
- *                           3 absolute-path uprobe, 4 perf event sample
+ *                           3 absolute-path uprobe, 4 perf event sample,
+ *                           5 sleepable uprobe (VALUE: "12345678" read as
+ *                           a little-endian u64)
  *
  * Exit 0 when every call it expects to work worked, 1 otherwise.
  */
@@ -47,6 +50,13 @@ __attribute__((noinline)) uint64_t attach_uprobe_abs(uint64_t x)
 {
 	__asm__ __volatile__("" : "+r"(x));
 	return x + 7;
+}
+
+__attribute__((noinline)) size_t attach_uprobe_sleepable(const char *s);
+__attribute__((noinline)) size_t attach_uprobe_sleepable(const char *s)
+{
+	__asm__ __volatile__("" : "+r"(s));
+	return strlen(s);
 }
 
 struct event {
@@ -103,7 +113,9 @@ int main(int argc, char **argv)
 	};
 	struct bsdk_perfbuf_opts opts = { .sz = sizeof(opts), .on_sample = on_sample };
 	struct bsdk_prog *entry, *ret, *sample;
+	struct bsdk_ringbuf_opts ropts = { .sz = sizeof(ropts), .on_sample = on_sample };
 	struct bsdk_perfbuf *pb = NULL;
+	struct bsdk_ringbuf *rb = NULL;
 	struct bsdk_obj *obj;
 	struct timespec t0, t;
 	volatile uint64_t sink = 0;
@@ -148,8 +160,10 @@ int main(int argc, char **argv)
 	close(pfd);	/* the link holds its own */
 
 	pb = bsdk_perfbuf_new(bsdk_map_fd(bsdk_obj_map_find(obj, "events")), &opts);
-	if (!pb)
+	rb = bsdk_ringbuf_new(bsdk_map_fd(bsdk_obj_map_find(obj, "slow")), &ropts);
+	if (!pb || !rb)
 		return 1;
+	sink += attach_uprobe_sleepable("12345678");
 	for (uint64_t x = 10; x < 15; x++)
 		sink += attach_uprobe_hit(x);
 	for (uint64_t x = 100; x < 103; x++)
@@ -163,6 +177,8 @@ int main(int argc, char **argv)
 	} while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < 50000000L);
 	while (bsdk_perfbuf_poll(pb, 100) > 0)
 		;
+	bsdk_ringbuf_consume(rb);
+	bsdk_ringbuf_free(rb);
 	bsdk_perfbuf_free(pb);
 	bsdk_obj_close(obj);
 	return failures ? 1 : 0;
