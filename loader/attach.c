@@ -111,7 +111,7 @@ int attach_raw_tracepoint(struct bsdk_prog *prog, struct bsdk_link *link)
 }
 
 /* The PMU type number and the config bit that makes a return probe. */
-static int probe_pmu(const char *pmu, int *type, int *ret_bit)
+int probe_pmu(const char *pmu, int *type, int *ret_bit)
 {
 	char path[128], buf[64];
 	long val;
@@ -142,7 +142,7 @@ bool bsdk_prog_attach_supported(const struct bsdk_prog *prog)
 {
 	if (prog->kind->attach == attach_kprobe || prog->kind->attach == attach_ksyscall)
 		return pmu_exists("kprobe");
-	if (prog->kind->attach == attach_uprobe)
+	if (prog->kind->attach == attach_uprobe || prog->kind->attach == attach_usdt)
 		return pmu_exists("uprobe");
 	return true;
 }

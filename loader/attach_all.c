@@ -52,9 +52,13 @@ int bsdk_prog_attach_check(struct bsdk_prog *prog, char *why, size_t size)
 		snprintf(why, size, "the section names no binary (uprobe/PATH:FUNCTION[+OFFSET]): attach it with bsdk_prog_attach_uprobe()");
 		return fail(EOPNOTSUPP);
 	}
+	if (k->attach == attach_usdt && !*prog->target) {
+		snprintf(why, size, "the section names no binary (usdt/PATH:PROVIDER:NAME): attach it with bsdk_prog_attach_usdt()");
+		return fail(EOPNOTSUPP);
+	}
 	if (!bsdk_prog_attach_supported(prog)) {
 		snprintf(why, size, "this kernel cannot attach %s programs (no %s PMU)",
-			 k->type_name, k->attach == attach_uprobe ? "uprobe" : "kprobe");
+			 k->type_name, k->attach == attach_uprobe || k->attach == attach_usdt ? "uprobe" : "kprobe");
 		return fail(BSDK_ENOTSUPP);
 	}
 	if (k->attach == attach_tracepoint && tracepoint_missing(prog->target)) {
@@ -138,7 +142,8 @@ int bsdk_obj_attach_all(struct bsdk_obj *obj, unsigned int flags)
 			continue;	/* not loaded: left out already, or by the caller */
 		/* loaded without bsdk_obj_attach_prepare(): the same reasons */
 		if (!prog->kind->attach ||
-		    (prog->kind->attach == attach_uprobe && !uprobe_target_complete(prog->target))) {
+		    (prog->kind->attach == attach_uprobe && !uprobe_target_complete(prog->target)) ||
+		    (prog->kind->attach == attach_usdt && !*prog->target)) {
 			bsdk_prog_attach_check(prog, why, sizeof(why));
 			left_out(prog, require_all, why);
 			if (require_all)

@@ -365,6 +365,17 @@ int bsdk_link_iter_create(const struct bsdk_link *link);
 struct bsdk_link *bsdk_prog_attach_uprobe(struct bsdk_prog *prog, bool retprobe, int pid,
 					  const char *path, const char *func, uint64_t offset);
 
+/* Attach a loaded USDT program (section usdt, with or without a target of its own) to every
+ * site of the USDT probe provider:name in the binary or library at path (its .note.stapsdt
+ * notes), raising the probe's semaphore if it has one; pid -1 probes every process, else only
+ * process pid. Each site gets the argument spec its note describes in the object's
+ * __bpf_usdt_specs map (usdt.bpf.h), and bpf_usdt_cookie() returns cookie there. One link holds
+ * all the sites. NULL with errno: EINVAL for a program that is not USDT or missing names,
+ * BSDK_ENOPROBE when path has no such probe, BSDK_ESECTION when the object lacks the spec map,
+ * EOPNOTSUPP for an argument spec the loader cannot express, BSDK_ENOTSUPP without uprobes. */
+struct bsdk_link *bsdk_prog_attach_usdt(struct bsdk_prog *prog, int pid, const char *path,
+					const char *provider, const char *name, uint64_t cookie);
+
 /* Attach a loaded program (section perf_event, or a kprobe or tracepoint program) to the perf
  * event perf_fd the caller opened with perf_event_open(2), e.g. a CPU-clock sampling event, and
  * enable the event. The link holds its own duplicate of perf_fd: the caller still owns and

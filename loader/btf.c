@@ -826,3 +826,26 @@ int btf_fixup_datasecs(struct bsdk_obj *obj)
 	/* the DATASECs' sizes changed */
 	return btf_resolve(btf);
 }
+
+/* A global function the linker will not export (__hidden, as usdt.bpf.h's
+ * bpf_usdt_arg()) can be verified like a static one: with what its caller
+ * knows, e.g. that a pointer argument is not NULL. The kernel decides by
+ * the BTF FUNC's linkage, so make it static, as libbpf does. */
+void btf_mark_hidden_static(struct bsdk_obj *obj)
+{
+	for (size_t i = 1; i < obj->nsyms; i++) {
+		const GElf_Sym *sym = &obj->syms[i];
+		int vis = GELF_ST_VISIBILITY(sym->st_other);
+		uint32_t id;
+
+		if (GELF_ST_TYPE(sym->st_info) != STT_FUNC || GELF_ST_BIND(sym->st_info) == STB_LOCAL ||
+		    (vis != STV_HIDDEN && vis != STV_INTERNAL) || sym->st_shndx == SHN_UNDEF)
+			continue;
+		id = btf_find(obj->btf, elf_sym_name(obj, sym), BTF_KIND_FUNC);
+		if (id) {
+			struct btf_type *t = (struct btf_type *)btf_type_by_id(obj->btf, id);
+
+			t->info = INFO(BTF_KIND_FUNC, BTF_FUNC_STATIC, 0);
+		}
+	}
+}

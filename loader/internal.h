@@ -255,6 +255,7 @@ struct bsdk_link {
 	struct bsdk_link *next;	/* in obj->links, for bsdk_obj_close() */
 	int link_fd;		/* BPF link, or -1 */
 	int perf_fd;		/* perf event, or -1 */
+	struct bsdk_link *more;	/* USDT: the link of the next probe site */
 };
 
 struct bsdk_obj {
@@ -310,6 +311,7 @@ struct bsdk_obj {
 	bool exts_resolved;
 	int *fd_array;		/* module BTF fds of kfunc calls, for BPF_PROG_LOAD */
 	size_t nfd_array;
+	uint32_t usdt_nspecs;	/* usdt.c: __bpf_usdt_specs entries written */
 };
 
 /* elf.c */
@@ -377,6 +379,37 @@ void extern_apply(const struct bsdk_obj *obj, const struct relo *r, struct bpf_i
 int kconfig_lookup(const char *text, size_t len, const char *name, char *val, size_t size);
 int kconfig_set(const struct ext *e, const char *val, void *dst, char *err, size_t err_size);
 
+/* usdt.c: USDT probes. The spec layout is include/usdt.bpf.h's. */
+#define USDT_MAX_ARGS 12
+enum usdt_arg_type { USDT_ARG_CONST, USDT_ARG_REG, USDT_ARG_REG_DEREF };
+struct usdt_arg_spec {
+	uint64_t val_off;	/* CONST: the value; REG_DEREF: the offset */
+	uint32_t arg_type;	/* enum usdt_arg_type */
+	int16_t reg_off;	/* the register's offset in struct pt_regs */
+	uint8_t arg_signed;
+	int8_t arg_bitshift;	/* 64 - 8 * size */
+};
+struct usdt_spec {
+	struct usdt_arg_spec args[USDT_MAX_ARGS];
+	uint64_t usdt_cookie;
+	int16_t arg_cnt;
+};
+/* One probe site in a binary. */
+struct usdt_site {
+	uint64_t offset;		/* file offset of the probe's nop */
+	uint64_t ref_ctr_offset;	/* file offset of its semaphore, 0: none */
+	uint64_t vaddr;			/* its link-time address */
+	bool relocatable;		/* the binary is PIE or a library */
+	char *args;			/* "-4@%edi 8@-8(%rbp)" */
+};
+/* Parse a site's argument string into spec: 0, or -errno with the reason in err. */
+int usdt_parse_args(const char *args, struct usdt_spec *spec, char *err, size_t err_size);
+/* Every site of provider:name in the ELF file at path (logged when none). */
+int usdt_sites_find(const char *path, const char *provider, const char *name,
+		    struct usdt_site **sites, size_t *n);
+void usdt_sites_free(struct usdt_site *sites, size_t n);
+int attach_usdt(struct bsdk_prog *prog, struct bsdk_link *link);
+
 /* relo.c */
 int relos_collect(struct bsdk_obj *obj);
 /* Build the final instruction array of prog: its own code, the .text
@@ -399,6 +432,9 @@ int btf_ext_walk(struct bsdk_obj *obj, const char *p, uint32_t len, const char *
 #define ext_error(fmt, ...) obj_fail(obj, BSDK_EBTF, ".BTF.ext: " fmt, ##__VA_ARGS__)
 /* Fill in each DATASEC's size and offsets from the ELF file. 0 or -ENOMEM. */
 int btf_fixup_datasecs(struct bsdk_obj *obj);
+/* Give global functions of hidden visibility (__hidden) static linkage in
+ * BTF, so the verifier checks them with their caller's context. */
+void btf_mark_hidden_static(struct bsdk_obj *obj);
 /* Load obj->btf, sanitised for the running kernel, into obj->btf_fd;
  * on failure warn and leave it -1. */
 void btf_load(struct bsdk_obj *obj);
@@ -444,6 +480,8 @@ int attach_raw_tracepoint(struct bsdk_prog *prog, struct bsdk_link *link);
 int attach_kprobe(struct bsdk_prog *prog, struct bsdk_link *link);
 int attach_ksyscall(struct bsdk_prog *prog, struct bsdk_link *link);
 int attach_uprobe(struct bsdk_prog *prog, struct bsdk_link *link);
+/* The PMU's type number and the config bit of its return probes. */
+int probe_pmu(const char *pmu, int *type, int *ret_bit);
 /* Whether a uprobe target names a binary ("PATH:FUNC"): without one the
  * program is attached only through bsdk_prog_attach_uprobe(). */
 bool uprobe_target_complete(const char *target);

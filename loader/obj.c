@@ -36,6 +36,7 @@ static int btf_collect(struct bsdk_obj *obj)
 		if (btf_loop(obj->btf, &to))
 			return obj_fail(obj, BSDK_EBTF, ".BTF: type %u: refers back to type %u: typedefs, modifiers, arrays or variables in a loop",
 					btf_loop(obj->btf, &to), to);
+		btf_mark_hidden_static(obj);
 		return btf_fixup_datasecs(obj);
 	}
 	return 0;
@@ -262,6 +263,8 @@ int bsdk_obj_load(struct bsdk_obj *obj)
 
 void link_free(struct bsdk_link *link)
 {
+	if (link->more)
+		link_free(link->more);
 	if (link->link_fd >= 0)
 		close(link->link_fd);
 	if (link->perf_fd >= 0)

@@ -48,6 +48,8 @@ static const struct attach_kind attach_kinds[] = {
 	KIND("uprobe.s", BPF_PROG_TYPE_KPROBE, 0, "uprobe", attach_uprobe, TARGET_OPTIONAL, .sleepable = true),
 	KIND("uretprobe", BPF_PROG_TYPE_KPROBE, 0, "uprobe", attach_uprobe, TARGET_OPTIONAL, .retprobe = true),
 	KIND("uretprobe.s", BPF_PROG_TYPE_KPROBE, 0, "uprobe", attach_uprobe, TARGET_OPTIONAL, .retprobe = true, .sleepable = true),
+	/* usdt/PATH:PROVIDER:NAME: a uprobe at each site (usdt.c) */
+	KIND("usdt", BPF_PROG_TYPE_KPROBE, 0, "usdt", attach_usdt, TARGET_OPTIONAL),
 	/* load-only: the user attaches them */
 	KIND("perf_event", BPF_PROG_TYPE_PERF_EVENT, 0, "perf_event", NULL, TARGET_NONE, .manual = MANUAL_PERF),
 	KIND("socket", BPF_PROG_TYPE_SOCKET_FILTER, 0, "socket_filter", NULL, TARGET_NONE, .manual = MANUAL_SOCKET),
@@ -88,6 +90,7 @@ const char *attach_kind_forms(void)
 	return "tracepoint/CAT/NAME, tp/, raw_tracepoint/NAME, raw_tp/, raw_tp.w/, "
 	       "kprobe/FUNC, kretprobe/FUNC, ksyscall/NAME, kretsyscall/NAME, "
 	       "uprobe[/PATH:FUNC[+OFF]], uretprobe, uprobe.s, uretprobe.s, "
+	       "usdt[/PATH:PROVIDER:NAME], "
 	       "tp_btf/NAME, fentry/FUNC, fexit/FUNC, fmod_ret/FUNC, lsm/HOOK, iter/NAME "
 	       "(and their .s forms), perf_event, socket, tc, classifier, xdp";
 }

@@ -107,6 +107,17 @@ field() {
 	le "${hex:$((2 * $2)):$((2 * $3))}"
 }
 
+# hex_string HEX: the NUL-terminated string HEX encodes (a char array of
+# a record).
+hex_string() {
+	local h=$1 s= i
+	for ((i = 0; i < ${#h}; i += 2)); do
+		[ "${h:i:2}" = 00 ] && break
+		s+=$(printf "\\x${h:i:2}")
+	done
+	echo "$s"
+}
+
 # expect_eq ACTUAL EXPECTED WHAT
 expect_eq() {
 	[ "$1" = "$2" ] || fail "$3: got '$1', expected '$2'"

@@ -32,16 +32,6 @@ config_value() {
 	kernel_config | sed -n "s/^$1=//p"
 }
 
-# hex_string HEX: the NUL-terminated string HEX encodes.
-hex_string() {
-	local h=$1 s= i
-	for ((i = 0; i < ${#h}; i += 2)); do
-		[ "${h:i:2}" = 00 ] && break
-		s+=$(printf "\\x${h:i:2}")
-	done
-	echo "$s"
-}
-
 # run_once OBJ: one getpgid by the driver, one record from OBJ into $OUT.
 run_once() {
 	start_trigger getpgid 1 "${2:-5}"

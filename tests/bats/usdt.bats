@@ -1,0 +1,120 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+#
+# usdt/ programs on the USDT probes of tests/drivers/usdt_probe.c: every
+# site of a probe is attached, the arguments read through usdt.bpf.h have
+# the values the driver passed (register, constant and string arguments,
+# signed and not), the probe's semaphore is raised while attached, and
+# what cannot be attached is said in one line.
+
+load cli_common
+
+setup() {
+	cli_setup
+	PROBE=$(realpath -e "$BUILD/bin/usdt_probe" 2>/dev/null) ||
+		fail "$BUILD/bin/usdt_probe is not built (run make)"
+}
+
+teardown() {
+	cli_teardown
+}
+
+# s64 LINE OFFSET: the signed 64-bit integer at OFFSET of a record.
+s64() {
+	local v
+	v=$(field "$1" "$2" 8)
+	echo $((v))
+}
+
+@test "usdt: both sites of bpfsdk:hit and the gated probe, every argument as the driver passed it" {
+	n=3
+	rm -f "$GO"
+	"$PROBE" "$GO" $n >"$BATS_TEST_TMPDIR/probe.out" &
+	TRIGGER_PID=$!
+	# the sections say usdt/usdt_probe:..., relative to the current directory
+	cd "$(dirname "$PROBE")"
+	start_run --count $((3 * n)) "$OBJS/usdt_args.bpf.o"
+	go
+	wait_run
+	expect_eq "$RUN_STATUS" 0 "exit status"
+	expect_records $((3 * n)) 76
+	grep -qx "program 'on_hit': attached to USDT probe bpfsdk:hit in 'usdt_probe' at 2 sites" "$ERR" ||
+		fail "no two-site attach message in: $(cat "$ERR")"
+	hits=() gated=0
+	while read -r line; do
+		expect_eq "$(field "$line" 0 4)" "$TRIGGER_PID" "pid in '$line'"
+		case $(field "$line" 4 4) in
+		1)
+			expect_eq "$(s64 "$line" 8)" 4 "bpf_usdt_arg_cnt() of bpfsdk:hit"
+			a0=$(s64 "$line" 16)
+			i=${a0#-}
+			expect_eq "$(s64 "$line" 24)" $((i * 1000000007)) "second argument (long) of hit $a0"
+			expect_eq "$(s64 "$line" 32)" 5 "fourth argument (the constant 5)"
+			expect_eq "$(s64 "$line" 40)" 0 "bpf_usdt_cookie() (none given)"
+			expect_eq "$(s64 "$line" 48)" -2 "bpf_usdt_arg() past the last argument: -ENOENT"
+			hex=$(awk '{ print $4 }' <<<"$line")
+			expect_eq "$(hex_string "${hex:112:32}")" "usdt-$i" "third argument (string) of hit $a0"
+			hits+=("$a0")
+			;;
+		2)
+			expect_eq "$(s64 "$line" 8)" 1 "bpf_usdt_arg_cnt() of bpfsdk:gated"
+			# the driver fires it only while the semaphore is raised,
+			# and passes the semaphore: one probe attached, so 1
+			expect_eq "$(s64 "$line" 16)" 1 "semaphore value"
+			gated=$((gated + 1))
+			;;
+		*) fail "unknown record kind in '$line'" ;;
+		esac
+	done <"$OUT"
+	# the first site passes i, the second -i: signed arguments widen
+	expect_eq "$(printf '%s\n' "${hits[@]}" | sort -n | xargs)" "-3 -2 -1 1 2 3" "first arguments of both sites"
+	expect_eq "$gated" $n "gated probes fired"
+	expect_eq "$(cat "$BATS_TEST_TMPDIR/probe.out")" "gated $n" "what the driver saw of its semaphore"
+}
+
+@test "usdt: without a tracer the semaphore stays down and the gated probe is not reached" {
+	run readelf -n "$PROBE"
+	assert_output --partial "Name: gated"
+	assert_output --regexp "Semaphore: 0x0*[1-9a-f]"
+	touch "$GO"
+	run "$PROBE" "$GO" 3
+	assert_success
+	assert_output "gated 0"
+}
+
+@test "usdt: a probe the binary does not have is left out with one warning, others still attach" {
+	cat >"$BATS_TEST_TMPDIR/two.bpf.c" <<'EOF'
+#include <linux/bpf.h>
+#include <linux/ptrace.h>
+#include "bpf_helpers.h"
+#include "usdt.bpf.h"
+char LICENSE[] SEC("license") = "GPL";
+SEC("usdt/usdt_probe:bpfsdk:no_such_probe") int BPF_USDT(missing) { return 0; }
+SEC("usdt/usdt_probe:bpfsdk:hit") int BPF_USDT(present, int i) { return i; }
+SEC("usdt") int BPF_USDT(untargeted) { return 0; }
+EOF
+	clang -O2 -g -target bpf -D__TARGET_ARCH_x86 -Iinclude -idirafter /usr/include/"$(gcc -print-multiarch)" \
+		-c "$BATS_TEST_TMPDIR/two.bpf.c" -o "$BATS_TEST_TMPDIR/two.bpf.o"
+	cd "$(dirname "$PROBE")"
+	run "$BPFSDK" run --duration 1 "$BATS_TEST_TMPDIR/two.bpf.o"
+	assert_success
+	assert_line --regexp "^warning: '.*two.bpf.o': program 'missing' \(section 'usdt/usdt_probe:bpfsdk:no_such_probe'\): left out: .*'usdt_probe' has no probe bpfsdk:no_such_probe"
+	assert_line --regexp "^warning: '.*two.bpf.o': program 'untargeted' \(section 'usdt'\): left out: the section names no binary \(usdt/PATH:PROVIDER:NAME\): attach it with bsdk_prog_attach_usdt\(\)$"
+	run "$BPFSDK" run --require-all --duration 1 "$BATS_TEST_TMPDIR/two.bpf.o"
+	assert_failure
+}
+
+@test "usdt: a program without usdt.bpf.h's spec map is refused, saying what to include" {
+	cat >"$BATS_TEST_TMPDIR/bare.bpf.c" <<'EOF'
+#include <linux/bpf.h>
+#include "bpf_helpers.h"
+char LICENSE[] SEC("license") = "GPL";
+SEC("usdt/usdt_probe:bpfsdk:hit") int bare(void *ctx) { return 0; }
+EOF
+	clang -O2 -g -target bpf -Iinclude -idirafter /usr/include/"$(gcc -print-multiarch)" \
+		-c "$BATS_TEST_TMPDIR/bare.bpf.c" -o "$BATS_TEST_TMPDIR/bare.bpf.o"
+	cd "$(dirname "$PROBE")"
+	run "$BPFSDK" run --duration 1 "$BATS_TEST_TMPDIR/bare.bpf.o"
+	assert_failure 1
+	assert_output --partial "a USDT program needs the map '__bpf_usdt_specs': include usdt.bpf.h"
+}
