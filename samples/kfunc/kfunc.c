@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * kfunc - trace a kernel function, do_unlinkat(), through kprobes or
+ * through fentry/fexit, whichever the running kernel allows: every file
+ * name removed, by whom, and the result.
+ *
+ * The BPF side (kfunc.bpf.c) has both pairs of programs; this side loads
+ * and attaches one pair - the one --mode names, or with --mode auto fentry
+ * first, then kprobes - and prints a line per call.
+ *
+ * The story: open -> choose the pair -> load -> attach (or try the other
+ * pair) -> poll and print -> report -> clean up.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bpfsdk.h"
+#include "kfunc.h"
+
+static const char usage[] =
+"usage: kfunc [options]\n"
+"\n"
+"Show each call of the kernel's do_unlinkat() - what unlink(2), unlinkat(2)\n"
+"and rm end in - as it returns: the process, the file name and the result,\n"
+"traced with a kprobe/kretprobe pair or an fentry/fexit pair.\n"
+"\n"
+"options:\n"
+"  -m, --mode MODE      kprobe, fentry, or auto (default): fentry where the\n"
+"                       kernel allows it, else kprobe\n"
+"  -p, --pid PID        only the process PID (filtered in the kernel)\n"
+"  -c, --comm COMM      only processes whose command name is COMM\n"
+"  -d, --duration SEC   stop after SEC seconds (default: until Ctrl-C)\n"
+"  -j, --json           one JSON object per line instead of columns\n"
+"  -o, --object PATH    the BPF object (default: ../bpf/kfunc.bpf.o next to\n"
+"                       this program)\n"
+"  -v, --verbose        what the loader does; twice for debug messages\n"
+"  -h, --help           this text\n"
+"\n"
+"output, one line per call:\n"
+"  PID      the process that removed the name\n"
+"  COMM     its command name\n"
+"  RET      0, or the error as -ENAME\n"
+"  FILE     the name as given, relative to the caller's directory or dfd\n"
+"\n"
+"--json prints ts_ns, pid, tid, comm, ret and file per line. The first\n"
+"line on stderr says which mode is in use. On a kernel that allows neither\n"
+"mode, one line says why and the exit status is 1.\n"
+"\n"
+"On exit a line 'received N, shown S, lost L' goes to stderr.\n"
+"\n"
+"exit status: 0 on success, 1 on failure, 2 on a usage error. Needs root\n"
+"(CAP_BPF and CAP_PERFMON).\n";
+
+enum mode { MODE_AUTO, MODE_KPROBE, MODE_FENTRY };
+
+struct options {
+	enum mode mode;
+	__u32 pid;
+	const char *comm;
+	double duration;
+	const char *object;
+	bool json;
+	int verbose;
+};
+
+struct tracer {
+	const struct options *opt;
+	__u64 received;
+	__u64 shown;
+	__u64 lost;
+	__u64 bad;
+};
+
+/* The first error the library reported while a mode was tried. */
+struct first_error {
+	int verbose;
+	char msg[512];
+};
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static double now_sec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void keep_first_error(enum bsdk_log_level level, const char *msg, void *ctx)
+{
+	struct first_error *fe = ctx;
+
+	if (level == BSDK_LOG_ERROR && !fe->msg[0])
+		snprintf(fe->msg, sizeof(fe->msg), "%s", msg);
+	else if (level != BSDK_LOG_ERROR && (int)level <= fe->verbose + 1)
+		fprintf(stderr, "%s%s\n", level == BSDK_LOG_WARN ? "warning: " : "", msg);
+}
+
+/* Open the object, load the pair of programs of mode and attach them.
+ * 0, or -1 with the reason in why. */
+static int try_mode(const struct options *o, enum mode mode, struct bsdk_obj **objp,
+		    struct bsdk_link **links, char *why, size_t size)
+{
+	static const char *const names[2][2] = {
+		{ "kprobe_entry", "kprobe_return" }, { "fentry_entry", "fexit_return" },
+	};
+	int use = mode == MODE_FENTRY;
+	struct first_error fe = { .verbose = o->verbose };
+	struct bsdk_prog *progs[2][2];
+	struct bsdk_obj *obj;
+
+	bsdk_set_log(keep_first_error, &fe);
+	obj = bsdk_obj_open(o->object);
+	if (!obj)
+		goto fail;
+	for (int i = 0; i < 2; i++)
+		for (int j = 0; j < 2; j++)
+			if (!(progs[i][j] = bsdk_obj_prog_find(obj, names[i][j]))) {
+				snprintf(fe.msg, sizeof(fe.msg), "'%s' lacks the %s program",
+					 o->object, names[i][j]);
+				goto fail;
+			}
+	if (mode == MODE_KPROBE && !bsdk_prog_attach_supported(progs[0][0])) {
+		snprintf(fe.msg, sizeof(fe.msg), "the kernel has no kprobes");
+		goto fail;
+	}
+	/* Only the chosen pair goes to the verifier. */
+	for (int j = 0; j < 2; j++)
+		bsdk_prog_set_autoload(progs[!use][j], false);
+	if (bsdk_obj_set_global(obj, "target_tgid", &o->pid, sizeof(o->pid)) ||
+	    bsdk_obj_load(obj))
+		goto fail;
+	/* The return first: no entry is kept for a return nobody sees. */
+	if (!(links[1] = bsdk_prog_attach(progs[use][1])) ||
+	    !(links[0] = bsdk_prog_attach(progs[use][0])))
+		goto fail;
+	bsdk_set_log(NULL, NULL);
+	*objp = obj;
+	return 0;
+fail:
+	bsdk_set_log(NULL, NULL);
+	snprintf(why, size, "%s", fe.msg[0] ? fe.msg : "failed");
+	bsdk_link_destroy(links[0]);
+	bsdk_link_destroy(links[1]);
+	links[0] = links[1] = NULL;
+	bsdk_obj_close(obj);
+	return -1;
+}
+
+static void print_event(const struct options *o, const struct kfunc_event *e,
+			const char *comm, const char *name, size_t name_len)
+{
+	char ret[32];
+
+	if (o->json) {
+		printf("{\"ts_ns\":%llu,\"pid\":%u,\"tid\":%u,\"comm\":",
+		       (unsigned long long)e->ts_ns, e->pid, e->tid);
+		bsdk_json_string(stdout, comm, strlen(comm));
+		printf(",\"ret\":%d,\"file\":", e->ret);
+		bsdk_json_string(stdout, name, name_len);
+		printf("}\n");
+		return;
+	}
+	if (e->ret < 0 && strerrorname_np(-e->ret))
+		snprintf(ret, sizeof(ret), "-%s", strerrorname_np(-e->ret));
+	else
+		snprintf(ret, sizeof(ret), "%d", e->ret);
+	printf("%-7u %-16s %-8s %.*s\n", e->pid, comm, ret, (int)name_len, name);
+}
+
+static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
+{
+	struct tracer *t = ctx;
+	struct kfunc_event e;
+	char comm[KFUNC_COMM_LEN + 1];
+	const char *name = (const char *)data + KFUNC_HEAD_SIZE;
+
+	t->received++;
+	if (size < KFUNC_HEAD_SIZE) {
+		if (t->bad++ < 5)
+			fprintf(stderr, "warning: cpu %d: record of %u bytes, shorter than the %zu-byte head\n",
+				cpu, size, (size_t)KFUNC_HEAD_SIZE);
+		return;
+	}
+	memcpy(&e, data, KFUNC_HEAD_SIZE);
+	if (e.name_len > KFUNC_NAME_MAX || e.name_len > size - KFUNC_HEAD_SIZE) {
+		if (t->bad++ < 5)
+			fprintf(stderr, "warning: cpu %d: name_len %u does not fit a %u-byte record\n",
+				cpu, e.name_len, size);
+		return;
+	}
+	memcpy(comm, e.comm, KFUNC_COMM_LEN);
+	comm[KFUNC_COMM_LEN] = '\0';
+	if (t->opt->comm && strcmp(comm, t->opt->comm) != 0)
+		return;
+	t->shown++;
+	print_event(t->opt, &e, comm, name, strnlen(name, e.name_len));
+}
+
+static void on_lost(void *ctx, int cpu, uint64_t count)
+{
+	struct tracer *t = ctx;
+
+	t->lost += count;
+	if (t->opt->verbose)
+		fprintf(stderr, "lost: cpu %d dropped %llu records\n", cpu,
+			(unsigned long long)count);
+}
+
+static int parse_options(int argc, char **argv, struct options *o)
+{
+	static const struct option longopts[] = {
+		{ "mode", required_argument, NULL, 'm' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "comm", required_argument, NULL, 'c' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "object", required_argument, NULL, 'o' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	long val;
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":m:p:c:d:jo:vh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			if (strcmp(optarg, "auto") == 0)
+				o->mode = MODE_AUTO;
+			else if (strcmp(optarg, "kprobe") == 0)
+				o->mode = MODE_KPROBE;
+			else if (strcmp(optarg, "fentry") == 0)
+				o->mode = MODE_FENTRY;
+			else {
+				fprintf(stderr, "error: --mode '%s' is not kprobe, fentry or auto\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'p':
+			errno = 0;
+			val = strtol(optarg, &end, 10);
+			if (*end || end == optarg || errno || val <= 0 || val > INT_MAX) {
+				fprintf(stderr, "error: --pid '%s' is not a process id\n", optarg);
+				return 2;
+			}
+			o->pid = (__u32)val;
+			break;
+		case 'c':
+			if (!*optarg || strlen(optarg) >= KFUNC_COMM_LEN) {
+				fprintf(stderr, "error: --comm '%s' is not a command name of 1 to 15 characters\n",
+					optarg);
+				return 2;
+			}
+			o->comm = optarg;
+			break;
+		case 'd':
+			o->duration = strtod(optarg, &end);
+			if (*end || end == optarg || !(o->duration > 0) || o->duration > 86400) {
+				fprintf(stderr, "error: --duration '%s' is not a number of seconds between 0 and 86400\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 'o':
+			o->object = optarg;
+			break;
+		case 'v':
+			o->verbose++;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		case ':':
+			fprintf(stderr, "error: option '%s' needs a value (try 'kfunc --help')\n",
+				argv[optind - 1]);
+			return 2;
+		default:
+			fprintf(stderr, "error: unknown option '%s' (try 'kfunc --help')\n",
+				argv[optind - 1]);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "error: unexpected argument '%s' (try 'kfunc --help')\n",
+			argv[optind]);
+		return 2;
+	}
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	struct options opt = { .mode = MODE_AUTO };
+	struct tracer tracer = { .opt = &opt };
+	struct bsdk_link *links[2] = { NULL };
+	struct bsdk_perfbuf *pb = NULL;
+	struct bsdk_obj *obj = NULL;
+	char exe[PATH_MAX], why_fentry[600] = "", why_kprobe[600] = "";
+	const char *mode_name;
+	int ret = 1, err, out_err = 0;
+	double start;
+
+	err = parse_options(argc, argv, &opt);
+	if (err >= 0)
+		return err;
+	if (!opt.object) {
+		if (bsdk_path_beside_exe(exe, sizeof(exe), "../bpf/kfunc.bpf.o"))
+			return 1;
+		opt.object = exe;
+	}
+	if (opt.verbose)
+		bsdk_set_log_level(opt.verbose > 1 ? BSDK_LOG_DEBUG : BSDK_LOG_INFO);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGPIPE, SIG_IGN);	/* a closed pipe ends the loop below */
+	bsdk_mount_fs();
+
+	/* Open, load, attach: the mode asked for, or fentry then kprobes. */
+	if (opt.mode != MODE_KPROBE &&
+	    try_mode(&opt, MODE_FENTRY, &obj, links, why_fentry, sizeof(why_fentry)) == 0)
+		mode_name = "fentry/fexit";
+	else if (opt.mode != MODE_FENTRY &&
+		 try_mode(&opt, MODE_KPROBE, &obj, links, why_kprobe, sizeof(why_kprobe)) == 0)
+		mode_name = "kprobe/kretprobe";
+	else {
+		if (opt.mode == MODE_AUTO)
+			fprintf(stderr, "error: this kernel allows neither fentry (%s) nor kprobes (%s)\n",
+				why_fentry, why_kprobe);
+		else
+			fprintf(stderr, "error: --mode %s: %s\n",
+				opt.mode == MODE_FENTRY ? "fentry" : "kprobe",
+				opt.mode == MODE_FENTRY ? why_fentry : why_kprobe);
+		return 1;
+	}
+
+	struct bsdk_perfbuf_opts pb_opts = {
+		.sz = sizeof(pb_opts),
+		.on_sample = on_sample,
+		.on_lost = on_lost,
+		.ctx = &tracer,
+		.merge_by_ts = true,
+		.ts_offset = __builtin_offsetof(struct kfunc_event, ts_ns),
+	};
+	pb = bsdk_perfbuf_new(bsdk_map_fd(bsdk_obj_map_find(obj, "events")), &pb_opts);
+	if (!pb)
+		goto cleanup;
+
+	if (!opt.json)
+		printf("%-7s %-16s %-8s %s\n", "PID", "COMM", "RET", "FILE");
+	fflush(stdout);
+	fprintf(stderr, "kfunc: tracing do_unlinkat with %s, Ctrl-C to stop\n", mode_name);
+
+	/* Poll: print as records come; a reader that left ends it. */
+	start = now_sec();
+	while (!stop && (!opt.duration || now_sec() - start < opt.duration)) {
+		err = bsdk_perfbuf_poll(pb, 100);
+		if (err < 0 && err != -EINTR) {
+			fprintf(stderr, "error: reading the perf buffer: %s\n", bsdk_strerror(err));
+			goto cleanup;
+		}
+		if (fflush(stdout)) {
+			out_err = errno;
+			break;
+		}
+	}
+	/* Detach, then take what is still in the rings. */
+	bsdk_link_destroy(links[0]);
+	bsdk_link_destroy(links[1]);
+	links[0] = links[1] = NULL;
+	if (!out_err) {
+		bsdk_perfbuf_consume(pb);
+		if (fflush(stdout))
+			out_err = errno;
+	}
+	if (out_err && out_err != EPIPE) {
+		fprintf(stderr, "error: writing the output: %s\n", strerror(out_err));
+		goto cleanup;
+	}
+
+	fprintf(stderr, "received %llu, shown %llu, lost %llu\n",
+		(unsigned long long)tracer.received, (unsigned long long)tracer.shown,
+		(unsigned long long)tracer.lost);
+	if (tracer.bad)
+		fprintf(stderr, "error: %llu malformed records\n", (unsigned long long)tracer.bad);
+	else
+		ret = 0;
+
+cleanup:
+	/* Clean up: one place, in reverse order; each call accepts NULL. */
+	bsdk_link_destroy(links[0]);
+	bsdk_link_destroy(links[1]);
+	bsdk_perfbuf_free(pb);
+	bsdk_obj_close(obj);
+	return ret;
+}
