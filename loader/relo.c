@@ -297,7 +297,8 @@ static int linker_place(struct linker *l, const struct bsdk_obj *obj,
 {
 	const struct ext_info *e = obj->ext ? &obj->ext[sub->sec] : NULL;
 	/* the program itself is placed first, and only once */
-	bool is_sub = sub >= obj->subprogs && sub < obj->subprogs + obj->nsubprogs;
+	bool is_sub = obj->nsubprogs && sub >= obj->subprogs &&
+		      sub < obj->subprogs + obj->nsubprogs;
 	size_t *placed = is_sub ? &l->placed[sub - obj->subprogs] : NULL;
 	struct linked *out = &l->out;
 	struct bpf_insn *insns;
