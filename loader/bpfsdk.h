@@ -136,7 +136,9 @@ struct bsdk_obj_open_opts {
 };
 
 /* bsdk_obj_open() and bsdk_obj_open_mem() with options; opts may be NULL (the defaults).
- * Strings in opts are copied. NULL with errno, EINVAL for opts with unknown fields set. */
+ * Strings in opts are copied. A btf_path that cannot be read or is not BTF fails the open
+ * (its error logged), whether or not the object needs it. NULL with errno, EINVAL for opts
+ * with unknown fields set. */
 struct bsdk_obj *bsdk_obj_open_opts(const char *path, const struct bsdk_obj_open_opts *opts);
 struct bsdk_obj *bsdk_obj_open_mem_opts(const void *buf, size_t size, const char *name,
 					const struct bsdk_obj_open_opts *opts);
