@@ -138,8 +138,8 @@ int bsdk_obj_attach_all(struct bsdk_obj *obj, unsigned int flags)
 		struct bsdk_prog *prog = &obj->progs[i];
 		struct bsdk_link *link;
 
-		if (prog->fd < 0)
-			continue;	/* not loaded: left out already, or by the caller */
+		if (prog->fd < 0 || prog->attached)
+			continue;	/* not loaded, or attached already: the caller's */
 		/* loaded without bsdk_obj_attach_prepare(): the same reasons */
 		if (!prog->kind->attach ||
 		    (prog->kind->attach == attach_uprobe && !uprobe_target_complete(prog->target)) ||

@@ -413,7 +413,8 @@ int bsdk_obj_attach_prepare(struct bsdk_obj *obj, unsigned int flags);
  * first. A program that cannot be attached (its function is missing, the kernel refuses) is
  * left out with one warning line naming the object, the program and why; with
  * BSDK_ATTACH_REQUIRE_ALL it is an error: logged, the links made so far stay with the object,
- * and its negative errno is returned. Programs the caller did not load are skipped. Returns the
+ * and its negative errno is returned. Programs the caller did not load, or attached already
+ * (e.g. a perf_event program to an event of its own), are skipped. Returns the
  * number of programs attached (0 when none could be), or a negative errno; the links belong
  * to the object (bsdk_obj_close() destroys them). */
 int bsdk_obj_attach_all(struct bsdk_obj *obj, unsigned int flags);
@@ -880,6 +881,7 @@ struct bsdk_btf_info {
 	uint64_t elem_size;    /* arrays: bytes per element */
 	bool flat;             /* a struct or union whose members are all integers, enums,
 			        * pointers, floats or strings: one column each */
+	const char *member;    /* bsdk_btf_member(), or a member found by name: its name */
 	uint64_t fixed_size;   /* a struct whose last member is an array: the bytes before it
 				* (records that send only what the array holds may stop inside
 				* it); otherwise size */
@@ -888,6 +890,17 @@ struct bsdk_btf_info {
  * resolved or sized (a loop, an overflowing array, a kind without a size). */
 int bsdk_btf_info(const struct bsdk_btf *btf, uint32_t id, const char *name,
 		  struct bsdk_btf_info *info);
+
+/* Fill *info with member i (0, 1, ...) of the struct or union id, in declaration order;
+ * anonymous members are listed as they are (member ""). 0; -ERANGE past the last; -EINVAL when
+ * id is not a struct or union; -BSDK_EBTF as bsdk_btf_info(). */
+int bsdk_btf_member(const struct bsdk_btf *btf, uint32_t id, uint32_t i,
+		    struct bsdk_btf_info *info);
+
+/* The BTF type IDs of a map's key and value, as its definition in ".maps" gives them
+ * (__type(key, ...), __type(value, ...)); 0 when it has none (legacy maps, key_size only). */
+uint32_t bsdk_map_btf_key_type(const struct bsdk_map *map);
+uint32_t bsdk_map_btf_value_type(const struct bsdk_map *map);
 
 /* The struct a map's records have, from BPFSDK_RECORD(NAME) in front of the map (a
  * "bpfsdk.record:NAME" decl tag on its BTF variable): its ID, -ENOENT without the annotation,
@@ -913,8 +926,8 @@ enum bsdk_btf_print_flags {
 /*
  * Print the size bytes at data as a value of type id to f, in format with flags. Integers of
  * every size and signedness, bool, char arrays as strings (up to the first NUL, escaped: JSON
- * \uXXXX for control bytes and for each byte that is not UTF-8, so that every output is valid
- * JSON; TEXT \xNN), other arrays as lists, structs and unions (anonymous members inlined), enums
+ * \u00XX for control bytes and \udcXX for each byte that is not UTF-8, as bsdk_json_string()
+ * does, so that every output is valid JSON; TEXT \xNN), other arrays as lists, structs and unions (anonymous members inlined), enums
  * by name (values outside the enum as numbers), pointers as hex, bitfields, floats. The bytes
  * are read from data only: a member past size is printed as null (TEXT '?'). Work is linear in
  * size whatever the BTF: loops, deep nesting and huge arrays stop with the output still well

@@ -132,38 +132,10 @@ static void out_null(struct pr *p)
 	outs(p, p->fmt == BSDK_BTF_JSON ? "null" : "?");
 }
 
-/* Length of the valid UTF-8 sequence at s, which has n bytes (1 to 4), or
- * 0: truncated, overlong, a surrogate or above U+10FFFF (RFC 3629). */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	unsigned char c = s[0];
-	size_t len;
-	uint32_t cp, min;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2, cp = c & 0x1f, min = 0x80;
-	else if (c >= 0xe0 && c <= 0xef)
-		len = 3, cp = c & 0x0f, min = 0x800;
-	else if (c >= 0xf0 && c <= 0xf4)
-		len = 4, cp = c & 0x07, min = 0x10000;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return len;
-}
-
-/* n bytes as a string: JSON escapes control bytes and bytes that are not
- * UTF-8 as \u00XX (so the byte's value survives), text as \xNN. */
+/* n bytes as a string: control bytes escaped, valid UTF-8 as it is, and
+ * each other byte as \udcXX in JSON - the "surrogateescape" form of
+ * bsdk_json_string(), which os.fsencode() turns back into the byte - or
+ * \xNN in text. */
 static void out_str(struct pr *p, const unsigned char *s, size_t n, bool quote)
 {
 	static const char digits[] = "0123456789abcdef";
@@ -188,10 +160,11 @@ static void out_str(struct pr *p, const unsigned char *s, size_t n, bool quote)
 			i++;
 			continue;
 		}
-		len = c < 0x20 || (c == 0x7f && !json) ? 0 : utf8_len(s + i, n - i);
+		len = c < 0x20 || c == 0x7f ? 0 : c < 0x80 ? 1 : utf8_len(s + i, s + n);
 		if (len == 0) {
 			if (json)
-				memcpy(esc, "\\u00", 4), esc[4] = digits[c >> 4], esc[5] = digits[c & 15];
+				memcpy(esc, c < 0x80 ? "\\u00" : "\\udc", 4),
+				esc[4] = digits[c >> 4], esc[5] = digits[c & 15];
 			else
 				memcpy(esc, "\\x", 2), esc[2] = digits[c >> 4], esc[3] = digits[c & 15];
 			out(p, esc, json ? 6 : 4);
@@ -614,15 +587,6 @@ static void value(struct pr *p, uint32_t id, uint64_t off, uint32_t bitfield, co
 
 /* ---- columns */
 
-static int digits_u64(uint64_t v)
-{
-	int n = 1;
-
-	while (v >= 10)
-		v /= 10, n++;
-	return n;
-}
-
 /* How wide a member's column is, and whether it is right-aligned. */
 static int column_width(const struct btf *btf, const struct btf_member *m, unsigned int flags,
 			bool *right)
@@ -641,8 +605,8 @@ static int column_width(const struct btf *btf, const struct btf_member *m, unsig
 			w = 5;
 		else if ((flags & BSDK_BTF_DURATIONS) && bits == 64 && ends_with_ns(name))
 			w = 9;
-		else
-			w = digits_u64(bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1) +
+		else	/* room for usual values (pids, fds, sizes); larger ones push */
+			w = (bits <= 8 ? 3 : bits <= 16 ? 5 : bits <= 32 ? 7 : 12) +
 			    !!(BTF_INT_ENCODING(enc) & BTF_INT_SIGNED);
 		break;
 	}

@@ -208,11 +208,42 @@ int bsdk_btf_info(const struct bsdk_btf *btf, uint32_t id, const char *name,
 	err = describe(b, m->type, info);
 	if (err)
 		return err;
+	info->member = btf_name(b, (const void *)m);
 	if (kflag)
 		info->bitfield = BTF_MEMBER_BITFIELD_SIZE(m->offset);
 	info->offset = bits / 8;
 	return 0;
 }
+
+int bsdk_btf_member(const struct bsdk_btf *btf, uint32_t id, uint32_t i,
+		    struct bsdk_btf_info *info)
+{
+	const struct btf *b = BTF(btf);
+	const struct btf_type *t = btf_skip_mods(b, id, NULL);
+	const struct btf_member *m;
+	bool kflag;
+	int err;
+
+	memset(info, 0, sizeof(*info));
+	if (!t)
+		return fail(BSDK_EBTF);
+	if (btf_kind(t) != BTF_KIND_STRUCT && btf_kind(t) != BTF_KIND_UNION)
+		return fail(EINVAL);
+	if (i >= btf_vlen(t))
+		return fail(ERANGE);
+	m = &btf_members(t)[i];
+	kflag = BTF_INFO_KFLAG(t->info);
+	err = describe(b, m->type, info);
+	if (err)
+		return err;
+	info->member = btf_name(b, (const void *)m);
+	info->offset = (kflag ? BTF_MEMBER_BIT_OFFSET(m->offset) : m->offset) / 8;
+	info->bitfield = kflag ? BTF_MEMBER_BITFIELD_SIZE(m->offset) : 0;
+	return 0;
+}
+
+uint32_t bsdk_map_btf_key_type(const struct bsdk_map *map) { return map->btf_key_type_id; }
+uint32_t bsdk_map_btf_value_type(const struct bsdk_map *map) { return map->btf_value_type_id; }
 
 int bsdk_map_record_type(const struct bsdk_map *map)
 {

@@ -149,6 +149,10 @@ static inline int array_push(void *arrp, size_t *n, const void *elem, size_t siz
 struct core_relo;
 struct core_use;
 
+/* json.c: the length of the valid UTF-8 sequence of 2 to 4 bytes at p (end
+ * excluded), 0 if there is none (RFC 3629); ASCII is the caller's. */
+size_t utf8_len(const unsigned char *p, const unsigned char *end);
+
 /* ---- The object model. Owned by obj.c; filled by elf.c, btf.c, maps.c,
  * relo.c and prog.c. */
 struct btf;
@@ -214,6 +218,7 @@ struct bsdk_prog {
 	const char *target;		/* section name after the prefix */
 	char *target_buf;		/* bsdk_prog_set_attach_target()'s copy */
 	bool autoload;
+	bool attached;		/* a link was made: bsdk_obj_attach_all() skips it */
 	int fd;
 	/* BTF-typed kinds: the target in kernel BTF, found at load. */
 	uint32_t attach_btf_id;

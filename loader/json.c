@@ -13,7 +13,7 @@
 
 /* The length of the valid UTF-8 sequence at p (end excluded), 0 if none.
  * RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF. */
-static size_t utf8_len(const unsigned char *p, const unsigned char *end)
+size_t utf8_len(const unsigned char *p, const unsigned char *end)
 {
 	unsigned char c = p[0];
 	size_t n = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 :

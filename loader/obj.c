@@ -515,6 +515,7 @@ void link_add(struct bsdk_prog *prog, struct bsdk_link *link)
 {
 	link->next = prog->obj->links;
 	prog->obj->links = link;
+	prog->attached = true;
 }
 
 struct bsdk_link *bsdk_prog_attach(struct bsdk_prog *prog)

@@ -154,6 +154,8 @@ void json_uint(struct json *j, uint64_t v);
 void json_bool(struct json *j, bool v);
 /* End the document with a newline. */
 void json_finish(struct json *j);
+/* s as a JSON string, quotes included, in a malloc'ed copy; NULL on ENOMEM. */
+char *json_quote(const char *s);
 
 /* ---- hexdump.c: records as text */
 
@@ -200,6 +202,41 @@ int decoder_field_offset(const struct decoder *d, const char *field);
 /* Warnings to stderr: records longer than their type, undecodable parts. */
 void decoder_report(const struct decoder *d);
 void decoder_free(struct decoder *d);
+
+/* ---- mapview.c: the maps that hold results, printed by their BTF */
+
+struct mapview_cfg {
+	enum record_format format;	/* hex is printed as text */
+	const char *maps;		/* --maps NAME,...; NULL: the default set */
+	size_t top;			/* --top N; 0: every entry */
+	const char *unit;		/* --unit; NULL: from the map's name */
+	bool per_cpu;			/* --per-cpu: per-CPU values one CPU at a time */
+	bool clear;			/* --clear: empty the maps after each print */
+	bool timestamp;			/* a time line (text) or "@time" (JSON) */
+};
+
+struct mapviews;
+
+/* The views of obj's maps (after load): the --maps ones, or, for an object that streams no
+ * records, every hash and array map of .maps/maps. 0 with *out set, or EXIT_USAGE /
+ * EXIT_RUNTIME after one error line. */
+int mapviews_new(const struct bsdk_obj *obj, const struct mapview_cfg *cfg,
+		 struct mapviews **out);
+size_t mapviews_count(const struct mapviews *mv);
+/* Print every view to f (then empty the maps with --clear). 0, or -1 after an error line. */
+int mapviews_print(struct mapviews *mv, FILE *f);
+void mapviews_free(struct mapviews *mv);
+
+/* ---- sampling.c: a CPU-clock event for perf_event programs */
+
+/* Before bsdk_obj_attach_prepare(): turn autoload off for the perf_event programs, which it
+ * would leave out (they have no attach point of their own); the number held. */
+int sampling_hold(struct bsdk_obj *obj);
+/* After it: turn their autoload back on, so that load loads them. */
+void sampling_release(struct bsdk_obj *obj);
+/* After load: attach each loaded perf_event program to a CPU-clock sampling event at freq Hz
+ * on every online CPU. The number of programs attached, or -1 after one error line. */
+int sampling_attach(struct bsdk_obj *obj, unsigned int freq);
 
 /* ---- bpf_names.c: names of the kernel's enums, as bpftool prints them */
 

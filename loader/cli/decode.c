@@ -105,8 +105,6 @@ struct decoder *decoder_new(const struct bsdk_obj *obj, const struct bsdk_map *m
 {
 	struct decoder *d = calloc(1, sizeof(*d));
 	const char *name;
-	size_t len;
-	FILE *f;
 	int id;
 
 	if (!d) {
@@ -117,15 +115,8 @@ struct decoder *decoder_new(const struct bsdk_obj *obj, const struct bsdk_map *m
 	d->label = label;
 	d->perf = bsdk_map_type(map) == BPF_MAP_TYPE_PERF_EVENT_ARRAY;
 	d->btf = bsdk_obj_btf(obj);
-	f = open_memstream(&d->json_map, &len);
-	if (f) {
-		struct json j;
-
-		json_init(&j, f);
-		json_string(&j, bsdk_map_name(map));
-		fclose(f);
-	}
-	if (!f || !d->json_map) {
+	d->json_map = json_quote(bsdk_map_name(map));
+	if (!d->json_map) {
 		cli_error("out of memory");
 		free(d);
 		return NULL;
@@ -245,7 +236,7 @@ int decoder_record(struct decoder *d, FILE *f, int cpu, const void *data, uint32
 			d->longest = size;
 	}
 	if (d->type_id < 0 && !json) {
-		if (d->cfg->timestamp && d->cfg->format == RECORD_TEXT)
+		if (d->cfg->timestamp)
 			print_time(d, f);
 		record_print_hex(f, d->label, cpu, data, size);
 		return 0;

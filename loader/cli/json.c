@@ -7,6 +7,7 @@
  * may hold anything: every byte sequence is turned into a valid JSON
  * string.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -162,4 +163,20 @@ void json_bool(struct json *j, bool v)
 void json_finish(struct json *j)
 {
 	fputc('\n', j->f);
+}
+
+char *json_quote(const char *s)
+{
+	char *out = NULL;
+	size_t len;
+	FILE *f = open_memstream(&out, &len);
+
+	if (!f)
+		return NULL;
+	write_string(f, s);
+	if (fclose(f)) {
+		free(out);
+		return NULL;
+	}
+	return out;
 }

@@ -25,10 +25,14 @@
 static const char run_usage[] =
 "NAME\n"
 "    bpfsdk run - load a BPF object, attach its programs, print their records\n"
+"    and the maps that hold their results\n"
 "\n"
 "SYNOPSIS\n"
 "    bpfsdk run [--set NAME=VALUE]... [--count N] [--duration SEC]\n"
-"               [--pages N] [--format hex|text|json] [--btf FILE]\n"
+"               [--pages N] [--format hex|text|json] [--type [MAP=]NAME]...\n"
+"               [--timestamp] [--durations] [--sort-by FIELD]\n"
+"               [--interval SEC] [--clear] [--maps NAME,...] [--top N]\n"
+"               [--unit NAME] [--per-cpu] [--freq HZ] [--btf FILE]\n"
 "               [--require-all] [-v]... OBJECT.o\n"
 "\n"
 "DESCRIPTION\n"
@@ -67,8 +71,10 @@ static const char run_usage[] =
 "\n"
 "        uprobe, uretprobe, uprobe/FUNC       no binary: bsdk_prog_attach_uprobe()\n"
 "        usdt                                 no binary: bsdk_prog_attach_usdt()\n"
-"        perf_event                           bsdk_prog_attach_perf_event()\n"
 "        socket, tc, classifier, xdp          a socket or network interface\n"
+"\n"
+"    A perf_event program gets a sampling event of run's own: the CPU clock\n"
+"    of every online CPU at --freq HZ (49 by default), as profilers use.\n"
 "\n"
 "    Attach policy: every program that can be attached is. One that\n"
 "    cannot - a load-only kind, a tracepoint or function this kernel does\n"
@@ -82,11 +88,39 @@ static const char run_usage[] =
 "    Then it reads every map of type perf_event_array - one ring per online\n"
 "    CPU - and prints each record a program sends there with\n"
 "    bpf_perf_event_output(); ringbuf maps (bpf_ringbuf_output()) are read\n"
-"    too. It stops when N records were printed, SEC seconds passed, or\n"
+"    too. With --format text or json each record is decoded by the object's\n"
+"    BTF (see RECORD TYPES). It stops when N records were printed, SEC\n"
+"    seconds passed, or\n"
 "    Ctrl-C (SIGINT) or SIGTERM arrives, detaches everything, removes the\n"
 "    pins it made for maps pinned by name, prints\n"
 "    'received N, lost M' to standard error - N records printed, M records\n"
 "    the kernel dropped because a perf ring was full - and exits 0.\n"
+"\n"
+"    Before it stops it prints the maps that hold the programs' results\n"
+"    (see MAP VIEWS), also every --interval.\n"
+"\n"
+"RECORD TYPES\n"
+"    The type of a map's records is, in this order: the one --type gives;\n"
+"    the struct BPFSDK_RECORD(NAME) names on the map (include/bpf_helpers.h);\n"
+"    the only named struct of the object whose size matches the first\n"
+"    record (a perf ring pads records by up to 7 bytes; -v says which was\n"
+"    chosen). Without one the records are printed as hex, with a hint. A\n"
+"    record shorter than its type is an error (exit 1), except when it\n"
+"    stops inside the type's last member, an array: programs that send\n"
+"    only the used part of a path or buffer. Records longer than their type\n"
+"    are decoded and counted in a warning at the end.\n"
+"\n"
+"MAP VIEWS\n"
+"    The maps shown are the --maps ones or, for an object with no\n"
+"    perf_event_array or ringbuf map, every hash and array map it defines\n"
+"    (not .rodata, .data, .bss). A map whose value holds an integer array\n"
+"    named 'slots' (BCC's log2 histograms) is drawn as a log2 chart per key,\n"
+"    in the unit its name says (_us, usecs: usecs; _ns, nsecs; _ms, msecs)\n"
+"    or --unit; any other map as a KEY VALUE table sorted by the value (its\n"
+"    first integer member), largest first. Array entries that are all zero\n"
+"    are not shown. Per-CPU values are summed unless --per-cpu. With\n"
+"    --format json each entry is one line:\n"
+"    {\"@map\":NAME,\"key\":KEY,\"value\":VALUE}.\n"
 "\n"
 "OPTIONS\n"
 "    -s, --set NAME=VALUE\n"
@@ -116,8 +150,60 @@ static const char run_usage[] =
 "        one ring for all CPUs), SIZE the size the kernel reports (for a\n"
 "        perf ring the bytes sent, padded so that the 4-byte size plus the\n"
 "        data make a multiple of 8), BYTES two hex digits per byte in\n"
-"        memory order. text and json, which decode records with\n"
-"        the object's BTF, are not implemented yet.\n"
+"        memory order.\n"
+"\n"
+"        text: aligned columns under a header (CPU and the struct's\n"
+"        members) when the record is flat and one map streams; otherwise\n"
+"        'MAP CPU name=value ...', nested as {a=1 b=2} and [1, 2].\n"
+"\n"
+"        json: JSON Lines, one object per record whose keys are the\n"
+"        struct's members (jq -r .comm reads one), and \"@map\" (the map's\n"
+"        name) and \"@cpu\", which no C member can be called: jq reads\n"
+"        them as .\"@cpu\". Strings are escaped, bytes that are not UTF-8\n"
+"        as \\udcXX; records without a type carry \"@size\" and \"@hex\".\n"
+"\n"
+"    -t, --type [MAP=]NAME\n"
+"        Decode the records of map MAP (of every map, without MAP=) as the\n"
+"        struct, union or typedef NAME of the object's BTF. Repeatable.\n"
+"        Needs --format text or json, like the next three.\n"
+"\n"
+"    -T, --timestamp\n"
+"        Add the wall-clock time each record was read: HH:MM:SS.uuuuuu in\n"
+"        front (text, hex), \"@time\" in seconds since the epoch (json);\n"
+"        a time line before each map view.\n"
+"\n"
+"    --durations\n"
+"        Text: show u64 members whose name ends in _ns as durations\n"
+"        (1.250ms).\n"
+"\n"
+"    --sort-by FIELD\n"
+"        Merge the CPUs' perf rings in the order of FIELD, a u64 timestamp\n"
+"        member of the record type (e.g. from bpf_ktime_get_ns()): each\n"
+"        drain's records come out oldest first. Needs the type up front\n"
+"        (BPFSDK_RECORD() or --type).\n"
+"\n"
+"    -i, --interval SEC\n"
+"        Print the map views every SEC seconds too, not only at the end.\n"
+"\n"
+"    --clear\n"
+"        Empty the viewed maps after each print (hash entries deleted,\n"
+"        array values zeroed): each interval shows its own events.\n"
+"\n"
+"    -m, --maps NAME[,NAME]...\n"
+"        The maps to view; each must be a hash or array map.\n"
+"\n"
+"    --top N\n"
+"        Show the N largest entries of each table.\n"
+"\n"
+"    --unit NAME\n"
+"        The unit of the histograms' values, for their header.\n"
+"\n"
+"    --per-cpu\n"
+"        Show per-CPU maps' values one CPU at a time instead of summed.\n"
+"\n"
+"    -F, --freq HZ\n"
+"        The sampling rate of perf_event programs' CPU-clock events\n"
+"        (default 49).\n"
 "\n"
 "    --btf FILE\n"
 "        Resolve CO-RE relocations and BTF-typed attach points against the\n"
@@ -143,9 +229,12 @@ static const char run_usage[] =
 "    0   stopped by --count, --duration, Ctrl-C, SIGTERM or a closed pipe\n"
 "    1   the object could not be opened or loaded, no program could be\n"
 "        attached (or, with --require-all, one could not); a program\n"
-"        the verifier rejects shows the end of the verifier's log\n"
+"        the verifier rejects shows the end of the verifier's log; a\n"
+"        record shorter than its type; a map that could not be read\n"
 "    2   the command line is wrong, including a --set of a variable the\n"
-"        object does not have or a value that does not fit it\n"
+"        object does not have or a value that does not fit it, a --type\n"
+"        or --maps naming what the object does not have, a --sort-by\n"
+"        field that is not a u64 member, --interval with no maps to show\n"
 "    130, 143\n"
 "        Ctrl-C (SIGINT) or SIGTERM arrived before the records streamed,\n"
 "        while the object was opened, loaded (a slow verifier run stops at\n"
@@ -157,7 +246,13 @@ static const char run_usage[] =
 "\n"
 "    Only events of process 1234, for 5 seconds, with a program that\n"
 "    declares 'const volatile __u32 target_pid;':\n"
-"        bpfsdk run --set target_pid=1234 --duration 5 filter.bpf.o\n";
+"        bpfsdk run --set target_pid=1234 --duration 5 filter.bpf.o\n"
+"\n"
+"    The file names opensnoop's object sees, decoded, into jq:\n"
+"        bpfsdk run --format json opensnoop.bpf.o | jq -r .path\n"
+"\n"
+"    A BCC-style histogram every second, each second's own:\n"
+"        bpfsdk run --interval 1 --clear runqlat.bpf.o\n";
 
 /* ---- the command line ---- */
 
@@ -172,16 +267,20 @@ struct run_args {
 	bool timestamp;		/* --timestamp */
 	bool durations;		/* --durations */
 	const char *sort_by;	/* --sort-by FIELD */
+	double interval;	/* --interval SEC; 0: views at the end only */
+	struct mapview_cfg views;	/* --clear, --top, --maps, --unit, --per-cpu */
 	uint64_t count;		/* 0: no limit */
 	double duration;	/* seconds; 0: no limit */
 	unsigned int pages;	/* 0: the library's default */
 	unsigned int attach_flags;	/* --require-all: BSDK_ATTACH_REQUIRE_ALL */
+	unsigned int freq;	/* --freq: perf_event programs' sampling rate */
 };
 
 enum {
 	OPT_SET = 1, OPT_COUNT, OPT_DURATION, OPT_PAGES, OPT_FORMAT,
 	OPT_VERBOSE, OPT_HELP, OPT_BTF, OPT_REQUIRE_ALL,
 	OPT_TYPE, OPT_TIMESTAMP, OPT_SORT_BY, OPT_DURATIONS,
+	OPT_INTERVAL, OPT_CLEAR, OPT_TOP, OPT_MAPS, OPT_UNIT, OPT_PER_CPU, OPT_FREQ,
 };
 
 static const struct cli_option run_options[] = {
@@ -198,6 +297,13 @@ static const struct cli_option run_options[] = {
 	{ "timestamp", 'T', false, OPT_TIMESTAMP },
 	{ "sort-by",  0,   true,  OPT_SORT_BY },
 	{ "durations", 0,  false, OPT_DURATIONS },
+	{ "interval", 'i', true,  OPT_INTERVAL },
+	{ "clear",    0,   false, OPT_CLEAR },
+	{ "top",      0,   true,  OPT_TOP },
+	{ "maps",     'm', true,  OPT_MAPS },
+	{ "unit",     0,   true,  OPT_UNIT },
+	{ "per-cpu",  0,   false, OPT_PER_CPU },
+	{ "freq",     'F', true,  OPT_FREQ },
 	{ 0 },
 };
 
@@ -225,13 +331,24 @@ static int check_set(const char *arg)
 	return 0;
 }
 
+/* A positive number of seconds, decimal. strtod takes "inf", "nan" and hex
+ * floats: refuse them by asking for digits and at most one dot. */
+static bool parse_seconds(const char *value, double *sec)
+{
+	char *end;
+
+	errno = 0;
+	*sec = strtod(value, &end);
+	return !(errno || end == value || *end || strspn(value, "0123456789.") != strlen(value) ||
+		 !(*sec > 0) || *sec > 1e9);
+}
+
 /* 0, or a usage error already printed (EXIT_USAGE), or -1 for --help. */
 static int parse_args(int argc, char **argv, struct run_args *a)
 {
 	const char *value;
 	struct cli_opts o;
 	uint64_t n;
-	char *end;
 	int opt;
 
 	cli_opts_init(&o, "run", run_options, argc, argv);
@@ -256,13 +373,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 			a->count = n;
 			break;
 		case OPT_DURATION:
-			errno = 0;
-			a->duration = strtod(value, &end);
-			/* strtod takes "inf", "nan" and hex floats: refuse them
-			 * by asking for digits and at most one dot */
-			if (errno || end == value || *end ||
-			    strspn(value, "0123456789.") != strlen(value) ||
-			    !(a->duration > 0) || a->duration > 1e9)
+			if (!parse_seconds(value, &a->duration))
 				return cli_usage_error("run", "--duration '%s' is not a positive number of seconds",
 						       value);
 			break;
@@ -297,6 +408,39 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 			break;
 		case OPT_SORT_BY:
 			a->sort_by = value;
+			break;
+		case OPT_INTERVAL:
+			if (!parse_seconds(value, &a->interval))
+				return cli_usage_error("run", "--interval '%s' is not a positive number of seconds",
+						       value);
+			break;
+		case OPT_CLEAR:
+			a->views.clear = true;
+			break;
+		case OPT_TOP:
+			if (!cli_parse_u64(value, &n) || n == 0 || n > SIZE_MAX)
+				return cli_usage_error("run", "--top '%s' is not a positive integer", value);
+			a->views.top = (size_t)n;
+			break;
+		case OPT_MAPS:
+			if (!*value || value[0] == ',' || strstr(value, ",,") ||
+			    value[strlen(value) - 1] == ',')
+				return cli_usage_error("run", "--maps '%s' is not NAME[,NAME]...", value);
+			a->views.maps = value;
+			break;
+		case OPT_UNIT:
+			if (!*value)
+				return cli_usage_error("run", "--unit needs a name, e.g. usecs");
+			a->views.unit = value;
+			break;
+		case OPT_PER_CPU:
+			a->views.per_cpu = true;
+			break;
+		case OPT_FREQ:
+			if (!cli_parse_u64(value, &n) || n == 0 || n > 100000)
+				return cli_usage_error("run", "--freq '%s' is not a rate between 1 and 100000 Hz",
+						       value);
+			a->freq = (unsigned int)n;
 			break;
 		case OPT_VERBOSE:
 			cli_verbosity++;
@@ -452,13 +596,16 @@ struct run_state {
 	bool write_failed;
 	int write_errno;	/* why, for the message */
 	bool failed;		/* a record could not be decoded: said, stop */
+	struct mapviews *views;	/* the result maps, printed at the end */
+	int64_t interval_ms;	/* --interval: also every interval_ms */
+	int64_t next_view;	/* when, on the now_ms() clock */
 };
 
 /* Each perfbuf gets its own ctx so that a record knows its map. */
 struct sample_ctx {
 	struct run_state *st;
 	char *map;		/* record_map_label() of the map's name */
-	struct decoder *dec;	/* --format text or json */
+	struct decoder *dec;	/* prints its records */
 };
 
 static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
@@ -469,9 +616,7 @@ static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
 	/* the rest of a batch after the N-th record is not printed */
 	if (st->done || st->write_failed || st->failed)
 		return;
-	if (!c->dec)
-		record_print_hex(stdout, c->map, cpu, data, size);
-	else if (decoder_record(c->dec, stdout, cpu, data, size)) {
+	if (decoder_record(c->dec, stdout, cpu, data, size)) {
 		st->failed = true;
 		return;
 	}
@@ -536,6 +681,22 @@ static int poll_loop(struct run_state *st, double duration,
 			if (t >= 0 && (timeout < 0 || t < timeout))
 				timeout = t;
 		}
+		if (st->interval_ms) {
+			int64_t left = st->next_view - now_ms();
+
+			if (left <= 0) {
+				if (mapviews_print(st->views, stdout)) {
+					ret = -1;
+					break;
+				}
+				st->next_view += st->interval_ms;
+				left = st->next_view - now_ms();
+				if (left < 0)
+					left = 0;
+			}
+			if (timeout < 0 || left < timeout)
+				timeout = (int)left;
+		}
 		if (deadline >= 0) {
 			int64_t left = deadline - now_ms();
 
@@ -576,7 +737,7 @@ static int poll_loop(struct run_state *st, double duration,
 
 static int run_main(int argc, char **argv)
 {
-	struct run_args a = { 0 };
+	struct run_args a = { .freq = 49 };
 	struct run_state st = { 0 };
 	struct sample_ctx *ctxs = NULL;
 	size_t nmaps = 0;
@@ -585,6 +746,7 @@ static int run_main(int argc, char **argv)
 	struct bsdk_obj *obj = NULL;
 	sigset_t stopmask, waitmask;
 	struct decode_cfg dcfg;
+	int nsampled;
 	struct sigaction sa;
 	uint64_t lost = 0;
 	int ret, err;
@@ -651,7 +813,11 @@ static int run_main(int argc, char **argv)
 	cli_log_demote_errors(true);	/* attach says it if tracefs is missing */
 	bsdk_mount_fs();
 	cli_log_demote_errors(false);
+	nsampled = sampling_hold(obj);	/* run gives them an event of its own */
 	err = bsdk_obj_attach_prepare(obj, a.attach_flags);
+	sampling_release(obj);
+	if (err >= 0)
+		err += nsampled;
 	if (stop_signal)
 		goto stopped;
 	if (err <= 0) {
@@ -672,8 +838,16 @@ static int run_main(int argc, char **argv)
 		goto out;
 	}
 
-	/* attach every program that can be; the object owns the links */
+	/* perf_event programs sample the CPU clock; then attach every
+	 * program that can be; the object owns the links */
+	nsampled = nsampled ? sampling_attach(obj, a.freq) : 0;
+	if (nsampled < 0) {
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
 	nlinks = bsdk_obj_attach_all(obj, a.attach_flags);
+	if (nlinks >= 0)
+		nlinks += nsampled;
 	if (stop_signal)
 		goto stopped;
 	if (nlinks <= 0) {
@@ -718,12 +892,10 @@ static int run_main(int argc, char **argv)
 			goto out;
 		}
 		s->map = c->map;
-		if (a.format != RECORD_HEX) {
-			c->dec = decoder_new(obj, map, c->map, &dcfg);
-			if (!c->dec) {
-				ret = EXIT_RUNTIME;
-				goto out;
-			}
+		c->dec = decoder_new(obj, map, c->map, &dcfg);
+		if (!c->dec) {
+			ret = EXIT_RUNTIME;
+			goto out;
 		}
 		if (bsdk_map_type(map) == BPF_MAP_TYPE_PERF_EVENT_ARRAY) {
 			struct bsdk_perfbuf_opts opts = {
@@ -765,7 +937,22 @@ static int run_main(int argc, char **argv)
 		}
 		st.nstreams++;
 	}
-	if (st.nstreams == 0)
+	/* the maps that hold results, shown at the end and every --interval */
+	a.views.format = a.format;
+	a.views.timestamp = a.timestamp;
+	ret = mapviews_new(obj, &a.views, &st.views);
+	if (ret)
+		goto out;
+	if (a.interval && !mapviews_count(st.views)) {
+		cli_error("--interval: '%s' has no maps to show (--maps NAME,... names them)", a.path);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	st.interval_ms = (int64_t)(a.interval * 1000 + 0.5);
+	if (a.interval && !st.interval_ms)
+		st.interval_ms = 1;
+	st.next_view = now_ms() + st.interval_ms;
+	if (st.nstreams == 0 && !mapviews_count(st.views))
 		fprintf(stderr, "warning: '%s' has no perf_event_array or ringbuf map: no records to print\n",
 			a.path);
 	if (cli_verbosity)
@@ -783,6 +970,9 @@ static int run_main(int argc, char **argv)
 	sigdelset(&waitmask, SIGINT);
 	sigdelset(&waitmask, SIGTERM);
 	ret = poll_loop(&st, a.duration, &waitmask) || st.failed ? EXIT_RUNTIME : EXIT_OK;
+	/* the views once more at the end, unless nobody reads stdout */
+	if (!st.write_failed && mapviews_count(st.views) && mapviews_print(st.views, stdout))
+		ret = EXIT_RUNTIME;
 	if (st.write_failed && st.write_errno != EPIPE) {
 		cli_error("cannot write records: %s", strerror(st.write_errno));
 		ret = EXIT_RUNTIME;
@@ -816,6 +1006,7 @@ out:
 		free(ctxs[i].map);
 		decoder_free(ctxs[i].dec);
 	}
+	mapviews_free(st.views);
 	/* pins are for sharing a map while it runs: the ones it made go */
 	bsdk_obj_unpin(obj);
 	bsdk_obj_close(obj);

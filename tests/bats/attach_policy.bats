@@ -29,7 +29,6 @@ teardown() {
 	done <"$OUT"
 	o="'$OBJ'"
 	for w in "on_missing' (section 'tracepoint/bpfsdk_no_such/tracepoint_here'): left out: tracepoint 'bpfsdk_no_such/tracepoint_here' does not exist on this kernel" \
-		 "on_sample' (section 'perf_event'): left out: perf_event programs have no attach point of their own" \
 		 "sock_all' (section 'socket'): left out: socket_filter programs have no attach point of their own: attach it to a socket" \
 		 "tc_pass' (section 'tc'): left out: sched_cls programs have no attach point of their own" \
 		 "cls_pass' (section 'classifier'): left out: sched_cls programs have no attach point of their own" \
@@ -38,9 +37,12 @@ teardown() {
 		 "on_any_uprobe' (section 'uprobe'): left out: the section names no binary"; do
 		expect_eq "$(grep -cF "warning: $o: program '$w" "$ERR")" 1 "warning lines for '$w'"
 	done
-	expect_eq "$(grep -c '^warning:' "$ERR")" 8 "warning lines"
+	# run gives a perf_event program a CPU-clock event of its own
+	grep -q "program 'on_sample': sampling at 49 Hz on [0-9]* CPU" "$ERR" ||
+		fail "the perf_event program was not attached to the CPU clock"
+	expect_eq "$(grep -c '^warning:' "$ERR")" 7 "warning lines"
 	expect_eq "$(grep -c '^error:' "$ERR")" 0 "error lines"
-	grep -q '^streaming: 1 program attached' "$ERR" || fail "not one program attached"
+	grep -q '^streaming: 2 programs attached' "$ERR" || fail "not two programs attached"
 }
 
 @test "policy: --require-all makes the first miss fatal, before anything loads" {

@@ -68,9 +68,11 @@ expect_one_error() {
 	expect_one_error 1 "section 'tracepiont/syscalls/sys_enter_getppid'"
 }
 
-@test "errors: with --require-all a perf_event program is refused by name before anything loads" {
-	run_bpfsdk run -v --require-all "$OBJS/cli_perf_event.bpf.o"
-	expect_one_error 1 "program 'on_sample' \(section 'perf_event'\): cannot attach: perf_event programs have no attach point"
+@test "errors: --require-all takes a perf_event program: run attaches it to the CPU clock" {
+	run_bpfsdk run -v --require-all --freq 99 --duration 0.3 "$OBJS/cli_perf_event.bpf.o"
+	expect_eq "$status" 0 "exit status"
+	assert_output --regexp "program 'on_sample': sampling at 99 Hz on [0-9]+ CPUs? \(CPU clock\)"
+	refute_output --partial "error:"
 }
 
 @test "errors: the verifier's reason and the C source line of a rejected program" {

@@ -174,7 +174,7 @@ static void test_strings(const struct bsdk_btf *btf)
 
 	memcpy(rec + 4, hostile, 8);
 	check_print(btf, flat_t, rec, 24, BSDK_BTF_JSON, 0, 0,
-		    "{\"pid\":0,\"comm\":\"\\\"\\\\\\n\\u0001\\u00ff\xc3\xa9x\",\"dur_ns\":0,\"st\":0}",
+		    "{\"pid\":0,\"comm\":\"\\\"\\\\\\n\\u0001\\udcff\xc3\xa9x\",\"dur_ns\":0,\"st\":0}",
 		    "string escapes, JSON");
 	check_print(btf, flat_t, rec, 24, BSDK_BTF_TEXT, 0, 0,
 		    "{pid=0 comm=\"\\\"\\\\\\n\\x01\\xff\xc3\xa9x\" dur_ns=0 st=0}",
@@ -201,8 +201,8 @@ static void test_columns(const struct bsdk_btf *btf)
 		  "columns");
 	fclose(f);
 	check_str(text,
-		  "         pid  comm        dur_ns  st\n"
-		  "          42  cat        2.500us  ST_CLOSED",
+		  "      pid  comm        dur_ns  st\n"
+		  "       42  cat        2.500us  ST_CLOSED",
 		  "columns line up under the header");
 	free(text);
 	f = open_memstream(&text, &len);

@@ -1,0 +1,597 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * mapview.c - `bpfsdk run`'s map views: the maps that hold a program's
+ * results, printed by their BTF when the run ends and every --interval.
+ *
+ * A map whose value holds an array of integers named "slots" - BCC's
+ * convention for log2 histograms - is drawn as the library's log2 chart,
+ * one per key; every other map is a key -> value table sorted by the value
+ * (its first integer member for a struct), largest first. Per-CPU values
+ * are summed member by member (integers, and arrays of them), or shown one
+ * CPU at a time with --per-cpu. --clear empties the maps after each print,
+ * so that each interval shows only its own events.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <linux/bpf.h>
+#include <linux/btf.h>
+
+#include "bpfsdk.h"
+#include "cli.h"
+
+/* Bytes of a value that are integers to add across CPUs. */
+struct span {
+	uint32_t off, size, count;	/* count integers of size bytes from off */
+};
+
+struct view {
+	const struct bsdk_map *map;
+	uint32_t key_type, value_type;	/* 0: no BTF, hex */
+	bool percpu, is_array;
+	uint32_t key_size, value_size;
+	size_t buf_size;		/* one lookup's value buffer */
+	int ncpus;
+	struct span spans[32];
+	size_t nspans;
+	/* the histogram: an integer array "slots" in the value */
+	bool hist;
+	uint32_t slots_off, slots_n, slots_size;
+	const char *unit;
+	/* the table's sort key: an integer at sort_off (sort_size bytes) */
+	uint32_t sort_off, sort_size;
+	char *label;			/* the name, fit for text */
+	char *json_name;		/* the name as a JSON string */
+};
+
+struct mapviews {
+	const struct bsdk_obj *obj;
+	const struct bsdk_btf *btf;
+	const struct mapview_cfg *cfg;
+	struct view *views;
+	size_t nviews;
+};
+
+static bool viewable_type(int type)
+{
+	switch (type) {
+	case BPF_MAP_TYPE_HASH: case BPF_MAP_TYPE_ARRAY: case BPF_MAP_TYPE_PERCPU_HASH:
+	case BPF_MAP_TYPE_PERCPU_ARRAY: case BPF_MAP_TYPE_LRU_HASH:
+	case BPF_MAP_TYPE_LRU_PERCPU_HASH:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool is_result_map(const struct bsdk_map *map)
+{
+	const char *origin = bsdk_map_origin(map);
+
+	return viewable_type(bsdk_map_type(map)) &&
+	       (strcmp(origin, ".maps") == 0 || strcmp(origin, "maps") == 0);
+}
+
+static bool is_stream(const struct bsdk_map *map)
+{
+	return bsdk_map_type(map) == BPF_MAP_TYPE_PERF_EVENT_ARRAY ||
+	       bsdk_map_type(map) == BPF_MAP_TYPE_RINGBUF;
+}
+
+/* The unit a name says its values have, or NULL. */
+static const char *unit_of(const char *name)
+{
+	static const struct { const char *word, *unit; } units[] = {
+		{ "usecs", "usecs" }, { "_us", "usecs" }, { "nsecs", "nsecs" },
+		{ "_ns", "nsecs" }, { "msecs", "msecs" }, { "_ms", "msecs" },
+	};
+
+	for (size_t i = 0; name && i < sizeof(units) / sizeof(units[0]); i++) {
+		const char *at = strstr(name, units[i].word);
+		size_t n = strlen(units[i].word);
+
+		/* "_us" only as a word's end: "lat_us", "lat_us_hist", not "_usage" */
+		if (at && (units[i].word[0] != '_' || at[n] == '\0' || at[n] == '_'))
+			return units[i].unit;
+	}
+	return NULL;
+}
+
+static bool is_int(const struct bsdk_btf_info *i)
+{
+	return (i->kind == BTF_KIND_INT || i->kind == BTF_KIND_ENUM) && !i->bitfield &&
+	       (i->size == 1 || i->size == 2 || i->size == 4 || i->size == 8);
+}
+
+static bool is_int_array(const struct bsdk_btf *btf, const struct bsdk_btf_info *i)
+{
+	struct bsdk_btf_info e;
+
+	return i->kind == BTF_KIND_ARRAY && !i->is_string && i->nelems &&
+	       !bsdk_btf_info(btf, i->elem_type_id, NULL, &e) && e.kind == BTF_KIND_INT &&
+	       (e.size == 4 || e.size == 8);
+}
+
+static void add_span(struct view *v, uint64_t off, uint64_t size, uint64_t count)
+{
+	if (v->nspans < sizeof(v->spans) / sizeof(v->spans[0]) &&
+	    off + size * count <= v->value_size)
+		v->spans[v->nspans++] = (struct span){ (uint32_t)off, (uint32_t)size,
+						       (uint32_t)count };
+}
+
+/* What the value's BTF says: the spans to add, the histogram, the sort key. */
+static void describe_value(struct mapviews *mv, struct view *v)
+{
+	struct bsdk_btf_info info, m;
+
+	if (!v->value_type || bsdk_btf_info(mv->btf, v->value_type, NULL, &info) ||
+	    info.size != v->value_size)
+		return;
+	if (is_int(&info)) {
+		add_span(v, 0, info.size, 1);
+		v->sort_size = (uint32_t)info.size;
+		return;
+	}
+	if (is_int_array(mv->btf, &info)) {
+		add_span(v, 0, info.elem_size, info.nelems);
+		return;
+	}
+	if (info.kind != BTF_KIND_STRUCT)
+		return;
+	for (uint32_t i = 0; bsdk_btf_member(mv->btf, v->value_type, i, &m) == 0; i++) {
+		if (is_int(&m)) {
+			add_span(v, m.offset, m.size, 1);
+			if (!v->sort_size) {
+				v->sort_off = (uint32_t)m.offset;
+				v->sort_size = (uint32_t)m.size;
+			}
+		} else if (is_int_array(mv->btf, &m)) {
+			add_span(v, m.offset, m.elem_size, m.nelems);
+			if (strcmp(m.member, "slots") == 0 && m.offset + m.size <= v->value_size) {
+				v->hist = true;
+				v->slots_off = (uint32_t)m.offset;
+				v->slots_n = m.nelems;
+				v->slots_size = (uint32_t)m.elem_size;
+			}
+		}
+	}
+}
+
+static int add_view(struct mapviews *mv, const struct bsdk_map *map)
+{
+	struct view *v = &mv->views[mv->nviews++];
+
+	v->map = map;
+	v->label = record_map_label(bsdk_map_name(map));
+	v->json_name = json_quote(bsdk_map_name(map));
+	if (!v->label || !v->json_name) {
+		cli_error("out of memory");
+		return -1;
+	}
+	v->key_size = bsdk_map_key_size(map);
+	v->value_size = bsdk_map_value_size(map);
+	v->percpu = bsdk_map_is_percpu(map);
+	v->is_array = bsdk_map_type(map) == BPF_MAP_TYPE_ARRAY ||
+		      bsdk_map_type(map) == BPF_MAP_TYPE_PERCPU_ARRAY;
+	v->buf_size = bsdk_map_value_buf_size(map);
+	v->ncpus = v->percpu ? bsdk_cpu_possible_count() : 1;
+	if (!v->buf_size || v->ncpus <= 0) {
+		cli_error("map '%s': cannot size its values: %s", bsdk_map_name(map),
+			  strerror(errno));
+		return -1;
+	}
+	if (mv->btf) {
+		v->key_type = bsdk_map_btf_key_type(map);
+		v->value_type = bsdk_map_btf_value_type(map);
+	}
+	describe_value(mv, v);
+	v->unit = mv->cfg->unit;
+	if (!v->unit)
+		v->unit = unit_of(bsdk_map_name(map));
+	if (!v->unit && v->value_type) {
+		struct bsdk_btf_info info;
+
+		if (!bsdk_btf_info(mv->btf, v->value_type, NULL, &info))
+			v->unit = unit_of(info.name);
+	}
+	if (!v->unit)
+		v->unit = "value";
+	return 0;
+}
+
+int mapviews_new(const struct bsdk_obj *obj, const struct mapview_cfg *cfg,
+		 struct mapviews **out)
+{
+	struct mapviews *mv = calloc(1, sizeof(*mv));
+	const struct bsdk_map *map = NULL;
+	bool streams = false;
+	size_t n = 0;
+
+	*out = NULL;
+	if (!mv) {
+		cli_error("out of memory");
+		return EXIT_RUNTIME;
+	}
+	mv->obj = obj;
+	mv->cfg = cfg;
+	mv->btf = bsdk_obj_btf(obj);
+	while ((map = bsdk_obj_map_next(obj, map))) {
+		n++;
+		streams |= is_stream(map);
+	}
+	mv->views = calloc(n ? n : 1, sizeof(*mv->views));
+	if (!mv->views) {
+		free(mv);
+		cli_error("out of memory");
+		return EXIT_RUNTIME;
+	}
+	if (cfg->maps) {
+		/* --maps a,b,c: each must be a result map of the object */
+		char *list = strdup(cfg->maps), *save = NULL;
+
+		for (char *name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+			map = bsdk_obj_map_find(obj, name);
+			if (!map || !viewable_type(bsdk_map_type(map))) {
+				if (!map)
+					cli_error("--maps %s: '%s' has no map '%s'", cfg->maps,
+						  bsdk_obj_name(obj), name);
+				else
+					cli_error("--maps %s: map '%s' is a %s, not a hash or array map of results",
+						  cfg->maps, name, bpf_map_type_str(bsdk_map_type(map)));
+				free(list);
+				mapviews_free(mv);
+				return EXIT_USAGE;
+			}
+			if (mv->nviews < n && add_view(mv, map)) {
+				free(list);
+				mapviews_free(mv);
+				return EXIT_RUNTIME;
+			}
+		}
+		free(list);
+	} else if (!streams) {
+		/* an object that streams records keeps its working state in its
+		 * hash maps; one that does not keeps its results there */
+		while ((map = bsdk_obj_map_next(obj, map)))
+			if (is_result_map(map) && add_view(mv, map)) {
+				mapviews_free(mv);
+				return EXIT_RUNTIME;
+			}
+	}
+	*out = mv;
+	return 0;
+}
+
+size_t mapviews_count(const struct mapviews *mv) { return mv ? mv->nviews : 0; }
+
+/* ---- reading */
+
+struct entry {
+	unsigned char *key;
+	unsigned char *value;	/* the summed value, value_size bytes */
+	unsigned char *cpus;	/* all CPUs' values, buf_size bytes (per-CPU maps) */
+	uint64_t sort;
+};
+
+static uint64_t read_uint(const unsigned char *p, uint32_t size)
+{
+	uint64_t v = 0;
+
+	memcpy(&v, p, size);	/* little-endian hosts */
+	return v;
+}
+
+static void add_uint(unsigned char *dst, const unsigned char *src, uint32_t size)
+{
+	uint64_t a = read_uint(dst, size) + read_uint(src, size);
+
+	memcpy(dst, &a, size);
+}
+
+static void sum_cpus(const struct view *v, unsigned char *dst, const unsigned char *cpus)
+{
+	memcpy(dst, cpus, v->value_size);
+	for (int c = 1; c < v->ncpus; c++) {
+		const unsigned char *src = BSDK_PERCPU_VALUE(cpus, v->value_size, c);
+
+		for (size_t s = 0; s < v->nspans; s++)
+			for (uint32_t i = 0; i < v->spans[s].count; i++) {
+				uint32_t off = v->spans[s].off + i * v->spans[s].size;
+
+				add_uint(dst + off, src + off, v->spans[s].size);
+			}
+	}
+}
+
+static bool all_zero(const unsigned char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+static int cmp_entries(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+
+	return x->sort < y->sort ? 1 : x->sort > y->sort ? -1 : 0;
+}
+
+static void free_entries(struct entry *e, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(e[i].key);
+		free(e[i].value);
+		free(e[i].cpus);
+	}
+	free(e);
+}
+
+/* Every element of the map (arrays: the non-zero ones), summed over CPUs.
+ * The number read, or -1 after an error line. */
+static long read_entries(const struct view *v, struct entry **out)
+{
+	size_t ks = v->key_size ? v->key_size : 1;
+	unsigned char *cur = malloc(ks), *next = malloc(ks);
+	const char *name = bsdk_map_name(v->map);
+	struct entry *e = NULL, x = { 0 };
+	size_t n = 0, cap = 0, steps = 0;
+	bool first = true;
+	int err = -ENOENT;
+
+	*out = NULL;
+	if (!cur || !next)
+		goto nomem;
+	/* a hash map that changes under us may restart the walk: bound it */
+	while (steps++ < 2 * (size_t)bsdk_map_max_entries(v->map) + 16 &&
+	       (err = bsdk_map_get_next_key(v->map, first ? NULL : cur, next, v->key_size)) == 0) {
+		first = false;
+		memcpy(cur, next, v->key_size);
+		if (!x.cpus && !(x.cpus = malloc(v->buf_size)))
+			goto nomem;
+		err = bsdk_map_lookup_elem(v->map, cur, v->key_size, x.cpus, v->buf_size, 0);
+		if (err == -ENOENT)	/* deleted meanwhile */
+			continue;
+		if (err) {
+			cli_error_unless_logged("map '%s': cannot read: %s", name, bsdk_strerror(err));
+			goto fail;
+		}
+		if (v->is_array && all_zero(x.cpus, v->buf_size))
+			continue;
+		x.key = malloc(ks);
+		x.value = malloc(v->value_size);
+		if (!x.key || !x.value)
+			goto nomem;
+		memcpy(x.key, cur, v->key_size);
+		if (v->percpu)
+			sum_cpus(v, x.value, x.cpus);
+		else
+			memcpy(x.value, x.cpus, v->value_size);
+		x.sort = v->sort_size ? read_uint(x.value + v->sort_off, v->sort_size) : 0;
+		if (n == cap) {
+			struct entry *grown = realloc(e, (cap = cap ? cap * 2 : 64) * sizeof(*e));
+
+			if (!grown)
+				goto nomem;
+			e = grown;
+		}
+		e[n++] = x;
+		memset(&x, 0, sizeof(x));
+	}
+	if (err && err != -ENOENT) {
+		cli_error_unless_logged("map '%s': cannot iterate: %s", name, bsdk_strerror(err));
+		goto fail;
+	}
+	free(cur);
+	free(next);
+	free(x.cpus);
+	*out = e;
+	return (long)n;
+nomem:
+	cli_error("out of memory");
+fail:
+	free_entries(e, n);
+	free(x.key), free(x.value), free(x.cpus);
+	free(cur);
+	free(next);
+	return -1;
+}
+
+/* ---- printing */
+
+/* The bytes as a value of type (hex without BTF), in a malloc'ed string:
+ * a struct's members as "a=1 b=2" in text. */
+static char *format(const struct mapviews *mv, uint32_t type, const void *data, size_t size,
+		    enum bsdk_btf_format fmt)
+{
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&s, &len);
+	struct bsdk_btf_info info;
+
+	if (!f)
+		return NULL;
+	if (!type) {
+		fputs(fmt == BSDK_BTF_JSON ? "\"0x" : "0x", f);
+		record_hex_bytes(f, data, (uint32_t)size);
+		if (fmt == BSDK_BTF_JSON)
+			fputc('"', f);
+	} else if (fmt == BSDK_BTF_TEXT && !bsdk_btf_info(mv->btf, type, NULL, &info) &&
+		   (info.kind == BTF_KIND_STRUCT || info.kind == BTF_KIND_UNION)) {
+		bsdk_btf_print(mv->btf, type, data, size, fmt, BSDK_BTF_MEMBERS, f);
+	} else {
+		bsdk_btf_print(mv->btf, type, data, size, fmt, 0, f);
+	}
+	if (fclose(f))
+		return NULL;
+	/* members start with their separator */
+	if (s && s[0] == ' ')
+		memmove(s, s + 1, strlen(s));
+	return s;
+}
+
+static void print_json_entry(const struct mapviews *mv, const struct view *v, FILE *f,
+			     const struct entry *e, const unsigned char *value, int cpu,
+			     const char *time)
+{
+	char *key = format(mv, v->key_type, e->key, v->key_size, BSDK_BTF_JSON);
+	char *val = format(mv, v->value_type, value, v->value_size, BSDK_BTF_JSON);
+
+	fprintf(f, "{\"@map\":%s", v->json_name);
+	if (cpu >= 0)
+		fprintf(f, ",\"@cpu\":%d", cpu);
+	if (time)
+		fprintf(f, ",\"@time\":%s", time);
+	fprintf(f, ",\"key\":%s,\"value\":%s}\n", key ? key : "null", val ? val : "null");
+	free(key);
+	free(val);
+}
+
+static void print_hist(const struct mapviews *mv, const struct view *v, FILE *f,
+		       const struct entry *e, const unsigned char *value, int cpu)
+{
+	uint64_t slots[64] = { 0 };
+	uint32_t n = v->slots_n < 64 ? v->slots_n : 64;
+	bool keyed = !(v->is_array && bsdk_map_max_entries(v->map) == 1);
+
+	for (uint32_t i = 0; i < n; i++)
+		slots[i] = read_uint(value + v->slots_off + i * v->slots_size, v->slots_size);
+	fprintf(f, "%s", v->label);
+	if (keyed) {
+		char *key = format(mv, v->key_type, e->key, v->key_size, BSDK_BTF_TEXT);
+
+		fprintf(f, " %s", key ? key : "?");
+		free(key);
+	}
+	if (cpu >= 0)
+		fprintf(f, " cpu %d", cpu);
+	fputs(":\n", f);
+	if (!bsdk_hist_print_log2(f, slots, n, v->unit))
+		fputs("    (no counts)\n", f);
+}
+
+static void print_table(const struct mapviews *mv, const struct view *v, FILE *f,
+			struct entry *e, size_t n)
+{
+	static const char *const headers[] = { "CPU", "KEY", "VALUE" };
+	bool per_cpu = v->percpu && mv->cfg->per_cpu;
+	struct table *t = table_new(per_cpu ? headers : headers + 1, per_cpu ? 3 : 2,
+				    per_cpu ? "rll" : "ll");
+
+	if (!t) {
+		cli_error("out of memory");
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		char *key = format(mv, v->key_type, e[i].key, v->key_size, BSDK_BTF_TEXT);
+
+		for (int c = 0; c < (per_cpu ? v->ncpus : 1); c++) {
+			const unsigned char *val = per_cpu ?
+				BSDK_PERCPU_VALUE(e[i].cpus, v->value_size, c) : e[i].value;
+			char *s = format(mv, v->value_type, val, v->value_size, BSDK_BTF_TEXT);
+
+			if (per_cpu)
+				table_cell(t, "%d", c);
+			table_cell(t, "%s", key ? key : "?");
+			table_cell(t, "%s", s ? s : "?");
+			free(s);
+		}
+		free(key);
+	}
+	fprintf(f, "%s:\n", v->label);
+	table_print(t, f, 2);
+	table_free(t);
+}
+
+static void clear_entries(const struct view *v, const struct entry *e, size_t n)
+{
+	unsigned char *zero = v->is_array ? calloc(1, v->buf_size) : NULL;
+
+	if (v->is_array && !zero)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		if (v->is_array)
+			bsdk_map_update_elem(v->map, e[i].key, v->key_size, zero, v->buf_size,
+					     BPF_ANY);
+		else
+			bsdk_map_delete_elem(v->map, e[i].key, v->key_size, 0);
+	}
+	free(zero);
+}
+
+int mapviews_print(struct mapviews *mv, FILE *f)
+{
+	const struct mapview_cfg *cfg = mv->cfg;
+	bool json = cfg->format == RECORD_JSON;
+	char time[40], *tp = NULL;
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	if (cfg->timestamp) {
+		struct tm tm;
+
+		if (json) {
+			snprintf(time, sizeof(time), "%lld.%06ld", (long long)ts.tv_sec,
+				 ts.tv_nsec / 1000);
+			tp = time;
+		} else {
+			localtime_r(&ts.tv_sec, &tm);
+			strftime(time, sizeof(time), "%H:%M:%S", &tm);
+			fprintf(f, "%s\n", time);
+		}
+	}
+	for (size_t i = 0; i < mv->nviews; i++) {
+		struct view *v = &mv->views[i];
+		struct entry *e;
+		long n = read_entries(v, &e);
+		size_t shown;
+
+		if (n < 0)
+			return -1;
+		if (!v->hist && v->sort_size)
+			qsort(e, (size_t)n, sizeof(*e), cmp_entries);
+		shown = cfg->top && cfg->top < (size_t)n ? cfg->top : (size_t)n;
+		for (size_t k = 0; json && k < shown; k++) {
+			if (v->percpu && cfg->per_cpu)
+				for (int c = 0; c < v->ncpus; c++)
+					print_json_entry(mv, v, f, &e[k],
+							 BSDK_PERCPU_VALUE(e[k].cpus, v->value_size, c),
+							 c, tp);
+			else
+				print_json_entry(mv, v, f, &e[k], e[k].value, -1, tp);
+		}
+		if (!json && n && v->hist) {
+			for (size_t k = 0; k < shown; k++) {
+				if (v->percpu && cfg->per_cpu)
+					for (int c = 0; c < v->ncpus; c++)
+						print_hist(mv, v, f, &e[k],
+							   BSDK_PERCPU_VALUE(e[k].cpus, v->value_size, c), c);
+				else
+					print_hist(mv, v, f, &e[k], e[k].value, -1);
+			}
+		} else if (!json && n) {
+			print_table(mv, v, f, e, shown);
+		}
+		if (!json && n && (size_t)n > shown)
+			fprintf(f, "  (%zu more; --top shows %zu)\n", (size_t)n - shown, shown);
+		if (cfg->clear)
+			clear_entries(v, e, (size_t)n);
+		free_entries(e, (size_t)n);
+	}
+	return fflush(f) == EOF ? -1 : 0;
+}
+
+void mapviews_free(struct mapviews *mv)
+{
+	if (!mv)
+		return;
+	for (size_t i = 0; i < mv->nviews; i++) {
+		free(mv->views[i].json_name);
+		free(mv->views[i].label);
+	}
+	free(mv->views);
+	free(mv);
+}

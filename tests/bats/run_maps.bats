@@ -1,0 +1,116 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+#
+# run_maps.bats - `bpfsdk run`'s map views: an object that keeps its results
+# in maps (tests/bpf/run_hist.bpf.c: a BCC-style log2 histogram with a
+# "slots" array in a hash map, and a per-CPU count per key) shows them when
+# the run ends and every --interval, with counts that match the calls the
+# driver made.
+
+load cli_common
+
+setup() {
+	cli_setup
+	OBJ="$OBJS/run_hist.bpf.o"
+}
+
+teardown() {
+	cli_teardown
+}
+
+# The driver's calls: getpgid(1000..1009) -> slot 9 (512..1023), count keys
+# 0..3 get 3,3,2,2; getpgid(5000..5002) -> slot 12, keys 0,1,2 one more;
+# getpgid(3) -> slot 1, key 3 one more.
+fire_known_calls() {
+	start_trigger getpgid 10 1000 getpgid 3 5000 getpgid 1 3
+	start_run --set target_pid="$TRIGGER_PID" "$@" "$OBJ"
+	go
+	wait "$TRIGGER_PID"
+	TRIGGER_PID=
+	kill -INT "$RUN_PID"
+	wait_run
+	expect_eq "$RUN_STATUS" 0 "exit status"
+}
+
+# row LOW: the count in the chart's row that starts at LOW.
+row() {
+	awk -v low="$1" '$1 == low && $2 == "->" { print $5 }' "$OUT"
+}
+
+@test "a slots histogram prints as a log2 chart at exit, with the counts of the calls made" {
+	fire_known_calls
+	grep -qx 'latency_us 0:' "$OUT" || fail "no chart heading for latency_us"
+	grep -Eq '^ +usecs +: count +distribution$' "$OUT" || fail "no 'usecs' header (unit from the map's name)"
+	expect_eq "$(row 2)" 1 "slot 2 -> 3"
+	expect_eq "$(row 512)" 10 "slot 512 -> 1023"
+	expect_eq "$(row 4096)" 3 "slot 4096 -> 8191"
+	expect_eq "$(row 1024)" 0 "slot 1024 -> 2047"
+	# the same chart as the gallery draws: 40 stars for the largest count
+	grep -Eq '^ +512 -> 1023 +: 10 +\|\*{40}\|$' "$OUT" || fail "the bar of the largest count is not 40 stars"
+}
+
+@test "a per-CPU count map prints as a table sorted by value, summed over CPUs" {
+	fire_known_calls
+	table=$(sed -n '/^counts:$/,$p' "$OUT" | sed 1d | grep -v '^received')
+	expect_eq "$(head -1 <<<"$table" | tr -s ' ')" " KEY VALUE" "table header"
+	expect_eq "$(sed 1d <<<"$table" | awk '{ print $1 "=" $2 }' | sort | tr '\n' ' ')" "0=4 1=4 2=3 3=3 " "counts"
+	expect_eq "$(sed 1d <<<"$table" | awk '{ print $2 }' | tr '\n' ' ')" "4 4 3 3 " "largest first"
+}
+
+@test "--top 2 shows the two largest and says how many more; --per-cpu shows CPUs apart" {
+	fire_known_calls --top 2 --maps counts
+	! grep -q latency_us "$OUT" || fail "--maps counts showed latency_us"
+	expect_eq "$(sed -n '/^counts:$/,$p' "$OUT" | grep -Ec '^  [0-9]')" 2 "rows with --top 2"
+	grep -qx '  (2 more; --top shows 2)' "$OUT" || fail "no '(2 more ...)' line"
+
+	fire_known_calls --per-cpu --maps counts
+	expect_eq "$(grep -A1 '^counts:$' "$OUT" | tail -1 | tr -s ' ')" " CPU KEY VALUE" "header with --per-cpu"
+	total=$(sed -n '/^counts:$/,$p' "$OUT" | awk '$1 ~ /^[0-9]+$/ { s += $3 } END { print s }')
+	expect_eq "$total" 14 "the per-CPU counts add up to the calls"
+}
+
+@test "--format json: one object per map entry, slots and counts as numbers" {
+	fire_known_calls --format json
+	while read -r line; do
+		jq -e . >/dev/null <<<"$line" || fail "not JSON: $line"
+	done <"$OUT"
+	expect_eq "$(jq -c 'select(."@map" == "latency_us") | .value.slots | [.[1], .[9], .[12]]' "$OUT")" \
+		"[1,10,3]" "histogram slots"
+	expect_eq "$(jq -r 'select(."@map" == "counts") | "\(.key)=\(.value)"' "$OUT" | sort | tr '\n' ' ')" \
+		"0=4 1=4 2=3 3=3 " "counts"
+}
+
+@test "--interval 1 --clear prints a chart per interval with that interval's calls" {
+	rm -f "$GO.2" "$GO.3"
+	start_trigger getpgid 2 1000 --go "$GO.2" getpgid 3 5000 --go "$GO.3" getpgid 1 3
+	start_run --set target_pid="$TRIGGER_PID" --interval 1 --clear --maps latency_us "$OBJ"
+	go
+	# rounds more than an interval apart: each lands in a chart of its own
+	sleep 1.5; touch "$GO.2"
+	sleep 1.5; touch "$GO.3"
+	wait "$TRIGGER_PID"
+	TRIGGER_PID=
+	sleep 1.5
+	kill -INT "$RUN_PID"
+	wait_run
+	expect_eq "$RUN_STATUS" 0 "exit status"
+	expect_eq "$(grep -c '^latency_us 0:$' "$OUT")" 3 "charts, one per round"
+	# each chart holds one round only: the map was emptied after each
+	expect_eq "$(awk '$2 == "->" && $5 > 0 { print $1 ":" $5 }' "$OUT" | tr '\n' ' ')" \
+		"512:2 4096:3 2:1 " "the rounds' slots, in order"
+}
+
+@test "--unit names the values; --maps refuses what is not a result map" {
+	fire_known_calls --unit msecs --maps latency_us
+	grep -Eq '^ +msecs +: count +distribution$' "$OUT" || fail "--unit msecs not in the header"
+
+	run "$BPFSDK" run --maps nope "$OBJ"
+	expect_eq "$status" 2 "exit status for an unknown map"
+	expect_eq "$output" "error: --maps nope: '$OBJ' has no map 'nope'" "message"
+	run "$BPFSDK" run --maps events "$OBJS/cli_tracepoint.bpf.o"
+	expect_eq "$status" 2 "exit status for a perf map"
+	expect_eq "$output" "error: --maps events: map 'events' is a perf_event_array, not a hash or array map of results" "message"
+	run "$BPFSDK" run --interval 1 "$OBJS/cli_tracepoint.bpf.o"
+	expect_eq "$status" 2 "exit status for --interval without maps"
+	expect_eq "$output" "error: --interval: '$OBJS/cli_tracepoint.bpf.o' has no maps to show (--maps NAME,... names them)" "message"
+}
