@@ -154,6 +154,10 @@ check_events() {
 		run timeout 20 "$BPFSDK" run --format json --count 5 --duration 3 "$obj"
 		kill "$busy" 2>/dev/null || true
 		wait "$busy" 2>/dev/null || true
+		# kinds this host cannot attach (fentry, kprobes) run in the VM suite
+		if [ "$status" -eq 1 ] && [[ $output == *"no program this kernel can attach"* ]]; then
+			continue
+		fi
 		[ "$status" -eq 0 ] || fail "$name: exit status $status: $output"
 		while IFS= read -r line; do
 			[[ $line == "{"* ]] || continue
