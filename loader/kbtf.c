@@ -16,6 +16,7 @@
  * needs CAP_SYS_ADMIN; without it, no module is searched.
  */
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -56,6 +57,9 @@ struct kbtf {
 };
 
 static struct kbtf *kbtfs;
+/* Held while the list grows or a kernel's modules are read: objects may be opened from several
+ * threads at once. What is built is only read afterwards. */
+static pthread_mutex_t kbtf_lock = PTHREAD_MUTEX_INITIALIZER;
 
 size_t btf_essential_len(const char *name)
 {
@@ -204,7 +208,7 @@ static int btf_file_read(struct kbtf_btf *b, const char *path, const struct btf 
 	return index_build(&b->index, b->btf);
 }
 
-static struct kbtf *kbtf_get(const char *custom_path)
+static struct kbtf *kbtf_get_locked(const char *custom_path)
 {
 	struct kbtf *k;
 
@@ -229,6 +233,19 @@ static struct kbtf *kbtf_get(const char *custom_path)
 			  bsdk_strerror(k->err));
 	}
 	return k->err ? fail_ptr(k->err) : k;
+}
+
+static struct kbtf *kbtf_get(const char *custom_path)
+{
+	struct kbtf *k;
+	int err;
+
+	pthread_mutex_lock(&kbtf_lock);
+	k = kbtf_get_locked(custom_path);
+	err = errno;
+	pthread_mutex_unlock(&kbtf_lock);
+	errno = err;
+	return k;
 }
 
 const struct btf *kbtf_vmlinux(const char *custom_path)
@@ -335,8 +352,10 @@ static int kbtf_walk(const char *custom_path, const char *name, size_t len, int 
 	ret = index_walk(&k->vmlinux, name, len, kind, fn, ctx);
 	if (ret || *found)
 		return ret;
+	pthread_mutex_lock(&kbtf_lock);
 	if (!k->mods_read)
 		modules_read(k);
+	pthread_mutex_unlock(&kbtf_lock);
 	for (size_t i = 0; i < k->nmods && !ret && !*found; i++)
 		ret = index_walk(&k->mods[i], name, len, kind, fn, ctx);
 	return ret;
@@ -428,6 +447,7 @@ int kbtf_candidates(const char *custom_path, const char *name, size_t len, int k
 
 void kbtf_release(void)
 {
+	pthread_mutex_lock(&kbtf_lock);
 	while (kbtfs) {
 		struct kbtf *k = kbtfs;
 
@@ -439,4 +459,5 @@ void kbtf_release(void)
 		free(k->path);
 		free(k);
 	}
+	pthread_mutex_unlock(&kbtf_lock);
 }

@@ -5,8 +5,9 @@
  *
  * Every function takes custom_path: NULL for the running kernel's /sys/kernel/btf/vmlinux
  * (with the modules' BTF behind it), or a BTF file the caller names (bsdk_obj_open_opts's
- * btf_path; modules are then not searched). Not thread-safe: the first call per path builds
- * what later calls share.
+ * btf_path; modules are then not searched). The first call per path builds what later calls
+ * share, under a lock: objects may be opened from several threads. kbtf_release() must not
+ * run while another thread uses the kernel BTF.
  */
 #ifndef BPFSDK_KBTF_H
 #define BPFSDK_KBTF_H
