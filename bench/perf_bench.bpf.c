@@ -7,6 +7,8 @@
  *   noop       returns at once: what merely attaching costs each write()
  *   emit_perf  sends a 16-byte record with bpf_perf_event_output()
  *   emit_ring  sends the same record with bpf_ringbuf_output()
+ *   emit_ring_nowake  the same with BPF_RB_NO_WAKEUP: the kernel never wakes
+ *              the consumer, which drains on a timer (the ring buffer's limit)
  * Both senders count what they try and what fails in a per-CPU array, so
  * the bench knows the exact number of records lost on the way.
  */
@@ -23,11 +25,11 @@ struct {
 	__uint(value_size, sizeof(int));
 } perf_events SEC(".maps");
 
-/* 512 KiB: as much as 64 pages on each of two CPUs. The bench may resize
- * it before load. */
+/* 2 MiB: as much memory as the perf consumers get by default on two CPUs
+ * (256 pages each). The bench may resize it before load. */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 512 * 1024);
+	__uint(max_entries, 2 * 1024 * 1024);
 } ring_events SEC(".maps");
 
 struct {
@@ -93,6 +95,18 @@ int emit_ring(void *ctx)
 	if (!produce(&ev))
 		return 0;
 	if (bpf_ringbuf_output(&ring_events, &ev, sizeof(ev), 0))
+		count_error();
+	return 0;
+}
+
+SEC("tracepoint/syscalls/sys_enter_write")
+int emit_ring_nowake(void *ctx)
+{
+	struct bench_event ev;
+
+	if (!produce(&ev))
+		return 0;
+	if (bpf_ringbuf_output(&ring_events, &ev, sizeof(ev), BPF_RB_NO_WAKEUP))
 		count_error();
 	return 0;
 }

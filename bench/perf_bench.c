@@ -54,18 +54,25 @@ static const char usage[] =
 "  libbpf-perf-default  libbpf perf_buffer__new(): a wakeup per record\n"
 "  libbpf-perf-wm       libbpf perf_buffer__new_raw() with a watermark\n"
 "                       wakeup at a quarter of the ring, like ours\n"
-"  libbpf-ringbuf       libbpf ring_buffer over a BPF_MAP_TYPE_RINGBUF\n"
-"  bsdk-ringbuf         our ring buffer consumer over the same map\n"
+"  limit-ringbuf-nowake the same program with BPF_RB_NO_WAKEUP into a 2 MiB\n"
+"                       BPF_MAP_TYPE_RINGBUF, our consumer draining it on a\n"
+"                       timer: nothing ever wakes anyone, the ring buffer's\n"
+"                       limit\n"
+"  libbpf-ringbuf       libbpf ring_buffer over the same map, flags 0\n"
+"  bsdk-ringbuf         our ring buffer consumer over the same map, flags 0\n"
 "\n"
-"Then, at a low rate, the latency from bpf_ktime_get_ns() in the program to\n"
-"the callback, for each consumer. Prints Markdown tables and one line per\n"
-"contender starting with 'bench:' for scripts.\n"
+"Then, for each consumer, the latency from bpf_ktime_get_ns() in the program\n"
+"to the callback at a low rate and at full rate, and the consumer's CPU time\n"
+"while the program is attached and nothing is written. Prints a Markdown\n"
+"table and one line per contender starting with 'bench:' for scripts.\n"
 "\n"
 "options:\n"
 "  -d, --duration SEC       time per contender per round (default 2)\n"
 "  -r, --rounds N           rounds of alternation (default 5)\n"
-"  -l, --latency SEC        time per consumer at the low rate; 0 skips the\n"
-"                           latency runs (default 3)\n"
+"  -l, --latency SEC        time per consumer for each latency run; 0 skips\n"
+"                           them (default 3)\n"
+"      --idle SEC           time per consumer for the idle run; 0 skips it\n"
+"                           (default 5)\n"
 "      --rate N             records per second for the latency runs\n"
 "                           (default 1000)\n"
 "  -p, --pages N            perf ring pages per CPU for libbpf's perf\n"
@@ -87,14 +94,14 @@ static const char usage[] =
 
 enum kind {
 	K_NONE, K_NOOP, K_PERF_UNREAD, K_BSDK_PERF, K_BSDK_PERF_TUNED, K_LIBBPF_PERF,
-	K_LIBBPF_PERF_WM, K_LIBBPF_RING, K_BSDK_RING, K_COUNT,
+	K_LIBBPF_PERF_WM, K_RING_NOWAKE, K_LIBBPF_RING, K_BSDK_RING, K_COUNT,
 };
 
 static const char *const kind_names[K_COUNT] = {
 	"ceiling-none", "ceiling-noop", "ceiling-perf-unread",
 	"bsdk-perf-default", "bsdk-perf-tuned",
-	"libbpf-perf-default", "libbpf-perf-wm", "libbpf-ringbuf",
-	"bsdk-ringbuf",
+	"libbpf-perf-default", "libbpf-perf-wm", "limit-ringbuf-nowake",
+	"libbpf-ringbuf", "bsdk-ringbuf",
 };
 
 static bool is_consumer(enum kind k)
@@ -109,13 +116,18 @@ static bool is_consumer(enum kind k)
 
 static bool is_ring(enum kind k)
 {
-	return k == K_LIBBPF_RING || k == K_BSDK_RING;
+	return k == K_LIBBPF_RING || k == K_BSDK_RING || k == K_RING_NOWAKE;
 }
+
+/* Full-rate latency runs keep one record in LAT_FULL_STEP (by sequence
+ * number), so that reading the clock does not slow the consumer much. */
+#define LAT_FULL_STEP 16
 
 static struct {
 	double duration;
 	int rounds;
 	double latency;
+	double idle;
 	int rate;
 	unsigned int pages;
 	int producer_cpu, consumer_cpu;
@@ -123,7 +135,7 @@ static struct {
 	const char *obj_path;
 	int verbose;
 } cfg = {
-	.duration = 2, .rounds = 5, .latency = 3, .rate = 1000, .pages = 0,
+	.duration = 2, .rounds = 5, .latency = 3, .idle = 5, .rate = 1000, .pages = 0,
 	.producer_cpu = 0, .consumer_cpu = 1,
 };
 
@@ -250,6 +262,7 @@ struct sink {
 	uint64_t lost_reported;   /* what the kernel reported (perf only) */
 	uint64_t seq_sum;         /* keeps the read of the record honest */
 	bool latency;             /* record latencies */
+	uint32_t lat_step;        /* of the records with seq % lat_step == 0 */
 	bool draining;            /* the run is over: the final drain */
 	uint64_t late;            /* records only the final drain found */
 	uint64_t *lat;            /* ns */
@@ -269,7 +282,7 @@ static inline void take(const void *data, uint32_t size)
 		return;
 	memcpy(&ev, data, sizeof(ev));
 	sink.seq_sum += ev.seq;
-	if (sink.latency && sink.nlat < sink.cap_lat) {
+	if (sink.latency && sink.nlat < sink.cap_lat && ev.seq % sink.lat_step == 0) {
 		uint64_t t = now_ns();
 
 		sink.lat[sink.nlat++] = t > ev.ts ? t - ev.ts : 0;
@@ -393,12 +406,16 @@ static int consumer_open(struct consumer *c, enum kind k, int perf_fd,
 	case K_LIBBPF_RING:
 		c->lrb = ring_buffer__new(ring_fd, libbpf_ring_sample, NULL, NULL);
 		return c->lrb ? 0 : -1;
+	case K_RING_NOWAKE:
 	case K_BSDK_RING: {
 		struct bsdk_ringbuf_opts o;
 
 		memset(&o, 0, sizeof(o));
 		o.sz = sizeof(o);
 		o.on_sample = bsdk_sample;
+		/* No wakeup ever comes: drain every default period, idle or not. */
+		if (k == K_RING_NOWAKE)
+			o.idle_drain_ms = 5;
 		c->brb = bsdk_ringbuf_new(ring_fd, &o);
 		return c->brb ? 0 : -1;
 	}
@@ -421,6 +438,7 @@ static int consumer_poll(struct consumer *c, int timeout_ms)
 		return perf_buffer__poll(c->lpb, timeout_ms);
 	case K_LIBBPF_RING:
 		return ring_buffer__poll(c->lrb, timeout_ms);
+	case K_RING_NOWAKE:
 	case K_BSDK_RING:
 		return bsdk_ringbuf_poll(c->brb, timeout_ms);
 	default:
@@ -442,6 +460,7 @@ static int consumer_drain(struct consumer *c)
 		return perf_buffer__consume(c->lpb);
 	case K_LIBBPF_RING:
 		return ring_buffer__consume(c->lrb);
+	case K_RING_NOWAKE:
 	case K_BSDK_RING:
 		return bsdk_ringbuf_consume(c->brb);
 	default:
@@ -451,6 +470,23 @@ static int consumer_drain(struct consumer *c)
 
 static void consumer_close(struct consumer *c)
 {
+	/* -vv: how our consumers spent the run. */
+	if (cfg.verbose > 1 && c->bpb) {
+		struct bsdk_perfbuf_stats st;
+
+		bsdk_perfbuf_stats(c->bpb, &st);
+		fprintf(stderr, "  %s: drains %llu wakeups %llu switches %llu streaming %u\n",
+			kind_names[c->kind], (unsigned long long)st.drains,
+			(unsigned long long)st.wakeups, (unsigned long long)st.switches, st.streaming);
+	}
+	if (cfg.verbose > 1 && c->brb) {
+		struct bsdk_ringbuf_stats st;
+
+		bsdk_ringbuf_stats(c->brb, &st);
+		fprintf(stderr, "  %s: drains %llu wakeups %llu switches %llu streaming %u\n",
+			kind_names[c->kind], (unsigned long long)st.drains,
+			(unsigned long long)st.wakeups, (unsigned long long)st.switches, st.streaming);
+	}
 	bsdk_perfbuf_free(c->bpb);
 	bsdk_ringbuf_free(c->brb);
 	perf_buffer__free(c->lpb);
@@ -462,7 +498,7 @@ static void consumer_close(struct consumer *c)
 
 struct bench {
 	struct bsdk_obj *obj;
-	struct bsdk_prog *noop, *emit_perf, *emit_ring;
+	struct bsdk_prog *noop, *emit_perf, *emit_ring, *emit_ring_nowake;
 	int perf_fd, ring_fd, counters_fd;
 	int devnull;
 	int ncpu;
@@ -508,8 +544,9 @@ static uint64_t unread_writes(double secs)
 }
 
 /* Run contender k once: set up its consumer, attach its program, let the
- * producer run for secs (at rate, 0: flat out) while the consumer polls,
- * stop, drain, detach. */
+ * producer run for secs (at rate, 0: flat out; negative: no producer at all,
+ * the consumer waits with its own poll for the whole time) while the
+ * consumer polls, stop, drain, detach. */
 static int run_once(struct bench *b, enum kind k, double secs, int rate,
 		    struct result *res)
 {
@@ -524,6 +561,8 @@ static int run_once(struct bench *b, enum kind k, double secs, int rate,
 	memset(res, 0, sizeof(*res));
 	if (k == K_NOOP)
 		prog = b->noop;
+	else if (k == K_RING_NOWAKE)
+		prog = b->emit_ring_nowake;
 	else if (is_ring(k))
 		prog = b->emit_ring;
 	else if (is_consumer(k))
@@ -556,6 +595,21 @@ static int run_once(struct bench *b, enum kind k, double secs, int rate,
 	}
 
 	cpu0 = thread_cpu_ns();
+	if (rate < 0) {
+		/* Idle: nothing written, the consumer asleep in its own poll. */
+		memset(&p, 0, sizeof(p));
+		p.start_ns = now_ns();
+		end = p.start_ns + (uint64_t)(secs * 1e9);
+		for (uint64_t t = now_ns(); t < end && !interrupted; t = now_ns())
+			consumer_poll(&c, (int)((end - t + 999999) / 1000000));
+		p.end_ns = now_ns();
+		res->cpu_ns = thread_cpu_ns() - cpu0;
+		bsdk_link_destroy(link);
+		consumer_close(&c);
+		res->secs = (double)(p.end_ns - p.start_ns) / 1e9;
+		res->ok = true;
+		return 0;
+	}
 	if (producer_start(&p, b->devnull, rate,
 			   k == K_PERF_UNREAD ? unread_writes(secs) : 0)) {
 		bsdk_link_destroy(link);
@@ -681,6 +735,41 @@ static const char *human(double v, char *buf, size_t len)
 	return buf;
 }
 
+/* One latency run's figures, ns. */
+struct lat {
+	double p50, p99, max;
+	size_t n, late;
+};
+
+/* The row a consumer is held against: what the kernel side does with
+ * nobody reading (perf) or with nobody woken (ring buffer). */
+static enum kind limit_of(enum kind k)
+{
+	return is_ring(k) ? K_RING_NOWAKE : K_PERF_UNREAD;
+}
+
+/* libbpf's consumer of the same channel, with its defaults. */
+static enum kind libbpf_of(enum kind k)
+{
+	return is_ring(k) ? K_LIBBPF_RING : K_LIBBPF_PERF;
+}
+
+/* received/s of k over that of ref (for a ceiling row, what it produces). */
+static double ratio_to(const struct stat3 *recv, const struct stat3 *prod, int k, enum kind ref)
+{
+	double v = is_consumer((enum kind)k) ? recv[k].med : prod[k].med;
+
+	return v / recv[ref].med;
+}
+
+static void print_ratio(double r)
+{
+	if (isnan(r) || isinf(r))
+		printf("- | ");
+	else
+		printf("%.2f | ", r);
+}
+
 /* ---------------------------------------------------------------- main */
 
 static char *default_obj_path(void)
@@ -747,6 +836,7 @@ static void parse_args(int argc, char **argv)
 		{ "rounds", required_argument, NULL, 'r' },
 		{ "latency", required_argument, NULL, 'l' },
 		{ "rate", required_argument, NULL, 'R' },
+		{ "idle", required_argument, NULL, 'I' },
 		{ "pages", required_argument, NULL, 'p' },
 		{ "only", required_argument, NULL, 'O' },
 		{ "producer-cpu", required_argument, NULL, 'P' },
@@ -764,6 +854,7 @@ static void parse_args(int argc, char **argv)
 		case 'd': cfg.duration = parse_double("--duration", optarg, 0.01, 3600); break;
 		case 'r': cfg.rounds = (int)parse_double("--rounds", optarg, 1, 1000); break;
 		case 'l': cfg.latency = parse_double("--latency", optarg, 0, 3600); break;
+		case 'I': cfg.idle = parse_double("--idle", optarg, 0, 3600); break;
 		case 'R': cfg.rate = (int)parse_double("--rate", optarg, 1, 1000000); break;
 		case 'p': cfg.pages = (unsigned int)parse_double("--pages", optarg, 1, 1 << 16); break;
 		case 'O': parse_only(optarg); break;
@@ -809,12 +900,13 @@ static int bench_open(struct bench *b)
 	b->noop = bsdk_obj_prog_find(b->obj, "noop");
 	b->emit_perf = bsdk_obj_prog_find(b->obj, "emit_perf");
 	b->emit_ring = bsdk_obj_prog_find(b->obj, "emit_ring");
+	b->emit_ring_nowake = bsdk_obj_prog_find(b->obj, "emit_ring_nowake");
 	perf = bsdk_obj_map_find(b->obj, "perf_events");
 	ring = bsdk_obj_map_find(b->obj, "ring_events");
 	counters = bsdk_obj_map_find(b->obj, "counters");
-	if (!b->noop || !b->emit_perf || !b->emit_ring || !perf || !ring ||
+	if (!b->noop || !b->emit_perf || !b->emit_ring || !b->emit_ring_nowake || !perf || !ring ||
 	    !counters) {
-		fprintf(stderr, "error: '%s' lacks the programs noop, emit_perf, emit_ring or the maps perf_events, ring_events, counters\n",
+		fprintf(stderr, "error: '%s' lacks the programs noop, emit_perf, emit_ring, emit_ring_nowake or the maps perf_events, ring_events, counters\n",
 			cfg.obj_path);
 		return -1;
 	}
@@ -889,8 +981,8 @@ int main(int argc, char **argv)
 	/* Per contender, per round. */
 	static double prod_s[K_COUNT][1000], recv_s[K_COUNT][1000];
 	static double lost_v[K_COUNT][1000], cpu_ev[K_COUNT][1000];
-	double lat50[K_COUNT], lat99[K_COUNT], lat_max[K_COUNT];
-	size_t lat_n[K_COUNT], lat_late[K_COUNT];
+	struct lat lat[2][K_COUNT];	/* [0]: at cfg.rate, [1]: flat out */
+	double idle_us[K_COUNT];
 	int done[K_COUNT] = { 0 };
 	double noop_ceiling, libbpf_default;
 	struct stat3 st_prod[K_COUNT], st_recv[K_COUNT], st_lost[K_COUNT],
@@ -938,8 +1030,11 @@ int main(int argc, char **argv)
 		}
 	}
 
-	/* Latency at a low rate, each consumer in turn. */
-	sink.cap_lat = (size_t)(cfg.latency * cfg.rate * 1.2) + 16;
+	/* Latency at a low rate and at full rate, then the idle cost: each
+	 * consumer in turn. */
+	sink.cap_lat = (size_t)(cfg.latency * 4e6 / LAT_FULL_STEP) + 16;
+	if (sink.cap_lat < (size_t)(cfg.latency * cfg.rate * 1.2) + 16)
+		sink.cap_lat = (size_t)(cfg.latency * cfg.rate * 1.2) + 16;
 	sink.lat = calloc(sink.cap_lat, sizeof(*sink.lat));
 	if (!sink.lat) {
 		fprintf(stderr, "error: out of memory\n");
@@ -948,25 +1043,37 @@ int main(int argc, char **argv)
 	for (int k = 0; k < K_COUNT; k++) {
 		struct result res;
 
-		lat50[k] = lat99[k] = lat_max[k] = NAN;
-		lat_n[k] = lat_late[k] = 0;
-		/* ceiling-perf-unread has no latency: nobody reads. */
-		if (!cfg.run[k] || !is_consumer((enum kind)k) ||
-		    k == K_PERF_UNREAD || cfg.latency <= 0 || interrupted)
+		idle_us[k] = NAN;
+		for (int f = 0; f < 2; f++) {
+			struct lat *l = &lat[f][k];
+
+			l->p50 = l->p99 = l->max = NAN;
+			l->n = l->late = 0;
+			/* ceiling-perf-unread has no latency: nobody reads. */
+			if (!cfg.run[k] || !is_consumer((enum kind)k) ||
+			    k == K_PERF_UNREAD || cfg.latency <= 0 || interrupted)
+				continue;
+			sink.latency = true;
+			sink.lat_step = f ? LAT_FULL_STEP : 1;
+			if (run_once(&b, (enum kind)k, cfg.latency, f ? 0 : cfg.rate, &res))
+				goto out;
+			sink.latency = false;
+			l->n = sink.nlat;
+			/* Records still in a ring when the run ended: only the
+			 * final drain picked them up. */
+			l->late = sink.late;
+			for (size_t i = 0; i < sink.nlat; i++)
+				if (sink.lat[i] > l->max || isnan(l->max))
+					l->max = (double)sink.lat[i];
+			l->p50 = percentile(sink.lat, sink.nlat, 0.50);
+			l->p99 = percentile(sink.lat, sink.nlat, 0.99);
+		}
+		if (!cfg.run[k] || !is_consumer((enum kind)k) || k == K_PERF_UNREAD ||
+		    cfg.idle <= 0 || interrupted)
 			continue;
-		sink.latency = true;
-		if (run_once(&b, (enum kind)k, cfg.latency, cfg.rate, &res))
+		if (run_once(&b, (enum kind)k, cfg.idle, -1, &res))
 			goto out;
-		sink.latency = false;
-		lat_n[k] = sink.nlat;
-		/* Records still in a ring when the run ended: only the
-		 * final drain picked them up. */
-		lat_late[k] = sink.late;
-		for (size_t i = 0; i < sink.nlat; i++)
-			if (sink.lat[i] > lat_max[k] || isnan(lat_max[k]))
-				lat_max[k] = (double)sink.lat[i];
-		lat50[k] = percentile(sink.lat, sink.nlat, 0.50);
-		lat99[k] = percentile(sink.lat, sink.nlat, 0.99);
+		idle_us[k] = (double)res.cpu_ns / 1e3;
 	}
 	if (interrupted) {
 		fprintf(stderr, "interrupted\n");
@@ -982,18 +1089,17 @@ int main(int argc, char **argv)
 	noop_ceiling = st_prod[K_NOOP].med;
 	libbpf_default = st_recv[K_LIBBPF_PERF].med;
 
-	printf("| contender | produced/s | received/s (range) | lost (median, range) | consumer CPU ns/event (range) | recv / no-op ceiling | recv / libbpf default | latency p50 | latency p99 |\n");
-	printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+	printf("| contender | produced/s | received/s (range) | lost (median, range) | consumer CPU ns/event (range) | recv / its limit | recv / libbpf, same channel | p50 / p99 at %d/s | p50 / p99 at full rate | idle CPU, %.0f s |\n",
+	       cfg.rate, cfg.idle);
+	printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 	for (int k = 0; k < K_COUNT; k++) {
-		char a[32], b1[32], b2[32], c1[32], c2[32];
+		char a[32], b1[32], b2[32], c1[32];
 		bool cons = is_consumer((enum kind)k);
-		double rc, rl;
+		double rc = ratio_to(st_recv, st_prod, k, limit_of((enum kind)k));
+		double rl = ratio_to(st_recv, st_prod, k, libbpf_of((enum kind)k));
 
 		if (!done[k])
 			continue;
-		/* For the ceilings, what they pass on is what they produce. */
-		rc = (cons ? st_recv[k].med : st_prod[k].med) / noop_ceiling;
-		rl = (cons ? st_recv[k].med : st_prod[k].med) / libbpf_default;
 		printf("| %s | %s | ", kind_names[k],
 		       human(st_prod[k].med, a, sizeof(a)));
 		if (cons)
@@ -1005,20 +1111,25 @@ int main(int argc, char **argv)
 			       st_cpu[k].med, st_cpu[k].min, st_cpu[k].max);
 		else
 			printf("- | - | - | ");
-		printf("%s | ",
-		       isnan(rc) ? "-" : (snprintf(c1, sizeof(c1), "%.2f", rc), c1));
-		printf("%s | ",
-		       isnan(rl) ? "-" : (snprintf(c2, sizeof(c2), "%.2f", rl), c2));
-		if (lat_n[k])
-			printf("%.2f ms | %.2f ms |\n", lat50[k] / 1e6,
-			       lat99[k] / 1e6);
+		print_ratio(rc);
+		print_ratio(rl);
+		for (int f = 0; f < 2; f++)
+			if (lat[f][k].n)
+				printf("%.2f / %.2f ms | ", lat[f][k].p50 / 1e6, lat[f][k].p99 / 1e6);
+			else
+				printf("- | ");
+		if (!isnan(idle_us[k]))
+			printf("%.3f ms |\n", idle_us[k] / 1e3);
 		else
-			printf("- | - |\n");
+			printf("- |\n");
 	}
 	printf("\nproduced/s: the median of the write loop's rate (range in the bench: lines)\n");
 	printf("lost: records the program could not send (-ENOSPC / -EAGAIN), counted on the BPF side\n");
-	printf("latency: at %d records/s for %.1f s, bpf_ktime_get_ns() in the program to the callback\n\n",
-	       cfg.rate, cfg.latency);
+	printf("its limit: ceiling-perf-unread for perf rows, limit-ringbuf-nowake for ring buffer rows\n");
+	printf("latency: bpf_ktime_get_ns() in the program to the callback, %.1f s at %d records/s and %.1f s flat out (one record in %d)\n",
+	       cfg.latency, cfg.rate, cfg.latency, LAT_FULL_STEP);
+	printf("idle CPU: the consumer thread's CPU time over %.1f s with the program attached and nothing written\n\n",
+	       cfg.idle);
 
 	for (int k = 0; k < K_COUNT; k++) {
 		if (!done[k])
@@ -1027,18 +1138,26 @@ int main(int argc, char **argv)
 		       kind_names[k], done[k], cfg.duration, st_prod[k].med,
 		       st_prod[k].min, st_prod[k].max);
 		if (is_consumer((enum kind)k))
-			printf(" received_per_s=%.0f received_per_s_min=%.0f received_per_s_max=%.0f lost=%.0f lost_min=%.0f lost_max=%.0f cpu_ns_per_event=%.2f cpu_ns_per_event_min=%.2f cpu_ns_per_event_max=%.2f ratio_ceiling=%.3f ratio_libbpf_default=%.3f",
+			printf(" received_per_s=%.0f received_per_s_min=%.0f received_per_s_max=%.0f lost=%.0f lost_min=%.0f lost_max=%.0f cpu_ns_per_event=%.2f cpu_ns_per_event_min=%.2f cpu_ns_per_event_max=%.2f ratio_ceiling=%.3f ratio_libbpf_default=%.3f ratio_limit=%.3f ratio_libbpf_same=%.3f",
 			       st_recv[k].med, st_recv[k].min, st_recv[k].max,
 			       st_lost[k].med, st_lost[k].min, st_lost[k].max,
 			       st_cpu[k].med, st_cpu[k].min, st_cpu[k].max,
 			       st_recv[k].med / noop_ceiling,
-			       st_recv[k].med / libbpf_default);
+			       st_recv[k].med / libbpf_default,
+			       ratio_to(st_recv, st_prod, k, limit_of((enum kind)k)),
+			       ratio_to(st_recv, st_prod, k, libbpf_of((enum kind)k)));
 		else
 			printf(" ratio_ceiling=%.3f", st_prod[k].med / noop_ceiling);
-		if (lat_n[k])
+		if (lat[0][k].n)
 			printf(" latency_rate=%d latency_samples=%zu latency_late=%zu latency_p50_us=%.1f latency_p99_us=%.1f latency_max_us=%.1f",
-			       cfg.rate, lat_n[k], lat_late[k], lat50[k] / 1e3,
-			       lat99[k] / 1e3, lat_max[k] / 1e3);
+			       cfg.rate, lat[0][k].n, lat[0][k].late, lat[0][k].p50 / 1e3,
+			       lat[0][k].p99 / 1e3, lat[0][k].max / 1e3);
+		if (lat[1][k].n)
+			printf(" latency_full_samples=%zu latency_full_p50_us=%.1f latency_full_p99_us=%.1f latency_full_max_us=%.1f",
+			       lat[1][k].n, lat[1][k].p50 / 1e3, lat[1][k].p99 / 1e3,
+			       lat[1][k].max / 1e3);
+		if (!isnan(idle_us[k]))
+			printf(" idle_s=%.1f idle_cpu_us=%.1f", cfg.idle, idle_us[k]);
 		printf("\n");
 	}
 	ret = 0;

@@ -668,11 +668,13 @@ void bsdk_map_close(struct bsdk_map *map);
  * ring, stored in slot cpu of the map so that bpf_perf_event_output(ctx,
  * &map, BPF_F_CURRENT_CPU, ...) lands in the ring of the CPU it runs on.
  *
- * The defaults serve throughput and latency with no tuning: the kernel
- * wakes the consumer when a quarter of a ring is filled (not per record),
- * and bsdk_perfbuf_poll() also drains every ring at least every
- * max_latency_ms (2 ms), which needs no system call: it reads data_head
- * in the mmapped page.
+ * The defaults serve throughput and latency with no tuning: each CPU has an
+ * event that wakes the consumer per record and one with a watermark (a
+ * quarter of the ring), both writing into its ring; its map slot holds the
+ * first while records are rare (delivered at once) and the second while they
+ * stream in, when bsdk_perfbuf_poll() drains every max_latency_ms (5 ms) -
+ * which needs no system call: it reads data_head in the mapped page. An idle
+ * consumer runs no timer (docs/architecture.md).
  *
  * Rings are opened for the CPUs online at bsdk_perfbuf_new(); a program on
  * a CPU that comes online later gets -ENOENT from bpf_perf_event_output()
@@ -699,14 +701,16 @@ struct bsdk_perfbuf_opts {
 	bsdk_perfbuf_lost_fn on_lost;   /* may be NULL: losses still counted */
 	void *ctx;               /* passed to both callbacks */
 
-	/* The kernel wakes the consumer when wakeup_bytes are ready in a
-	 * ring, or with wakeup_events > 0 every wakeup_events records (1
-	 * costs the producer an interrupt per record). */
+	/* While records stream in, the kernel wakes the consumer when
+	 * wakeup_bytes are ready in a ring. wakeup_events > 0 instead wakes it
+	 * every wakeup_events records always (1 costs the producer an
+	 * interrupt per record), with no switching by the rate. */
 	unsigned int wakeup_events;   /* 0: use the watermark */
 	unsigned int wakeup_bytes;    /* 0: a quarter of the ring */
 
-	/* How long a record may wait in a ring while the caller sits in
-	 * bsdk_perfbuf_poll(): 0: 2 ms; negative: no periodic drain. */
+	/* While records stream in, how long a record may wait in a ring while
+	 * the caller sits in bsdk_perfbuf_poll(): 0: 5 ms. Negative: no
+	 * periodic drain and no switching: the watermark only. */
 	int max_latency_ms;
 
 	/* Deliver the records of one drain in the order of the u64 timestamp
@@ -728,6 +732,8 @@ struct bsdk_perfbuf_stats {
 	uint64_t drains;         /* passes over all rings */
 	unsigned int cpus;       /* rings open */
 	unsigned int pages;      /* data pages per ring, as chosen */
+	uint64_t switches;       /* slots switched between per-record and watermark wakeups */
+	unsigned int streaming;  /* rings draining on the timer now */
 };
 
 /* Open one PERF_COUNT_SW_BPF_OUTPUT event per online CPU, store each in slot cpu of the
@@ -747,7 +753,7 @@ int bsdk_perfbuf_poll(struct bsdk_perfbuf *pb, int timeout_ms);
 int bsdk_perfbuf_consume(struct bsdk_perfbuf *pb);
 
 /* The epoll fd, for the caller's own event loop, which must call bsdk_perfbuf_consume() when it
- * is readable and at least every bsdk_perfbuf_timeout_ms() to keep the latency bound. */
+ * is readable and whenever bsdk_perfbuf_timeout_ms() has passed, to keep the latency bound. */
 int bsdk_perfbuf_epoll_fd(const struct bsdk_perfbuf *pb);
 
 /* Milliseconds until the next periodic drain is due (0 if overdue), or -1
@@ -789,7 +795,7 @@ struct bsdk_ringbuf_opts {
 	size_t sz;               /* sizeof(struct bsdk_ringbuf_opts) */
 	bsdk_perfbuf_sample_fn on_sample;  /* called with cpu == -1 */
 	void *ctx;
-	/* While records stream in, drain every max_latency_ms (0: 2 ms). Negative: never hold
+	/* While records stream in, drain every max_latency_ms (0: 5 ms). Negative: never hold
 	 * back, so the kernel wakes the consumer whenever it had caught up (libbpf's way). */
 	int max_latency_ms;
 	/* Set one of on_sample and on_record: on_record can stop a drain. */

@@ -91,7 +91,7 @@ struct drain {
 };
 /* Create the epoll set; *max_latency_ms 0 becomes the default (DEFAULT_MAX_LATENCY_MS). */
 int drain_init(struct drain *d, const char *who, int *max_latency_ms);
-#define DEFAULT_MAX_LATENCY_MS 2
+#define DEFAULT_MAX_LATENCY_MS 5
 int drain_timeout_ms(const struct drain *d);
 /* bsdk_perfbuf_poll() for any consumer: wait on d->epfd (into events, at most nevents), then
  * consume(owner), until it returns records (or a negative value) or the timeout passes. */

@@ -8,6 +8,15 @@
  * Records are decoded by perf_ring.c; this file owns the protocol with the
  * kernel around it (the ordering of data_head and data_tail) and the
  * wakeup and drain policy.
+ *
+ * Each CPU has two events writing into one ring: the one that owns the ring,
+ * opened with a watermark (a wakeup per quarter ring), and a second one
+ * with wakeup_events = 1 whose output PERF_EVENT_IOC_SET_OUTPUT redirects
+ * into the first one's ring. The map slot of the CPU holds whichever the
+ * policy of wakeup.c wants: the per-record one while records are rare (a
+ * record wakes the consumer at once), the watermark one while they stream
+ * in (the consumer drains on a timer). Replacing a slot is one atomic map
+ * update; the ring, its order and its lost-record reports stay the same.
  */
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
@@ -29,7 +38,11 @@
 
 struct cpu_ring {
 	int cpu;
-	int fd;
+	int fd;                              /* owns the ring: watermark wakeups */
+	int eager_fd;                        /* writes into it, wakes per record; -1 */
+	struct wake_policy wake;             /* which of the two is in the map slot */
+	bool settle;                         /* just switched to eager_fd: one more timed drain */
+	uint64_t nrec;                       /* samples this drain */
 	struct perf_event_mmap_page *meta;   /* the first mmapped page */
 	uint8_t *data;                       /* the 2^n data pages after it */
 	struct perf_scratch scratch;         /* for records that wrap */
@@ -46,6 +59,8 @@ struct bsdk_perfbuf {
 	size_t data_size;                    /* pages * page_size */
 	bool auto_pages;                     /* pages chosen by us */
 	bool auto_wakeup;                    /* wakeup_bytes chosen by us */
+	bool adaptive;                       /* switch each slot by the rate (wakeup.c) */
+	struct wake_cfg wake_cfg;
 	uint32_t map_slots;                  /* the map's max_entries */
 
 	struct cpu_ring *rings;
@@ -61,6 +76,33 @@ static bool have_ring_for(const struct bsdk_perfbuf *pb, int cpu)
 		if (pb->rings[i].cpu == cpu)
 			return true;
 	return false;
+}
+
+/* The per-record event of a CPU, its output redirected into the ring of ring_fd. Its records
+ * land in the same ring as the watermark event's, in order, so either can be in the map slot.
+ * The fd, or -1 when the kernel refuses (the consumer then keeps the watermark event only and
+ * drains on the timer, as without the policy). */
+static int eager_open(struct bsdk_perfbuf *pb, int cpu, int ring_fd)
+{
+	struct perf_event_attr attr = { .size = sizeof(attr),
+		.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_BPF_OUTPUT,
+		.sample_type = PERF_SAMPLE_RAW, .sample_period = 1, .wakeup_events = 1 };
+	int fd = sys_perf_event_open(&attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+
+	if (fd < 0) {
+		log_info("perf buffer: cpu %d: no per-record event (%s): draining on the timer only", cpu, bsdk_strerror(fd));
+		return -1;
+	}
+	/* The kernel wakes every event attached to a ring when any of them asks (its
+	 * ring_buffer_wakeup() walks rb->event_list), so the ring owner's fd in our epoll
+	 * set sees this one's wakeups: the eager fd itself is never polled nor mmapped. */
+	if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ring_fd) < 0 || ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) < 0) {
+		log_info("perf buffer: cpu %d: cannot redirect a per-record event into the ring (%s): draining on the timer only",
+			 cpu, bsdk_strerror(-errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 /* Open, map and register the ring of one CPU. Returns 1 when added, 0 when the CPU was skipped
@@ -116,8 +158,12 @@ static int ring_open(struct bsdk_perfbuf *pb, int cpu)
 		return fail(-err);
 	}
 	r.data = (uint8_t *)r.meta + pb->page_size;
+	r.eager_fd = -1;
+	if (pb->adaptive)
+		r.eager_fd = eager_open(pb, cpu, r.fd);
+	wake_init(&r.wake, now_ns());
 
-	err = bpf_map_update(pb->map_fd, &cpu, &r.fd, BPF_ANY);
+	err = bpf_map_update(pb->map_fd, &cpu, r.eager_fd >= 0 ? &r.eager_fd : &r.fd, BPF_ANY);
 	if (err < 0)
 		log_error("perf buffer: cpu %d: storing the event in map slot %d failed: %s", cpu, cpu, bsdk_strerror(err));
 	else if (epoll_ctl(pb->drain.epfd, EPOLL_CTL_ADD, r.fd, &ev) < 0)
@@ -129,6 +175,8 @@ static int ring_open(struct bsdk_perfbuf *pb, int cpu)
 	if (err < 0) {
 		munmap(r.meta, mmap_size);
 		close(r.fd);	/* which also takes it out of the epoll set */
+		if (r.eager_fd >= 0)
+			close(r.eager_fd);
 		return fail(-err);
 	}
 	log_debug("perf buffer: cpu %d: ring of %zu bytes, fd %d", cpu, pb->data_size, r.fd);
@@ -147,6 +195,8 @@ static void ring_close(struct bsdk_perfbuf *pb, struct cpu_ring *r)
 	sys_bpf(BPF_MAP_DELETE_ELEM, &attr, sizeof(attr));
 	munmap(r->meta, pb->page_size + pb->data_size);
 	close(r->fd);
+	if (r->eager_fd >= 0)
+		close(r->eager_fd);
 	perf_scratch_free(&r->scratch);
 }
 
@@ -272,9 +322,11 @@ struct bsdk_perfbuf *bsdk_perfbuf_new(int map_fd, const struct bsdk_perfbuf_opts
 				"BPF_MAP_TYPE_PERF_EVENT_ARRAY", "perf buffer", &info);
 	if (!err) {
 		pb->map_slots = info.max_entries;
+		pb->adaptive = !pb->opts.wakeup_events && pb->opts.max_latency_ms >= 0;
 		err = drain_init(&pb->drain, "perf buffer", &pb->opts.max_latency_ms);
-		/* Every ring is drained on the timer, whatever its rate. */
-		pb->drain.streaming = true;
+		wake_cfg_init(&pb->wake_cfg, pb->drain.period_ns);
+		/* Without the policy every ring is drained on the timer, whatever its rate. */
+		pb->drain.streaming = !pb->adaptive;
 	}
 	if (!err)
 		err = rings_open(pb);
@@ -282,11 +334,12 @@ struct bsdk_perfbuf *bsdk_perfbuf_new(int map_fd, const struct bsdk_perfbuf_opts
 		bsdk_perfbuf_free(pb);
 		return fail_ptr(-err);
 	}
-	log_info("perf buffer: %zu rings of %u pages, wakeup %s %u, drain every %d ms",
+	log_info("perf buffer: %zu rings of %u pages, wakeup %s %u%s, drain every %d ms%s",
 		 pb->nrings, pb->opts.pages,
 		 pb->opts.wakeup_events ? "every" : "at bytes",
 		 pb->opts.wakeup_events ? pb->opts.wakeup_events :
-		 pb->opts.wakeup_bytes, pb->opts.max_latency_ms);
+		 pb->opts.wakeup_bytes, pb->adaptive ? " or per record while records are rare" : "",
+		 pb->opts.max_latency_ms, pb->adaptive ? " while they stream" : "");
 	return pb;
 }
 
@@ -349,9 +402,10 @@ static int consume_cpu_order(struct bsdk_perfbuf *pb)
 		if (__atomic_load_n(&r->meta->data_head, __ATOMIC_RELAXED) == r->meta->data_tail)
 			continue;
 		walk_begin(pb, r, &w);
-		n += perf_ring_walk(&w, (perf_ring_sample_fn)pb->opts.on_sample,
-				    (perf_ring_lost_fn)pb->opts.on_lost,
-				    pb->opts.ctx);
+		r->nrec = perf_ring_walk(&w, (perf_ring_sample_fn)pb->opts.on_sample,
+					 (perf_ring_lost_fn)pb->opts.on_lost,
+					 pb->opts.ctx);
+		n += r->nrec;
 		walk_end(r, &w);
 	}
 	return n > INT32_MAX ? INT32_MAX : (int)n;
@@ -417,6 +471,7 @@ static int consume_merged(struct bsdk_perfbuf *pb)
 			break;
 		pb->opts.on_sample(pb->opts.ctx, best->cpu, best->pending.data, best->pending.size);
 		perf_ring_advance(&best->walk, &best->pending);
+		best->nrec++;
 		n++;
 		merge_fetch(pb, best);
 	}
@@ -425,13 +480,64 @@ static int consume_merged(struct bsdk_perfbuf *pb)
 	return n > INT32_MAX ? INT32_MAX : (int)n;
 }
 
+static int consume_once(struct bsdk_perfbuf *pb)
+{
+	for (size_t i = 0; i < pb->nrings; i++)
+		pb->rings[i].nrec = 0;
+	return pb->opts.merge_by_ts ? consume_merged(pb) : consume_cpu_order(pb);
+}
+
+/* Put the event the policy wants into the CPU's slot. An update replaces the slot atomically
+ * (a program sees the old or the new event, both writing into the same ring). */
+static void slot_set(struct bsdk_perfbuf *pb, struct cpu_ring *r)
+{
+	int fd = r->wake.mode == WAKE_STREAM ? r->fd : r->eager_fd;
+	int err = bpf_map_update(pb->map_fd, &r->cpu, &fd, BPF_ANY);
+
+	if (err < 0)
+		log_warn("perf buffer: cpu %d: switching the map slot failed: %s", r->cpu, bsdk_strerror(err));
+}
+
 int bsdk_perfbuf_consume(struct bsdk_perfbuf *pb)
 {
+	uint64_t now;
+	bool streaming = false, recheck = false;
+	int n, more;
+
 	if (!pb)
 		return fail(EINVAL);
+	now = now_ns();
 	pb->drain.drains++;
-	pb->drain.last_ns = now_ns();
-	return pb->opts.merge_by_ts ? consume_merged(pb) : consume_cpu_order(pb);
+	pb->drain.last_ns = now;
+	n = consume_once(pb);
+	if (!pb->adaptive)
+		return n;
+	for (size_t i = 0; i < pb->nrings; i++) {
+		struct cpu_ring *r = &pb->rings[i];
+
+		if (r->eager_fd < 0) {
+			streaming = true;
+			continue;
+		}
+		r->settle = false;
+		if (wake_update(&r->wake, &pb->wake_cfg, now, r->nrec)) {
+			slot_set(pb, r);
+			/* Back to per-record wakeups: a record written through the watermark
+			 * event just before the switch woke nobody. Look again now, and once
+			 * more a period later for a program that was still running with the
+			 * old event when the update returned. */
+			if (r->wake.mode == WAKE_EAGER)
+				recheck = r->settle = true;
+		}
+		streaming |= r->wake.mode == WAKE_STREAM || r->settle;
+	}
+	pb->drain.streaming = streaming;
+	if (recheck) {
+		more = consume_once(pb);
+		if (more > 0)
+			n = n + more > INT32_MAX ? INT32_MAX : n + more;
+	}
+	return n;
 }
 
 static int consume(void *pb) { return bsdk_perfbuf_consume(pb); }
@@ -462,4 +568,9 @@ void bsdk_perfbuf_stats(const struct bsdk_perfbuf *pb, struct bsdk_perfbuf_stats
 	stats->drains = pb->drain.drains;
 	stats->cpus = (unsigned int)pb->nrings;
 	stats->pages = pb->opts.pages;
+	for (size_t i = 0; i < pb->nrings; i++) {
+		stats->switches += pb->rings[i].wake.switches;
+		stats->streaming += !pb->adaptive || pb->rings[i].eager_fd < 0 ||
+				    pb->rings[i].wake.mode == WAKE_STREAM;
+	}
 }

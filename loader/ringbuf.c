@@ -314,8 +314,10 @@ static int64_t ring_consume(struct bsdk_ringbuf *rb, struct rb_ring *r, uint64_t
 		r->walk.prod = __atomic_load_n(r->producer_pos, __ATOMIC_ACQUIRE);
 		n = r->walk.cons == r->walk.prod ? 0 : bpf_ring_walk(&r->walk, r->on_sample, r->ctx);
 		total += n;
-		if (rb->adaptive)
-			wake_update(&r->wake, &rb->wake_cfg, now, n);
+		if (rb->adaptive && wake_update(&r->wake, &rb->wake_cfg, now, n))
+			log_debug("ring buffer: map '%s': %s after %llu records", r->name,
+				  r->wake.mode == WAKE_STREAM ? "draining on the timer" :
+				  "woken per record", (unsigned long long)n);
 		if (r->walk.stop) {
 			/* Records may be left that no wakeup will announce: drain again at
 			 * the next poll, without waiting. */

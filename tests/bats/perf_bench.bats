@@ -8,7 +8,7 @@
 load '/usr/lib/bats/bats-support/load'
 load '/usr/lib/bats/bats-assert/load'
 
-CONTENDERS="ceiling-none ceiling-noop ceiling-perf-unread bsdk-perf-default bsdk-perf-tuned libbpf-perf-default libbpf-perf-wm libbpf-ringbuf bsdk-ringbuf"
+CONTENDERS="ceiling-none ceiling-noop ceiling-perf-unread bsdk-perf-default bsdk-perf-tuned libbpf-perf-default libbpf-perf-wm limit-ringbuf-nowake libbpf-ringbuf bsdk-ringbuf"
 
 setup() {
 	BUILD=${BUILD:-build}
@@ -19,7 +19,7 @@ setup() {
 }
 
 @test "perf_bench runs every contender and prints a row for each" {
-	run "$BIN" --obj "$OBJ" --duration 0.05 --rounds 1 --latency 0.1
+	run "$BIN" --obj "$OBJ" --duration 0.05 --rounds 1 --latency 0.1 --idle 0.1
 	echo "$output"
 	assert_success
 	assert_line --partial '| contender | produced/s | received/s'
@@ -27,13 +27,15 @@ setup() {
 		assert_line --regexp "^\| $c \|"
 		assert_line --regexp "^bench: name=$c rounds=1 "
 	done
-	# Consumers report what they received; latency rows for them.
-	assert_line --regexp '^bench: name=bsdk-perf-default .* received_per_s=[0-9]+ .* latency_p99_us=[0-9.]+'
-	assert_line --regexp '^bench: name=bsdk-ringbuf .* received_per_s=[0-9]+ '
+	# Consumers report what they received, latency at both rates and the
+	# idle cost.
+	for c in bsdk-perf-default bsdk-ringbuf limit-ringbuf-nowake; do
+		assert_line --regexp "^bench: name=$c .* received_per_s=[0-9]+ .* ratio_limit=[0-9.]+ .* latency_p99_us=[0-9.]+ .* latency_full_p99_us=[0-9.]+ .* idle_cpu_us=[0-9.]+"
+	done
 }
 
 @test "perf_bench --only runs just the named contenders" {
-	run "$BIN" --obj "$OBJ" --duration 0.05 --rounds 2 --latency 0 \
+	run "$BIN" --obj "$OBJ" --duration 0.05 --rounds 2 --latency 0 --idle 0 \
 		--only ceiling-noop,bsdk-perf-default
 	assert_success
 	assert_line --regexp '^bench: name=bsdk-perf-default rounds=2 '
