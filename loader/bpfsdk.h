@@ -529,7 +529,8 @@ uint32_t bsdk_map_value_size(const struct bsdk_map *map);
 uint32_t bsdk_map_max_entries(const struct bsdk_map *map);
 /* Where it was defined: ".maps", "maps", ".rodata", ".data", ".bss". */
 const char *bsdk_map_origin(const struct bsdk_map *map);
-/* The fd after bsdk_obj_load(), -1 before. */
+/* The fd after bsdk_obj_load(), -1 before; -EINVAL for NULL (a bsdk_obj_map_find() that found
+ * nothing), which bsdk_perfbuf_new() and bsdk_ringbuf_new() refuse with a message. */
 int bsdk_map_fd(const struct bsdk_map *map);
 /* 1 for maps declared with __uint(pinning, LIBBPF_PIN_BY_NAME): load reuses the map pinned at
  * /sys/fs/bpf/NAME when its definition matches, else creates and pins it there. 0 otherwise. */

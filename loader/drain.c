@@ -45,8 +45,13 @@ int opts_copy(void *dst, size_t size, const void *src, size_t src_sz,
 int map_check(int map_fd, uint32_t type, const char *type_name,
 	      const char *who, struct bpf_map_info *info)
 {
-	int err = bpf_map_get_info(map_fd, info);
+	int err;
 
+	/* bsdk_map_fd() of a map the object lacks, or of one not loaded yet */
+	if (map_fd < 0)
+		return log_fail(EBADF, "%s: no map to read (fd %d): the object lacks it, or is not loaded",
+				who, map_fd);
+	err = bpf_map_get_info(map_fd, info);
 	if (err < 0)
 		return log_fail(-err, "%s: map fd %d: cannot get map info: %s", who, map_fd, bsdk_strerror(err));
 	if (info->type != type)

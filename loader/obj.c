@@ -570,7 +570,7 @@ uint32_t bsdk_map_key_size(const struct bsdk_map *map) { return map->key_size; }
 uint32_t bsdk_map_value_size(const struct bsdk_map *map) { return map->value_size; }
 uint32_t bsdk_map_max_entries(const struct bsdk_map *map) { return map->max_entries; }
 const char *bsdk_map_origin(const struct bsdk_map *map) { return map->origin; }
-int bsdk_map_fd(const struct bsdk_map *map) { return map->fd; }
+int bsdk_map_fd(const struct bsdk_map *map) { return map ? map->fd : fail(EINVAL); }
 uint32_t bsdk_map_pinning(const struct bsdk_map *map) { return map->pinning; }
 
 int bsdk_map_set_max_entries(struct bsdk_map *map, uint32_t max_entries)

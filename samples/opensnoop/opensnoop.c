@@ -62,8 +62,9 @@ static const char usage[] =
 "On exit a line 'received N, shown S, lost L' goes to stderr: L is the\n"
 "number of records the kernel dropped because a ring was full.\n"
 "\n"
-"exit status: 0 on success, 1 on failure, 2 on a usage error. Needs root\n"
-"(CAP_BPF and CAP_PERFMON).\n";
+"exit status: 0 on success (Ctrl-C, --duration or a closed pipe), 1 on\n"
+"failure, 2 on a usage error, 130/143 for SIGINT/SIGTERM before tracing\n"
+"began. Needs root (CAP_BPF and CAP_PERFMON).\n";
 
 struct options {
 	__u32 pid;
@@ -87,8 +88,7 @@ static volatile sig_atomic_t stop;
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	stop = 1;
+	stop = sig;	/* the status says which: 128 + sig if it came before tracing */
 }
 
 static double now_sec(void)
@@ -337,7 +337,7 @@ int main(int argc, char **argv)
 	struct bsdk_obj *obj = NULL;
 	char exe[PATH_MAX];
 	double start;
-	int ret = 1, err;
+	int ret = 1, err, out_err = 0;
 
 	err = parse_options(argc, argv, &opt);
 	if (err >= 0)
@@ -352,6 +352,7 @@ int main(int argc, char **argv)
 		bsdk_set_log_level(opt.verbose > 1 ? BSDK_LOG_DEBUG : BSDK_LOG_INFO);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	signal(SIGPIPE, SIG_IGN);	/* a closed pipe ends the poll loop instead */
 	bsdk_mount_fs();
 
 	/* Open: parse the object; nothing reaches the kernel yet. */
@@ -372,7 +373,8 @@ int main(int argc, char **argv)
 		goto cleanup;
 
 	/* Load: maps are created, programs verified. */
-	if (bsdk_obj_load(obj))
+	/* A signal stops a slow verifier run at once (load fails with EINTR). */
+	if (stop || bsdk_obj_load(obj))
 		goto cleanup;
 
 	/* Read: one ring per CPU, merged by the timestamp at the head of
@@ -414,14 +416,25 @@ int main(int argc, char **argv)
 				bsdk_strerror(err));
 			goto cleanup;
 		}
-		fflush(stdout);
+		/* the reader of a pipe has gone (| head): stop, still report */
+		if (fflush(stdout)) {
+			out_err = errno;
+			break;
+		}
 	}
 	/* Detach, then take what is still in the rings. */
 	bsdk_link_destroy(enter_link);
 	bsdk_link_destroy(exit_link);
 	enter_link = exit_link = NULL;
-	bsdk_perfbuf_consume(pb);
-	fflush(stdout);
+	if (!out_err) {
+		bsdk_perfbuf_consume(pb);
+		if (fflush(stdout))
+			out_err = errno;
+	}
+	if (out_err && out_err != EPIPE) {
+		fprintf(stderr, "error: writing the output: %s\n", strerror(out_err));
+		goto cleanup;
+	}
 
 	/* Report: everything received is accounted for. */
 	fprintf(stderr, "received %llu, shown %llu, lost %llu\n",
@@ -434,6 +447,8 @@ int main(int argc, char **argv)
 		ret = 0;
 
 cleanup:
+	if (stop && ret)	/* Ctrl-C or SIGTERM before the tracing began */
+		ret = 128 + stop;
 	/* Clean up: one place, in reverse order; each call accepts NULL. */
 	bsdk_link_destroy(enter_link);
 	bsdk_link_destroy(exit_link);

@@ -74,8 +74,9 @@ static const char usage[] =
 "\n"
 "Calls still in progress when the measurement ends are not counted.\n"
 "\n"
-"exit status: 0 on success, 1 on failure, 2 on a usage error. Needs root\n"
-"(CAP_BPF and CAP_PERFMON).\n";
+"exit status: 0 on success (Ctrl-C, --duration or a closed pipe), 1 on\n"
+"failure, 2 on a usage error, 130/143 for SIGINT/SIGTERM before timing\n"
+"began. Needs root (CAP_BPF and CAP_PERFMON).\n";
 
 struct options {
 	const struct syscall_name *syscall;
@@ -114,8 +115,7 @@ static volatile sig_atomic_t stop;
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	stop = 1;
+	stop = sig;	/* the status says which: 128 + sig if it came before tracing */
 }
 
 static double now_sec(void)
@@ -405,7 +405,7 @@ int main(int argc, char **argv)
 	char exe[PATH_MAX];
 	double start, elapsed;
 	__s64 nr;
-	int ret = 1, err;
+	int ret = 1, err, out_err = 0;
 
 	err = parse_options(argc, argv, &opt);
 	if (err >= 0)
@@ -422,6 +422,7 @@ int main(int argc, char **argv)
 		bsdk_set_log_level(opt.verbose > 1 ? BSDK_LOG_DEBUG : BSDK_LOG_INFO);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	signal(SIGPIPE, SIG_IGN);	/* a closed pipe ends the poll loop instead */
 	bsdk_mount_fs();
 
 	stats = calloc(1, sizeof(*stats));	/* 115 KiB of counters */
@@ -451,7 +452,8 @@ int main(int argc, char **argv)
 		goto cleanup;
 
 	/* Load: maps are created, programs verified. */
-	if (bsdk_obj_load(obj))
+	/* A signal stops a slow verifier run at once (load fails with EINTR). */
+	if (stop || bsdk_obj_load(obj))
 		goto cleanup;
 
 	/* Read: one ring per CPU in the 'events' map. */
@@ -492,7 +494,11 @@ int main(int argc, char **argv)
 				bsdk_strerror(err));
 			goto cleanup;
 		}
-		fflush(stdout);
+		/* the reader of a pipe has gone (| head): stop quietly */
+		if (fflush(stdout)) {
+			out_err = errno;
+			break;
+		}
 	}
 	elapsed = now_sec() - start;
 	/* Detach, then take what is still in the rings. */
@@ -501,8 +507,16 @@ int main(int argc, char **argv)
 	enter_link = exit_link = NULL;
 	bsdk_perfbuf_consume(pb);
 
-	/* Report. */
-	print_summary(stats, elapsed);
+	/* Report, unless no one reads it any more. */
+	if (!out_err) {
+		print_summary(stats, elapsed);
+		if (fflush(stdout))
+			out_err = errno;
+	}
+	if (out_err && out_err != EPIPE) {
+		fprintf(stderr, "error: writing the output: %s\n", strerror(out_err));
+		goto cleanup;
+	}
 	if (stats->bad)
 		fprintf(stderr, "error: %llu malformed records\n",
 			(unsigned long long)stats->bad);
@@ -510,6 +524,8 @@ int main(int argc, char **argv)
 		ret = 0;
 
 cleanup:
+	if (stop && ret)	/* Ctrl-C or SIGTERM before the tracing began */
+		ret = 128 + stop;
 	/* Clean up: one place, in reverse order; each call accepts NULL. */
 	bsdk_link_destroy(enter_link);
 	bsdk_link_destroy(exit_link);

@@ -58,7 +58,9 @@ static const char usage[] =
 "                          records with a wrong cookie, pid or size\n"
 "\n"
 "exit status: 0 when records arrived and none was bad, 1 on failure,\n"
-"2 on a usage error. Needs root (CAP_BPF and CAP_PERFMON).\n";
+"2 on a usage error (a --cpu this process cannot run on included),\n"
+"130/143 for SIGINT/SIGTERM before the measurement began. Needs root\n"
+"(CAP_BPF and CAP_PERFMON).\n";
 
 struct options {
 	double duration;
@@ -83,8 +85,7 @@ static volatile sig_atomic_t stop;
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	stop = 1;
+	stop = sig;	/* the status says which: 128 + sig if it came before tracing */
 }
 
 static double now_sec(void)
@@ -136,12 +137,15 @@ static void on_lost(void *ctx, int cpu, uint64_t count)
 /* dd, pinned to cpu, killed with us if we die first. */
 static pid_t start_writer(int cpu)
 {
-	pid_t pid = fork();
+	pid_t parent = getpid(), pid = fork();
 
 	if (pid == 0) {
 		cpu_set_t set;
 
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		/* we may have died before prctl(): then nothing kills dd */
+		if (getppid() != parent)
+			_exit(127);
 		CPU_ZERO(&set);
 		CPU_SET(cpu, &set);
 		if (sched_setaffinity(0, sizeof(set), &set) < 0) {
@@ -180,6 +184,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	cpu_set_t set;
 	char *end;
 	long val;
 	int c;
@@ -219,6 +224,11 @@ static int parse_options(int argc, char **argv, struct options *o)
 				return 2;
 			}
 			o->cpu = (int)val;
+			if (sched_getaffinity(0, sizeof(set), &set) == 0 && !CPU_ISSET(o->cpu, &set)) {
+				fprintf(stderr, "error: --cpu %d: this machine has no such CPU, or this process may not run on it\n",
+					o->cpu);
+				return 2;
+			}
 			break;
 		case 'o':
 			o->object = optarg;
@@ -280,6 +290,7 @@ int main(int argc, char **argv)
 		bsdk_set_log_level(opt.verbose > 1 ? BSDK_LOG_DEBUG : BSDK_LOG_INFO);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	signal(SIGPIPE, SIG_IGN);	/* a closed pipe ends the poll loop instead */
 	bsdk_mount_fs();
 
 	/* Open: parse the object; nothing reaches the kernel yet. */
@@ -319,7 +330,8 @@ int main(int argc, char **argv)
 	fprintf(info, "writer: dd, pid %d, on CPU %d\n", writer, opt.cpu);
 
 	/* Load: maps are created, programs verified. */
-	if (bsdk_obj_load(obj))
+	/* A signal stops a slow verifier run at once (load fails with EINTR). */
+	if (stop || bsdk_obj_load(obj))
 		goto cleanup;
 
 	/* Read: one BPF output event and ring per CPU, stored in 'events'. */
@@ -381,6 +393,8 @@ int main(int argc, char **argv)
 		ret = 0;
 
 cleanup:
+	if (stop && ret)	/* Ctrl-C or SIGTERM before the tracing began */
+		ret = 128 + stop;
 	/* Clean up: one place, in reverse order; each call accepts NULL. */
 	bsdk_link_destroy(link);
 	bsdk_perfbuf_free(pb);
