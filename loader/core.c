@@ -797,32 +797,51 @@ int core_patch(const struct core_relo *r, struct bpf_insn *insn, size_t room, co
 	} else {
 		insn->imm = (int32_t)(uint32_t)r->value;
 	}
-	log_debug("program '%s': CO-RE relocation %u (%s %s): %llu -> %llu", prog, r->index,
-		  kind_names[r->kind], r->desc, (unsigned long long)r->orig,
-		  (unsigned long long)r->value);
+	if (is_mem(insn) && r->new_sz && r->new_sz != r->orig_sz)
+		log_debug("program '%s': CO-RE relocation %u (%s %s): %llu -> %llu, access %u -> %u bytes",
+			  prog, r->index, kind_names[r->kind], r->desc, (unsigned long long)r->orig,
+			  (unsigned long long)r->value, r->orig_sz, r->new_sz);
+	else
+		log_debug("program '%s': CO-RE relocation %u (%s %s): %llu -> %llu", prog, r->index,
+			  kind_names[r->kind], r->desc, (unsigned long long)r->orig,
+			  (unsigned long long)r->value);
 	return 0;
 }
 
-/* Whether the resolved value fits the instruction r is on; if not, r becomes an error. */
+/* Whether the resolved value fits the instruction r is on; if not, r becomes an error (or,
+ * for a load that cannot change size and still read the value right, poisoned). */
 static void check_fits(struct core_relo *r, const struct bpf_insn *insn)
 {
+	int64_t v = (int64_t)r->value;
+	uint32_t bytes = is_mem(insn) ? mem_bytes[BPF_SIZE(insn->code) >> 3] : 0;
+
 	if (r->state != BSDK_CORE_RESOLVED)
 		return;
-	if (is_mem(insn) && r->value > SHRT_MAX)
+	if (is_mem(insn) && r->value > SHRT_MAX) {
 		snprintf(r->note, sizeof(r->note), "offset %llu does not fit a load or store",
 			 (unsigned long long)r->value);
-	else if (is_alu_imm(insn) && r->value > UINT32_MAX && (int64_t)r->value < INT32_MIN)
+	} else if (is_alu_imm(insn) && r->value > UINT32_MAX && !(v < 0 && v >= INT32_MIN)) {
 		snprintf(r->note, sizeof(r->note), "value %llu does not fit a 32-bit immediate",
 			 (unsigned long long)r->value);
-	else if (is_mem(insn) && r->memsz_fixed && r->new_sz && r->new_sz != r->orig_sz) {
-		/* a signed or non-integer field of another size: no load reads it right */
-		r->state = BSDK_CORE_POISONED;
-		snprintf(r->note, sizeof(r->note),
-			 "the kernel's field is %u bytes, the program reads %u, and it is not a pointer or unsigned integer",
-			 r->new_sz, r->orig_sz);
+	} else if (is_mem(insn) && r->new_sz && r->orig_sz && r->new_sz != r->orig_sz) {
+		/* the kernel's field has another size: the access must be of the whole local field
+		 * (as clang emits it) to be resized, and resizing must keep the value */
+		if (bytes != r->orig_sz) {
+			snprintf(r->note, sizeof(r->note),
+				 "the instruction accesses %u bytes of a %u-byte field, which is %u bytes in the kernel",
+				 bytes, r->orig_sz, r->new_sz);
+		} else if (r->memsz_fixed || BPF_MODE(insn->code) != BPF_MEM) {
+			r->state = BSDK_CORE_POISONED;
+			snprintf(r->note, sizeof(r->note),
+				 "the kernel's field is %u bytes, the program reads %u, and it is not a pointer or unsigned integer",
+				 r->new_sz, r->orig_sz);
+			return;
+		} else {
+			return;
+		}
+	} else {
 		return;
-	} else
-		return;
+	}
 	r->state = BSDK_CORE_ERROR;
 }
 
@@ -886,10 +905,6 @@ static int core_rec(struct bsdk_obj *obj, size_t sec, uint32_t i, uint32_t n, co
 			return relo_error("%s is on a load or store (instruction %zu), which only a field offset can be",
 					  kind_names[r.kind], r.insn);
 		have = (uint64_t)(int64_t)insn->off;
-		if (r.orig_sz && BPF_MODE(insn->code) == BPF_MEM &&
-		    mem_bytes[BPF_SIZE(insn->code) >> 3] != r.orig_sz)
-			return relo_error("the instruction accesses %u bytes of a %u-byte field",
-					  mem_bytes[BPF_SIZE(insn->code) >> 3], r.orig_sz);
 	} else if (is_alu_imm(insn)) {
 		have = (uint64_t)(int64_t)insn->imm;
 		if (BPF_CLASS(insn->code) == BPF_ALU || c.val <= UINT32_MAX)

@@ -166,3 +166,16 @@ run_flavour() {
 	[ "${#lines[@]}" -eq 1 ] || fail "expected one error line"
 	assert_output --regexp "^error: '.*core_ambiguous\.bpf\.o': program 'core_ambiguous': CO-RE relocation 0 \(field_byte_offset thing___a\.y, access '0:1'\): kernel types \[[0-9]+\] and \[[0-9]+\] named 'thing' both match and disagree \(4, 0\)$"
 }
+
+@test "CO-RE: a load of a field of another size is narrowed when unsigned, poisoned when signed" {
+	command -v llvm-objcopy >/dev/null || skip "no llvm-objcopy"
+	kernel="$BATS_TEST_TMPDIR/sizes.btf"
+	llvm-objcopy --dump-section .BTF="$kernel" "$OBJS/core_sizes_kernel.bpf.o" "$BATS_TEST_TMPDIR/copy.o"
+	run "$BPFSDK" -vv inspect --btf "$kernel" "$OBJS/core_sizes.bpf.o"
+	echo "$output"
+	assert_success
+	assert_line --regexp "^ +0 +field_byte_offset +sz___local\.a \(0:0\) +0 +poisoned +\[[0-9]+\] sz +the kernel's field is 4 bytes, the program reads 8, and it is not a pointer or unsigned integer$"
+	assert_line --regexp '^ +1 +field_byte_offset +sz___local\.b \(0:1\) +8 +8 +\[[0-9]+\] sz +-$'
+	assert_line --regexp '^ +3 +field_byte_offset +sz___local\.c \(0:2\) +16 +0 +\[[0-9]+\] sz +-$'
+	assert_line --partial "CO-RE relocation 1 (field_byte_offset sz___local.b): 8 -> 8, access 8 -> 4 bytes"
+}
