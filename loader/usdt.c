@@ -35,6 +35,15 @@
 #include "internal.h"
 
 #define NT_STAPSDT 3
+
+/* Debian's multiarch library directory name of this architecture. */
+#if defined(__x86_64__)
+#define MULTIARCH "x86_64-linux-gnu"
+#elif defined(__aarch64__)
+#define MULTIARCH "aarch64-linux-gnu"
+#else
+#define MULTIARCH "."
+#endif
 #define SPECS_MAP "__bpf_usdt_specs"
 #define IP_MAP "__bpf_usdt_ip_to_spec_id"
 
@@ -442,6 +451,40 @@ static int attach_site(struct bsdk_prog *prog, struct bsdk_link *link, const str
 	return 0;
 }
 
+/*
+ * A bare name that is not in the current directory ("libc.so.6", "bash"),
+ * as libbpf finds it: a library in LD_LIBRARY_PATH or the system's library
+ * directories, a program in PATH. path is rewritten in place (size bytes);
+ * left as it is when nothing matches, for the error to name.
+ */
+static void resolve_bare_name(char *path, size_t size)
+{
+	static const char *const lib_dirs[] = {
+		"/lib/" MULTIARCH, "/usr/lib/" MULTIARCH, "/lib64", "/usr/lib64", "/lib", "/usr/lib",
+	};
+	bool lib = strstr(path, ".so") != NULL;
+	const char *env = getenv(lib ? "LD_LIBRARY_PATH" : "PATH");
+	char cand[PATH_MAX], dirs[4096];
+
+	if (strchr(path, '/') || access(path, F_OK) == 0)
+		return;
+	snprintf(dirs, sizeof(dirs), "%s", env ? env : "");
+	for (char *save = NULL, *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		if (snprintf(cand, sizeof(cand), "%s/%s", d, path) < (int)sizeof(cand) &&
+		    access(cand, F_OK) == 0)
+			goto found;
+	}
+	for (size_t i = 0; lib && i < ARRAY_SIZE(lib_dirs); i++) {
+		if (snprintf(cand, sizeof(cand), "%s/%s", lib_dirs[i], path) < (int)sizeof(cand) &&
+		    access(cand, F_OK) == 0)
+			goto found;
+	}
+	return;
+found:
+	if (strlen(cand) < size)
+		strcpy(path, cand);
+}
+
 /* Every site of provider:name in path; link holds the first, and the
  * others hang off it (link->more), so destroying it detaches them all. */
 static int usdt_attach(struct bsdk_prog *prog, struct bsdk_link *link, int pid, const char *path,
@@ -515,7 +558,10 @@ int attach_usdt(struct bsdk_prog *prog, struct bsdk_link *link)
 		return log_fail(BSDK_ESECTION, "program '%s': section '%s' names no binary (usdt/PATH:PROVIDER:NAME); attach it with bsdk_prog_attach_usdt()",
 				prog->fn.name, prog->section);
 	err = split_target(prog, path, sizeof(path), &provider, &name);
-	return err ? err : usdt_attach(prog, link, -1, path, provider, name, 0);
+	if (err)
+		return err;
+	resolve_bare_name(path, sizeof(path));
+	return usdt_attach(prog, link, -1, path, provider, name, 0);
 }
 
 struct bsdk_link *bsdk_prog_attach_usdt(struct bsdk_prog *prog, int pid, const char *path,
