@@ -90,6 +90,24 @@ static bool names_match(const char *a, const char *b)
 	return n == btf_essential_len(b) && strncmp(a, b, n) == 0;
 }
 
+/* *bits += idx elements of sz bytes; false on overflow. */
+static bool add_elems(uint64_t *bits, uint64_t idx, uint64_t sz)
+{
+	uint64_t b;
+
+	return !__builtin_mul_overflow(idx, sz, &b) && !__builtin_mul_overflow(b, 8, &b) &&
+	       !__builtin_add_overflow(*bits, b, bits);
+}
+
+/* Whether the array a reached through accessor prev (a member) is a flexible one: zero
+ * elements, and the last member of its struct. */
+static bool is_flex(const struct btf *btf, const struct core_acc *prev, const struct btf_array *a)
+{
+	const struct btf_type *t = prev && prev->name ? btf_type_by_id(btf, prev->type_id) : NULL;
+
+	return a->nelems == 0 && t && prev->idx + 1 == btf_vlen(t);
+}
+
 /* ---- the local side: an access string followed in the object's BTF */
 
 /* Parse "N:N:...": false when it is not one or is longer than CORE_SPEC_MAX. */
@@ -115,6 +133,7 @@ static bool access_parse(const char *s, struct core_spec *spec)
 static const char *local_spec(const struct btf *btf, const struct core_relo *r,
 			      struct core_spec *spec)
 {
+	struct core_acc prev = { 0 };	/* the member last stepped into: flexible arrays */
 	const struct btf_type *t;
 	uint32_t id;
 	uint64_t sz;
@@ -142,7 +161,7 @@ static const char *local_spec(const struct btf *btf, const struct core_relo *r,
 		return NULL;
 	}
 	/* The first index steps over whole root objects (p[1].x). */
-	if (btf_type_size(btf, id, &sz) || __builtin_mul_overflow(sz * 8, spec->raw[0], &spec->bit_offset))
+	if (btf_type_size(btf, id, &sz) || !add_elems(&spec->bit_offset, spec->raw[0], sz))
 		return "root type has no size";
 	spec->acc[spec->nacc++] = (struct core_acc){ id, spec->raw[0], NULL };
 	for (size_t i = 1; i < spec->nraw; i++) {
@@ -162,15 +181,17 @@ static const char *local_spec(const struct btf *btf, const struct core_relo *r,
 			/* anonymous members are a path, not something to match by name */
 			if (*name)
 				spec->acc[spec->nacc++] = (struct core_acc){ id, idx, name };
+			prev = (struct core_acc){ id, idx, name };
 			id = m->type;
 		} else if (t && btf_kind(t) == BTF_KIND_ARRAY) {
 			const struct btf_array *a = (const void *)(t + 1);
 
-			if (idx >= a->nelems && !(a->nelems == 0 && i == spec->nraw - 1))
+			if (idx >= a->nelems && !is_flex(btf, &prev, a))
 				return "access string indexes past the end of an array";
-			if (!resolve(btf, a->type, &id) || btf_type_size(btf, id, &sz))
+			if (!resolve(btf, a->type, &id) || btf_type_size(btf, id, &sz) ||
+			    !add_elems(&spec->bit_offset, idx, sz))
 				return "array element has no size";
-			spec->bit_offset += (uint64_t)idx * sz * 8;
+			prev = (struct core_acc){ 0 };
 			spec->acc[spec->nacc++] = (struct core_acc){ id, idx, NULL };
 		} else {
 			return "access string goes into a type that is neither struct, union nor array";
@@ -628,8 +649,7 @@ static int spec_match(const struct core_relo *r, const struct core_spec *ls,
 				return 0;
 			}
 			a = (const void *)(t + 1);
-			/* a zero-length array as the last member is a flexible one */
-			if (la->idx >= a->nelems && a->nelems != 0) {
+			if (la->idx >= a->nelems && !is_flex(tb, &ts->acc[ts->nacc - 1], a)) {
 				*why = "its array is shorter";
 				return 0;
 			}
@@ -640,11 +660,10 @@ static int spec_match(const struct core_relo *r, const struct core_spec *ls,
 			return -E2BIG;
 		ts->acc[ts->nacc++] = (struct core_acc){ tid, la->idx, NULL };
 		ts->raw[ts->nraw++] = la->idx;
-		if (btf_type_size(tb, tid, &sz)) {
+		if (btf_type_size(tb, tid, &sz) || !add_elems(&ts->bit_offset, la->idx, sz)) {
 			*why = "its type has no size";
 			return 0;
 		}
-		ts->bit_offset += (uint64_t)la->idx * sz * 8;
 	}
 	return 1;
 }

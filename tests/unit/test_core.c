@@ -267,6 +267,57 @@ static void test_patch(void)
 	      "a poisoned ALU instruction becomes call 0xbad2310");
 }
 
+/* Flexible arrays: a zero-length array that ends its struct may be indexed anywhere, on both
+ * sides; one in the middle may not. */
+static void test_flex(void)
+{
+	char path[PATH_MAX];
+	struct bb k, l;
+	uint32_t i32, arr0, arr1, lid, lmid;
+	struct core_relo r = { .kind = BSDK_CORE_FIELD_BYTE_OFFSET, .desc = "t" };
+	struct btf *lb;
+	size_t size;
+	void *raw;
+
+	bb_init(&k);
+	i32 = bb_int(&k, "int", 4, BTF_INT_SIGNED);
+	arr0 = bb_array(&k, i32, i32, 0);
+	bb_struct(&k, "fl", 8, 2);		/* struct fl { int n; int data[]; } */
+	bb_member(&k, "n", i32, 0);
+	bb_member(&k, "data", arr0, 32);
+	bb_struct(&k, "mid", 8, 2);		/* struct mid { int data[0]; int n; } */
+	bb_member(&k, "data", arr0, 0);
+	bb_member(&k, "n", i32, 0);
+	bb_write_tmp(&k, path, sizeof(path));
+
+	bb_init(&l);
+	i32 = bb_int(&l, "int", 4, BTF_INT_SIGNED);
+	arr0 = bb_array(&l, i32, i32, 0);
+	arr1 = bb_array(&l, i32, i32, 1);
+	lid = bb_struct(&l, "fl___l", 8, 2);	/* data first here: offset 0 locally */
+	bb_member(&l, "data", arr1, 0);
+	bb_member(&l, "n", i32, 32);
+	lmid = bb_struct(&l, "mid___l", 4, 1);
+	bb_member(&l, "data", arr0, 0);		/* the last member here: flexible locally */
+	raw = bb_raw(&l, &size);
+	lb = btf_parse(raw, size, "flex");
+
+	r.type_id = lid;
+	r.access = "0:0:0";
+	check(lb && core_resolve(lb, &r, path) == 0 && r.state == BSDK_CORE_RESOLVED,
+	      "data[0] against a flexible array: resolved");
+	check_u64(r.value, 4, "at 4 there");
+	r.type_id = lmid;
+	r.access = "0:0:5";
+	check(lb && core_resolve(lb, &r, path) == 0, "mid___l.data[5]: a flexible array locally");
+	check_i64(r.state, BSDK_CORE_POISONED, "but not there (the array is not the last member)");
+	btf_free(lb);
+	free(raw);
+	bb_free(&k);
+	bb_free(&l);
+	unlink(path);
+}
+
 /* A struct that embeds itself twice, anonymously: following it naively takes 2^64 steps. */
 static void test_hostile(void)
 {
@@ -315,6 +366,7 @@ int main(void)
 	test_candidates();
 	test_patch();
 	test_hostile();
+	test_flex();
 	btf_free(local);
 	kbtf_release();
 	unlink(kpath);
