@@ -113,11 +113,15 @@ struct wake_policy {
 	uint64_t window_start;	/* ns */
 	uint64_t window_n;	/* records in the current window */
 	uint64_t switches;	/* mode changes so far */
+	uint64_t hold_until;	/* ns: stay EAGER until then (wake_hold_eager) */
 };
 
 void wake_cfg_init(struct wake_cfg *c, uint64_t period_ns);
 /* Start EAGER, with a window beginning at now. */
 void wake_init(struct wake_policy *p, uint64_t now);
+/* Go EAGER now and stay so for hold_ns, whatever the rate: a ring that filled past a quarter
+ * within one period is too small to be drained on the timer at that rate. */
+void wake_hold_eager(struct wake_policy *p, uint64_t now, uint64_t hold_ns);
 /* Account the n records a drain at time now found; true when p->mode changed. */
 bool wake_update(struct wake_policy *p, const struct wake_cfg *c, uint64_t now, uint64_t n);
 

@@ -305,7 +305,7 @@ static void hold_back(struct rb_ring *r)
  * out, or a callback's negative stop value. */
 static int64_t ring_consume(struct bsdk_ringbuf *rb, struct rb_ring *r, uint64_t now)
 {
-	uint64_t total = 0, n;
+	uint64_t total = 0, n, from = r->walk.cons;
 
 	r->pending = false;
 	for (;;) {
@@ -324,6 +324,15 @@ static int64_t ring_consume(struct bsdk_ringbuf *rb, struct rb_ring *r, uint64_t
 			r->pending = true;
 			hold_back(r);
 			return r->walk.stop < 0 ? r->walk.stop : (int64_t)total;
+		}
+		if (rb->adaptive && r->wake.mode == WAKE_STREAM &&
+		    r->walk.cons - from > r->walk.size / 4) {
+			/* More than a quarter of the ring came in one period: at this rate
+			 * the timer would let it overflow. Be woken by the kernel instead,
+			 * for a second at least. */
+			wake_hold_eager(&r->wake, now, 1000000000ull);
+			log_debug("ring buffer: map '%s': %llu bytes in one period, more than a quarter of the ring: woken per record for 1 s",
+				  r->name, (unsigned long long)(r->walk.cons - from));
 		}
 		if (rb->adaptive && r->wake.mode == WAKE_STREAM) {
 			hold_back(r);

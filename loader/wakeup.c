@@ -41,9 +41,23 @@ void wake_init(struct wake_policy *p, uint64_t now)
 	p->window_start = now;
 }
 
+void wake_hold_eager(struct wake_policy *p, uint64_t now, uint64_t hold_ns)
+{
+	if (p->mode != WAKE_EAGER)
+		p->switches++;
+	p->mode = WAKE_EAGER;
+	p->window_start = now;
+	p->window_n = 0;
+	p->hold_until = now + hold_ns;
+}
+
 bool wake_update(struct wake_policy *p, const struct wake_cfg *c, uint64_t now, uint64_t n)
 {
 	bool ended = now - p->window_start >= c->period_ns;
+
+	/* Held: the ring is too small to let a period's records collect in it. */
+	if (now < p->hold_until)
+		return false;
 
 	if (p->mode == WAKE_STREAM) {
 		/* The records of this drain came during the window: count them first. A window

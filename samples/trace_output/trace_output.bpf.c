@@ -2,7 +2,8 @@
 /*
  * trace_output.bpf.c - the kernel side of the seed's experiment: on every
  * write() by the process under test, send {pid, cookie} to user space with
- * bpf_perf_event_output().
+ * bpf_perf_event_output() - or, when user space asks for it before load,
+ * with bpf_ringbuf_output() into a BPF ring buffer, to compare the two.
  *
  * Two programs with one body: a kprobe on the kernel's write syscall
  * function (what the 2015 sample used) and the syscalls/sys_enter_write
@@ -33,6 +34,22 @@ struct {
 	__uint(value_size, sizeof(__u32));
 } events SEC(".maps");
 
+/* The other channel: one ring shared by all CPUs. User space sizes it before
+ * load (--pages), and shrinks it to one page when it reads the perf rings. */
+BPFSDK_RECORD(trace_output_event)
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 2 * 1024 * 1024);
+} ring SEC(".maps");
+
+/* Set by user space before load: 1 sends through the ring buffer. In
+ * .rodata, so the verifier drops the branch not taken. */
+const volatile __u32 use_ringbuf = 0;
+
+/* Records bpf_ringbuf_output() could not write (the ring was full): the
+ * kernel reports these to nobody, so the program counts them. */
+__u64 ringbuf_lost = 0;
+
 /* Set by user space before load (bsdk_obj_set_global): the tgid whose
  * writes to report. const volatile puts it in .rodata - frozen, so the
  * verifier knows its value - while keeping clang from folding the 0. */
@@ -47,6 +64,12 @@ static __always_inline int report_write(void *ctx)
 		return 0;
 	event.pid = pid_tgid >> 32;
 	event.cookie = TRACE_OUTPUT_COOKIE;
+	if (use_ringbuf) {
+		/* Flags 0: the kernel decides whether to wake the reader. */
+		if (bpf_ringbuf_output(&ring, &event, sizeof(event), 0))
+			__sync_fetch_and_add(&ringbuf_lost, 1);
+		return 0;
+	}
 	/* BPF_F_CURRENT_CPU: into the ring of the CPU we run on, the only
 	 * one the helper may write (it returns -EOPNOTSUPP for another). */
 	bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, &event,

@@ -7,6 +7,8 @@
  * each of dd's writes as a {pid, cookie} record through
  * bpf_perf_event_output(); this side reads them from the per-CPU perf
  * rings, checks every one, and prints how many arrived per second.
+ * --channel ringbuf sends the same records through a BPF ring buffer
+ * instead (bpf_ringbuf_output()), to compare the two channels.
  *
  * The story: open -> choose the probe -> filter to dd -> load -> attach ->
  * read -> report -> clean up.
@@ -31,14 +33,18 @@ static const char usage[] =
 "usage: trace_output [options]\n"
 "\n"
 "Stream {pid, cookie} records from a BPF program on every write(2) of a\n"
-"dd process to user space with bpf_perf_event_output(), check each record\n"
-"and report the rate.\n"
+"dd process to user space with bpf_perf_event_output() (or through a BPF\n"
+"ring buffer), check each record and report the rate.\n"
 "\n"
 "options:\n"
 "  -d, --duration SEC   how long to measure (default 5)\n"
-"  -p, --pages N        ring size per CPU in pages, a power of two\n"
-"                       (default: the library's choice, 16 to 256 pages\n"
-"                       from an 8 MiB budget shared by all CPUs)\n"
+"  -C, --channel KIND   perf (default): bpf_perf_event_output() into one\n"
+"                       ring per CPU; ringbuf: bpf_ringbuf_output() into\n"
+"                       one BPF ring buffer shared by all CPUs\n"
+"  -p, --pages N        ring size in pages, a power of two: per CPU for\n"
+"                       perf (default: the library's choice, 16 to 256\n"
+"                       pages from an 8 MiB budget shared by all CPUs), of\n"
+"                       the one ring for ringbuf (default 512: 2 MiB)\n"
 "  -P, --probe KIND     kprobe, tracepoint or auto (default): auto uses the\n"
 "                       kprobe on the write syscall where the kernel has\n"
 "                       kprobes, else tracepoint/syscalls/sys_enter_write\n"
@@ -53,9 +59,11 @@ static const char usage[] =
 "output:\n"
 "  recv N events per sec   records received per second of the measurement\n"
 "  received R, lost L, bad B\n"
-"                          R records checked; L records the kernel dropped\n"
-"                          because a ring was full (PERF_RECORD_LOST); B\n"
-"                          records with a wrong cookie, pid or size\n"
+"                          R records checked; L records dropped because a\n"
+"                          ring was full (perf: the kernel's PERF_RECORD_LOST;\n"
+"                          ringbuf: bpf_ringbuf_output() failures, counted by\n"
+"                          the program); B records with a wrong cookie, pid\n"
+"                          or size\n"
 "\n"
 "exit status: 0 when records arrived and none was bad, 1 on failure,\n"
 "2 on a usage error (a --cpu this process cannot run on included),\n"
@@ -65,6 +73,7 @@ static const char usage[] =
 struct options {
 	double duration;
 	unsigned int pages;
+	bool ringbuf;
 	const char *probe;
 	int cpu;
 	const char *object;
@@ -176,6 +185,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	static const struct option longopts[] = {
 		{ "duration", required_argument, NULL, 'd' },
 		{ "pages", required_argument, NULL, 'p' },
+		{ "channel", required_argument, NULL, 'C' },
 		{ "probe", required_argument, NULL, 'P' },
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "object", required_argument, NULL, 'o' },
@@ -190,7 +200,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":d:p:P:c:o:jvh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":d:p:C:P:c:o:jvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			o->duration = strtod(optarg, &end);
@@ -208,6 +218,13 @@ static int parse_options(int argc, char **argv, struct options *o)
 				return 2;
 			}
 			o->pages = (unsigned int)val;
+			break;
+		case 'C':
+			if (strcmp(optarg, "perf") && strcmp(optarg, "ringbuf")) {
+				fprintf(stderr, "error: --channel '%s' is not perf or ringbuf\n", optarg);
+				return 2;
+			}
+			o->ringbuf = strcmp(optarg, "ringbuf") == 0;
 			break;
 		case 'P':
 			if (strcmp(optarg, "kprobe") && strcmp(optarg, "tracepoint") &&
@@ -266,9 +283,14 @@ int main(int argc, char **argv)
 	struct stream stream = { 0 };
 	struct bsdk_prog *kprobe, *tracepoint, *chosen;
 	struct bsdk_perfbuf *pb = NULL;
+	struct bsdk_ringbuf *rb = NULL;
 	struct bsdk_obj *obj = NULL;
 	struct bsdk_link *link = NULL;
 	struct bsdk_perfbuf_stats st;
+	struct bsdk_ringbuf_stats rst;
+	struct bsdk_map *ring;
+	__u32 use_ringbuf;
+	__u64 *ringbuf_lost;
 	FILE *info;
 	char exe[PATH_MAX];
 	double start, elapsed;
@@ -329,22 +351,42 @@ int main(int argc, char **argv)
 		goto cleanup;
 	fprintf(info, "writer: dd, pid %d, on CPU %d\n", writer, opt.cpu);
 
+	/* Choose the channel, also before load: the program's branch, and the
+	 * ring buffer's size (one page when it goes unused). */
+	ring = bsdk_obj_map_find(obj, "ring");
+	use_ringbuf = opt.ringbuf;
+	if (!ring || bsdk_obj_set_global(obj, "use_ringbuf", &use_ringbuf, sizeof(use_ringbuf)) ||
+	    bsdk_map_set_max_entries(ring, opt.ringbuf ? (opt.pages ? opt.pages : 512) * 4096 : 4096))
+		goto cleanup;
+	fprintf(info, "channel: %s\n", opt.ringbuf ? "ringbuf (bpf_ringbuf_output)" :
+		"perf (bpf_perf_event_output)");
+
 	/* Load: maps are created, programs verified. */
 	/* A signal stops a slow verifier run at once (load fails with EINTR). */
 	if (stop || bsdk_obj_load(obj))
 		goto cleanup;
 
-	/* Read: one BPF output event and ring per CPU, stored in 'events'. */
-	struct bsdk_perfbuf_opts pb_opts = {
-		.sz = sizeof(pb_opts),
-		.pages = opt.pages,
-		.on_sample = on_sample,
-		.on_lost = on_lost,
-		.ctx = &stream,
-	};
-	pb = bsdk_perfbuf_new(bsdk_map_fd(bsdk_obj_map_find(obj, "events")),
-			      &pb_opts);
-	if (!pb)
+	/* Read: one BPF output event and ring per CPU, stored in 'events';
+	 * or the one ring buffer, mapped into our address space. */
+	if (opt.ringbuf) {
+		struct bsdk_ringbuf_opts rb_opts = {
+			.sz = sizeof(rb_opts),
+			.on_sample = on_sample,	/* the same callback, cpu -1 */
+			.ctx = &stream,
+		};
+		rb = bsdk_ringbuf_new(bsdk_map_fd(ring), &rb_opts);
+	} else {
+		struct bsdk_perfbuf_opts pb_opts = {
+			.sz = sizeof(pb_opts),
+			.pages = opt.pages,
+			.on_sample = on_sample,
+			.on_lost = on_lost,
+			.ctx = &stream,
+		};
+		pb = bsdk_perfbuf_new(bsdk_map_fd(bsdk_obj_map_find(obj, "events")),
+				      &pb_opts);
+	}
+	if (!pb && !rb)
 		goto cleanup;
 
 	/* Attach last, so no record comes before there is a ring for it. */
@@ -354,10 +396,10 @@ int main(int argc, char **argv)
 
 	start = now_sec();
 	while (!stop && (elapsed = now_sec() - start) < opt.duration) {
-		err = bsdk_perfbuf_poll(pb, 100);
+		err = pb ? bsdk_perfbuf_poll(pb, 100) : bsdk_ringbuf_poll(rb, 100);
 		if (err < 0 && err != -EINTR) {
-			fprintf(stderr, "error: reading the perf buffer: %s\n",
-				bsdk_strerror(err));
+			fprintf(stderr, "error: reading the %s: %s\n",
+				pb ? "perf buffer" : "ring buffer", bsdk_strerror(err));
 			goto cleanup;
 		}
 	}
@@ -365,20 +407,33 @@ int main(int argc, char **argv)
 	/* Detach, then take what is still in the rings. */
 	bsdk_link_destroy(link);
 	link = NULL;
-	bsdk_perfbuf_consume(pb);
-	/* The library counts too; the two must agree. */
-	bsdk_perfbuf_stats(pb, &st);
-	if (st.received != stream.received + stream.bad || st.lost != stream.lost)
-		fprintf(stderr, "warning: library counted %llu received, %llu lost\n",
-			(unsigned long long)st.received, (unsigned long long)st.lost);
+	if (pb) {
+		bsdk_perfbuf_consume(pb);
+		/* The library counts too; the two must agree. */
+		bsdk_perfbuf_stats(pb, &st);
+		if (st.received != stream.received + stream.bad || st.lost != stream.lost)
+			fprintf(stderr, "warning: library counted %llu received, %llu lost\n",
+				(unsigned long long)st.received, (unsigned long long)st.lost);
+	} else {
+		bsdk_ringbuf_consume(rb);
+		bsdk_ringbuf_stats(rb, &rst);
+		if (rst.received != stream.received + stream.bad)
+			fprintf(stderr, "warning: library counted %llu received\n",
+				(unsigned long long)rst.received);
+		/* A full ring buffer tells only the producer: read its count. */
+		ringbuf_lost = bsdk_obj_global_ptr(obj, "ringbuf_lost", NULL);
+		if (!ringbuf_lost)
+			goto cleanup;
+		stream.lost = __atomic_load_n(ringbuf_lost, __ATOMIC_RELAXED);
+	}
 
 	/* Report: the seed's line, then the accounting. */
 	if (opt.json) {
-		printf("{\"probe\":\"%s/%s\",\"writer_pid\":%d,\"seconds\":%.3f,"
+		printf("{\"probe\":\"%s/%s\",\"channel\":\"%s\",\"writer_pid\":%d,\"seconds\":%.3f,"
 		       "\"events_per_sec\":%.0f,\"received\":%llu,\"lost\":%llu,"
 		       "\"bad\":%llu}\n",
 		       bsdk_prog_type_name(chosen), bsdk_prog_attach_target(chosen),
-		       writer, elapsed, stream.received / elapsed,
+		       opt.ringbuf ? "ringbuf" : "perf", writer, elapsed, stream.received / elapsed,
 		       (unsigned long long)stream.received,
 		       (unsigned long long)stream.lost, (unsigned long long)stream.bad);
 	} else {
@@ -398,6 +453,7 @@ cleanup:
 	/* Clean up: one place, in reverse order; each call accepts NULL. */
 	bsdk_link_destroy(link);
 	bsdk_perfbuf_free(pb);
+	bsdk_ringbuf_free(rb);
 	stop_writer(writer);
 	bsdk_obj_close(obj);
 	return ret;

@@ -42,6 +42,32 @@ counts() {
 	assert_line 'accounted: received + lost == produced'
 }
 
+@test "ring buffer of 1 page, flooded: received + lost == produced exactly" {
+	run "$BIN" --obj "$OBJ" --channel ringbuf --pages 1 --bursts 20 --writes 2000
+	echo "$output"
+	assert_success
+	assert_line 'channel ringbuf pages 1 bursts 20 writes 2000'
+	counts
+	# 4 KiB hold 170 records of 24 bytes; each burst writes 2000 unread.
+	[ "$lost" -gt 0 ] || fail "lost is $lost: the ring never overflowed"
+	[ "$received" -gt 0 ] || fail "received is $received"
+	[ $((received + lost)) -eq "$produced" ] ||
+		fail "received $received + lost $lost = $((received + lost)), produced $produced"
+	[ "$other" -eq 0 ] || fail "other errors: $other"
+	[ "$bad" -eq 0 ] || fail "bad records: $bad"
+	assert_line 'accounted: received + lost == produced'
+}
+
+@test "a ring buffer large enough for a burst loses nothing" {
+	run "$BIN" --obj "$OBJ" --channel ringbuf --pages 64 --bursts 5 --writes 2000
+	echo "$output"
+	assert_success
+	counts
+	[ "$lost" -eq 0 ] || fail "lost is $lost, expected 0 with 256 KiB"
+	[ "$received" -eq "$produced" ] || fail "received $received, produced $produced"
+	[ "$produced" -ge 10001 ] || fail "produced $produced, expected at least 10001"
+}
+
 @test "a ring large enough for a burst loses nothing" {
 	run "$BIN" --obj "$OBJ" --pages 64 --bursts 5 --writes 2000
 	echo "$output"
@@ -67,4 +93,7 @@ counts() {
 	run "$BIN" --pages x
 	assert_failure 2
 	assert_output --partial "error: --pages 'x' is not a number"
+	run "$BIN" --channel pipe
+	assert_failure 2
+	assert_output "error: --channel 'pipe' is not perf or ringbuf"
 }

@@ -31,6 +31,35 @@ events_per_sec() {
 	assert_line --regexp '^received [1-9][0-9]*, lost [0-9]+, bad 0$'
 }
 
+@test "trace_output --channel ringbuf streams dd's writes with every record intact" {
+	run "$BIN" --channel ringbuf --duration 2 -v
+	echo "$output"
+	assert_success
+	assert_line 'channel: ringbuf (bpf_ringbuf_output)'
+	pid=$(sed -n 's/^writer: dd, pid \([0-9]*\), on CPU 0$/\1/p' <<<"$output")
+	[ -n "$pid" ] || fail "no 'writer: dd, pid N' line"
+	# One ring for all CPUs: cpu -1, and the record exactly as sent.
+	assert_line --regexp "^record: cpu -1 pid $pid cookie 0x12345678 size 16$"
+	rate=$(events_per_sec)
+	[ -n "$rate" ] && [ "$rate" -gt 0 ] || fail "rate is '$rate', expected > 0"
+	assert_line --regexp '^received [1-9][0-9]*, lost [0-9]+, bad 0$'
+}
+
+@test "trace_output --channel ringbuf with one page still accounts for every record" {
+	run "$BIN" --channel ringbuf --duration 1 --pages 1 --json
+	echo "$output"
+	assert_success
+	json=$(grep '^{' <<<"$output")
+	python3 - "$json" <<'PY'
+import json, sys
+d = json.loads(sys.argv[1])
+assert d["channel"] == "ringbuf", d
+assert d["received"] > 0 and d["bad"] == 0, d
+# What did not fit is counted by the program, not guessed.
+assert isinstance(d["lost"], int) and d["lost"] >= 0, d
+PY
+}
+
 @test "trace_output --json reports the same accounting as one object" {
 	# standard output holds the JSON and nothing else, so `| jq .` works
 	"$BIN" --duration 1 --json >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" ||
@@ -75,7 +104,7 @@ PY
 @test "trace_output --help documents every option" {
 	run "$BIN" --help
 	assert_success
-	for opt in --duration --pages --probe --cpu --object --json --verbose --help; do
+	for opt in --duration --channel --pages --probe --cpu --object --json --verbose --help; do
 		assert_output --partial -- "$opt"
 	done
 }
@@ -87,6 +116,9 @@ PY
 	run "$BIN" --pages 3
 	assert_failure 2
 	assert_output "error: --pages '3' is not a power of two"
+	run "$BIN" --channel pipe
+	assert_failure 2
+	assert_output "error: --channel 'pipe' is not perf or ringbuf"
 	run "$BIN" --duration
 	assert_failure 2
 	assert_output --partial "needs a value"

@@ -10,6 +10,9 @@
  * the two must agree. Any other error (-ENOENT: no ring for this CPU,
  * -E2BIG, ...) is a record the kernel never reports at all: only this
  * counter knows about it.
+ *
+ * on_write_ring does the same through a BPF ring buffer, whose full ring
+ * (-EAGAIN) the kernel reports to nobody: there only this count knows.
  */
 #include <linux/bpf.h>
 #include <asm-generic/errno-base.h>
@@ -24,6 +27,12 @@ struct {
 	__uint(key_size, sizeof(int));
 	__uint(value_size, sizeof(int));
 } events SEC(".maps");
+
+/* Resized before load by the driver (--pages). */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4096);
+} ring SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -64,6 +73,32 @@ int on_write(void *ctx)
 	err = bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, &ev,
 				    sizeof(ev));
 	if (err == -ENOSPC)
+		count(OVF_ENOSPC);
+	else if (err)
+		count(OVF_OTHER_ERR);
+	return 0;
+}
+
+SEC("tracepoint/syscalls/sys_enter_write")
+int on_write_ring(void *ctx)
+{
+	__u32 slot = OVF_PRODUCED;
+	__u64 *seq, id = bpf_get_current_pid_tgid();
+	struct ovf_event ev;
+	long err;
+
+	if ((__u32)(id >> 32) != target_tgid)
+		return 0;
+	seq = bpf_map_lookup_elem(&counters, &slot);
+	if (!seq)
+		return 0;
+	ev.ts = bpf_ktime_get_ns();
+	ev.seq = (__u32)*seq;
+	ev.cpu = bpf_get_smp_processor_id();
+	*seq += 1;
+
+	err = bpf_ringbuf_output(&ring, &ev, sizeof(ev), 0);
+	if (err == -EAGAIN)
 		count(OVF_ENOSPC);
 	else if (err)
 		count(OVF_OTHER_ERR);

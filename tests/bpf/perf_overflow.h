@@ -15,7 +15,7 @@ struct ovf_event {
 /* Slots of the per-CPU counters map. */
 enum {
 	OVF_PRODUCED,   /* every record the program tried to send */
-	OVF_ENOSPC,     /* bpf_perf_event_output() returned -ENOSPC */
+	OVF_ENOSPC,     /* the ring was full: -ENOSPC (perf), -EAGAIN (ring buffer) */
 	OVF_OTHER_ERR,  /* any other error */
 	OVF_NR_COUNTERS,
 };

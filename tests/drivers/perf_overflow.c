@@ -34,10 +34,12 @@ static const char usage[] =
 "--pages pages per CPU, and write in bursts larger than the ring so the\n"
 "kernel must drop records. Prints the counts from both sides and checks\n"
 "that received + lost == produced and that the BPF side's -ENOSPC count\n"
-"equals the kernel's lost count.\n"
+"equals the kernel's lost count. With --channel ringbuf, the same through a\n"
+"BPF ring buffer of --pages pages, whose losses only the BPF side counts.\n"
 "\n"
 "options:\n"
 "  --pages N     data pages per CPU ring, a power of two (default 1)\n"
+"  --channel C   perf (default) or ringbuf\n"
 "  --bursts N    bursts of writes (default 20)\n"
 "  --writes N    writes per burst (default 2000)\n"
 "  --obj PATH    the BPF object (default: ../bpf/tests/perf_overflow.bpf.o\n"
@@ -75,6 +77,9 @@ static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
 		return;
 	}
 	memcpy(&ev, data, sizeof(ev));
+	/* A ring buffer's records carry cpu -1: the record says where it ran. */
+	if (cpu == -1)
+		cpu = (int)ev.cpu;
 	if (cpu < 0 || cpu >= 1024 || ev.cpu != (uint32_t)cpu ||
 	    (int64_t)ev.seq <= r->last_seq[cpu]) {
 		if (r->bad++ < 5)
@@ -123,6 +128,14 @@ static int read_counter(int map_fd, uint32_t key, uint64_t *sum)
 	return 0;
 }
 
+static uint64_t enospc_sum(int map_fd)
+{
+	uint64_t n = 0;
+
+	read_counter(map_fd, OVF_ENOSPC, &n);
+	return n;
+}
+
 static long parse_num(const char *opt, const char *arg, long min, long max)
 {
 	char *end;
@@ -159,6 +172,7 @@ int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "pages", required_argument, NULL, 'p' },
+		{ "channel", required_argument, NULL, 'c' },
 		{ "bursts", required_argument, NULL, 'b' },
 		{ "writes", required_argument, NULL, 'w' },
 		{ "obj", required_argument, NULL, 'o' },
@@ -174,7 +188,10 @@ int main(int argc, char **argv)
 	struct bsdk_map *events, *counters;
 	struct bsdk_link *link = NULL;
 	struct bsdk_perfbuf *pb = NULL;
+	struct bsdk_ringbuf *rb = NULL;
 	struct bsdk_perfbuf_opts opts;
+	struct bsdk_prog *other_prog;
+	bool ringbuf = false;
 	struct bsdk_perfbuf_stats st;
 	struct reader rd;
 	uint64_t produced = 0, enospc = 0, other = 0;
@@ -184,6 +201,13 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "vh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p': pages = (unsigned int)parse_num("--pages", optarg, 1, 1 << 20); break;
+		case 'c':
+			if (strcmp(optarg, "perf") && strcmp(optarg, "ringbuf")) {
+				fprintf(stderr, "error: --channel '%s' is not perf or ringbuf\n", optarg);
+				return 2;
+			}
+			ringbuf = !strcmp(optarg, "ringbuf");
+			break;
 		case 'b': bursts = parse_num("--bursts", optarg, 1, 1000000); break;
 		case 'w': writes = parse_num("--writes", optarg, 1, 100000000); break;
 		case 'o': obj_path = optarg; break;
@@ -222,16 +246,20 @@ int main(int argc, char **argv)
 	err = bsdk_obj_set_global(obj, "target_tgid", &tgid, sizeof(tgid));
 	if (err < 0)
 		goto out;
+	prog = bsdk_obj_prog_find(obj, ringbuf ? "on_write_ring" : "on_write");
+	other_prog = bsdk_obj_prog_find(obj, ringbuf ? "on_write" : "on_write_ring");
+	events = bsdk_obj_map_find(obj, ringbuf ? "ring" : "events");
+	counters = bsdk_obj_map_find(obj, "counters");
+	if (!prog || !other_prog || !events || !counters) {
+		fprintf(stderr, "error: '%s' lacks on_write, on_write_ring, events, ring or counters\n", obj_path);
+		goto out;
+	}
+	bsdk_prog_set_autoload(other_prog, false);
+	if (ringbuf && bsdk_map_set_max_entries(events, pages * 4096) < 0)
+		goto out;
 	err = bsdk_obj_load(obj);
 	if (err < 0)
 		goto out;
-	prog = bsdk_obj_prog_find(obj, "on_write");
-	events = bsdk_obj_map_find(obj, "events");
-	counters = bsdk_obj_map_find(obj, "counters");
-	if (!prog || !events || !counters) {
-		fprintf(stderr, "error: '%s' lacks on_write, events or counters\n", obj_path);
-		goto out;
-	}
 
 	/* The reader first, so no record is produced into an empty slot. */
 	memset(&opts, 0, sizeof(opts));
@@ -240,8 +268,14 @@ int main(int argc, char **argv)
 	opts.on_sample = on_sample;
 	opts.on_lost = on_lost;
 	opts.ctx = &rd;
-	pb = bsdk_perfbuf_new(bsdk_map_fd(events), &opts);
-	if (!pb)
+	if (ringbuf) {
+		struct bsdk_ringbuf_opts ro = { .sz = sizeof(ro), .on_sample = on_sample, .ctx = &rd };
+
+		rb = bsdk_ringbuf_new(bsdk_map_fd(events), &ro);
+	} else {
+		pb = bsdk_perfbuf_new(bsdk_map_fd(events), &opts);
+	}
+	if (!pb && !rb)
 		goto out;
 	link = bsdk_prog_attach(prog);
 	if (!link)
@@ -257,7 +291,10 @@ int main(int argc, char **argv)
 		for (long i = 0; i < writes; i++)
 			if (write(devnull, "x", 1) != 1)
 				break;
-		bsdk_perfbuf_consume(pb);
+		if (pb)
+			bsdk_perfbuf_consume(pb);
+		else
+			bsdk_ringbuf_consume(rb);
 	}
 	/* Losses are reported with the next record that fits: after the
 	 * drain above the ring is empty, so one more write carries the
@@ -266,7 +303,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "warning: final write failed\n");
 	bsdk_link_destroy(link);
 	link = NULL;
-	bsdk_perfbuf_consume(pb);
+	if (pb) {
+		bsdk_perfbuf_consume(pb);
+	} else {
+		bsdk_ringbuf_consume(rb);
+		/* Nobody reports a full ring buffer but the producer. */
+		rd.lost = enospc_sum(bsdk_map_fd(counters));
+	}
 	close(devnull);
 
 	if (read_counter(bsdk_map_fd(counters), OVF_PRODUCED, &produced) ||
@@ -277,8 +320,18 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
-	bsdk_perfbuf_stats(pb, &st);
-	printf("pages %u bursts %ld writes %ld\n", pages, bursts, writes);
+	if (pb) {
+		bsdk_perfbuf_stats(pb, &st);
+	} else {
+		struct bsdk_ringbuf_stats rs;
+
+		bsdk_ringbuf_stats(rb, &rs);
+		memset(&st, 0, sizeof(st));
+		st.received = rs.received;
+		st.lost = rd.lost;
+		st.corrupt = rs.corrupt;
+	}
+	printf("channel %s pages %u bursts %ld writes %ld\n", ringbuf ? "ringbuf" : "perf", pages, bursts, writes);
 	printf("produced %llu received %llu lost %llu enospc %llu other %llu bad %llu\n",
 	       (unsigned long long)produced, (unsigned long long)rd.received,
 	       (unsigned long long)rd.lost, (unsigned long long)enospc,
@@ -313,6 +366,7 @@ int main(int argc, char **argv)
 out:
 	bsdk_link_destroy(link);
 	bsdk_perfbuf_free(pb);
+	bsdk_ringbuf_free(rb);
 	bsdk_obj_close(obj);
 	return ret;
 }

@@ -85,6 +85,17 @@ int main(void)
 		check_u64(p.switches - sw, 1, "one switch in two seconds at 5,000/s");
 	}
 
+	/* A ring too small for the timer: held EAGER for the hold time, whatever comes. */
+	wake_update(&p, &c, t + 1, 1000);
+	check_i64(p.mode, WAKE_STREAM, "before the hold: a burst streams");
+	wake_hold_eager(&p, t + 2, 1000 * MS);
+	check_i64(p.mode, WAKE_EAGER, "held: EAGER at once");
+	check(!wake_update(&p, &c, t + 500 * MS, 100000), "held: a flood does not switch");
+	check_i64(p.mode, WAKE_EAGER, "held: still EAGER half-way");
+	check(wake_update(&p, &c, t + 1001 * MS, 100), "after the hold: the rate decides again");
+	check_i64(p.mode, WAKE_STREAM, "after the hold: STREAM");
+	t += 1001 * MS;
+
 	/* A long period scales the thresholds; a tiny one keeps sane minimums. */
 	wake_cfg_init(&c, 10 * MS);
 	check_u64(c.n_stream, 80, "10 ms: 80 records");
