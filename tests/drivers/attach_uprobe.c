@@ -116,6 +116,7 @@ int main(int argc, char **argv)
 	struct bsdk_ringbuf_opts ropts = { .sz = sizeof(ropts), .on_sample = on_sample };
 	struct bsdk_perfbuf *pb = NULL;
 	struct bsdk_ringbuf *rb = NULL;
+	struct bsdk_link *sampling;
 	struct bsdk_obj *obj;
 	struct timespec t0, t;
 	volatile uint64_t sink = 0;
@@ -155,7 +156,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "error: perf_event_open: %s\n", strerror(errno));
 		return 1;
 	}
-	if (!bsdk_prog_attach_perf_event(sample, pfd))
+	sampling = bsdk_prog_attach_perf_event(sample, pfd);
+	if (!sampling)
 		return 1;
 	close(pfd);	/* the link holds its own */
 
@@ -175,7 +177,9 @@ int main(int argc, char **argv)
 			sink += (uint64_t)i;
 		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
 	} while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < 50000000L);
-	while (bsdk_perfbuf_poll(pb, 100) > 0)
+	/* stop sampling, else reading the samples makes more of them */
+	bsdk_link_destroy(sampling);
+	for (int i = 0; i < 100 && bsdk_perfbuf_poll(pb, 100) > 0; i++)
 		;
 	bsdk_ringbuf_consume(rb);
 	bsdk_ringbuf_free(rb);
