@@ -471,21 +471,18 @@ static int consumer_drain(struct consumer *c)
 static void consumer_close(struct consumer *c)
 {
 	/* -vv: how our consumers spent the run. */
-	if (cfg.verbose > 1 && c->bpb) {
-		struct bsdk_perfbuf_stats st;
+	if (cfg.verbose > 1 && (c->bpb || c->brb)) {
+		struct bsdk_perfbuf_stats ps = { 0 };
+		struct bsdk_ringbuf_stats rs = { 0 };
 
-		bsdk_perfbuf_stats(c->bpb, &st);
+		if (c->bpb)
+			bsdk_perfbuf_stats(c->bpb, &ps);
+		else
+			bsdk_ringbuf_stats(c->brb, &rs);
 		fprintf(stderr, "  %s: drains %llu wakeups %llu switches %llu streaming %u\n",
-			kind_names[c->kind], (unsigned long long)st.drains,
-			(unsigned long long)st.wakeups, (unsigned long long)st.switches, st.streaming);
-	}
-	if (cfg.verbose > 1 && c->brb) {
-		struct bsdk_ringbuf_stats st;
-
-		bsdk_ringbuf_stats(c->brb, &st);
-		fprintf(stderr, "  %s: drains %llu wakeups %llu switches %llu streaming %u\n",
-			kind_names[c->kind], (unsigned long long)st.drains,
-			(unsigned long long)st.wakeups, (unsigned long long)st.switches, st.streaming);
+			kind_names[c->kind], (unsigned long long)(ps.drains + rs.drains),
+			(unsigned long long)(ps.wakeups + rs.wakeups),
+			(unsigned long long)(ps.switches + rs.switches), ps.streaming + rs.streaming);
 	}
 	bsdk_perfbuf_free(c->bpb);
 	bsdk_ringbuf_free(c->brb);

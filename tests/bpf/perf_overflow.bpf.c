@@ -52,24 +52,33 @@ static __always_inline void count(__u32 which)
 		*c += 1;
 }
 
-SEC("tracepoint/syscalls/sys_enter_write")
-int on_write(void *ctx)
+/* Fill *ev for a write of the target and count it as produced; 0 when the
+ * write is someone else's. */
+static __always_inline int produce(struct ovf_event *ev)
 {
 	__u32 slot = OVF_PRODUCED;
 	__u64 *seq, id = bpf_get_current_pid_tgid();
-	struct ovf_event ev;
-	long err;
 
 	if ((__u32)(id >> 32) != target_tgid)
 		return 0;
 	seq = bpf_map_lookup_elem(&counters, &slot);
 	if (!seq)
 		return 0;
-	ev.ts = bpf_ktime_get_ns();
-	ev.seq = (__u32)*seq;
-	ev.cpu = bpf_get_smp_processor_id();
+	ev->ts = bpf_ktime_get_ns();
+	ev->seq = (__u32)*seq;
+	ev->cpu = bpf_get_smp_processor_id();
 	*seq += 1;
+	return 1;
+}
 
+SEC("tracepoint/syscalls/sys_enter_write")
+int on_write(void *ctx)
+{
+	struct ovf_event ev;
+	long err;
+
+	if (!produce(&ev))
+		return 0;
 	err = bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, &ev,
 				    sizeof(ev));
 	if (err == -ENOSPC)
@@ -82,21 +91,11 @@ int on_write(void *ctx)
 SEC("tracepoint/syscalls/sys_enter_write")
 int on_write_ring(void *ctx)
 {
-	__u32 slot = OVF_PRODUCED;
-	__u64 *seq, id = bpf_get_current_pid_tgid();
 	struct ovf_event ev;
 	long err;
 
-	if ((__u32)(id >> 32) != target_tgid)
+	if (!produce(&ev))
 		return 0;
-	seq = bpf_map_lookup_elem(&counters, &slot);
-	if (!seq)
-		return 0;
-	ev.ts = bpf_ktime_get_ns();
-	ev.seq = (__u32)*seq;
-	ev.cpu = bpf_get_smp_processor_id();
-	*seq += 1;
-
 	err = bpf_ringbuf_output(&ring, &ev, sizeof(ev), 0);
 	if (err == -EAGAIN)
 		count(OVF_ENOSPC);
