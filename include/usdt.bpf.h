@@ -131,6 +131,23 @@ __weak __hidden int bpf_usdt_arg_cnt(struct pt_regs *ctx)
 }
 
 /*
+ * bpf_usdt_arg_size(ctx, n) - the size in bytes (1, 2, 4 or 8) of argument
+ * n of the probe that fired, -ENOENT when it has no argument n, -ESRCH when
+ * ctx is not a USDT probe's.
+ */
+__weak __hidden int bpf_usdt_arg_size(struct pt_regs *ctx, __u64 n)
+{
+	struct __bpf_usdt_spec *spec = __bpfsdk_usdt_spec(ctx);
+
+	if (!spec)
+		return -__BPFSDK_ESRCH;
+	if (n >= BPF_USDT_MAX_ARG_CNT || n >= (__u64)spec->arg_cnt)
+		return -__BPFSDK_ENOENT;
+	/* the shift is 64 - 8 * size */
+	return (int)((64 - (unsigned int)(unsigned char)spec->args[n].arg_bitshift) >> 3);
+}
+
+/*
  * bpf_usdt_arg(ctx, n, res) - argument n (from 0) of the probe that fired,
  * widened to 64 bits (sign-extended when the probe declared it signed),
  * into *res. Returns 0, -ENOENT when the probe has no argument n, -ESRCH

@@ -37,7 +37,7 @@ s64() {
 	go
 	wait_run
 	expect_eq "$RUN_STATUS" 0 "exit status"
-	expect_records $((3 * n)) 76
+	expect_records $((3 * n)) 84
 	grep -qx "program 'on_hit': attached to USDT probe bpfsdk:hit in 'usdt_probe' at 2 sites" "$ERR" ||
 		fail "no two-site attach message in: $(cat "$ERR")"
 	hits=() gated=0
@@ -52,8 +52,10 @@ s64() {
 			expect_eq "$(s64 "$line" 32)" 5 "fourth argument (the constant 5)"
 			expect_eq "$(s64 "$line" 40)" 0 "bpf_usdt_cookie() (none given)"
 			expect_eq "$(s64 "$line" 48)" -2 "bpf_usdt_arg() past the last argument: -ENOENT"
+			# int, long, pointer, int: what the notes say (-4@ -8@ 8@ -4@)
+			expect_eq "$(s64 "$line" 56)" 4884 "bpf_usdt_arg_size() of the four arguments"
 			hex=$(awk '{ print $4 }' <<<"$line")
-			expect_eq "$(hex_string "${hex:112:32}")" "usdt-$i" "third argument (string) of hit $a0"
+			expect_eq "$(hex_string "${hex:128:32}")" "usdt-$i" "third argument (string) of hit $a0"
 			hits+=("$a0")
 			;;
 		2)

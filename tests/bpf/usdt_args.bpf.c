@@ -20,6 +20,7 @@ struct usdt_args_event {
 	__s64 a0, a1, a3;
 	__s64 cookie;
 	__s64 missing_err;	/* bpf_usdt_arg() of an argument past the last */
+	__s64 sizes;		/* bpf_usdt_arg_size() of each, a digit per argument */
 	char str[16];
 };
 
@@ -44,6 +45,8 @@ int BPF_USDT(on_hit, int i, long big, const char *s, int five)
 	e.a3 = five;
 	e.cookie = bpf_usdt_cookie(ctx);
 	e.missing_err = bpf_usdt_arg(ctx, 4, &dummy);
+	e.sizes = bpf_usdt_arg_size(ctx, 0) * 1000 + bpf_usdt_arg_size(ctx, 1) * 100 +
+		  bpf_usdt_arg_size(ctx, 2) * 10 + bpf_usdt_arg_size(ctx, 3);
 	bpf_probe_read_user_str(e.str, sizeof(e.str), s);
 	bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, &e, sizeof(e));
 	return 0;
