@@ -36,12 +36,17 @@ struct name_index {
 	uint32_t *next;
 };
 
+/* Two indexes per BTF, each built on first use: kernel functions (56,000 of vmlinux's 72,000
+ * named types, wanted by attach points and kfuncs), and all other types (what CO-RE wants). */
+enum { IX_TYPES, IX_FUNCS, IX_COUNT };
+
 struct kbtf_btf {
 	struct btf *btf;
 	void *data;		/* what btf was parsed from, in place */
 	size_t size;
 	bool mapped;		/* data is an mmap of the sysfs file, else malloc'ed */
-	struct name_index index;
+	struct name_index index[IX_COUNT];
+	bool indexed[IX_COUNT];
 	int fd;			/* module BTF object fd; 0 for vmlinux */
 	char *name;		/* "vmlinux" or the module's */
 };
@@ -87,11 +92,19 @@ static uint32_t ess_hash(const char *s)
 	return h;
 }
 
-static int index_build(struct name_index *ix, const struct btf *btf)
-{
-	uint32_t first = btf_first_id(btf), n = btf_type_count(btf) - first, nb = 16;
+static int index_class(int kind) { return kind == BTF_KIND_FUNC ? IX_FUNCS : IX_TYPES; }
 
-	while (nb < n && nb < (1u << 31))
+/* Index the named types of class cls. */
+static int index_build(struct name_index *ix, const struct btf *btf, int cls)
+{
+	uint32_t first = btf_first_id(btf), n = btf_type_count(btf) - first, nb = 16, count = 0;
+
+	for (uint32_t id = first; id < first + n; id++) {
+		const struct btf_type *t = btf_type_by_id(btf, id);
+
+		count += t->name_off && index_class(btf_kind(t)) == cls;
+	}
+	while (nb < count && nb < (1u << 31))
 		nb <<= 1;
 	ix->mask = nb - 1;
 	ix->heads = calloc(nb, sizeof(*ix->heads));
@@ -99,11 +112,13 @@ static int index_build(struct name_index *ix, const struct btf *btf)
 	if (!ix->heads || !ix->next)
 		return fail(ENOMEM);
 	for (uint32_t id = first; id < first + n; id++) {
-		const char *name = btf_name(btf, btf_type_by_id(btf, id));
+		const struct btf_type *t = btf_type_by_id(btf, id);
+		const char *name;
 		uint32_t b;
 
-		if (!*name)
+		if (!t->name_off || index_class(btf_kind(t)) != cls)
 			continue;
+		name = btf_name(btf, t);
 		b = ess_hash(name) & ix->mask;
 		ix->next[id - first] = ix->heads[b];
 		ix->heads[b] = id;
@@ -111,10 +126,28 @@ static int index_build(struct name_index *ix, const struct btf *btf)
 	return 0;
 }
 
+/* Build b's indexes that a lookup of kind (-1: any) needs. */
+static int index_ready(struct kbtf_btf *b, int kind)
+{
+	int err = 0;
+
+	pthread_mutex_lock(&kbtf_lock);
+	for (int cls = 0; cls < IX_COUNT && !err; cls++) {
+		if (b->indexed[cls] || (kind >= 0 && index_class(kind) != cls))
+			continue;
+		err = index_build(&b->index[cls], b->btf, cls);
+		b->indexed[cls] = !err;
+	}
+	pthread_mutex_unlock(&kbtf_lock);
+	return err;
+}
+
 static void kbtf_btf_free(struct kbtf_btf *b)
 {
-	free(b->index.heads);
-	free(b->index.next);
+	for (int cls = 0; cls < IX_COUNT; cls++) {
+		free(b->index[cls].heads);
+		free(b->index[cls].next);
+	}
 	btf_free(b->btf);
 	if (b->mapped)
 		munmap(b->data, b->size);
@@ -203,9 +236,7 @@ static int btf_file_read(struct kbtf_btf *b, const char *path, const struct btf 
 	if (!b->name)
 		return fail(ENOMEM);
 	b->btf = btf_parse_borrowed(b->data, b->size, base, b->name);
-	if (!b->btf)
-		return -errno;
-	return index_build(&b->index, b->btf);
+	return b->btf ? 0 : -errno;
 }
 
 static struct kbtf *kbtf_get_locked(const char *custom_path)
@@ -314,29 +345,39 @@ static void modules_read(struct kbtf *k)
 	log_debug("kernel BTF: %zu modules with BTF", k->nmods);
 }
 
+/* fn(b, id) when type id is of kind (-1: any) and has the essential name name[0..len). */
+static int visit(const struct kbtf_btf *b, uint32_t id, const char *name, size_t len, int kind,
+		 int (*fn)(const struct kbtf_btf *b, uint32_t id, void *ctx), void *ctx)
+{
+	const struct btf_type *t = btf_type_by_id(b->btf, id);
+	const char *tn = btf_name(b->btf, t);
+	int tk = btf_kind(t);
+
+	if (tk == BTF_KIND_ENUM64)
+		tk = BTF_KIND_ENUM;
+	if ((kind >= 0 && tk != kind) || btf_essential_len(tn) != len || memcmp(tn, name, len) != 0)
+		return 0;
+	return fn(b, id, ctx);
+}
+
 /* Visit the types of b whose essential name is name[0..len) and kind is kind (-1: any); stop
  * at the first for which fn returns non-zero, and return that. */
-static int index_walk(const struct kbtf_btf *b, const char *name, size_t len, int kind,
+static int index_walk(struct kbtf_btf *b, const char *name, size_t len, int kind,
 		      int (*fn)(const struct kbtf_btf *b, uint32_t id, void *ctx), void *ctx)
 {
 	uint32_t first = btf_first_id(b->btf);
+	int ret = index_ready(b, kind);
 
-	for (uint32_t id = b->index.heads[name_hash(name, len) & b->index.mask]; id;
-	     id = b->index.next[id - first]) {
-		const struct btf_type *t = btf_type_by_id(b->btf, id);
-		const char *tn = btf_name(b->btf, t);
-		int tk = btf_kind(t), ret;
+	for (int cls = 0; cls < IX_COUNT && !ret; cls++) {
+		const struct name_index *ix = &b->index[cls];
 
-		if (tk == BTF_KIND_ENUM64)
-			tk = BTF_KIND_ENUM;
-		if ((kind >= 0 && tk != kind) || btf_essential_len(tn) != len ||
-		    memcmp(tn, name, len) != 0)
+		if (kind >= 0 && index_class(kind) != cls)
 			continue;
-		ret = fn(b, id, ctx);
-		if (ret)
-			return ret;
+		for (uint32_t id = ix->heads[name_hash(name, len) & ix->mask]; id && !ret;
+		     id = ix->next[id - first])
+			ret = visit(b, id, name, len, kind, fn, ctx);
 	}
-	return 0;
+	return ret;
 }
 
 /* Walk vmlinux, then (when it has no match) the modules. */
