@@ -187,7 +187,7 @@ static int collect_warnings(const struct bsdk_obj *obj, struct warnings *w)
 	bool gpl = bsdk_obj_gpl_compatible(obj);
 	struct bsdk_prog *prog = NULL;
 	const struct bsdk_map *map = NULL;
-	bool has_record_map = false;
+	bool has_record_map = false, has_iter = false;
 	char why[512];
 	size_t nprogs = 0;
 
@@ -212,8 +212,11 @@ static int collect_warnings(const struct bsdk_obj *obj, struct warnings *w)
 		}
 		if (core_warnings(prog, w))
 			return -1;
-		/* what `bpfsdk run` will leave out, and why */
-		if (bsdk_prog_attach_check(prog, why, sizeof(why)) &&
+		/* what `bpfsdk run` will leave out, and why (a perf_event
+		 * program it gives a CPU-clock event of its own) */
+		has_iter |= bsdk_prog_expected_attach_type(prog) == BPF_TRACE_ITER;
+		if (bsdk_prog_type(prog) != BPF_PROG_TYPE_PERF_EVENT &&
+		    bsdk_prog_attach_check(prog, why, sizeof(why)) &&
 		    warn_add(w, "program '%s' (section '%s'): 'bpfsdk run' will leave it out: %s",
 			     bsdk_prog_name(prog), bsdk_prog_section(prog), why))
 			return -1;
@@ -231,7 +234,8 @@ static int collect_warnings(const struct bsdk_obj *obj, struct warnings *w)
 				  bsdk_map_type(map) == BPF_MAP_TYPE_RINGBUF;
 	if (nprogs == 0 && warn_add(w, "no programs: nothing to load"))
 		return -1;
-	if (nprogs && !has_record_map &&
+	/* an iterator's output is printed: it needs no map */
+	if (nprogs && !has_record_map && !has_iter &&
 	    warn_add(w, "no perf_event_array or ringbuf map: 'bpfsdk run' has no records to print"))
 		return -1;
 	return 0;

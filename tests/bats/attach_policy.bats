@@ -77,11 +77,13 @@ teardown() {
 @test "policy: inspect warns about what run will leave out, before anything loads" {
 	run "$BPFSDK" inspect "$OBJ"
 	assert_success
-	assert_line "warnings: 8"
+	assert_line "warnings: 7"
 	assert_line "  program 'on_missing' (section 'tracepoint/bpfsdk_no_such/tracepoint_here'): 'bpfsdk run' will leave it out: tracepoint 'bpfsdk_no_such/tracepoint_here' does not exist on this kernel"
 	assert_line --regexp "^  program 'on_readline' \(section 'uretprobe/readline'\): 'bpfsdk run' will leave it out: the section names no binary"
 	assert_line --regexp "^  program 'xdp_pass' \(section 'xdp'\): 'bpfsdk run' will leave it out: xdp programs have no attach point of their own"
 	refute_line --regexp "^  program 'on_getppid' .*will leave it out"
+	# run samples a perf_event program with a CPU-clock event of its own
+	refute_line --regexp "^  program 'on_sample' .*will leave it out"
 }
 
 @test "policy: inspect --json reports a failure as a JSON object on stdout" {
