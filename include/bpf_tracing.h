@@ -387,6 +387,65 @@ static __always_inline __typeof__(name(0))				\
 __bpfsdk_body_##name(unsigned long long *ctx __attribute__((unused)), ##__VA_ARGS__)
 
 /*
+ * BPF_PROG2(name, type1, arg1, type2, arg2, ...) - BPF_PROG for functions
+ * that take structs by value: each argument is given as its type and its
+ * name, separately, so that the wrapper knows its size. A struct of 9 to
+ * 16 bytes fills two 64-bit context slots, anything smaller one; the
+ * slots of the arguments after it move accordingly. Up to six arguments.
+ *
+ *	SEC("fentry/bpf_testmod_test_struct_arg_1")
+ *	int BPF_PROG2(test, struct bpf_testmod_struct_arg_2, a, int, b)
+ */
+#define __bpfsdk_p2_slots(t) ((sizeof(t) + 7) / 8)
+/* The value of type t that starts at slot s (little-endian: the low bytes
+ * of a slot are the value's). */
+#define __bpfsdk_p2_arg(t, s)						\
+	({								\
+		union { t v; unsigned long long u[2]; } __bpfsdk_u = {}; \
+		__bpfsdk_u.u[0] = ctx[s];				\
+		if (sizeof(t) > 8)					\
+			__bpfsdk_u.u[1] = ctx[(s) + 1];			\
+		__bpfsdk_u.v;						\
+	})
+#define __bpfsdk_p2_decl0()
+#define __bpfsdk_p2_decl1(t, a) , t a
+#define __bpfsdk_p2_decl2(t, a, ...) , t a __bpfsdk_p2_decl1(__VA_ARGS__)
+#define __bpfsdk_p2_decl3(t, a, ...) , t a __bpfsdk_p2_decl2(__VA_ARGS__)
+#define __bpfsdk_p2_decl4(t, a, ...) , t a __bpfsdk_p2_decl3(__VA_ARGS__)
+#define __bpfsdk_p2_decl5(t, a, ...) , t a __bpfsdk_p2_decl4(__VA_ARGS__)
+#define __bpfsdk_p2_decl6(t, a, ...) , t a __bpfsdk_p2_decl5(__VA_ARGS__)
+#define __bpfsdk_p2_val0(s)
+#define __bpfsdk_p2_val1(s, t, a) , __bpfsdk_p2_arg(t, s)
+#define __bpfsdk_p2_val2(s, t, a, ...) \
+	__bpfsdk_p2_val1(s, t, a) __bpfsdk_p2_val1((s) + __bpfsdk_p2_slots(t), __VA_ARGS__)
+#define __bpfsdk_p2_val3(s, t, a, ...) \
+	__bpfsdk_p2_val1(s, t, a) __bpfsdk_p2_val2((s) + __bpfsdk_p2_slots(t), __VA_ARGS__)
+#define __bpfsdk_p2_val4(s, t, a, ...) \
+	__bpfsdk_p2_val1(s, t, a) __bpfsdk_p2_val3((s) + __bpfsdk_p2_slots(t), __VA_ARGS__)
+#define __bpfsdk_p2_val5(s, t, a, ...) \
+	__bpfsdk_p2_val1(s, t, a) __bpfsdk_p2_val4((s) + __bpfsdk_p2_slots(t), __VA_ARGS__)
+#define __bpfsdk_p2_val6(s, t, a, ...) \
+	__bpfsdk_p2_val1(s, t, a) __bpfsdk_p2_val5((s) + __bpfsdk_p2_slots(t), __VA_ARGS__)
+/* Pairs in the list: half the argument count, which must be even. */
+#define __bpfsdk_p2_pairs(...)						\
+	__bpfsdk_argc_(_, ##__VA_ARGS__, 6, odd, 5, odd, 4, odd, 3, odd, 2, odd, 1, odd, 0)
+#define __bpfsdk_p2_decl(...)						\
+	__bpfsdk_cat(__bpfsdk_p2_decl, __bpfsdk_p2_pairs(__VA_ARGS__))(__VA_ARGS__)
+#define __bpfsdk_p2_vals(...)						\
+	__bpfsdk_cat(__bpfsdk_p2_val, __bpfsdk_p2_pairs(__VA_ARGS__))(0, ##__VA_ARGS__)
+
+#define BPF_PROG2(name, ...)						\
+name(unsigned long long *ctx);						\
+static __always_inline __typeof__(name(0))				\
+__bpfsdk_body_##name(unsigned long long *ctx __attribute__((unused)) __bpfsdk_p2_decl(__VA_ARGS__)); \
+__typeof__(name(0)) name(unsigned long long *ctx)			\
+{									\
+	return __bpfsdk_body_##name(ctx __bpfsdk_p2_vals(__VA_ARGS__));	\
+}									\
+static __always_inline __typeof__(name(0))				\
+__bpfsdk_body_##name(unsigned long long *ctx __attribute__((unused)) __bpfsdk_p2_decl(__VA_ARGS__))
+
+/*
  * BPF_UPROBE(name, args...), BPF_URETPROBE(name, ret) - the same wrappers
  * for uprobes and uretprobes, whose context is the user registers in the
  * same struct pt_regs:

@@ -581,7 +581,7 @@ EOF
 }
 
 @test "the libbpf-style programs of tests/compat build with our headers, warning-free" {
-	for prog in core tracing recent usdt; do
+	for prog in core tracing recent usdt prog2; do
 		compat_cc ours $prog
 		[ "$status" -eq 0 ] || fail "tests/compat/$prog.bpf.c with include/:
 $output"
@@ -593,7 +593,7 @@ $output"
 
 @test "the same programs build with libbpf's headers" {
 	[ -f "$LIBBPF_INC/bpf_helpers.h" ] || skip "libbpf-dev is not installed"
-	for prog in core tracing usdt; do
+	for prog in core tracing usdt prog2; do
 		compat_cc libbpf $prog
 		[ "$status" -eq 0 ] || fail "tests/compat/$prog.bpf.c with $LIBBPF_INC:
 $output"
@@ -721,4 +721,34 @@ EOF
 	assert_failure
 	assert_output --partial "bpf_core_type_matches() needs clang 15 or later"
 	refute_output --partial "PLEASE submit a bug report"
+}
+
+@test "prog2.bpf.c: BPF_PROG2 reads each argument from the context slots libbpf's does" {
+	[ -f "$LIBBPF_INC/bpf_tracing.h" ] || skip "libbpf-dev is not installed"
+	grep -q 'define BPF_PROG2' "$LIBBPF_INC/bpf_tracing.h" || skip "libbpf's headers have no BPF_PROG2"
+	# per program, the offsets of its loads from the context (r1)
+	ctx_loads() {
+		llvm-objdump -d --no-show-raw-insn "$1" | awk '
+			/^[0-9a-f]+ <[a-z_0-9]+>:$/ { name = $2 }
+			/= \*\(u64 \*\)\(r1 \+ [0-9]+\)/ { match($0, /r1 \+ [0-9]+/); print name, substr($0, RSTART + 5, RLENGTH - 5) }'
+	}
+	compat_cc ours prog2
+	assert_success
+	compat_cc libbpf prog2
+	assert_success
+	ours=$(ctx_loads "$BATS_FILE_TMPDIR/prog2-ours.o")
+	# the struct of two longs is slots 1 and 2, the long after the small struct slot 4
+	expected="<structs>: 0
+<structs>: 8
+<structs>: 16
+<structs>: 24
+<structs>: 32"
+	[ "$(grep structs <<<"$ours" | sort -t' ' -k2 -n)" = "$expected" ] ||
+		fail "BPF_PROG2(structs) reads: $ours"
+	theirs=$(ctx_loads "$BATS_FILE_TMPDIR/prog2-libbpf.o")
+	[ "$ours" = "$theirs" ] || fail "context loads differ:
+ours:
+$ours
+libbpf:
+$theirs"
 }
