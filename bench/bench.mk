@@ -11,6 +11,8 @@ BENCH_ARGS ?=
 
 $(eval $(call bpf_object,perf_bench,bench/perf_bench.bpf.c,bench/perf_bench.h))
 $(eval $(call user_program,perf_bench,bench/perf_bench.c,-lbpf -lpthread -lm))
+# the bpfsdk-run-json row: emit_perf alone, for `bpfsdk run` to load
+$(eval $(call bpf_object,run_bench,bench/run_bench.bpf.c,bench/perf_bench.h))
 
 # core_bench: opening and loading a CO-RE object, ours against libbpf's.
 CORE_BENCH_ARGS ?=

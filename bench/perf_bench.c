@@ -25,7 +25,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
@@ -60,6 +62,10 @@ static const char usage[] =
 "                       limit\n"
 "  libbpf-ringbuf       libbpf ring_buffer over the same map, flags 0\n"
 "  bsdk-ringbuf         our ring buffer consumer over the same map, flags 0\n"
+"  bpfsdk-run-json      `bpfsdk run --format json > /dev/null` on the same\n"
+"                       sending program (bench/run_bench.bpf.c): the CLI as\n"
+"                       a consumer, every record decoded by BTF into JSON;\n"
+"                       its CPU is the whole process's, load included\n"
 "\n"
 "Then, for each consumer, the latency from bpf_ktime_get_ns() in the program\n"
 "to the callback at a low rate and at full rate, and the consumer's CPU time\n"
@@ -94,14 +100,14 @@ static const char usage[] =
 
 enum kind {
 	K_NONE, K_NOOP, K_PERF_UNREAD, K_BSDK_PERF, K_BSDK_PERF_TUNED, K_LIBBPF_PERF,
-	K_LIBBPF_PERF_WM, K_RING_NOWAKE, K_LIBBPF_RING, K_BSDK_RING, K_COUNT,
+	K_LIBBPF_PERF_WM, K_RING_NOWAKE, K_LIBBPF_RING, K_BSDK_RING, K_RUN_JSON, K_COUNT,
 };
 
 static const char *const kind_names[K_COUNT] = {
 	"ceiling-none", "ceiling-noop", "ceiling-perf-unread",
 	"bsdk-perf-default", "bsdk-perf-tuned",
 	"libbpf-perf-default", "libbpf-perf-wm", "limit-ringbuf-nowake",
-	"libbpf-ringbuf", "bsdk-ringbuf",
+	"libbpf-ringbuf", "bsdk-ringbuf", "bpfsdk-run-json",
 };
 
 static bool is_consumer(enum kind k)
@@ -133,6 +139,8 @@ static struct {
 	int producer_cpu, consumer_cpu;
 	bool run[K_COUNT];
 	const char *obj_path;
+	const char *bpfsdk_path;   /* bpfsdk-run-json: the CLI and its object */
+	const char *run_obj_path;
 	int verbose;
 } cfg = {
 	.duration = 2, .rounds = 5, .latency = 3, .idle = 5, .rate = 1000, .pages = 0,
@@ -540,6 +548,133 @@ static uint64_t unread_writes(double secs)
 	return n < 1000 ? 1000 : n > UNREAD_WRITES ? UNREAD_WRITES : (uint64_t)n;
 }
 
+/* bpfsdk-run-json: the CLI in a child process on the consumer CPU, stdout to
+ * /dev/null, -v messages on a pipe; its object's counters, pinned by name,
+ * give the exact produced and lost counts. */
+#define RUN_COUNTERS_PIN "/sys/fs/bpf/run_bench_counters"
+
+static int pinned_counters(uint64_t out[BENCH_NR_COUNTERS], int ncpu)
+{
+	struct bsdk_map *m = bsdk_map_open_pinned(RUN_COUNTERS_PIN);
+	uint64_t *vals = calloc((size_t)ncpu, sizeof(*vals));
+	int err = m && vals ? 0 : -1;
+
+	for (uint32_t k = 0; !err && k < BENCH_NR_COUNTERS; k++) {
+		out[k] = 0;
+		err = bsdk_map_lookup_elem(m, &k, sizeof(k), vals, (size_t)ncpu * sizeof(*vals), 0);
+		for (int i = 0; !err && i < ncpu; i++)
+			out[k] += vals[i];
+	}
+	free(vals);
+	bsdk_map_close(m);
+	return err;
+}
+
+/* utime + stime of pid so far, in ns (clock ticks: 10 ms steps). */
+static uint64_t proc_cpu_ns(pid_t pid)
+{
+	unsigned long long ut = 0, st = 0;
+	char path[64], buf[1024], *p;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
+	fclose(f);
+	/* after "pid (comm)": state and 10 more fields, then utime stime */
+	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+			 &ut, &st) != 2)
+		return 0;
+	return (ut + st) * (1000000000ull / (uint64_t)sysconf(_SC_CLK_TCK));
+}
+
+static int run_json_once(struct bench *b, double secs, int rate, struct result *res)
+{
+	uint64_t before[BENCH_NR_COUNTERS], after[BENCH_NR_COUNTERS], cpu0;
+	unsigned long long received = 0, lost = 0;
+	char line[512], arg[64];
+	bool streaming = false;
+	struct producer p;
+	struct rusage ru;
+	int pfd[2], status;
+	pid_t pid;
+	FILE *err;
+
+	memset(res, 0, sizeof(*res));
+	if (pipe2(pfd, O_CLOEXEC))
+		return -1;
+	snprintf(arg, sizeof(arg), "target_tgid=%d", (int)getpid());
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(cfg.consumer_cpu, &set);
+		sched_setaffinity(0, sizeof(set), &set);
+		dup2(b->devnull, 1);
+		dup2(pfd[1], 2);
+		execl(cfg.bpfsdk_path, "bpfsdk", "run", "-v", "--format", "json", "--set", arg,
+		      cfg.run_obj_path, (char *)NULL);
+		fprintf(stderr, "error: cannot run '%s': %s\n", cfg.bpfsdk_path, strerror(errno));
+		_exit(127);
+	}
+	close(pfd[1]);
+	err = fdopen(pfd[0], "r");
+	while (err && !streaming && fgets(line, sizeof(line), err)) {
+		streaming = !strncmp(line, "streaming:", 10);
+		if (!strncmp(line, "error", 5))
+			fputs(line, stderr);
+	}
+	if (!streaming || pinned_counters(before, b->ncpu)) {
+		fprintf(stderr, "error: bpfsdk-run-json: '%s run' did not start streaming\n",
+			cfg.bpfsdk_path);
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		if (err)
+			fclose(err);
+		return -1;
+	}
+	cpu0 = proc_cpu_ns(pid);
+	if (producer_start(&p, b->devnull, rate, 0)) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		fclose(err);
+		return -1;
+	}
+	usleep((useconds_t)(secs * 1e6));
+	producer_stop(&p);
+	usleep(100 * 1000);	/* run drains every 10 ms: let it finish */
+	if (pinned_counters(after, b->ncpu))
+		memset(after, 0, sizeof(after));
+	kill(pid, SIGINT);
+	while (fgets(line, sizeof(line), err))
+		sscanf(line, "received %llu, lost %llu", &received, &lost);
+	fclose(err);
+	if (wait4(pid, &status, 0, &ru) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		fprintf(stderr, "error: bpfsdk-run-json: bpfsdk run did not exit 0\n");
+		return -1;
+	}
+	res->secs = (double)(p.end_ns - p.start_ns) / 1e9;
+	res->produced = p.writes;
+	res->received = received;
+	res->lost_reported = lost;
+	res->bpf_produced = after[BENCH_PRODUCED] - before[BENCH_PRODUCED];
+	res->lost = after[BENCH_ERRORS] - before[BENCH_ERRORS];
+	res->cpu_ns = ((uint64_t)ru.ru_utime.tv_sec + (uint64_t)ru.ru_stime.tv_sec) * 1000000000ull +
+		      ((uint64_t)ru.ru_utime.tv_usec + (uint64_t)ru.ru_stime.tv_usec) * 1000ull;
+	res->cpu_ns = res->cpu_ns > cpu0 ? res->cpu_ns - cpu0 : res->cpu_ns;
+	res->ok = true;
+	if (res->received + res->lost != res->bpf_produced)
+		fprintf(stderr, "warning: bpfsdk-run-json: program produced %llu, received %llu + lost %llu\n",
+			(unsigned long long)res->bpf_produced, (unsigned long long)res->received,
+			(unsigned long long)res->lost);
+	return 0;
+}
+
 /* Run contender k once: set up its consumer, attach its program, let the
  * producer run for secs (at rate, 0: flat out; negative: no producer at all,
  * the consumer waits with its own poll for the whole time) while the
@@ -555,6 +690,8 @@ static int run_once(struct bench *b, enum kind k, double secs, int rate,
 	uint64_t end, cpu0;
 	int n;
 
+	if (k == K_RUN_JSON)
+		return run_json_once(b, secs, rate, res);
 	memset(res, 0, sizeof(*res));
 	if (k == K_NOOP)
 		prog = b->noop;
@@ -769,20 +906,21 @@ static void print_ratio(double r)
 
 /* ---------------------------------------------------------------- main */
 
-static char *default_obj_path(void)
+
+/* A path next to this program's directory, malloc'ed (never freed: once). */
+static const char *beside_exe(const char *relative)
 {
-	static char path[PATH_MAX + 64];
-	char exe[PATH_MAX];
+	char exe[PATH_MAX], *slash, *path;
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char *slash;
 
 	if (n <= 0)
-		return "perf_bench.bpf.o";
+		return relative;
 	exe[n] = '\0';
 	slash = strrchr(exe, '/');
 	if (slash)
 		*slash = '\0';
-	snprintf(path, sizeof(path), "%s/../bpf/perf_bench.bpf.o", exe);
+	if (asprintf(&path, "%s/%s", exe, relative) < 0)
+		return relative;
 	return path;
 }
 
@@ -873,7 +1011,11 @@ static void parse_args(int argc, char **argv)
 		exit(2);
 	}
 	if (!cfg.obj_path)
-		cfg.obj_path = default_obj_path();
+		cfg.obj_path = beside_exe("../bpf/perf_bench.bpf.o");
+	if (!cfg.bpfsdk_path)
+		cfg.bpfsdk_path = beside_exe("bpfsdk");
+	if (!cfg.run_obj_path)
+		cfg.run_obj_path = beside_exe("../bpf/run_bench.bpf.o");
 }
 
 static int bench_open(struct bench *b)
@@ -984,6 +1126,7 @@ int main(int argc, char **argv)
 	double noop_ceiling, libbpf_default;
 	struct stat3 st_prod[K_COUNT], st_recv[K_COUNT], st_lost[K_COUNT],
 		     st_cpu[K_COUNT];
+	char a0[32], a1[32];
 	int ret = 1;
 
 	parse_args(argc, argv);
@@ -1048,7 +1191,8 @@ int main(int argc, char **argv)
 			l->n = l->late = 0;
 			/* ceiling-perf-unread has no latency: nobody reads. */
 			if (!cfg.run[k] || !is_consumer((enum kind)k) ||
-			    k == K_PERF_UNREAD || cfg.latency <= 0 || interrupted)
+			    k == K_PERF_UNREAD || k == K_RUN_JSON || cfg.latency <= 0 ||
+			    interrupted)
 				continue;
 			sink.latency = true;
 			sink.lat_step = f ? LAT_FULL_STEP : 1;
@@ -1065,8 +1209,9 @@ int main(int argc, char **argv)
 			l->p50 = percentile(sink.lat, sink.nlat, 0.50);
 			l->p99 = percentile(sink.lat, sink.nlat, 0.99);
 		}
+		/* bpfsdk-run-json runs in a process of its own: throughput only */
 		if (!cfg.run[k] || !is_consumer((enum kind)k) || k == K_PERF_UNREAD ||
-		    cfg.idle <= 0 || interrupted)
+		    k == K_RUN_JSON || cfg.idle <= 0 || interrupted)
 			continue;
 		if (run_once(&b, (enum kind)k, cfg.idle, -1, &res))
 			goto out;
@@ -1120,6 +1265,11 @@ int main(int argc, char **argv)
 		else
 			printf("- |\n");
 	}
+	if (done[K_RUN_JSON] && done[K_BSDK_PERF])
+		printf("\nbpfsdk-run-json / bsdk-perf-default received/s: %.2f (%s vs %s)\n",
+		       st_recv[K_RUN_JSON].med / st_recv[K_BSDK_PERF].med,
+		       human(st_recv[K_RUN_JSON].med, a0, sizeof(a0)),
+		       human(st_recv[K_BSDK_PERF].med, a1, sizeof(a1)));
 	printf("\nproduced/s: the median of the write loop's rate (range in the bench: lines)\n");
 	printf("lost: records the program could not send (-ENOSPC / -EAGAIN), counted on the BPF side\n");
 	printf("its limit: ceiling-perf-unread for perf rows, limit-ringbuf-nowake for ring buffer rows\n");

@@ -947,6 +947,14 @@ enum bsdk_btf_print_flags {
 int bsdk_btf_print(const struct bsdk_btf *btf, uint32_t id, const void *data, size_t size,
 		   enum bsdk_btf_format format, unsigned int flags, FILE *f);
 
+/* The same into buf, snprintf-style: at most buf_size - 1 bytes and a NUL; returns the length
+ * of the whole output (a larger buffer takes it all when that is >= buf_size), or -EINVAL for
+ * bad arguments. *err (may be NULL) gets what bsdk_btf_print() would return. For callers that
+ * build a line around the value and write it at once. */
+long bsdk_btf_snprint(const struct bsdk_btf *btf, uint32_t id, const void *data, size_t size,
+		      enum bsdk_btf_format format, unsigned int flags, char *buf, size_t buf_size,
+		      int *err);
+
 /* COLUMNS: the header line's names, padded as bsdk_btf_print() pads the values, each after
  * two blanks, without a newline. 0, or -EINVAL when id is not a flat struct or union. */
 int bsdk_btf_print_header(const struct bsdk_btf *btf, uint32_t id, unsigned int flags, FILE *f);

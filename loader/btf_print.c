@@ -15,6 +15,7 @@
  * Output goes through a buffer on the stack and one fwrite per 4 KiB, so
  * that printing a record costs about what formatting it does.
  */
+#include <limits.h>
 #include <math.h>
 
 #include "internal.h"
@@ -28,7 +29,10 @@ struct pr {
 	const struct btf *btf;
 	const unsigned char *data;
 	uint64_t size;
-	FILE *f;
+	FILE *f;		/* where flush() writes, or NULL: */
+	char *mem;		/* bsdk_btf_snprint()'s buffer, */
+	size_t mem_size;	/* its size, */
+	size_t total;		/* and the length of the whole output */
 	enum bsdk_btf_format fmt;
 	unsigned int flags;
 	uint64_t budget;	/* steps left */
@@ -56,10 +60,21 @@ static bool spend(struct pr *p, uint64_t n)
 
 /* ---- output */
 
+static void emit(struct pr *p, const char *s, size_t n)
+{
+	if (p->f) {
+		fwrite(s, 1, n, p->f);
+		return;
+	}
+	if (p->total < p->mem_size)	/* snprintf's rule: what fits, then count */
+		memcpy(p->mem + p->total, s, n < p->mem_size - p->total ? n : p->mem_size - p->total);
+	p->total += n;
+}
+
 static void flush(struct pr *p)
 {
 	if (p->len)
-		fwrite(p->buf, 1, p->len, p->f);
+		emit(p, p->buf, p->len);
 	p->len = 0;
 }
 
@@ -68,7 +83,7 @@ static void out(struct pr *p, const char *s, size_t n)
 	if (p->len + n > sizeof(p->buf)) {
 		flush(p);
 		if (n > sizeof(p->buf)) {
-			fwrite(s, 1, n, p->f);
+			emit(p, s, n);
 			return;
 		}
 	}
@@ -87,12 +102,27 @@ static void outs(struct pr *p, const char *s) { out(p, s, strlen(s)); }
 
 static void out_u64(struct pr *p, uint64_t v)
 {
+	/* two digits per division: the division is most of the cost */
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
 	char b[20];
 	int i = sizeof(b);
 
-	do
-		b[--i] = (char)('0' + v % 10);
-	while ((v /= 10));
+	while (v >= 100) {
+		unsigned int r = (unsigned int)(v % 100);
+
+		v /= 100;
+		b[--i] = pairs[2 * r + 1];
+		b[--i] = pairs[2 * r];
+	}
+	if (v >= 10) {
+		b[--i] = pairs[2 * v + 1];
+		b[--i] = pairs[2 * v];
+	} else {
+		b[--i] = (char)('0' + v);
+	}
 	out(p, b + i, sizeof(b) - (size_t)i);
 }
 
@@ -694,6 +724,8 @@ static void pr_init(struct pr *p, const struct bsdk_btf *btf, const void *data, 
 	p->data = data;
 	p->size = size;
 	p->f = f;
+	p->mem = NULL;
+	p->mem_size = p->total = 0;
 	p->fmt = fmt;
 	p->flags = flags;
 	p->budget = 4096 + 16 * (uint64_t)size;
@@ -701,34 +733,66 @@ static void pr_init(struct pr *p, const struct bsdk_btf *btf, const void *data, 
 	p->len = 0;
 }
 
+/* The value of type id, as the API says; 0, -EINVAL (nothing written) or
+ * the first problem noted. */
+static int print_top(struct pr *p, uint32_t id)
+{
+	const struct btf_type *t;
+	uint32_t rid;
+	bool first = false;
+
+	t = resolve(p, id, &rid);
+	if (p->fmt == BSDK_BTF_COLUMNS) {
+		if (!t || !btfp_is_flat(p->btf, t))
+			return -EINVAL;
+		print_columns(p, t, NULL);
+	} else if ((p->flags & BSDK_BTF_MEMBERS) && t &&
+		   (btf_kind(t) == BTF_KIND_STRUCT || btf_kind(t) == BTF_KIND_UNION)) {
+		print_members(p, t, 0, 0, &first);
+	} else {
+		if (p->flags & BSDK_BTF_MEMBERS) {
+			outc(p, p->fmt == BSDK_BTF_JSON ? ',' : ' ');
+			out_name(p, "value");
+		}
+		value(p, id, 0, 0, NULL, 0);
+	}
+	flush(p);
+	return p->err;
+}
+
 int bsdk_btf_print(const struct bsdk_btf *btf, uint32_t id, const void *data, size_t size,
 		   enum bsdk_btf_format format, unsigned int flags, FILE *f)
 {
-	const struct btf_type *t;
 	struct pr p;
-	uint32_t rid;
-	bool first = false;
+	int err;
 
 	if (!btf || !f || (!data && size) || format > BSDK_BTF_COLUMNS)
 		return fail(EINVAL);
 	pr_init(&p, btf, data, size, format, flags, f);
-	t = resolve(&p, id, &rid);
-	if (format == BSDK_BTF_COLUMNS) {
-		if (!t || !btfp_is_flat(p.btf, t))
-			return fail(EINVAL);
-		print_columns(&p, t, NULL);
-	} else if ((flags & BSDK_BTF_MEMBERS) && t &&
-		   (btf_kind(t) == BTF_KIND_STRUCT || btf_kind(t) == BTF_KIND_UNION)) {
-		print_members(&p, t, 0, 0, &first);
-	} else {
-		if (flags & BSDK_BTF_MEMBERS) {
-			outc(&p, format == BSDK_BTF_JSON ? ',' : ' ');
-			out_name(&p, "value");
-		}
-		value(&p, id, 0, 0, NULL, 0);
-	}
-	flush(&p);
-	return p.err ? fail(-p.err) : 0;
+	err = print_top(&p, id);
+	return err ? fail(-err) : 0;
+}
+
+long bsdk_btf_snprint(const struct bsdk_btf *btf, uint32_t id, const void *data, size_t size,
+		      enum bsdk_btf_format format, unsigned int flags, char *buf, size_t buf_size,
+		      int *err)
+{
+	struct pr p;
+	int e;
+
+	if (!btf || (!data && size) || (!buf && buf_size) || format > BSDK_BTF_COLUMNS)
+		return fail(EINVAL);
+	pr_init(&p, btf, data, size, format, flags, NULL);
+	p.mem = buf;
+	p.mem_size = buf_size;
+	e = print_top(&p, id);
+	if (e == -EINVAL)
+		return fail(EINVAL);
+	if (err)
+		*err = e;
+	if (buf_size)	/* NUL-terminated, what fits */
+		buf[p.total < buf_size ? p.total : buf_size - 1] = '\0';
+	return p.total > LONG_MAX ? LONG_MAX : (long)p.total;
 }
 
 int bsdk_btf_print_header(const struct bsdk_btf *btf, uint32_t id, unsigned int flags, FILE *f)

@@ -25,7 +25,10 @@ struct decoder {
 	const struct bsdk_btf *btf;
 	const struct decode_cfg *cfg;
 	const char *label;	/* the map's name, fit for text */
-	char *json_map;		/* the map's name as a JSON string */
+	char *json_map;		/* {"@map":NAME,"@cpu": - each record's start */
+	size_t json_map_len;
+	char *line;		/* a JSON record is built here */
+	size_t cap;
 	bool perf;		/* records padded by the perf ring */
 	int type_id;		/* > 0: decoding; 0: not chosen yet; < 0: hex */
 	bool named;		/* by --type or the annotation, not by size */
@@ -105,6 +108,7 @@ struct decoder *decoder_new(const struct bsdk_obj *obj, const struct bsdk_map *m
 {
 	struct decoder *d = calloc(1, sizeof(*d));
 	const char *name;
+	char *quoted;
 	int id;
 
 	if (!d) {
@@ -115,10 +119,22 @@ struct decoder *decoder_new(const struct bsdk_obj *obj, const struct bsdk_map *m
 	d->label = label;
 	d->perf = bsdk_map_type(map) == BPF_MAP_TYPE_PERF_EVENT_ARRAY;
 	d->btf = bsdk_obj_btf(obj);
-	d->json_map = json_quote(bsdk_map_name(map));
+	quoted = json_quote(bsdk_map_name(map));
+	if (!quoted || asprintf(&d->json_map, "{\"@map\":%s,\"@cpu\":", quoted) < 0)
+		d->json_map = NULL;
+	free(quoted);
 	if (!d->json_map) {
 		cli_error("out of memory");
 		free(d);
+		return NULL;
+	}
+	d->json_map_len = strlen(d->json_map);
+	/* the prefix, a CPU number and a time always fit; records grow it */
+	d->cap = d->json_map_len + 64 + 256;
+	d->line = malloc(d->cap);
+	if (!d->line) {
+		cli_error("out of memory");
+		decoder_free(d);
 		return NULL;
 	}
 	if (cfg->format == RECORD_HEX || !d->btf) {
@@ -186,24 +202,78 @@ static void choose_by_size(struct decoder *d, uint32_t size)
 }
 
 /* "HH:MM:SS.uuuuuu " in text, "@time" seconds in JSON. */
-static void print_time(const struct decoder *d, FILE *f)
+static size_t format_time(const struct decoder *d, char *buf, size_t size)
 {
 	static time_t last_sec = -1;
 	static char hms[16];
 	struct timespec ts;
 	struct tm tm;
+	int n;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	if (d->cfg->format == RECORD_JSON) {
-		fprintf(f, ",\"@time\":%lld.%06ld", (long long)ts.tv_sec, ts.tv_nsec / 1000);
-		return;
+		n = snprintf(buf, size, ",\"@time\":%lld.%06ld", (long long)ts.tv_sec,
+			     ts.tv_nsec / 1000);
+		return n > 0 && (size_t)n < size ? (size_t)n : 0;
 	}
 	if (ts.tv_sec != last_sec) {	/* localtime once a second, not per record */
 		localtime_r(&ts.tv_sec, &tm);
 		strftime(hms, sizeof(hms), "%H:%M:%S", &tm);
 		last_sec = ts.tv_sec;
 	}
-	fprintf(f, "%s.%06ld ", hms, ts.tv_nsec / 1000);
+	n = snprintf(buf, size, "%s.%06ld ", hms, ts.tv_nsec / 1000);
+	return n > 0 && (size_t)n < size ? (size_t)n : 0;
+}
+
+static void print_time(const struct decoder *d, FILE *f)
+{
+	char buf[48];
+
+	fwrite(buf, 1, format_time(d, buf, sizeof(buf)), f);
+}
+
+/* A JSON record as one line: {"@map":..,"@cpu":N[,"@time":T],members}
+ * built in d->line and written with one fwrite - the hot path of
+ * --format json. */
+static int print_json(struct decoder *d, FILE *f, int cpu, const void *data, uint32_t size)
+{
+	size_t n = d->json_map_len, room;
+	unsigned int c = cpu < 0 ? 1 : (unsigned int)cpu;
+	char digits[12];
+	int nd = 0, err = 0;
+	long len;
+
+	memcpy(d->line, d->json_map, n);
+	if (cpu < 0)
+		d->line[n++] = '-';
+	do
+		digits[nd++] = (char)('0' + c % 10);
+	while ((c /= 10));
+	while (nd)
+		d->line[n++] = digits[--nd];
+	if (d->cfg->timestamp)
+		n += format_time(d, d->line + n, 48);
+	for (;;) {
+		room = d->cap - n;
+		len = bsdk_btf_snprint(d->btf, (uint32_t)d->type_id, data, size, BSDK_BTF_JSON,
+				       BSDK_BTF_MEMBERS, d->line + n, room, &err);
+		if (len < 0)
+			return len;
+		if ((size_t)len + 2 < room)
+			break;
+		/* a record larger than the line so far: grow, print again */
+		char *grown = realloc(d->line, n + (size_t)len + 64);
+
+		if (!grown)
+			return -ENOMEM;
+		d->line = grown;
+		d->cap = n + (size_t)len + 64;
+	}
+	n += (size_t)len;
+	d->line[n++] = '}';
+	d->line[n++] = '\n';
+	fwrite(d->line, 1, n, f);
+	return err;
 }
 
 static void print_header(struct decoder *d, FILE *f)
@@ -241,19 +311,21 @@ int decoder_record(struct decoder *d, FILE *f, int cpu, const void *data, uint32
 		record_print_hex(f, d->label, cpu, data, size);
 		return 0;
 	}
-	if (json) {
-		fprintf(f, "{\"@map\":%s,\"@cpu\":%d", d->json_map, cpu);
+	if (json && d->type_id < 0) {
+		fprintf(f, "%s%d", d->json_map, cpu);
 		if (d->cfg->timestamp)
 			print_time(d, f);
-		if (d->type_id < 0) {
-			fprintf(f, ",\"@size\":%u,\"@hex\":\"", size);
-			record_hex_bytes(f, data, size);
-			fputs("\"}\n", f);
-			return 0;
+		fprintf(f, ",\"@size\":%u,\"@hex\":\"", size);
+		record_hex_bytes(f, data, size);
+		fputs("\"}\n", f);
+		return 0;
+	}
+	if (json) {
+		err = print_json(d, f, cpu, data, size);
+		if (err == -ENOMEM) {
+			cli_error("out of memory");
+			return -1;
 		}
-		err = bsdk_btf_print(d->btf, (uint32_t)d->type_id, data, size, BSDK_BTF_JSON,
-				     BSDK_BTF_MEMBERS, f);
-		fputs("}\n", f);
 	} else if (d->columns) {
 		if (!d->header_done)
 			print_header(d, f);
@@ -322,5 +394,6 @@ void decoder_free(struct decoder *d)
 	if (!d)
 		return;
 	free(d->json_map);
+	free(d->line);
 	free(d);
 }

@@ -8,7 +8,7 @@
 load '/usr/lib/bats/bats-support/load'
 load '/usr/lib/bats/bats-assert/load'
 
-CONTENDERS="ceiling-none ceiling-noop ceiling-perf-unread bsdk-perf-default bsdk-perf-tuned libbpf-perf-default libbpf-perf-wm limit-ringbuf-nowake libbpf-ringbuf bsdk-ringbuf"
+CONTENDERS="ceiling-none ceiling-noop ceiling-perf-unread bsdk-perf-default bsdk-perf-tuned libbpf-perf-default libbpf-perf-wm limit-ringbuf-nowake libbpf-ringbuf bsdk-ringbuf bpfsdk-run-json"
 
 setup() {
 	BUILD=${BUILD:-build}
@@ -32,6 +32,9 @@ setup() {
 	for c in bsdk-perf-default bsdk-ringbuf limit-ringbuf-nowake; do
 		assert_line --regexp "^bench: name=$c .* received_per_s=[0-9]+ .* ratio_limit=[0-9.]+ .* latency_p99_us=[0-9.]+ .* latency_full_p99_us=[0-9.]+ .* idle_cpu_us=[0-9.]+"
 	done
+	# bpfsdk run as a consumer, in a process of its own
+	assert_line --regexp '^bench: name=bpfsdk-run-json .* received_per_s=[0-9]+ '
+	assert_line --regexp '^bpfsdk-run-json / bsdk-perf-default received/s: [0-9.]+'
 }
 
 @test "perf_bench --only runs just the named contenders" {

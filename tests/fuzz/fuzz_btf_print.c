@@ -5,7 +5,8 @@
  * by the record: the blob's own header says where it ends (hdr_len plus
  * the furthest of its two sections), and every byte after that is the
  * record. Each type ID is printed in every format; the JSON must be valid
- * (tests/unit/json_valid.h), whatever the input; and each type's C
+ * (tests/unit/json_valid.h), whatever the input; bsdk_btf_snprint() into a
+ * small buffer gives the same length and first bytes; and each type's C
  * declaration is consistent (check_decl()).
  *
  *   make fuzz-btf-print [FUZZ_SECONDS=60]
@@ -79,6 +80,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			bsdk_btf_print(btf, id, data + end, size - (size_t)end,
 				       (enum bsdk_btf_format)fmt, fl, f);
 			fclose(f);
+			/* the string form says the same, cut to what fits */
+			if (fmt != BSDK_BTF_COLUMNS) {
+				char small[16];
+				long n = bsdk_btf_snprint(btf, id, data + end, size - (size_t)end,
+							  (enum bsdk_btf_format)fmt, fl, small,
+							  sizeof(small), NULL);
+
+				if (n != (long)len || strncmp(small, text, sizeof(small) - 1)) {
+					fprintf(stderr, "snprint gave %ld bytes, print %zu, for type %u\n",
+						n, len, id);
+					abort();
+				}
+			}
 			/* MEMBERS output continues an object: wrap it to check it */
 			if (fmt == BSDK_BTF_JSON && !(fl & BSDK_BTF_MEMBERS) &&
 			    !json_valid(text, len)) {

@@ -211,6 +211,28 @@ static void test_columns(const struct bsdk_btf *btf)
 	free(text);
 }
 
+/* snprintf's contract: what fits and a NUL, the whole length returned. */
+static void test_snprint(const struct bsdk_btf *btf)
+{
+	unsigned char rec[4] = { 80, 0, 0xfd, 0 };	/* port 80, delta -3 */
+	char buf[64], small[8];
+	int err = 1;
+
+	check_i64(bsdk_btf_snprint(btf, inner_t, rec, 4, BSDK_BTF_JSON, 0, buf, sizeof(buf), &err),
+		  22, "snprint: the length");
+	check_str(buf, "{\"port\":80,\"delta\":-3}", "snprint: the text");
+	check_i64(err, 0, "snprint: no problem");
+	check_i64(bsdk_btf_snprint(btf, inner_t, rec, 4, BSDK_BTF_JSON, 0, small, sizeof(small),
+				   NULL), 22, "snprint: the whole length when it does not fit");
+	check_str(small, "{\"port\"", "snprint: what fits, NUL-terminated");
+	check_i64(bsdk_btf_snprint(btf, inner_t, rec, 4, BSDK_BTF_JSON, 0, NULL, 0, NULL), 22,
+		  "snprint: a size query");
+	check_i64(bsdk_btf_snprint(btf, inner_t, rec, 2, BSDK_BTF_JSON, 0, buf, sizeof(buf), &err),
+		  24, "snprint: a short record");
+	check_str(buf, "{\"port\":80,\"delta\":null}", "snprint: null past the record");
+	check_i64(err, -ERANGE, "snprint: -ERANGE in *err");
+}
+
 static void test_info(const struct bsdk_btf *btf)
 {
 	struct bsdk_btf_info info;
@@ -320,6 +342,7 @@ int main(void)
 	test_strings(btf);
 	test_columns(btf);
 	test_info(btf);
+	test_snprint(btf);
 	bsdk_btf_free(btf);
 	test_hostile();
 	return check_done();
