@@ -24,6 +24,7 @@
 
 #include "bpfsdk.h"
 #include "execsnoop.h"
+#include "execsnoop.skel.h"	/* generated: bpfsdk gen skeleton execsnoop.bpf.o */
 
 static const char usage[] =
 "usage: execsnoop [options]\n"
@@ -40,8 +41,8 @@ static const char usage[] =
 "  -T, --time           a TIME column: the wall clock, HH:MM:SS\n"
 "  -d, --duration SEC   stop after SEC seconds (default: until Ctrl-C)\n"
 "  -j, --json           one JSON object per line instead of columns\n"
-"  -o, --object PATH    the BPF object (default: ../bpf/execsnoop.bpf.o\n"
-"                       next to this program)\n"
+"  -o, --object PATH    load this build of execsnoop.bpf.o instead of the\n"
+"                       one built into the program\n"
 "  -v, --verbose        more columns (TID, UID) and what the loader does;\n"
 "                       twice for debug messages\n"
 "  -h, --help           this text\n"
@@ -374,27 +375,18 @@ static int parse_options(int argc, char **argv, struct options *o)
 
 int main(int argc, char **argv)
 {
-	static const char *const prog_names[] = { "fork_note", "execve_exit", "exec_done",
-						   "execve_enter" };
 	struct options opt = { 0 };
 	struct snoop snoop = { .opt = &opt };
 	struct bsdk_link *links[4] = { NULL };
 	struct bsdk_prog *progs[4];
 	struct bsdk_perfbuf *pb = NULL;
-	struct bsdk_obj *obj = NULL;
+	struct execsnoop *skel = NULL;
 	int ret = 1, err, out_err = 0;
-	char exe[PATH_MAX];
-	__u32 child_off;
 	double start;
 
 	err = parse_options(argc, argv, &opt);
 	if (err >= 0)
 		return err;
-	if (!opt.object) {
-		if (bsdk_path_beside_exe(exe, sizeof(exe), "../bpf/execsnoop.bpf.o"))
-			return 1;
-		opt.object = exe;
-	}
 	if (opt.verbose)
 		bsdk_set_log_level(opt.verbose > 1 ? BSDK_LOG_DEBUG : BSDK_LOG_INFO);
 	signal(SIGINT, on_signal);
@@ -402,27 +394,20 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);	/* a closed pipe ends the loop below */
 	bsdk_mount_fs();
 
-	/* Open: parse the object; nothing reaches the kernel yet. */
-	obj = bsdk_obj_open(opt.object);
-	if (!obj)
+	/* Open: the object built into the program (its skeleton), or
+	 * --object's; nothing reaches the kernel yet. */
+	skel = opt.object ? execsnoop__open_file(opt.object) : execsnoop__open();
+	if (!skel)
 		goto cleanup;
-	for (int i = 0; i < 4; i++) {
-		progs[i] = bsdk_obj_prog_find(obj, prog_names[i]);
-		if (!progs[i]) {
-			fprintf(stderr, "error: '%s' lacks the %s program\n", opt.object,
-				prog_names[i]);
-			goto cleanup;
-		}
-	}
 
 	/* Configure: where this kernel puts child_pid in sched_process_fork's
 	 * record, from the tracepoint's format file. */
-	if (format_field_offset("sched/sched_process_fork", "child_pid", &child_off) ||
-	    bsdk_obj_set_global(obj, "fork_child_pid_off", &child_off, sizeof(child_off)))
+	if (format_field_offset("sched/sched_process_fork", "child_pid",
+				&skel->rodata->fork_child_pid_off))
 		goto cleanup;
 
 	/* Load: maps created, programs verified. */
-	if (bsdk_obj_load(obj))
+	if (execsnoop__load(skel))
 		goto cleanup;
 
 	struct bsdk_perfbuf_opts pb_opts = {
@@ -433,18 +418,22 @@ int main(int argc, char **argv)
 		.merge_by_ts = true,
 		.ts_offset = __builtin_offsetof(struct execsnoop_event, ts_ns),
 	};
-	pb = bsdk_perfbuf_new(bsdk_map_fd(bsdk_obj_map_find(obj, "events")), &pb_opts);
+	pb = bsdk_perfbuf_new(bsdk_map_fd(skel->maps.events), &pb_opts);
 	if (!pb)
 		goto cleanup;
 
 	/* Attach: fork first, then the parents of the processes that exist
 	 * (fork_note keeps what it sees: BPF_NOEXIST leaves those alone),
 	 * then exit and exec before entry, so that no entry waits for an exit. */
+	progs[0] = skel->progs.fork_note;
+	progs[1] = skel->progs.execve_exit;
+	progs[2] = skel->progs.exec_done;
+	progs[3] = skel->progs.execve_enter;
 	for (int i = 0; i < 4; i++) {
 		links[i] = bsdk_prog_attach(progs[i]);
 		if (!links[i])
 			goto cleanup;
-		if (i == 0 && parents_seed(bsdk_obj_map_find(obj, "parents")) < 0)
+		if (i == 0 && parents_seed(skel->maps.parents) < 0)
 			goto cleanup;
 	}
 
@@ -495,6 +484,6 @@ cleanup:
 	for (int i = 3; i >= 0; i--)
 		bsdk_link_destroy(links[i]);
 	bsdk_perfbuf_free(pb);
-	bsdk_obj_close(obj);
+	execsnoop__destroy(skel);
 	return ret;
 }

@@ -22,6 +22,7 @@
 
 #include "bpfsdk.h"
 #include "kfunc.h"
+#include "kfunc.skel.h"	/* generated: bpfsdk gen skeleton kfunc.bpf.o */
 
 static const char usage[] =
 "usage: kfunc [options]\n"
@@ -37,8 +38,8 @@ static const char usage[] =
 "  -c, --comm COMM      only processes whose command name is COMM\n"
 "  -d, --duration SEC   stop after SEC seconds (default: until Ctrl-C)\n"
 "  -j, --json           one JSON object per line instead of columns\n"
-"  -o, --object PATH    the BPF object (default: ../bpf/kfunc.bpf.o next to\n"
-"                       this program)\n"
+"  -o, --object PATH    load this build of kfunc.bpf.o instead of the one\n"
+"                       built into the program\n"
 "  -v, --verbose        what the loader does; twice for debug messages\n"
 "  -h, --help           this text\n"
 "\n"
@@ -110,29 +111,27 @@ static void keep_first_error(enum bsdk_log_level level, const char *msg, void *c
 }
 
 /* Open the object, load the pair of programs of mode and attach them.
- * 0, or -1 with the reason in why. */
-static int try_mode(const struct options *o, enum mode mode, struct bsdk_obj **objp,
+ * 0, or -1 with the reason in why; -2 when the object itself could not be
+ * opened, which no other mode would change. */
+static int try_mode(const struct options *o, enum mode mode, struct kfunc **skelp,
 		    struct bsdk_link **links, char *why, size_t size)
 {
-	static const char *const names[2][2] = {
-		{ "kprobe_entry", "kprobe_return" }, { "fentry_entry", "fexit_return" },
-	};
 	int use = mode == MODE_FENTRY;
 	struct first_error fe = { .verbose = o->verbose };
 	struct bsdk_prog *progs[2][2];
-	struct bsdk_obj *obj;
+	struct kfunc *skel;
 
 	bsdk_set_log(keep_first_error, &fe);
-	obj = bsdk_obj_open(o->object);
-	if (!obj)
-		goto fail;
-	for (int i = 0; i < 2; i++)
-		for (int j = 0; j < 2; j++)
-			if (!(progs[i][j] = bsdk_obj_prog_find(obj, names[i][j]))) {
-				snprintf(fe.msg, sizeof(fe.msg), "'%s' lacks the %s program",
-					 o->object, names[i][j]);
-				goto fail;
-			}
+	skel = o->object ? kfunc__open_file(o->object) : kfunc__open();
+	if (!skel) {
+		bsdk_set_log(NULL, NULL);
+		snprintf(why, size, "%s", fe.msg[0] ? fe.msg : "cannot open the object");
+		return -2;
+	}
+	progs[0][0] = skel->progs.kprobe_entry;
+	progs[0][1] = skel->progs.kprobe_return;
+	progs[1][0] = skel->progs.fentry_entry;
+	progs[1][1] = skel->progs.fexit_return;
 	if (mode == MODE_KPROBE && !bsdk_prog_attach_supported(progs[0][0])) {
 		snprintf(fe.msg, sizeof(fe.msg), "the kernel has no kprobes");
 		goto fail;
@@ -140,15 +139,15 @@ static int try_mode(const struct options *o, enum mode mode, struct bsdk_obj **o
 	/* Only the chosen pair goes to the verifier. */
 	for (int j = 0; j < 2; j++)
 		bsdk_prog_set_autoload(progs[!use][j], false);
-	if (bsdk_obj_set_global(obj, "target_tgid", &o->pid, sizeof(o->pid)) ||
-	    bsdk_obj_load(obj))
+	skel->rodata->target_tgid = o->pid;
+	if (kfunc__load(skel))
 		goto fail;
 	/* The return first: no entry is kept for a return nobody sees. */
 	if (!(links[1] = bsdk_prog_attach(progs[use][1])) ||
 	    !(links[0] = bsdk_prog_attach(progs[use][0])))
 		goto fail;
 	bsdk_set_log(NULL, NULL);
-	*objp = obj;
+	*skelp = skel;
 	return 0;
 fail:
 	bsdk_set_log(NULL, NULL);
@@ -156,7 +155,7 @@ fail:
 	bsdk_link_destroy(links[0]);
 	bsdk_link_destroy(links[1]);
 	links[0] = links[1] = NULL;
-	bsdk_obj_close(obj);
+	kfunc__destroy(skel);
 	return -1;
 }
 
@@ -314,20 +313,15 @@ int main(int argc, char **argv)
 	struct tracer tracer = { .opt = &opt };
 	struct bsdk_link *links[2] = { NULL };
 	struct bsdk_perfbuf *pb = NULL;
-	struct bsdk_obj *obj = NULL;
-	char exe[PATH_MAX], why_fentry[600] = "", why_kprobe[600] = "";
-	const char *mode_name;
-	int ret = 1, err, out_err = 0;
+	struct kfunc *skel = NULL;
+	char why_fentry[600] = "", why_kprobe[600] = "";
+	const char *mode_name = NULL;
+	int ret = 1, err, out_err = 0, tried = 0;
 	double start;
 
 	err = parse_options(argc, argv, &opt);
 	if (err >= 0)
 		return err;
-	if (!opt.object) {
-		if (bsdk_path_beside_exe(exe, sizeof(exe), "../bpf/kfunc.bpf.o"))
-			return 1;
-		opt.object = exe;
-	}
 	if (opt.verbose)
 		bsdk_set_log_level(opt.verbose > 1 ? BSDK_LOG_DEBUG : BSDK_LOG_INFO);
 	signal(SIGINT, on_signal);
@@ -336,13 +330,21 @@ int main(int argc, char **argv)
 	bsdk_mount_fs();
 
 	/* Open, load, attach: the mode asked for, or fentry then kprobes. */
-	if (opt.mode != MODE_KPROBE &&
-	    try_mode(&opt, MODE_FENTRY, &obj, links, why_fentry, sizeof(why_fentry)) == 0)
-		mode_name = "fentry/fexit";
-	else if (opt.mode != MODE_FENTRY &&
-		 try_mode(&opt, MODE_KPROBE, &obj, links, why_kprobe, sizeof(why_kprobe)) == 0)
-		mode_name = "kprobe/kretprobe";
-	else {
+	if (opt.mode != MODE_KPROBE) {
+		tried = try_mode(&opt, MODE_FENTRY, &skel, links, why_fentry, sizeof(why_fentry));
+		if (!tried)
+			mode_name = "fentry/fexit";
+	}
+	if (!mode_name && tried != -2 && opt.mode != MODE_FENTRY) {
+		tried = try_mode(&opt, MODE_KPROBE, &skel, links, why_kprobe, sizeof(why_kprobe));
+		if (!tried)
+			mode_name = "kprobe/kretprobe";
+	}
+	if (tried == -2) {
+		fprintf(stderr, "error: %s\n", why_fentry[0] ? why_fentry : why_kprobe);
+		return 1;
+	}
+	if (!mode_name) {
 		if (opt.mode == MODE_AUTO)
 			fprintf(stderr, "error: this kernel allows neither fentry (%s) nor kprobes (%s)\n",
 				why_fentry, why_kprobe);
@@ -361,7 +363,7 @@ int main(int argc, char **argv)
 		.merge_by_ts = true,
 		.ts_offset = __builtin_offsetof(struct kfunc_event, ts_ns),
 	};
-	pb = bsdk_perfbuf_new(bsdk_map_fd(bsdk_obj_map_find(obj, "events")), &pb_opts);
+	pb = bsdk_perfbuf_new(bsdk_map_fd(skel->maps.events), &pb_opts);
 	if (!pb)
 		goto cleanup;
 
@@ -410,6 +412,6 @@ cleanup:
 	bsdk_link_destroy(links[0]);
 	bsdk_link_destroy(links[1]);
 	bsdk_perfbuf_free(pb);
-	bsdk_obj_close(obj);
+	kfunc__destroy(skel);
 	return ret;
 }

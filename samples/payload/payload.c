@@ -24,6 +24,7 @@
 
 #include "bpfsdk.h"
 #include "payload.h"
+#include "payload.skel.h"	/* generated: bpfsdk gen skeleton payload.bpf.o */
 
 static const char usage[] =
 "usage: payload [options]\n"
@@ -41,8 +42,8 @@ static const char usage[] =
 "                       library's choice); small rings make records wrap\n"
 "  -d, --duration SEC   stop after SEC seconds (default: until Ctrl-C)\n"
 "  -j, --json           one JSON object per line instead of the dump\n"
-"  -o, --object PATH    the BPF object (default: ../bpf/payload.bpf.o next\n"
-"                       to this program)\n"
+"  -o, --object PATH    load this build of payload.bpf.o instead of the one\n"
+"                       built into the program\n"
 "  -v, --verbose        more columns (TID, SIZE) and what the loader does;\n"
 "                       twice for debug messages\n"
 "  -h, --help           this text\n"
@@ -293,23 +294,16 @@ int main(int argc, char **argv)
 {
 	struct options opt = { .snap = 256 };
 	struct dump dump = { .opt = &opt };
-	char comm[PAYLOAD_COMM_LEN] = "", exe[PATH_MAX];
 	struct bsdk_perfbuf_stats stats;
 	struct bsdk_perfbuf *pb = NULL;
 	struct bsdk_link *link = NULL;
-	struct bsdk_obj *obj = NULL;
-	struct bsdk_prog *prog;
+	struct payload *skel = NULL;
 	int ret = 1, err, out_err = 0;
 	double start;
 
 	err = parse_options(argc, argv, &opt);
 	if (err >= 0)
 		return err;
-	if (!opt.object) {
-		if (bsdk_path_beside_exe(exe, sizeof(exe), "../bpf/payload.bpf.o"))
-			return 1;
-		opt.object = exe;
-	}
 	if (opt.verbose)
 		bsdk_set_log_level(opt.verbose > 1 ? BSDK_LOG_DEBUG : BSDK_LOG_INFO);
 	signal(SIGINT, on_signal);
@@ -319,27 +313,21 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	bsdk_mount_fs();
 
-	/* Open: parse the object; nothing reaches the kernel yet. */
-	obj = bsdk_obj_open(opt.object);
-	if (!obj)
+	/* Open: the object built into the program (its skeleton), or
+	 * --object's; nothing reaches the kernel yet. */
+	skel = opt.object ? payload__open_file(opt.object) : payload__open();
+	if (!skel)
 		goto cleanup;
-	prog = bsdk_obj_prog_find(obj, "write_enter");
-	if (!prog) {
-		fprintf(stderr, "error: '%s' lacks the write_enter program\n", opt.object);
-		goto cleanup;
-	}
 
 	/* Configure: filters and the snap length are constants of the
-	 * program, set before load. */
+	 * program, set in its .rodata before load. */
+	skel->rodata->target_tgid = opt.pid;
 	if (opt.comm)
-		strncpy(comm, opt.comm, sizeof(comm) - 1);
-	if (bsdk_obj_set_global(obj, "target_tgid", &opt.pid, sizeof(opt.pid)) ||
-	    bsdk_obj_set_global(obj, "target_comm", comm, sizeof(comm)) ||
-	    bsdk_obj_set_global(obj, "snap_len", &opt.snap, sizeof(opt.snap)))
-		goto cleanup;
+		strncpy(skel->rodata->target_comm, opt.comm, PAYLOAD_COMM_LEN - 1);
+	skel->rodata->snap_len = opt.snap;
 
 	/* Load: maps created, the program verified. */
-	if (bsdk_obj_load(obj))
+	if (payload__load(skel))
 		goto cleanup;
 
 	/* Read: one ring per CPU, merged by the timestamp at the head of each
@@ -353,12 +341,12 @@ int main(int argc, char **argv)
 		.merge_by_ts = true,
 		.ts_offset = __builtin_offsetof(struct payload_event, ts_ns),
 	};
-	pb = bsdk_perfbuf_new(bsdk_map_fd(bsdk_obj_map_find(obj, "events")), &pb_opts);
+	pb = bsdk_perfbuf_new(bsdk_map_fd(skel->maps.events), &pb_opts);
 	if (!pb)
 		goto cleanup;
 
 	/* Attach: from here on every write of the target is sent. */
-	link = bsdk_prog_attach(prog);
+	link = bsdk_prog_attach(skel->progs.write_enter);
 	if (!link)
 		goto cleanup;
 
@@ -409,6 +397,6 @@ cleanup:
 	/* Clean up: one place, in reverse order; each call accepts NULL. */
 	bsdk_link_destroy(link);
 	bsdk_perfbuf_free(pb);
-	bsdk_obj_close(obj);
+	payload__destroy(skel);
 	return ret;
 }

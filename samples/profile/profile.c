@@ -26,6 +26,7 @@
 
 #include "bpfsdk.h"
 #include "profile.h"
+#include "profile.skel.h"	/* generated: bpfsdk gen skeleton profile.bpf.o */
 
 static const char usage[] =
 "usage: profile [options]\n"
@@ -46,8 +47,8 @@ static const char usage[] =
 "  -K, --kernel         kernel stacks only\n"
 "  -I, --idle           count the idle task (pid 0) too\n"
 "  -j, --json           one JSON object per stack instead\n"
-"  -o, --object PATH    the BPF object (default: ../bpf/profile.bpf.o next\n"
-"                       to this program)\n"
+"  -o, --object PATH    load this build of profile.bpf.o instead of the one\n"
+"                       built into the program\n"
 "  -v, --verbose        what the loader does; twice for debug messages\n"
 "  -h, --help           this text\n"
 "\n"
@@ -374,42 +375,29 @@ int main(int argc, char **argv)
 {
 	struct options opt = { .freq = 49 };
 	struct bsdk_link **links = NULL;
-	struct bsdk_obj *obj = NULL;
-	struct bsdk_prog *prog;
+	struct profile *skel = NULL;
 	int *fds = NULL, ncpus = 0, ret = 1, err;
-	char exe[PATH_MAX];
-	__u8 idle;
 	double start;
 
 	err = parse_options(argc, argv, &opt);
 	if (err >= 0)
 		return err;
-	if (!opt.object) {
-		if (bsdk_path_beside_exe(exe, sizeof(exe), "../bpf/profile.bpf.o"))
-			return 1;
-		opt.object = exe;
-	}
 	if (opt.verbose)
 		bsdk_set_log_level(opt.verbose > 1 ? BSDK_LOG_DEBUG : BSDK_LOG_INFO);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGPIPE, SIG_IGN);	/* a closed pipe ends the report quietly */
 
-	/* Open: parse the object; nothing reaches the kernel yet. */
-	obj = bsdk_obj_open(opt.object);
-	if (!obj)
+	/* Open: the object built into the program (its skeleton), or
+	 * --object's; nothing reaches the kernel yet. */
+	skel = opt.object ? profile__open_file(opt.object) : profile__open();
+	if (!skel)
 		goto cleanup;
-	prog = bsdk_obj_prog_find(obj, "do_sample");
-	if (!prog || !bsdk_obj_map_find(obj, "counts") || !bsdk_obj_map_find(obj, "stacks")) {
-		fprintf(stderr, "error: '%s' lacks the do_sample program or its maps\n", opt.object);
-		goto cleanup;
-	}
 
 	/* Configure, then load. */
-	idle = opt.idle;
-	if (bsdk_obj_set_global(obj, "target_tgid", &opt.pid, sizeof(opt.pid)) ||
-	    bsdk_obj_set_global(obj, "include_idle", &idle, sizeof(idle)) ||
-	    bsdk_obj_load(obj))
+	skel->rodata->target_tgid = opt.pid;
+	skel->rodata->include_idle = opt.idle;
+	if (profile__load(skel))
 		goto cleanup;
 
 	/* Attach: one CPU-clock event per online CPU, sampling freq times a
@@ -440,7 +428,7 @@ int main(int argc, char **argv)
 				strerror(errno));
 			goto cleanup;
 		}
-		links[cpu] = bsdk_prog_attach_perf_event(prog, fds[cpu]);
+		links[cpu] = bsdk_prog_attach_perf_event(skel->progs.do_sample, fds[cpu]);
 		if (!links[cpu])
 			goto cleanup;
 	}
@@ -457,7 +445,7 @@ int main(int argc, char **argv)
 		bsdk_link_destroy(links[cpu]);
 		links[cpu] = NULL;
 	}
-	err = report(&opt, bsdk_obj_map_find(obj, "counts"), bsdk_obj_map_find(obj, "stacks"));
+	err = report(&opt, skel->maps.counts, skel->maps.stacks);
 	if (err) {
 		fprintf(stderr, "error: reading the counts: %s\n", bsdk_strerror(err));
 		goto cleanup;
@@ -473,6 +461,6 @@ cleanup:
 			close(fds[cpu]);
 	free(links);
 	free(fds);
-	bsdk_obj_close(obj);
+	profile__destroy(skel);
 	return ret;
 }

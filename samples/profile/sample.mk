@@ -6,3 +6,9 @@ $(eval $(call user_program,profile_target,samples/profile/profile_target.c))
 
 # User stacks are walked by frame pointers: keep them in the target.
 $(BUILD)/obj/samples/profile/profile_target.o: CFLAGS += -fno-omit-frame-pointer
+
+# The user side opens the object through its generated skeleton, which
+# embeds it: build/skel/profile.skel.h.
+$(eval $(call skeleton,profile))
+$(BUILD)/obj/samples/profile/profile.o: $(BUILD)/skel/profile.skel.h
+$(BUILD)/obj/samples/profile/profile.o: CPPFLAGS += -I$(BUILD)/skel

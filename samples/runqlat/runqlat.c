@@ -25,6 +25,7 @@
 
 #include "bpfsdk.h"
 #include "runqlat.h"
+#include "runqlat.skel.h"	/* generated: bpfsdk gen skeleton runqlat.bpf.o */
 
 static const char usage[] =
 "usage: runqlat [options] [INTERVAL [COUNT]]\n"
@@ -41,8 +42,8 @@ static const char usage[] =
 "  -T, --time           a line with the wall clock before each histogram\n"
 "  -d, --duration SEC   without INTERVAL: stop after SEC seconds\n"
 "  -j, --json           one JSON object per histogram instead of the chart\n"
-"  -o, --object PATH    the BPF object (default: ../bpf/runqlat.bpf.o next\n"
-"                       to this program)\n"
+"  -o, --object PATH    load this build of runqlat.bpf.o instead of the one\n"
+"                       built into the program\n"
 "  -v, --verbose        what the loader does; twice for debug messages\n"
 "  -h, --help           this text\n"
 "\n"
@@ -290,15 +291,12 @@ static int parse_options(int argc, char **argv, struct options *o)
 
 int main(int argc, char **argv)
 {
-	static const char *const prog_names[] = { "switch_in", "wakeup", "wakeup_new" };
 	struct options opt = { 0 };
 	struct runqlat_hist cur, prev;
 	struct bsdk_link *links[3] = { NULL };
-	struct bsdk_obj *obj = NULL;
-	struct bsdk_map *hist;
-	__u32 pid_off, tgid_off, zero = 0;
-	__u64 unit_ns;
-	char exe[PATH_MAX];
+	struct bsdk_prog *progs[3];
+	struct runqlat *skel = NULL;
+	__u32 zero = 0;
 	int ret = 1, err;
 	long printed = 0;
 	double next;
@@ -307,51 +305,41 @@ int main(int argc, char **argv)
 	err = parse_options(argc, argv, &opt);
 	if (err >= 0)
 		return err;
-	if (!opt.object) {
-		if (bsdk_path_beside_exe(exe, sizeof(exe), "../bpf/runqlat.bpf.o"))
-			return 1;
-		opt.object = exe;
-	}
 	if (opt.verbose)
 		bsdk_set_log_level(opt.verbose > 1 ? BSDK_LOG_DEBUG : BSDK_LOG_INFO);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGPIPE, SIG_IGN);	/* a closed pipe ends the loop below */
 
-	/* Open: parse the object; nothing reaches the kernel yet. */
-	obj = bsdk_obj_open(opt.object);
-	if (!obj)
+	/* Open: the object built into the program (its skeleton), or
+	 * --object's; nothing reaches the kernel yet. */
+	skel = opt.object ? runqlat__open_file(opt.object) : runqlat__open();
+	if (!skel)
 		goto cleanup;
-	hist = bsdk_obj_map_find(obj, "hist");
-	if (!hist) {
-		fprintf(stderr, "error: '%s' lacks the hist map\n", opt.object);
-		goto cleanup;
-	}
 
 	/* Configure: task_struct's layout from the kernel's BTF, the filter
-	 * and the unit - constants of the program, set before load. */
-	unit_ns = opt.msecs ? 1000000 : 1000;
-	if (task_offsets(&pid_off, &tgid_off) ||
-	    bsdk_obj_set_global(obj, "task_pid_off", &pid_off, sizeof(pid_off)) ||
-	    bsdk_obj_set_global(obj, "task_tgid_off", &tgid_off, sizeof(tgid_off)) ||
-	    bsdk_obj_set_global(obj, "target_tgid", &opt.pid, sizeof(opt.pid)) ||
-	    bsdk_obj_set_global(obj, "unit_ns", &unit_ns, sizeof(unit_ns)))
+	 * and the unit - constants of the program, set in its .rodata before
+	 * load. */
+	if (task_offsets(&skel->rodata->task_pid_off, &skel->rodata->task_tgid_off))
 		goto cleanup;
+	skel->rodata->target_tgid = opt.pid;
+	skel->rodata->unit_ns = opt.msecs ? 1000000 : 1000;
 	if (opt.verbose)
-		fprintf(stderr, "task_struct: pid at %u, tgid at %u\n", pid_off, tgid_off);
+		fprintf(stderr, "task_struct: pid at %u, tgid at %u\n", skel->rodata->task_pid_off,
+			skel->rodata->task_tgid_off);
 
 	/* Load: maps created, programs verified. */
-	if (bsdk_obj_load(obj))
+	if (runqlat__load(skel))
 		goto cleanup;
 
 	/* Attach: switch first, so that no thread is timed from its wakeup
 	 * without the switch that ends the wait. */
-	for (int i = 0; i < 3; i++) {
-		struct bsdk_prog *prog = bsdk_obj_prog_find(obj, prog_names[i]);
-
-		if (!prog || !(links[i] = bsdk_prog_attach(prog)))
+	progs[0] = skel->progs.switch_in;
+	progs[1] = skel->progs.wakeup;
+	progs[2] = skel->progs.wakeup_new;
+	for (int i = 0; i < 3; i++)
+		if (!(links[i] = bsdk_prog_attach(progs[i])))
 			goto cleanup;
-	}
 	fprintf(stderr, "runqlat: tracing run queue latency%s, Ctrl-C to end\n",
 		opt.pid ? " of one process" : "");
 
@@ -365,7 +353,7 @@ int main(int argc, char **argv)
 			usleep(50000);
 		due = !stop;
 		next += opt.interval;
-		err = bsdk_map_lookup_elem(hist, &zero, sizeof(zero), &cur, sizeof(cur), 0);
+		err = bsdk_map_lookup_elem(skel->maps.hist, &zero, sizeof(zero), &cur, sizeof(cur), 0);
 		if (err) {
 			fprintf(stderr, "error: reading the hist map: %s\n", bsdk_strerror(err));
 			goto cleanup;
@@ -393,6 +381,6 @@ cleanup:
 	/* Clean up: one place, in reverse order; each call accepts NULL. */
 	for (int i = 2; i >= 0; i--)
 		bsdk_link_destroy(links[i]);
-	bsdk_obj_close(obj);
+	runqlat__destroy(skel);
 	return ret;
 }

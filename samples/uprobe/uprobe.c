@@ -23,6 +23,7 @@
 
 #include "bpfsdk.h"
 #include "uprobe.h"
+#include "uprobe.skel.h"	/* generated: bpfsdk gen skeleton uprobe.bpf.o */
 
 static const char usage[] =
 "usage: uprobe [options]\n"
@@ -43,8 +44,8 @@ static const char usage[] =
 "  -c, --comm COMM      only processes whose command name is COMM\n"
 "  -d, --duration SEC   stop after SEC seconds (default: until Ctrl-C)\n"
 "  -j, --json           one JSON object per line instead of columns\n"
-"  -o, --object PATH    the BPF object (default: ../bpf/uprobe.bpf.o next\n"
-"                       to this program)\n"
+"  -o, --object PATH    load this build of uprobe.bpf.o instead of the one\n"
+"                       built into the program\n"
 "  -v, --verbose        what the loader does; twice for debug messages\n"
 "  -h, --help           this text\n"
 "\n"
@@ -287,19 +288,14 @@ int main(int argc, char **argv)
 	struct bsdk_prog *line_prog, *entry, *ret_prog;
 	struct bsdk_link *links[2] = { NULL };
 	struct bsdk_perfbuf *pb = NULL;
-	struct bsdk_obj *obj = NULL;
-	char exe[PATH_MAX], place[PATH_MAX + 64];
+	struct uprobe *skel = NULL;
+	char place[PATH_MAX + 64];
 	int ret = 1, err, out_err = 0;
 	double start;
 
 	err = parse_options(argc, argv, &opt);
 	if (err >= 0)
 		return err;
-	if (!opt.object) {
-		if (bsdk_path_beside_exe(exe, sizeof(exe), "../bpf/uprobe.bpf.o"))
-			return 1;
-		opt.object = exe;
-	}
 	if (!opt.bash)
 		opt.bash = access("/bin/bash", R_OK) == 0 ? "/bin/bash" : "/usr/bin/bash";
 	if (opt.verbose)
@@ -309,18 +305,14 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);	/* a closed pipe ends the loop below */
 	bsdk_mount_fs();
 
-	/* Open: parse the object; nothing reaches the kernel yet. */
-	obj = bsdk_obj_open(opt.object);
-	if (!obj)
+	/* Open: the object built into the program (its skeleton), or
+	 * --object's; nothing reaches the kernel yet. */
+	skel = opt.object ? uprobe__open_file(opt.object) : uprobe__open();
+	if (!skel)
 		goto cleanup;
-	line_prog = bsdk_obj_prog_find(obj, "readline_return");
-	entry = bsdk_obj_prog_find(obj, "func_entry");
-	ret_prog = bsdk_obj_prog_find(obj, "func_return");
-	if (!line_prog || !entry || !ret_prog) {
-		fprintf(stderr, "error: '%s' lacks the readline_return, func_entry or func_return program\n",
-			opt.object);
-		goto cleanup;
-	}
+	line_prog = skel->progs.readline_return;
+	entry = skel->progs.func_entry;
+	ret_prog = skel->progs.func_return;
 
 	/* Choose: load only the mode's programs, and tell them where to
 	 * attach - "PATH:SYMBOL", found in the file's symbol tables. */
@@ -336,11 +328,10 @@ int main(int argc, char **argv)
 		if (bsdk_prog_set_attach_target(line_prog, place))
 			goto cleanup;
 	}
-	if (bsdk_obj_set_global(obj, "target_tgid", &opt.pid, sizeof(opt.pid)))
-		goto cleanup;
+	skel->rodata->target_tgid = opt.pid;
 
 	/* Load: maps created, the chosen programs verified. */
-	if (bsdk_obj_load(obj))
+	if (uprobe__load(skel))
 		goto cleanup;
 
 	struct bsdk_perfbuf_opts pb_opts = {
@@ -351,7 +342,7 @@ int main(int argc, char **argv)
 		.merge_by_ts = true,
 		.ts_offset = __builtin_offsetof(struct uprobe_event, ts_ns),
 	};
-	pb = bsdk_perfbuf_new(bsdk_map_fd(bsdk_obj_map_find(obj, "events")), &pb_opts);
+	pb = bsdk_perfbuf_new(bsdk_map_fd(skel->maps.events), &pb_opts);
 	if (!pb)
 		goto cleanup;
 
@@ -409,6 +400,6 @@ cleanup:
 	for (int i = 1; i >= 0; i--)
 		bsdk_link_destroy(links[i]);
 	bsdk_perfbuf_free(pb);
-	bsdk_obj_close(obj);
+	uprobe__destroy(skel);
 	return ret;
 }

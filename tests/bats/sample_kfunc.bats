@@ -144,8 +144,10 @@ PY
 	assert_output "error: unexpected argument 'extra' (try 'kfunc --help')"
 }
 
-@test "kfunc names a missing object and exits 1" {
-	run "$BIN" --object /nonexistent/kfunc.bpf.o --mode kprobe --duration 1
-	assert_failure 1
-	assert_output --partial "/nonexistent/kfunc.bpf.o"
+@test "kfunc names a missing object and exits 1, in any mode" {
+	for mode in auto kprobe fentry; do
+		run "$BIN" --object /nonexistent/kfunc.bpf.o --mode $mode --duration 1
+		assert_failure 1
+		assert_output "error: cannot open '/nonexistent/kfunc.bpf.o': No such file or directory"
+	done
 }

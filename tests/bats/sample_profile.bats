@@ -114,3 +114,13 @@ PY
 	assert_failure 1
 	assert_output --partial "error: cannot open '/nonexistent/profile.bpf.o'"
 }
+
+@test "profile --object loads that file instead of the object built in" {
+	run "$BIN" --object "$BUILD/bpf/profile.bpf.o" --duration 0.5
+	assert_success
+	# Not an object at all: the error names the file, so it was read.
+	printf 'not ELF' >"$BATS_TEST_TMPDIR/bad.o"
+	run "$BIN" --object "$BATS_TEST_TMPDIR/bad.o" --duration 0.5
+	assert_failure 1
+	assert_output --partial "$BATS_TEST_TMPDIR/bad.o"
+}
