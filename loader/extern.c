@@ -684,6 +684,63 @@ static int resolve_kconfig(struct bsdk_obj *obj, struct ext *e, uint8_t *data,
 	return 0;
 }
 
+static const char *kind_word(int kind)
+{
+	static const char *const words[] = {
+		[BTF_KIND_INT] = "an integer", [BTF_KIND_PTR] = "a pointer", [BTF_KIND_ARRAY] = "an array",
+		[BTF_KIND_STRUCT] = "a struct", [BTF_KIND_UNION] = "a union", [BTF_KIND_ENUM] = "an enum",
+		[BTF_KIND_FWD] = "a forward declaration", [BTF_KIND_ENUM64] = "an enum",
+		[BTF_KIND_FLOAT] = "a float",
+	};
+
+	return kind >= 0 && (size_t)kind < ARRAY_SIZE(words) && words[kind] ? words[kind] : "another kind";
+}
+
+/* The kernel's variable or function has the shape the object declares:
+ * the same kind of type (and, for structs, unions and enums, the same
+ * name up to a ___flavour suffix; for integers the same size), or for a
+ * kfunc the same number of parameters. Not a full compatibility check:
+ * what catches the declarations that would make the program read garbage
+ * or pass arguments the kernel does not expect. */
+static int check_shape(struct bsdk_obj *obj, struct ext *e, const struct btf *kb)
+{
+	const struct btf_type *kt = btf_type_by_id(kb, e->kernel_btf_id);
+	const struct btf_type *lt, *kv;
+
+	if (!kt)
+		return 0;
+	if (e->kind == EXT_KFUNC) {
+		const struct btf_type *kp = btf_type_by_id(kb, kt->type);
+
+		lt = btf_type_by_id(obj->btf, e->type_id);
+		if (kp && lt && btf_kind(kp) == BTF_KIND_FUNC_PROTO && btf_kind(lt) == BTF_KIND_FUNC_PROTO &&
+		    btf_vlen(kp) != btf_vlen(lt))
+			return ext_unresolved(e, "takes %u argument%s in the kernel but %u in the object's declaration",
+					      btf_vlen(kp), btf_vlen(kp) == 1 ? "" : "s", btf_vlen(lt));
+		return 0;
+	}
+	kv = btf_skip_mods(kb, kt->type, NULL);
+	lt = btf_skip_mods(obj->btf, e->type_id, NULL);
+	if (!kv || !lt)
+		return 0;
+	if (btf_kind(kv) != btf_kind(lt) &&
+	    !(btf_kind(kv) == BTF_KIND_ENUM64 && btf_kind(lt) == BTF_KIND_ENUM))
+		return ext_unresolved(e, "is declared as %s, but the kernel's is %s", kind_word(btf_kind(lt)),
+				      kind_word(btf_kind(kv)));
+	if (btf_kind(kv) == BTF_KIND_INT && kv->size != lt->size)
+		return ext_unresolved(e, "is declared as a %u-byte integer, but the kernel's has %u bytes",
+				      lt->size, kv->size);
+	if (btf_kind(kv) == BTF_KIND_STRUCT || btf_kind(kv) == BTF_KIND_UNION || btf_kind(kv) == BTF_KIND_ENUM) {
+		const char *ln = btf_name(obj->btf, lt), *kn = btf_name(kb, kv);
+		size_t len = btf_essential_len(ln);
+
+		if (*ln && (strlen(kn) != len || strncmp(ln, kn, len)))
+			return ext_unresolved(e, "is declared as %s '%s', but the kernel's is '%s'",
+					      kind_word(btf_kind(lt)), ln, kn);
+	}
+	return 0;
+}
+
 /* Find a ksym variable or kfunc in the kernel's BTF. */
 static int resolve_btf(struct bsdk_obj *obj, struct ext *e, int kind)
 {
@@ -694,6 +751,10 @@ static int resolve_btf(struct bsdk_obj *obj, struct ext *e, int kind)
 		return ext_unresolved(e, "not found in kernel BTF");
 	if (err)
 		return ext_unresolved(e, "the kernel's BTF cannot be read (%s)", bsdk_strerror(err));
+	if (check_shape(obj, e, kb)) {
+		e->bad_value = true;	/* there, but not as declared: weak does not help */
+		return -EINVAL;
+	}
 	if (e->kernel_btf_fd > 0)
 		snprintf(e->value, sizeof(e->value), "btf id %u (module btf fd %d)", e->kernel_btf_id, e->kernel_btf_fd);
 	else

@@ -141,3 +141,12 @@ run_once() {
 	assert_line "error: '$OBJS/ext_ksym_missing.bpf.o': ksym extern 'bpfsdk_no_such_variable' not found in kernel BTF"
 	refute_output --partial "not defined in this object"
 }
+
+@test "ksym: a variable and a kfunc the kernel has in another shape fail the load, saying what differs" {
+	btf=$(bpftool btf dump file /sys/kernel/btf/vmlinux 2>/dev/null) || skip "no kernel BTF"
+	grep -q "FUNC 'bpf_task_from_pid'" <<<"$btf" || skip "this kernel has no bpf_task_from_pid kfunc"
+	run "$BPFSDK" run --duration 1 "$OBJS/ext_ksym_mismatch.bpf.o"
+	assert_failure 1
+	assert_line "error: '$OBJS/ext_ksym_mismatch.bpf.o': ksym extern 'bpf_prog_active' is declared as a struct, but the kernel's is an integer"
+	assert_line "error: '$OBJS/ext_ksym_mismatch.bpf.o': kfunc 'bpf_task_from_pid' takes 1 argument in the kernel but 2 in the object's declaration"
+}
