@@ -170,3 +170,30 @@ check_events() {
 	done
 	[ "$n" -gt 0 ] || fail "no gallery object printed a record"
 }
+
+@test "opensnoop's own --json and bpfsdk run --format json agree on the same open" {
+	file="$BATS_TEST_TMPDIR/agree-$$-$RANDOM.txt"
+	echo hello >"$file"
+	rm -f "$GO"
+	bash -c 'while [ ! -e "$1" ]; do sleep 0.05; done; exec cat "$2"' _ "$GO" "$file" >/dev/null &
+	opener=$!
+	"$BUILD/bin/opensnoop" --json --pid "$opener" >"$BATS_TEST_TMPDIR/sample" 2>/dev/null &
+	sample=$!
+	start_run --set target_tgid="$opener" --format json "$BUILD/bpf/opensnoop.bpf.o"
+	sleep 1	# the sample says nothing when it is attached: give it time
+	go
+	wait "$opener"
+	for _ in $(seq 100); do
+		grep -q "$file" "$OUT" && grep -q "$file" "$BATS_TEST_TMPDIR/sample" && break
+		sleep 0.1
+	done
+	kill -INT "$RUN_PID" "$sample"
+	wait "$sample" || true
+	wait_run
+	# each tool loaded its own copy of the program: the timestamps differ
+	fields='select(.path == $f) | [.pid, .tid, .uid, .comm, .ret, .flags, .dfd, .path] | @json'
+	ours=$(jq -r --arg f "$file" "$fields" "$OUT")
+	theirs=$(jq -r --arg f "$file" "$fields" "$BATS_TEST_TMPDIR/sample")
+	[ -n "$ours" ] || fail "bpfsdk run printed no record of $file"
+	expect_eq "$ours" "$theirs" "the fields of the two tools"
+}
