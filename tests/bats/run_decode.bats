@@ -197,3 +197,27 @@ check_events() {
 	[ -n "$ours" ] || fail "bpfsdk run printed no record of $file"
 	expect_eq "$ours" "$theirs" "the fields of the two tools"
 }
+
+@test "--sort-by merges by a u64 member; its errors; --timestamp adds @time" {
+	build_libbpf_object
+	start_trigger getpgid 3 1001
+	start_run --set target_pid="$TRIGGER_PID" --format json --type event --sort-by arg \
+		--timestamp --count 3 "$LIBBPF_OBJ"
+	go
+	wait_run
+	expect_eq "$RUN_STATUS" 0 "exit status"
+	expect_eq "$(jq -r '.arg' "$OUT" | tr '\n' ' ')" "1001 1002 1003 " "records in order of arg"
+	now=$(date +%s)
+	jq -e --argjson now "$now" '."@time" | type == "number" and . > $now - 600 and . <= $now + 1' \
+		"$OUT" >/dev/null || fail "@time is not the time of reading"
+
+	run "$BPFSDK" run --format json --sort-by arg "$LIBBPF_OBJ"
+	expect_eq "$status" 2 "exit status without a type"
+	assert_output --partial "error: --sort-by arg: map 'events' has no record type yet"
+	run "$BPFSDK" run --format json --type event --sort-by comm "$LIBBPF_OBJ"
+	expect_eq "$status" 2 "exit status for a char array"
+	assert_output --partial "error: --sort-by comm: the member is not a 64-bit integer"
+	run "$BPFSDK" run --format json --type event --sort-by nope "$LIBBPF_OBJ"
+	expect_eq "$status" 2 "exit status for no such member"
+	assert_output --partial "error: --sort-by nope: event has no member 'nope'"
+}
