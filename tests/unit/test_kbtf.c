@@ -182,11 +182,53 @@ static void test_vmlinux(void)
 		  -ENOENT, "an unknown name, modules searched too: -ENOENT");
 }
 
+/* bsdk_obj_open_opts: sizes older and newer than this library's, and a btf_path that fails. */
+static void test_open_opts(void)
+{
+	struct img im = img_read("core_flavour");
+	struct {
+		struct bsdk_obj_open_opts o;
+		uint64_t future;	/* a field a newer library might have */
+	} big = { { .sz = sizeof(big) }, 0 };
+	struct bsdk_obj_open_opts small = { .sz = 4 };
+	struct bsdk_obj *obj;
+	int err;
+
+	obj = bsdk_obj_open_mem_opts(im.buf, im.size, "opts", NULL);
+	check(obj != NULL, "NULL options are the defaults");
+	bsdk_obj_close(obj);
+	obj = bsdk_obj_open_mem_opts(im.buf, im.size, "opts", &big.o);
+	check(obj != NULL, "a larger struct whose extra bytes are zero is accepted");
+	bsdk_obj_close(obj);
+	big.future = 1;
+	cap_start();
+	obj = bsdk_obj_open_mem_opts(im.buf, im.size, "opts", &big.o);
+	err = errno;
+	bsdk_set_log(NULL, NULL);
+	check(obj == NULL && err == EINVAL, "a field this library does not know, set: EINVAL");
+	check_i64(cap.errors, 1, "one error: %s", cap.first);
+	cap_start();
+	obj = bsdk_obj_open_mem_opts(im.buf, im.size, "opts", &small);
+	err = errno;
+	bsdk_set_log(NULL, NULL);
+	check(obj == NULL && err == EINVAL, "sz smaller than the first version: EINVAL");
+	check_i64(cap.errors, 1, "one error: %s", cap.first);
+	cap_start();
+	obj = bsdk_obj_open_mem_opts(im.buf, im.size, "opts", &(struct bsdk_obj_open_opts){
+		.sz = sizeof(struct bsdk_obj_open_opts), .btf_path = "/nonexistent/btf" });
+	err = errno;
+	bsdk_set_log(NULL, NULL);
+	check(obj == NULL && err == ENOENT, "a btf_path that is not there fails the open: ENOENT");
+	check_i64(cap.errors, 1, "one error: %s", cap.first);
+	free(im.buf);
+}
+
 int main(void)
 {
 	test_split();
 	test_file();
 	test_vmlinux();
+	test_open_opts();
 	kbtf_release();
 	return check_done();
 }
