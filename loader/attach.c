@@ -265,15 +265,31 @@ static bool syscall_wrappers(void)
 /* "NAME": a kprobe on the system call's entry symbol. The program sees the
  * wrapper's registers: with wrappers, its first argument is the pt_regs of
  * the system call (what BPF_KSYSCALL unpacks). */
+int kprobe_symbol(const struct bsdk_prog *prog, char *func, size_t size)
+{
+	const char *t = prog->target;
+	size_t len = strcspn(t, "+");
+
+	if (prog->kind->attach == attach_ksyscall) {
+		if (t[len] || strchr(t, '/') ||
+		    (size_t)snprintf(func, size, "%s%s", syscall_wrappers() ? syscall_prefix() : "sys_",
+				     t) >= size)
+			return fail(BSDK_ESECTION);
+		return 0;
+	}
+	if (len == 0 || len >= size)
+		return fail(BSDK_ESECTION);
+	memcpy(func, t, len);
+	func[len] = '\0';
+	return 0;
+}
+
 int attach_ksyscall(struct bsdk_prog *prog, struct bsdk_link *link)
 {
 	char func[256];
 	int pfd;
 
-	if (strchr(prog->target, '+') || strchr(prog->target, '/') ||
-	    (size_t)snprintf(func, sizeof(func), "%s%s",
-			     syscall_wrappers() ? syscall_prefix() : "sys_",
-			     prog->target) >= sizeof(func))
+	if (kprobe_symbol(prog, func, sizeof(func)))
 		return log_fail(BSDK_ESECTION, "program '%s': '%s' is not a system call name",
 				prog->fn.name, prog->target);
 	pfd = open_probe(prog, "kprobe", prog->kind->retprobe, -1, func, 0, func);

@@ -39,9 +39,27 @@ static bool tracepoint_missing(const char *target)
 	return false;	/* tracefs not mounted: attach says so */
 }
 
+/* Whether the kernel has no symbol func for a kprobe: only when
+ * /proc/kallsyms can be read and lists none of that name. */
+static bool ksym_missing(const char *func)
+{
+	FILE *f = fopen("/proc/kallsyms", "re");
+	char line[512], name[256];
+	bool found = false;
+
+	if (!f)
+		return false;	/* attach says what is wrong */
+	/* "ADDRESS TYPE NAME[\t[MODULE]]" */
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "%*s %*s %255s", name) == 1 && strcmp(name, func) == 0;
+	fclose(f);
+	return !found;
+}
+
 int bsdk_prog_attach_check(struct bsdk_prog *prog, char *why, size_t size)
 {
 	const struct attach_kind *k = prog->kind;
+	char func[256];
 
 	if (!k->attach) {
 		snprintf(why, size, "%s programs have no attach point of their own: %s",
@@ -60,6 +78,12 @@ int bsdk_prog_attach_check(struct bsdk_prog *prog, char *why, size_t size)
 		snprintf(why, size, "this kernel cannot attach %s programs (no %s PMU)",
 			 k->type_name, k->attach == attach_uprobe || k->attach == attach_usdt ? "uprobe" : "kprobe");
 		return fail(BSDK_ENOTSUPP);
+	}
+	if ((k->attach == attach_kprobe || k->attach == attach_ksyscall) &&
+	    kprobe_symbol(prog, func, sizeof(func)) == 0 && ksym_missing(func)) {
+		snprintf(why, size, "kernel function '%s' does not exist on this kernel (not in /proc/kallsyms)",
+			 func);
+		return fail(BSDK_ENOPROBE);
 	}
 	if (k->attach == attach_tracepoint && tracepoint_missing(prog->target)) {
 		snprintf(why, size, "tracepoint '%s' does not exist on this kernel", prog->target);

@@ -394,10 +394,13 @@ enum bsdk_attach_flags {
 
 /* Whether bsdk_obj_attach_all() would attach prog on this kernel, as far as can be known
  * before loading: its kind has an attach point of its own (not perf_event, socket, tc, xdp, a
- * uprobe without PATH:FUNCTION), the kernel can attach that kind, and its tracepoint (or BTF
- * target) exists. 0, or a negative errno with the reason, one line, in why (size bytes):
+ * uprobe without PATH:FUNCTION), the kernel can attach that kind, and its tracepoint, BTF target
+ * or kprobe function (in /proc/kallsyms) exists; for BTF-typed kinds (tp_btf, fentry, lsm,
+ * iter, ...) an empty program of the kind is loaded at the target, so a kernel that refuses the
+ * kind says so here. 0, or a negative errno with the reason, one line, in why (size bytes):
  * -EOPNOTSUPP (load-only kind, probe without a target), -BSDK_ENOTSUPP (the kernel lacks the
- * kind), -BSDK_ENOPROBE (no such target). Logs nothing. */
+ * kind), -BSDK_ENOPROBE (no such target), or the kernel's errno when it refuses the kind
+ * (-EPERM). Logs nothing. */
 int bsdk_prog_attach_check(struct bsdk_prog *prog, char *why, size_t size);
 
 /* Before bsdk_obj_load(): turn autoload off for each program bsdk_prog_attach_check() finds

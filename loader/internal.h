@@ -489,6 +489,10 @@ int attach_raw_tracepoint(struct bsdk_prog *prog, struct bsdk_link *link);
 int attach_kprobe(struct bsdk_prog *prog, struct bsdk_link *link);
 int attach_ksyscall(struct bsdk_prog *prog, struct bsdk_link *link);
 int attach_uprobe(struct bsdk_prog *prog, struct bsdk_link *link);
+/* The kernel symbol a kprobe or ksyscall program probes (the target
+ * without "+OFFSET"; __x64_sys_NAME for ksyscall/NAME), into func. 0 or
+ * -BSDK_ESECTION for a target that names none. */
+int kprobe_symbol(const struct bsdk_prog *prog, char *func, size_t size);
 /* The PMU's type number and the config bit of its return probes. */
 int probe_pmu(const char *pmu, int *type, int *ret_bit);
 /* Whether a uprobe target names a binary ("PATH:FUNC"): without one the

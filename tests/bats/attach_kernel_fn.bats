@@ -128,3 +128,11 @@ record() {
 	r=$(record 6)
 	expect_eq "$(field "$r" 8 8)" 0 "return value"
 }
+
+@test "a kprobe or ksyscall whose function the kernel lacks is left out before loading" {
+	run "$BPFSDK" inspect "$OBJS/attach_kprobe_missing.bpf.o"
+	assert_success
+	assert_line "  program 'on_missing_fn' (section 'kprobe/bpfsdk_no_such_function'): 'bpfsdk run' will leave it out: kernel function 'bpfsdk_no_such_function' does not exist on this kernel (not in /proc/kallsyms)"
+	assert_line "  program 'on_missing_syscall' (section 'ksyscall/bpfsdk_no_such_syscall'): 'bpfsdk run' will leave it out: kernel function '__x64_sys_bpfsdk_no_such_syscall' does not exist on this kernel (not in /proc/kallsyms)"
+	refute_line --regexp "program 'on_unlinkat'.*will leave it out"
+}
