@@ -11,20 +11,27 @@
  * Nothing is sent per event: the histogram lives in an array map that user
  * space reads when it wants to, once a second or once at the end.
  *
- * Raw tracepoints give the task_struct pointers themselves. Where pid and
- * tgid sit inside task_struct depends on the kernel's build, so user space
- * looks the offsets up in the running kernel's BTF and sets them before
- * load - by hand, what CO-RE relocations automate.
+ * BTF tracepoints (tp_btf/) give the tracepoint's arguments typed from the
+ * kernel's BTF - here the struct task_struct pointers themselves - and the
+ * program may read through them directly. Where pid and tgid sit inside
+ * task_struct depends on the kernel's build: the struct below names only
+ * those two members, and CO-RE puts in their offsets in the running
+ * kernel when the object is loaded.
  */
 #include <linux/bpf.h>
 #include "bpf_helpers.h"
+#include "bpf_tracing.h"
 #include "runqlat.h"
 
-/* GPL: bpf_probe_read_kernel() is a GPL-only helper. */
 char LICENSE[] SEC("license") = "GPL";
 
-const volatile __u32 task_pid_off = 0;	/* offsetof(struct task_struct, pid) */
-const volatile __u32 task_tgid_off = 0;	/* offsetof(struct task_struct, tgid) */
+/* Only what we read; preserve_access_index makes every access a CO-RE
+ * relocation, resolved against the kernel's own task_struct. */
+struct task_struct {
+	int pid;	/* the thread id */
+	int tgid;	/* the process id */
+} __attribute__((preserve_access_index));
+
 const volatile __u32 target_tgid = 0;	/* 0: every process */
 const volatile __u64 unit_ns = 1000;	/* 1000: usecs, 1000000: msecs */
 
@@ -51,14 +58,6 @@ struct {
 	__type(value, struct runqlat_hist);
 } hist SEC(".maps");
 
-static __always_inline __u32 task_u32(const void *task, __u32 off)
-{
-	__u32 v = 0;
-
-	bpf_probe_read_kernel(&v, sizeof(v), (const char *)task + off);
-	return v;
-}
-
 /* floor(log2(v)), v > 0, without a loop: halve the range five times. */
 static __always_inline __u32 log2_u64(__u64 v)
 {
@@ -72,15 +71,15 @@ static __always_inline __u32 log2_u64(__u64 v)
 	return r | (__u32)(v >> 1);
 }
 
-static __always_inline void enqueued(const void *task, __u64 preempted)
+static __always_inline void enqueued(const struct task_struct *task, __u64 preempted)
 {
 	struct start s = { .ts = bpf_ktime_get_ns(), .preempted = preempted };
 	__u32 tid, zero = 0;
 	struct runqlat_hist *h;
 
-	if (target_tgid && task_u32(task, task_tgid_off) != target_tgid)
+	if (target_tgid && (__u32)task->tgid != target_tgid)
 		return;
-	tid = task_u32(task, task_pid_off);
+	tid = (__u32)task->pid;
 	if (!tid)
 		return;		/* the idle task */
 	if (bpf_map_update_elem(&start, &tid, &s, BPF_ANY)) {
@@ -90,38 +89,38 @@ static __always_inline void enqueued(const void *task, __u64 preempted)
 	}
 }
 
-/* raw_tracepoint/sched_wakeup: args[0] is the struct task_struct *. */
-SEC("raw_tracepoint/sched_wakeup")
-int wakeup(struct bpf_raw_tracepoint_args *ctx)
+/* The woken task. */
+SEC("tp_btf/sched_wakeup")
+int BPF_PROG(wakeup, struct task_struct *p)
 {
-	enqueued((const void *)ctx->args[0], 0);
+	enqueued(p, 0);
 	return 0;
 }
 
-SEC("raw_tracepoint/sched_wakeup_new")
-int wakeup_new(struct bpf_raw_tracepoint_args *ctx)
+/* A new task's first wakeup. */
+SEC("tp_btf/sched_wakeup_new")
+int BPF_PROG(wakeup_new, struct task_struct *p)
 {
-	enqueued((const void *)ctx->args[0], 0);
+	enqueued(p, 0);
 	return 0;
 }
 
-/* raw_tracepoint/sched_switch: args are (bool preempt, prev, next,
- * unsigned int prev_state); prev_state is the 4th since 5.18. */
-SEC("raw_tracepoint/sched_switch")
-int switch_in(struct bpf_raw_tracepoint_args *ctx)
+/* prev leaves the CPU, next gets it; prev_state is the 4th argument since
+ * 5.18 (before, read prev->__state). */
+SEC("tp_btf/sched_switch")
+int BPF_PROG(switch_in, _Bool preempt, struct task_struct *prev, struct task_struct *next,
+	     unsigned int prev_state)
 {
-	const void *prev = (const void *)ctx->args[1];
-	const void *next = (const void *)ctx->args[2];
 	__u32 tid, zero = 0, slot;
 	struct runqlat_hist *h;
 	struct start *s;
 	__u64 delta;
 
 	/* Preempted while runnable: it waits in the queue from now. */
-	if ((__u32)ctx->args[3] == TASK_RUNNING)
+	if (prev_state == TASK_RUNNING)
 		enqueued(prev, 1);
 
-	tid = task_u32(next, task_pid_off);
+	tid = (__u32)next->pid;
 	s = bpf_map_lookup_elem(&start, &tid);
 	if (!s)
 		return 0;	/* queued before we attached, or filtered */

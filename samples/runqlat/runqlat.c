@@ -8,18 +8,16 @@
  * INTERVAL seconds like BCC's runqlat - and draws it. No record per event
  * crosses to user space.
  *
- * The story: open -> find task_struct's layout in the kernel's BTF ->
- * configure -> load -> attach -> read the map when it is time -> clean up.
+ * The story: open -> configure -> load -> attach -> read the map when it
+ * is time -> clean up.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -85,61 +83,6 @@ static double now_sec(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* The offsets of task_struct's pid and tgid in the running kernel, from
- * its BTF: what lets one BPF object read task_struct on any build. */
-static int task_offsets(__u32 *pid_off, __u32 *tgid_off)
-{
-	static const char path[] = "/sys/kernel/btf/vmlinux";
-	struct bsdk_btf_info pid_info, tgid_info;
-	struct bsdk_btf *btf = NULL;
-	char *data = NULL;
-	size_t size = 0;
-	ssize_t n;
-	int fd, id, err = -1;
-
-	/* sysfs reports no size for it: read until the end. */
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		fprintf(stderr, "error: cannot open '%s': %s (a kernel without BTF?)\n", path,
-			strerror(errno));
-		return -1;
-	}
-	for (;;) {
-		char *bigger = realloc(data, size + (1 << 20));
-
-		if (!bigger)
-			goto out;
-		data = bigger;
-		n = read(fd, data + size, 1 << 20);
-		if (n <= 0)
-			break;
-		size += (size_t)n;
-	}
-	if (n < 0) {
-		fprintf(stderr, "error: reading '%s': %s\n", path, strerror(errno));
-		goto out;
-	}
-	btf = bsdk_btf_new(data, size);
-	if (!btf)
-		goto out;
-	id = bsdk_btf_find_type(btf, "task_struct");
-	if (id < 0 || bsdk_btf_info(btf, (uint32_t)id, "pid", &pid_info) ||
-	    bsdk_btf_info(btf, (uint32_t)id, "tgid", &tgid_info) ||
-	    pid_info.size != 4 || tgid_info.size != 4) {
-		fprintf(stderr, "error: '%s' has no struct task_struct with 4-byte pid and tgid\n",
-			path);
-		goto out;
-	}
-	*pid_off = (__u32)pid_info.offset;
-	*tgid_off = (__u32)tgid_info.offset;
-	err = 0;
-out:
-	bsdk_btf_free(btf);
-	free(data);
-	close(fd);
-	return err;
 }
 
 /* Print cur - prev: what the interval added. The kernel's histogram only
@@ -317,18 +260,13 @@ int main(int argc, char **argv)
 	if (!skel)
 		goto cleanup;
 
-	/* Configure: task_struct's layout from the kernel's BTF, the filter
-	 * and the unit - constants of the program, set in its .rodata before
-	 * load. */
-	if (task_offsets(&skel->rodata->task_pid_off, &skel->rodata->task_tgid_off))
-		goto cleanup;
+	/* Configure: the filter and the unit, constants of the program set
+	 * in its .rodata before load. */
 	skel->rodata->target_tgid = opt.pid;
 	skel->rodata->unit_ns = opt.msecs ? 1000000 : 1000;
-	if (opt.verbose)
-		fprintf(stderr, "task_struct: pid at %u, tgid at %u\n", skel->rodata->task_pid_off,
-			skel->rodata->task_tgid_off);
 
-	/* Load: maps created, programs verified. */
+	/* Load: task_struct's pid and tgid found in the kernel's BTF (CO-RE),
+	 * maps created, programs verified. */
 	if (runqlat__load(skel))
 		goto cleanup;
 
