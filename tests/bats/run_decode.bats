@@ -221,3 +221,47 @@ check_events() {
 	expect_eq "$status" 2 "exit status for no such member"
 	assert_output --partial "error: --sort-by nope: event has no member 'nope'"
 }
+
+# A copy of $LIBBPF_OBJ whose struct event holds itself (its first member's
+# type is the struct): BTF that parses, and that no compiler writes.
+hostile_object() {
+	command -v llvm-objcopy >/dev/null || skip "llvm-objcopy is not installed"
+	HOSTILE_OBJ="$BATS_TEST_TMPDIR/hostile.bpf.o"
+	llvm-objcopy --dump-section .BTF="$BATS_TEST_TMPDIR/btf" "$LIBBPF_OBJ" "$BATS_TEST_TMPDIR/tmp.o"
+	python3 - "$BATS_TEST_TMPDIR/btf" <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+hdr_len, type_off, type_len, str_off = struct.unpack_from('<IIII', b, 4)
+t0, s0 = hdr_len + type_off, hdr_len + str_off
+fixed = {1: 4, 3: 12, 14: 4, 17: 4}               # INT, ARRAY, VAR, DECL_TAG
+each = {4: 12, 5: 12, 6: 8, 13: 8, 15: 12, 19: 12}  # per vlen entry
+off, tid = t0, 1
+while off < t0 + type_len:
+    name_off, info = struct.unpack_from('<II', b, off)
+    kind, vlen = (info >> 24) & 0x1f, info & 0xffff
+    name = b[s0 + name_off:b.index(0, s0 + name_off)]
+    if kind == 4 and name == b'event':
+        struct.pack_into('<I', b, off + 16, tid)   # member 0's type: itself
+    off += 12 + fixed.get(kind, 0) + vlen * each.get(kind, 0)
+    tid += 1
+open(sys.argv[1], 'wb').write(b)
+PY
+	llvm-objcopy --update-section .BTF="$BATS_TEST_TMPDIR/btf" "$LIBBPF_OBJ" "$HOSTILE_OBJ"
+}
+
+@test "a struct that holds itself: valid JSON, and one warning that it was not shown whole" {
+	build_libbpf_object
+	hostile_object
+	start_trigger getpgid 3 1001
+	start_run --set target_pid="$TRIGGER_PID" --format json --type event --count 3 "$HOSTILE_OBJ"
+	go
+	wait_run
+	expect_eq "$RUN_STATUS" 0 "exit status"
+	expect_eq "$(wc -l <"$OUT")" 3 "records"
+	while read -r line; do
+		python3 -c 'import json, sys; json.loads(sys.argv[1])' "$line" || fail "not JSON: $line"
+	done <"$OUT"
+	expect_eq "$(grep -c "^warning: map 'events': 3 records not shown whole as event: malformed BTF$" "$ERR")" 1 \
+		"the warning"
+	expect_eq "$(grep -c '^error' "$ERR")" 0 "error lines"
+}
