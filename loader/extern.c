@@ -584,20 +584,24 @@ static uint32_t kernel_version(void)
 static int kallsyms_lookup(const char *const *want, size_t n, uint64_t *addrs, bool *found)
 {
 	FILE *f = fopen("/proc/kallsyms", "re");
-	char line[512], name[256];
+	char line[512];
 
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
-		unsigned long long addr;
-		char type;
+		/* "ADDR TYPE NAME[\t[MODULE]]": compare the name before parsing */
+		char *sym = strchr(line, ' '), *end;
 
-		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
+		sym = sym ? strchr(sym + 1, ' ') : NULL;
+		if (!sym)
 			continue;
+		sym++;
+		end = sym + strcspn(sym, " \t\n");
+		*end = '\0';
 		for (size_t i = 0; i < n; i++) {
-			if (!found[i] && strcmp(name, want[i]) == 0) {
+			if (!found[i] && strcmp(sym, want[i]) == 0) {
 				found[i] = true;
-				addrs[i] = addr;
+				addrs[i] = strtoull(line, NULL, 16);
 			}
 		}
 	}
@@ -799,12 +803,19 @@ int externs_resolve(struct bsdk_obj *obj)
 		free(found);
 		return -ENOMEM;
 	}
-	/* /proc/kallsyms is long: one pass for every name needed */
+	/* The syscall wrappers are functions of the kernel's BTF, found in
+	 * its index; /proc/kallsyms is long and slow to read (a tenth of a
+	 * second), so it is read only for what BTF cannot say: the addresses
+	 * of untyped ksyms, and the wrappers of a kernel without BTF. One
+	 * pass for every name needed. */
 	want[nwant++] = SYSCALL_WRAPPER_SYM;
+	if (extern_by_name(obj, "LINUX_HAS_SYSCALL_WRAPPER", NULL) &&
+	    kbtf_find(obj->btf_path, SYSCALL_WRAPPER_SYM, BTF_KIND_FUNC, NULL, NULL, NULL) == 0)
+		found[0] = true;
 	for (size_t i = 0; i < obj->nexts; i++)
 		if (obj->exts[i].kind == EXT_KSYM && !obj->exts[i].typed)
 			want[nwant++] = obj->exts[i].name;
-	if (nwant > 1 || extern_by_name(obj, "LINUX_HAS_SYSCALL_WRAPPER", NULL))
+	if (nwant > 1 || (!found[0] && extern_by_name(obj, "LINUX_HAS_SYSCALL_WRAPPER", NULL)))
 		kerr = kallsyms_lookup(want, nwant, addrs, found);
 
 	for (size_t i = 0, k = 1; i < obj->nexts; i++) {
