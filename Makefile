@@ -12,8 +12,9 @@
 #   make vmtest-debian the qemu suites on Debian's prebuilt kernel
 #   make kernel        build (or reuse the cached) qemu test kernel
 #   make bench         the consumer benchmarks (docs/performance.md)
-#   make fuzz          fuzz the object parser (FUZZ_SECONDS, default 60)
-#   make test-asan     the unit tests under ASan/UBSan/LeakSanitizer
+#   make fuzz          fuzz every parser, FUZZ_SECONDS each (default 60)
+#                      (the targets: tests/fuzz/fuzz.mk; make fuzz-obj ...)
+#   make test-asan     the unit tests and CLI suites under ASan/UBSan/LSan
 #   make check-headers regenerate include/bpf_helper_defs.h and diff it
 #   make update-headers rewrite include/bpf_helper_defs.h from the UAPI header
 #   make picture       redraw docs/picture.svg from docs/picture.dot

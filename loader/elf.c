@@ -58,6 +58,19 @@ const struct elf_sec *elf_sec_by_name(const struct bsdk_obj *obj, const char *na
 	return &obj->secs[obj->sec_order[lo]];
 }
 
+bool elf_sec_name_unique(const struct bsdk_obj *obj, const char *name)
+{
+	size_t first, n = obj->sec_order ? obj->nsecs - 1 : 0;
+
+	if (!elf_sec_by_name(obj, name, &first))
+		return true;
+	/* the index has same-named sections next to each other, the first first */
+	for (size_t i = 0; i + 1 < n; i++)
+		if (obj->sec_order[i] == first)
+			return strcmp(obj->secs[obj->sec_order[i + 1]].name, name) != 0;
+	return true;
+}
+
 bool elf_sec_is_prog(const struct bsdk_obj *obj, size_t sec)
 {
 	const GElf_Shdr *sh = &obj->secs[sec].shdr;

@@ -327,6 +327,8 @@ struct bsdk_obj {
 int elf_parse(struct bsdk_obj *obj);
 const char *elf_sym_name(const struct bsdk_obj *obj, const GElf_Sym *sym);
 const struct elf_sec *elf_sec_by_name(const struct bsdk_obj *obj, const char *name, size_t *index);
+/* No second section of this name (true when there is none at all). */
+bool elf_sec_name_unique(const struct bsdk_obj *obj, const char *name);
 bool elf_sec_is_prog(const struct bsdk_obj *obj, size_t sec);
 bool elf_sec_is_data(const struct bsdk_obj *obj, size_t sec);
 

@@ -26,6 +26,8 @@ static int btf_collect(struct bsdk_obj *obj)
 	uint32_t to;
 
 	s = elf_sec_by_name(obj, ".BTF", NULL);
+	if (s && !elf_sec_name_unique(obj, ".BTF"))
+		return obj_fail(obj, BSDK_EFORMAT, "two sections are named '.BTF'");
 	if (s) {
 		if (s->shdr.sh_type != SHT_PROGBITS || !s->data)
 			return obj_fail(obj, BSDK_EFORMAT, "section '.BTF' holds no data (type %u)", s->shdr.sh_type);
@@ -90,7 +92,9 @@ static struct bsdk_obj *obj_open_image(void *image, size_t size, const char *nam
 	}
 	/* func and line info name types and strings of .BTF: alone, it means nothing. */
 	s = err ? NULL : elf_sec_by_name(obj, ".BTF.ext", NULL);
-	if (s && s->data && obj->btf)
+	if (s && !elf_sec_name_unique(obj, ".BTF.ext"))
+		err = obj_fail(obj, BSDK_EFORMAT, "two sections are named '.BTF.ext'");
+	else if (s && s->data && obj->btf)
 		err = btf_ext_parse(obj, s->data, s->size);
 	if (!err)
 		err = core_resolve_all(obj);

@@ -551,7 +551,7 @@ int mapviews_print(struct mapviews *mv, FILE *f)
 
 		if (n < 0)
 			return -1;
-		if (!v->hist && v->sort_size)
+		if (!v->hist && v->sort_size && n > 0)	/* qsort() wants an array, even of 0 */
 			qsort(e, (size_t)n, sizeof(*e), cmp_entries);
 		shown = cfg->top && cfg->top < (size_t)n ? cfg->top : (size_t)n;
 		for (size_t k = 0; json && k < shown; k++) {

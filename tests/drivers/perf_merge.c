@@ -29,7 +29,8 @@ static const char usage[] =
 "usage: perf_merge [options]\n"
 "\n"
 "Start one writer thread per online CPU, each pinned to its CPU and doing\n"
-"--writes write() calls traced by tests/bpf/perf_overflow.bpf.o, with the\n"
+"--writes write() calls traced by tests/bpf/perf_overflow.bpf.o, the\n"
+"threads taking turns one write each (so the CPUs' records interleave), with the\n"
 "perf buffer idle; then consume everything in one call and check that the\n"
 "records came out in timestamp order across CPUs.\n"
 "\n"
@@ -75,7 +76,13 @@ struct writer {
 	int fd;
 	long writes;
 	pthread_barrier_t *start;
+	int index, nwriters;	/* its turn among the writers */
 };
+
+/* The writers take turns, one write each: the timestamps of the CPUs'
+ * records interleave by construction, however busy the machine, so an
+ * order by timestamp differs from the order CPU by CPU. */
+static long turn;
 
 static void *writer_main(void *arg)
 {
@@ -86,9 +93,13 @@ static void *writer_main(void *arg)
 	CPU_SET(w->cpu, &set);
 	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 	pthread_barrier_wait(w->start);
-	for (long i = 0; i < w->writes; i++)
+	for (long i = 0; i < w->writes; i++) {
+		while (__atomic_load_n(&turn, __ATOMIC_ACQUIRE) % w->nwriters != w->index)
+			sched_yield();
 		if (write(w->fd, "x", 1) != 1)
-			break;
+			i = w->writes;	/* stop, but still pass the turn on */
+		__atomic_fetch_add(&turn, 1, __ATOMIC_RELEASE);
+	}
 	return NULL;
 }
 
@@ -210,7 +221,8 @@ int main(int argc, char **argv)
 		if (!bsdk_cpu_is_online(cpu))
 			continue;
 		w[i] = (struct writer){ .cpu = cpu, .fd = devnull,
-					.writes = writes, .start = &start };
+					.writes = writes, .start = &start,
+					.index = i, .nwriters = nwriters };
 		pthread_create(&w[i].thread, NULL, writer_main, &w[i]);
 		i++;
 	}

@@ -496,27 +496,61 @@ static void test_corrupt(void)
 static void test_garbage(void)
 {
 	struct test_ring t;
-	uint64_t rounds = 20000, ended = 0;
+	uint64_t rounds = 20000, ended = 0, outside = 0, overlap = 0, again = 0, resyncs = 0;
+	uint64_t delivered = 0;
 
 	srand(12345);
 	ring_init(&t, 1024, 0);
 	for (uint64_t i = 0; i < rounds; i++) {
 		struct sink s = { 0 };
+		uint64_t tail0, bytes = 0, corrupt0 = t.counts.corrupt;
 
 		for (uint64_t b = 0; b < t.size; b++)
 			t.data[b] = (uint8_t)rand();
 		/* Now and then make headers plausible so walks go deep. */
-		if (i & 1)
-			for (uint64_t b = 0; b < t.size; b += 8)
-				t.data[b + 6] = 0, t.data[b + 7] = 0,
-				t.data[b + 4] &= 0x78, t.data[b + 5] = 0,
+		if (i & 1) {
+			for (uint64_t b = 0; b < t.size; b += 8) {
+				/* type 0..11 (9 is a sample, 2 lost), misc 0, size 8..128;
+				 * the word after a header, a sample's size, is then small */
+				uint16_t size = (uint16_t)(8 * (1 + rand() % 16));
+
+				memset(t.data + b, 0, 8);
 				t.data[b] = (uint8_t)(rand() % 12);
-		t.tail = (uint64_t)rand() * 8;
+				memcpy(t.data + b + 6, &size, 2);
+			}
+		}
+		t.tail = tail0 = (uint64_t)rand() * 8;
 		t.head = t.tail + (uint64_t)(rand() % 1100);
 		walk(&t, &s);
 		ended += t.tail == t.head;
+		/* What was handed out lies in the ring or the scratch copy, and
+		 * the samples (12 bytes of header and size each) fit in what the
+		 * head made ready: nothing read twice, nothing from outside. */
+		for (int k = 0; k < s.n; k++) {
+			const uint8_t *p = s.got[k].ptr;
+			uint32_t n = s.got[k].size;
+
+			if (s.got[k].kind != 's')
+				continue;
+			bytes += 12 + (uint64_t)n;
+			if (!((p >= t.data && p + n <= t.data + t.size) ||
+			      (t.scratch.buf && p >= (const uint8_t *)t.scratch.buf &&
+			       p + n <= (const uint8_t *)t.scratch.buf + t.scratch.cap)))
+				outside++;
+		}
+		delivered += (uint64_t)s.n;
+		overlap += bytes > t.head - tail0;
+		/* a walk stops at the first corrupt header, and the next finds nothing */
+		resyncs += t.counts.corrupt - corrupt0 > 1;
+		again += walk(&t, &s) != 0;
 	}
 	check_u64(ended, rounds, "random rings: every walk ends at data_head");
+	check_u64(outside, 0, "random rings: every sample lies in the ring or the scratch copy");
+	check_u64(overlap, 0, "random rings: the samples fit in the bytes data_head made ready");
+	check_u64(resyncs, 0, "random rings: at most one corrupt header counted per walk");
+	check_u64(again, 0, "random rings: a second walk with the same data_head finds nothing");
+	check(delivered > rounds / 4, "random rings: the walks went deep (%llu records handed out)",
+	      (unsigned long long)delivered);
 	ring_fini(&t);
 }
 
@@ -547,8 +581,8 @@ int main(void)
 
 	warnings = 0;
 	test_corrupt();
-	check(warnings >= 10, "every corrupt header was logged as a warning (%d)",
-	      warnings);
+	/* seven damaged headers and three impossible counters: one warning each */
+	check_i64(warnings, 10, "every corrupt header was logged as a warning, once");
 	test_garbage();
 	return check_done();
 }
