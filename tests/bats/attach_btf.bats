@@ -82,12 +82,12 @@ task_struct_offset() {
 }
 
 @test "a BTF target the kernel does not have is left out before loading" {
-	run timeout 60 "$BPFSDK" inspect "$OBJS/attach_btf_missing.bpf.o"
+	run timeout 60 "$BPFSDK" inspect "$OBJS/attach_missing.bpf.o"
 	assert_success
 	assert_line "  program 'on_nothing' (section 'tp_btf/bpfsdk_no_such_tracepoint'): 'bpfsdk run' will leave it out: tp_btf target 'bpfsdk_no_such_tracepoint' is not in the kernel's BTF (no typedef 'btf_trace_bpfsdk_no_such_tracepoint')"
 	assert_line "  program 'on_no_func' (section 'fentry/bpfsdk_no_such_function'): 'bpfsdk run' will leave it out: fentry target 'bpfsdk_no_such_function' is not in the kernel's BTF (no function 'bpfsdk_no_such_function')"
-	run timeout 60 "$BPFSDK" run -v --require-all --duration 1 "$OBJS/attach_btf_missing.bpf.o"
+	run timeout 60 "$BPFSDK" run -v --require-all --duration 1 "$OBJS/attach_missing.bpf.o"
 	expect_eq "$status" 1 "exit status"
-	assert_line --regexp "^error: '.*attach_btf_missing\.bpf\.o': program 'on_nothing' \(section 'tp_btf/bpfsdk_no_such_tracepoint'\): cannot attach: tp_btf target"
+	assert_line --regexp "^error: '.*attach_missing\.bpf\.o': program 'on_nothing' \(section 'tp_btf/bpfsdk_no_such_tracepoint'\): cannot attach: tp_btf target"
 	refute_output --partial "loaded ("
 }

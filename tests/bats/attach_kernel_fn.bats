@@ -130,7 +130,7 @@ record() {
 }
 
 @test "a kprobe or ksyscall whose function the kernel lacks is left out before loading" {
-	run "$BPFSDK" inspect "$OBJS/attach_kprobe_missing.bpf.o"
+	run "$BPFSDK" inspect "$OBJS/attach_missing.bpf.o"
 	assert_success
 	assert_line "  program 'on_missing_fn' (section 'kprobe/bpfsdk_no_such_function'): 'bpfsdk run' will leave it out: kernel function 'bpfsdk_no_such_function' does not exist on this kernel (not in /proc/kallsyms)"
 	assert_line "  program 'on_missing_syscall' (section 'ksyscall/bpfsdk_no_such_syscall'): 'bpfsdk run' will leave it out: kernel function '__x64_sys_bpfsdk_no_such_syscall' does not exist on this kernel (not in /proc/kallsyms)"
