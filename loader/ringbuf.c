@@ -46,6 +46,8 @@ struct rb_ring {
 	struct bpf_ring walk;           /* position and counters live here */
 	struct wake_policy wake;
 	bool pending;                   /* a callback stopped the drain with records left */
+	uint64_t last_drain;            /* ns, when the last drain of this ring began */
+	uint64_t period_ns;             /* its drain period while it streams */
 };
 
 struct bsdk_ringbuf {
@@ -53,6 +55,7 @@ struct bsdk_ringbuf {
 	struct bsdk_ringbuf_opts opts;
 	struct wake_cfg wake_cfg;
 	bool adaptive;                  /* max_latency_ms >= 0 */
+	uint64_t base_period_ns;        /* max_latency_ms; a small ring may need less */
 	size_t page_size;
 	struct rb_ring *rings;
 	size_t nrings;
@@ -181,7 +184,9 @@ static int ring_add(struct bsdk_ringbuf *rb, int map_fd, const struct bsdk_ringb
 		return err;
 	}
 	memcpy(r.name, info.name, sizeof(r.name));
-	wake_init(&r.wake, now_ns());
+	r.last_drain = now_ns();
+	r.period_ns = rb->base_period_ns;
+	wake_init(&r.wake, r.last_drain);
 	ev.data.u64 = rb->nrings;
 	grown = realloc(rb->events, (rb->nrings + 1) * sizeof(*grown));
 	if (grown)
@@ -222,6 +227,7 @@ struct bsdk_ringbuf *bsdk_ringbuf_new(int map_fd, const struct bsdk_ringbuf_opts
 	if (!err) {
 		rb->drain.idle_ns = (uint64_t)rb->opts.idle_drain_ms * 1000000ull;
 		wake_cfg_init(&rb->wake_cfg, rb->drain.period_ns);
+		rb->base_period_ns = rb->drain.period_ns;
 		err = ring_add(rb, map_fd, &rb->opts);
 	}
 	if (err) {
@@ -301,9 +307,28 @@ static void hold_back(struct rb_ring *r)
 		publish(r->consumer_pos, &r->walk.published, r->walk.last);
 }
 
+/* The shortest timer period the consumer uses: epoll_wait() counts in milliseconds. */
+#define MIN_PERIOD_NS 1000000ull
+
+/* The drain period for a ring of size bytes that took bytes in elapsed ns: the time a quarter
+ * of the ring takes to fill at that rate, at most the consumer's period. A late drain is judged
+ * by its rate, not by the backlog its lateness let pile up. 0 when even MIN_PERIOD_NS is too
+ * long: the ring is too small for the timer at this rate. */
+static uint64_t stream_period(uint64_t base, uint64_t bytes, uint64_t elapsed, uint64_t size)
+{
+	double fill_ns;
+
+	if (!bytes || !elapsed)
+		return base;
+	fill_ns = (double)(size / 4) * (double)elapsed / (double)bytes;
+	if (fill_ns >= (double)base)
+		return base;
+	return fill_ns < (double)MIN_PERIOD_NS ? 0 : (uint64_t)fill_ns;
+}
+
 /* Drain one ring: walk, let the policy judge, publish accordingly. The number of records handed
  * out, or a callback's negative stop value. */
-static int64_t ring_consume(struct bsdk_ringbuf *rb, struct rb_ring *r, uint64_t now)
+static int64_t ring_drain(struct bsdk_ringbuf *rb, struct rb_ring *r, uint64_t now)
 {
 	uint64_t total = 0, n, from = r->walk.cons;
 
@@ -325,14 +350,19 @@ static int64_t ring_consume(struct bsdk_ringbuf *rb, struct rb_ring *r, uint64_t
 			hold_back(r);
 			return r->walk.stop < 0 ? r->walk.stop : (int64_t)total;
 		}
-		if (rb->adaptive && r->wake.mode == WAKE_STREAM &&
-		    r->walk.cons - from > r->walk.size / 4) {
-			/* More than a quarter of the ring came in one period: at this rate
-			 * the timer would let it overflow. Be woken by the kernel instead,
-			 * for a second at least. */
-			wake_hold_eager(&r->wake, now, 1000000000ull);
-			log_debug("ring buffer: map '%s': %llu bytes in one period, more than a quarter of the ring: woken per record for 1 s",
-				  r->name, (unsigned long long)(r->walk.cons - from));
+		if (rb->adaptive && r->wake.mode == WAKE_STREAM) {
+			/* Drain at least as often as a quarter of the ring fills; when that
+			 * is under a millisecond, the timer would let it overflow: be woken
+			 * by the kernel instead, for a second at least. */
+			r->period_ns = stream_period(rb->base_period_ns, r->walk.cons - from,
+						     now - r->last_drain, r->walk.size);
+			if (!r->period_ns) {
+				r->period_ns = rb->base_period_ns;
+				wake_hold_eager(&r->wake, now, 1000000000ull);
+				log_debug("ring buffer: map '%s': %llu bytes in %llu us, a quarter of the ring in less than 1 ms: woken per record for 1 s",
+					  r->name, (unsigned long long)(r->walk.cons - from),
+					  (unsigned long long)(now - r->last_drain) / 1000);
+			}
 		}
 		if (rb->adaptive && r->wake.mode == WAKE_STREAM) {
 			hold_back(r);
@@ -341,6 +371,14 @@ static int64_t ring_consume(struct bsdk_ringbuf *rb, struct rb_ring *r, uint64_t
 		if (!publish_all(r))
 			return (int64_t)total;
 	}
+}
+
+static int64_t ring_consume(struct bsdk_ringbuf *rb, struct rb_ring *r, uint64_t now)
+{
+	int64_t n = ring_drain(rb, r, now);
+
+	r->last_drain = now;
+	return n;
 }
 
 static int consume(void *owner)
@@ -362,9 +400,16 @@ static int consume(void *owner)
 			break;
 		}
 	}
+	rb->drain.period_ns = rb->base_period_ns;
 	for (size_t i = 0; i < rb->nrings; i++) {
-		streaming |= rb->adaptive && rb->rings[i].wake.mode == WAKE_STREAM;
-		pending |= rb->rings[i].pending;
+		const struct rb_ring *r = &rb->rings[i];
+
+		if (rb->adaptive && r->wake.mode == WAKE_STREAM) {
+			streaming = true;
+			if (r->period_ns < rb->drain.period_ns)
+				rb->drain.period_ns = r->period_ns;
+		}
+		pending |= r->pending;
 	}
 	/* A ring a callback stopped short is due at once; one that streams at the period. */
 	rb->drain.streaming = streaming || pending;
