@@ -122,6 +122,11 @@ void wake_init(struct wake_policy *p, uint64_t now);
 /* Go EAGER now and stay so for hold_ns, whatever the rate: a ring that filled past a quarter
  * within one period is too small to be drained on the timer at that rate. */
 void wake_hold_eager(struct wake_policy *p, uint64_t now, uint64_t hold_ns);
+/* The drain period for a ring of size bytes that took bytes in elapsed ns while streaming: the
+ * time a quarter of it takes to fill at that rate, at most base. 0 when that is under
+ * WAKE_MIN_PERIOD_NS (epoll_wait() counts in ms): the ring is too small for any timer. */
+#define WAKE_MIN_PERIOD_NS 1000000ull
+uint64_t wake_stream_period(uint64_t base, uint64_t bytes, uint64_t elapsed, uint64_t size);
 /* Account the n records a drain at time now found; true when p->mode changed. */
 bool wake_update(struct wake_policy *p, const struct wake_cfg *c, uint64_t now, uint64_t n);
 

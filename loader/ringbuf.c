@@ -307,25 +307,6 @@ static void hold_back(struct rb_ring *r)
 		publish(r->consumer_pos, &r->walk.published, r->walk.last);
 }
 
-/* The shortest timer period the consumer uses: epoll_wait() counts in milliseconds. */
-#define MIN_PERIOD_NS 1000000ull
-
-/* The drain period for a ring of size bytes that took bytes in elapsed ns: the time a quarter
- * of the ring takes to fill at that rate, at most the consumer's period. A late drain is judged
- * by its rate, not by the backlog its lateness let pile up. 0 when even MIN_PERIOD_NS is too
- * long: the ring is too small for the timer at this rate. */
-static uint64_t stream_period(uint64_t base, uint64_t bytes, uint64_t elapsed, uint64_t size)
-{
-	double fill_ns;
-
-	if (!bytes || !elapsed)
-		return base;
-	fill_ns = (double)(size / 4) * (double)elapsed / (double)bytes;
-	if (fill_ns >= (double)base)
-		return base;
-	return fill_ns < (double)MIN_PERIOD_NS ? 0 : (uint64_t)fill_ns;
-}
-
 /* Drain one ring: walk, let the policy judge, publish accordingly. The number of records handed
  * out, or a callback's negative stop value. */
 static int64_t ring_drain(struct bsdk_ringbuf *rb, struct rb_ring *r, uint64_t now)
@@ -354,7 +335,7 @@ static int64_t ring_drain(struct bsdk_ringbuf *rb, struct rb_ring *r, uint64_t n
 			/* Drain at least as often as a quarter of the ring fills; when that
 			 * is under a millisecond, the timer would let it overflow: be woken
 			 * by the kernel instead, for a second at least. */
-			r->period_ns = stream_period(rb->base_period_ns, r->walk.cons - from,
+			r->period_ns = wake_stream_period(rb->base_period_ns, r->walk.cons - from,
 						     now - r->last_drain, r->walk.size);
 			if (!r->period_ns) {
 				r->period_ns = rb->base_period_ns;

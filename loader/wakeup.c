@@ -88,3 +88,16 @@ bool wake_update(struct wake_policy *p, const struct wake_cfg *c, uint64_t now, 
 	p->switches++;
 	return true;
 }
+
+uint64_t wake_stream_period(uint64_t base, uint64_t bytes, uint64_t elapsed, uint64_t size)
+{
+	double fill_ns;
+
+	if (!bytes || !elapsed)
+		return base;
+	/* A late drain is judged by its rate, not by the backlog its lateness let pile up. */
+	fill_ns = (double)(size / 4) * (double)elapsed / (double)bytes;
+	if (fill_ns >= (double)base)
+		return base;
+	return fill_ns < (double)WAKE_MIN_PERIOD_NS ? 0 : (uint64_t)fill_ns;
+}

@@ -96,6 +96,20 @@ int main(void)
 	check_i64(p.mode, WAKE_STREAM, "after the hold: STREAM");
 	t += 1001 * MS;
 
+	/* The period a ring needs: a quarter of 2 MiB at 24 MB/s fills in ~22 ms, more
+	 * than 5 ms: the base period. A quarter of 256 KiB fills in ~2.7 ms: that. A
+	 * quarter of 16 KiB fills in 0.7 ms: no timer will do (0). */
+	check_u64(wake_stream_period(5 * MS, 120000, 5 * MS, 2 << 20), 5 * MS,
+		  "2 MiB at 24 MB/s: the base period");
+	check_u64(wake_stream_period(5 * MS, 120000, 5 * MS, 256 << 10), 65536ull * 5 * MS / 120000,
+		  "256 KiB at 24 MB/s: a quarter's fill time");
+	check_u64(wake_stream_period(5 * MS, 120000, 5 * MS, 16 << 10), 0,
+		  "16 KiB at 24 MB/s: too small for the timer");
+	/* A drain 20 ms late found 4x the bytes: the same rate, the same answer. */
+	check_u64(wake_stream_period(5 * MS, 480000, 20 * MS, 256 << 10), 65536ull * 5 * MS / 120000,
+		  "a late drain judged by its rate");
+	check_u64(wake_stream_period(5 * MS, 0, 5 * MS, 4096), 5 * MS, "nothing drained: the base period");
+
 	/* A long period scales the thresholds; a tiny one keeps sane minimums. */
 	wake_cfg_init(&c, 10 * MS);
 	check_u64(c.n_stream, 80, "10 ms: 80 records");
