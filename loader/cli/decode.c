@@ -138,6 +138,9 @@ struct decoder *decoder_new(const struct bsdk_obj *obj, const struct bsdk_map *m
 		return NULL;
 	}
 	if (cfg->format == RECORD_HEX || !d->btf) {
+		if (cfg->format != RECORD_HEX)
+			fprintf(stderr, "hint: map '%s': '%s' has no BTF (clang -g writes it): records printed as hex\n",
+				label, bsdk_obj_name(obj));
 		d->type_id = -1;
 		return d;
 	}
