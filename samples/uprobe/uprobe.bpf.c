@@ -17,6 +17,9 @@
  */
 #include <linux/bpf.h>
 #include "bpf_helpers.h"
+/* struct pt_regs as user space knows it: libbpf's bpf_tracing.h needs it
+ * when there is no vmlinux.h; ours has its own and ignores it. */
+#include <asm/ptrace.h>
 #include "bpf_tracing.h"
 #include "uprobe.h"
 
