@@ -53,3 +53,17 @@ parse() {
 	# and the writers took turns, so that order is not the order in time
 	[ "$inversions" -gt 0 ] || fail "CPU by CPU, yet in timestamp order: the writes did not interleave"
 }
+
+@test "merge_by_ts with ts_offset 8: ordered by the u64 there, not the timestamp" {
+	# bytes 8..15 of a record are its per-CPU sequence number and its CPU:
+	# as a u64, CPU first. Merged by it, each CPU's records come in one
+	# run; by the timestamp at offset 0 they would alternate.
+	run "$BIN" --obj "$OBJ" --merge --ts-offset 8 --writes 3000
+	echo "$output"
+	assert_success
+	parse
+	[ "$received" -eq $((3000 * cpus)) ] || fail "received $received, expected $((3000 * cpus))"
+	[ "$inversions" -eq 0 ] || fail "$inversions records out of order by the u64 at offset 8"
+	[ "$switches" -eq $((cpus - 1)) ] ||
+		fail "$switches changes of CPU, expected $((cpus - 1)): the order is not by offset 8"
+}

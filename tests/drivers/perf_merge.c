@@ -37,6 +37,8 @@ static const char usage[] =
 "options:\n"
 "  --merge       ask the perf buffer to merge by timestamp (offset 0)\n"
 "  --writes N    writes per CPU (default 3000; the ring holds 8192)\n"
+"  --ts-offset N order by the u64 N bytes into each record (0, the\n"
+"                timestamp; 8 is the sequence number and the CPU)\n"
 "  --obj PATH    the BPF object (default: ../bpf/tests/perf_overflow.bpf.o\n"
 "                next to this program)\n"
 "  -v            show the library's messages\n"
@@ -46,6 +48,7 @@ static const char usage[] =
 "not or on a runtime failure, 2 on a usage error.\n";
 
 struct reader {
+	unsigned int ts_offset;  /* where the u64 the records are ordered by is */
 	uint64_t received;
 	uint64_t inversions;     /* records older than the one before */
 	uint64_t last_ts;
@@ -56,16 +59,16 @@ struct reader {
 static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
 {
 	struct reader *r = ctx;
-	struct ovf_event ev;
+	uint64_t ts;
 
-	if (size < sizeof(ev))
+	if (size < sizeof(struct ovf_event))
 		return;
-	memcpy(&ev, data, sizeof(ev));
-	if (r->received && ev.ts < r->last_ts)
+	memcpy(&ts, (const char *)data + r->ts_offset, sizeof(ts));
+	if (r->received && ts < r->last_ts)
 		r->inversions++;
 	if (r->received && cpu != r->last_cpu)
 		r->cpu_switches++;
-	r->last_ts = ev.ts;
+	r->last_ts = ts;
 	r->last_cpu = cpu;
 	r->received++;
 }
@@ -126,6 +129,7 @@ int main(int argc, char **argv)
 		{ "merge", no_argument, NULL, 'm' },
 		{ "writes", required_argument, NULL, 'w' },
 		{ "obj", required_argument, NULL, 'o' },
+		{ "ts-offset", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -143,7 +147,7 @@ int main(int argc, char **argv)
 	struct bsdk_perfbuf_stats st;
 	struct writer *w = NULL;
 	pthread_barrier_t start;
-	struct reader rd;
+	struct reader rd = { 0 };
 	char *end;
 	int n;
 
@@ -160,6 +164,13 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'o': obj_path = optarg; break;
+		case 't':
+			rd.ts_offset = (unsigned int)strtoul(optarg, &end, 10);
+			if (*end || end == optarg || rd.ts_offset > sizeof(struct ovf_event) - 8) {
+				fprintf(stderr, "error: --ts-offset '%s' is not 0 to 8\n", optarg);
+				return 2;
+			}
+			break;
 		case 'v': verbose++; break;
 		case 'h': fputs(usage, stdout); return 0;
 		default: fputs("try 'perf_merge --help'\n", stderr); return 2;
@@ -174,7 +185,6 @@ int main(int argc, char **argv)
 		obj_path = default_obj_path();
 	if (verbose)
 		bsdk_set_log_level(BSDK_LOG_INFO);
-	memset(&rd, 0, sizeof(rd));
 
 	obj = bsdk_obj_open(obj_path);
 	if (!obj || bsdk_obj_set_global(obj, "target_tgid", &tgid, sizeof(tgid)) ||
@@ -195,7 +205,7 @@ int main(int argc, char **argv)
 	opts.on_sample = on_sample;
 	opts.ctx = &rd;
 	opts.merge_by_ts = merge;
-	opts.ts_offset = 0;
+	opts.ts_offset = rd.ts_offset;
 	opts.max_latency_ms = -1;
 	pb = bsdk_perfbuf_new(bsdk_map_fd(events), &opts);
 	if (!pb)
