@@ -67,6 +67,25 @@ static void test_failed_load_unpins(void)
 	check(err < 0, "its load fails (%d)", err);
 	check(stat(PIN, &st) < 0 && errno == ENOENT, "and leaves no pin at " PIN);
 	bsdk_obj_close(obj);
+
+	/* A pin it reused is not its own: a good load makes the pin, the
+	 * broken one reuses it, fails, and leaves it. */
+	im = img_read("obj_pin");
+	obj = bsdk_obj_open_mem(im.buf, im.size, "obj_pin");
+	check(obj && bsdk_obj_load(obj) == 0 && stat(PIN, &st) == 0, "a good load pins " PIN);
+	bsdk_obj_close(obj);	/* the pin outlives the object */
+	((unsigned char *)img_data(&im, img_sec(&im, "tracepoint/", NULL)))[0] = 0xff;
+	obj = bsdk_obj_open_mem(im.buf, im.size, "obj_pin, broken");
+	free(im.buf);
+	cap_start();
+	bsdk_set_log_level(BSDK_LOG_INFO);
+	err = obj ? bsdk_obj_load(obj) : -1;
+	bsdk_set_log(NULL, NULL);
+	bsdk_set_log_level(BSDK_LOG_WARN);
+	check(err < 0, "the broken load that reuses it fails");
+	check(strstr(cap.all, "reusing the map pinned at '" PIN "'") != NULL, "it did reuse the pin");
+	check(stat(PIN, &st) == 0, "and leaves the pin it reused");
+	bsdk_obj_close(obj);
 	unlink(PIN);
 }
 
