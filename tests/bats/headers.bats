@@ -752,3 +752,17 @@ $ours
 libbpf:
 $theirs"
 }
+
+@test "recent.bpf.c built with our headers loads: bpf_for, bpf_repeat, bpf_for_each, guarded weak kfuncs" {
+	[ "$(id -u)" -eq 0 ] || skip "loading BPF programs needs root"
+	btf=$(bpftool btf dump file /sys/kernel/btf/vmlinux 2>/dev/null) || skip "no kernel BTF"
+	grep -q "FUNC 'bpf_iter_num_new'" <<<"$btf" || skip "this kernel has no numbers-iterator kfuncs (Linux 6.4)"
+	grep -q "FUNC 'bpf_task_from_pid'" <<<"$btf" || skip "this kernel has no bpf_task_from_pid kfunc"
+	compat_cc ours recent
+	assert_success
+	run build/bin/bpfsdk run -v --duration 1 "$BATS_FILE_TMPDIR/recent-ours.o"
+	assert_line --regexp "^program 'loops': loaded \(raw_tracepoint, [0-9]+ instructions\), fd [0-9]+$"
+	assert_line --regexp "^program 'kfuncs': loaded \(tp_btf, [0-9]+ instructions\), fd [0-9]+$"
+	refute_output --partial "program 'loops' (section 'raw_tp/sys_enter'): rejected"
+	refute_output --partial "program 'kfuncs' (section 'tp_btf/task_newtask'): rejected"
+}

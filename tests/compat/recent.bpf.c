@@ -5,7 +5,8 @@
  * bpf_for_each() over the numbers iterator, bpf_ksym_exists() on weak
  * kfuncs and kernel variables, typed __ksym variables, likely() and the
  * __arg_ tags. tests/bats/headers.bats builds it against include/, and
- * against the installed libbpf's headers when they are recent enough.
+ * against the installed libbpf's headers when they are recent enough, and
+ * loads it: the verifier accepts the loops and the guarded kfunc calls.
  */
 #include <linux/types.h>
 #include <linux/bpf.h>
@@ -81,7 +82,7 @@ int loops(void *ctx)
 		sum++;
 	bpf_for_each(num, v, 0, n)
 		sum += *v;
-	if (likely(sum))
+	if (likely(n > 0))
 		sum += sum_ctx(ctx, 1);
 	keep(sum);
 	return 0;
@@ -96,11 +97,19 @@ int kfuncs(__u64 *ctx)
 		bpf_kfunc_nobody_has();
 	if (bpf_ksym_exists(&bpf_variable_nobody_has))
 		keep(bpf_variable_nobody_has);
-	keep(*(int *)bpf_this_cpu_ptr(&bpf_prog_active));
 	if (!bpf_ksym_exists(bpf_task_from_pid))
 		return 0;
 	t = bpf_task_from_pid(1);
 	if (t)
 		bpf_task_release(t);
+	return 0;
+}
+
+/* Apart: the kernel resolves typed __ksym variables through kallsyms,
+ * which has no variables without CONFIG_KALLSYMS_ALL. */
+SEC("tp_btf/task_newtask")
+int prog_active(__u64 *ctx)
+{
+	keep(*(int *)bpf_this_cpu_ptr(&bpf_prog_active));
 	return 0;
 }
