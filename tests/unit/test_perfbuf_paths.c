@@ -6,12 +6,16 @@
  * this test's own output must not count): a negative max_latency_ms turns
  * periodic drains off, so one record waits for the watermark and no
  * wakeup ends the poll for it; wakeup_events = 1 wakes the poll for each
- * record.
+ * record; and where the locked-memory limit refuses the default ring size
+ * (a process without CAP_IPC_LOCK, with a small RLIMIT_MEMLOCK), the size
+ * is halved until the kernel takes it.
  *
  * Skipped where bpf() is not permitted.
  */
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
+#include <linux/capability.h>
 
 #include "test_obj_craft.h"
 
@@ -26,6 +30,15 @@ static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
 }
 
 static int kick_fd = -1;
+
+static int online_cpus(void)
+{
+	int n = 0;
+
+	for (int cpu = 0; cpu < bsdk_cpu_possible_count(); cpu++)
+		n += bsdk_cpu_is_online(cpu);
+	return n;
+}
 
 /* A child that writes one byte to /dev/null for each byte it reads. */
 static pid_t start_writer(void)
@@ -88,6 +101,53 @@ static struct bsdk_perfbuf *open_pb(struct bsdk_obj *obj, struct counter *c,
 	return bsdk_perfbuf_new(bsdk_map_fd(bsdk_obj_map_find(obj, "events")), &opts);
 }
 
+/* In a child without CAP_IPC_LOCK and with 64 KiB of RLIMIT_MEMLOCK: a
+ * perf buffer of the default size. Its pages per ring, or -errno. */
+static int pages_without_ipc_lock(int map_fd)
+{
+	int p[2], pages = 0;
+	pid_t pid;
+
+	if (pipe(p))
+		return -errno;
+	pid = fork();
+	if (pid == 0) {
+		struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+		struct __user_cap_data_struct d[2];
+		struct rlimit rl = { 64 << 10, 64 << 10 };
+		struct counter c = { 0 };
+		struct bsdk_perfbuf_opts opts = { .sz = sizeof(opts), .on_sample = on_sample, .ctx = &c };
+		struct bsdk_perfbuf_stats st;
+		struct bsdk_perfbuf *pb;
+		int r;
+
+		if (syscall(SYS_capget, &h, d) || setrlimit(RLIMIT_MEMLOCK, &rl)) {
+			r = -errno;
+		} else {
+			d[CAP_IPC_LOCK / 32].effective &= ~(1u << (CAP_IPC_LOCK % 32));
+			d[CAP_IPC_LOCK / 32].permitted &= ~(1u << (CAP_IPC_LOCK % 32));
+			r = syscall(SYS_capset, &h, d) ? -errno : 0;
+		}
+		pb = r ? NULL : bsdk_perfbuf_new(map_fd, &opts);
+		if (pb) {
+			bsdk_perfbuf_stats(pb, &st);
+			r = (int)st.pages;
+		} else if (!r) {
+			r = -errno;
+		}
+		bsdk_perfbuf_free(pb);
+		if (write(p[1], &r, sizeof(r)) != sizeof(r))
+			_exit(1);
+		_exit(0);
+	}
+	close(p[1]);
+	if (read(p[0], &pages, sizeof(pages)) != sizeof(pages))
+		pages = -EIO;
+	close(p[0]);
+	waitpid(pid, NULL, 0);
+	return pages;
+}
+
 int main(void)
 {
 	struct bsdk_link *link = NULL;
@@ -141,7 +201,30 @@ int main(void)
 		check(st.wakeups >= 1, "woken by the kernel for it (%llu wakeups)",
 		      (unsigned long long)st.wakeups);
 		check_i64(c.n, 1, "handed to on_sample");
+
+		/* a rescan with no CPU come online opens nothing twice */
+		check_i64(bsdk_perfbuf_rescan(pb), 0, "a rescan with the same CPUs online");
+		bsdk_perfbuf_stats(pb, &st);
+		check_i64(st.cpus, online_cpus(), "one ring per online CPU still");
+		check_i64(kick(), 1, "another record");
+		check_i64(bsdk_perfbuf_poll(pb, 10000), 1, "delivered once, not once per ring opened");
 		bsdk_perfbuf_free(pb);
+	}
+	/* the default size refused by the locked-memory limit: halved until it fits */
+	{
+		struct bsdk_perfbuf_opts opts = { .sz = sizeof(opts), .on_sample = on_sample, .ctx = &c };
+		unsigned int def = 0;
+
+		pb = bsdk_perfbuf_new(bsdk_map_fd(bsdk_obj_map_find(obj, "events")), &opts);
+		if (pb) {
+			bsdk_perfbuf_stats(pb, &st);
+			def = st.pages;
+		}
+		bsdk_perfbuf_free(pb);
+		n = pages_without_ipc_lock(bsdk_map_fd(bsdk_obj_map_find(obj, "events")));
+		check(n >= 8 && (unsigned int)n < def,
+		      "without CAP_IPC_LOCK the default rings (%u pages) are halved until they fit (%d pages)",
+		      def, n);
 	}
 	bsdk_link_destroy(link);
 	bsdk_obj_close(obj);
