@@ -170,7 +170,7 @@ static void test_vmlinux(void)
 	check(k != NULL, "the running kernel's BTF parses");
 	if (!k)
 		return;
-	check_diag("vmlinux BTF: %u types, parsed and indexed in %.1f ms", btf_type_count(k) - 1,
+	check_diag("vmlinux BTF: %u types, read and parsed in %.1f ms", btf_type_count(k) - 1,
 		   (now_s() - t0) * 1e3);
 	check(kbtf_vmlinux(NULL) == k, "parsed once");
 	check_i64(kbtf_find(NULL, "task_struct", BTF_KIND_STRUCT, NULL, &id, NULL), 0,
