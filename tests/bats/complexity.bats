@@ -21,13 +21,15 @@ setup() {
 }
 
 # best_us ARGS...: the least of three wall-clock times of `bpfsdk inspect
-# ARGS`, in microseconds (a run cut off after 60 s counts 60 s).
+# ARGS`, in microseconds; a run that has not ended after 60 s is a hang, and
+# fails the test (the ratio of two capped times would say nothing).
 best_us() {
-	local best=0 i s e
+	local best=0 i s e st
 	for i in 1 2 3; do
 		s=$(date +%s%N)
-		timeout 60 "$BPFSDK" inspect "$@" >/dev/null 2>&1
+		timeout 60 "$BPFSDK" inspect "$@" >/dev/null 2>&1 && st=0 || st=$?
 		e=$(date +%s%N)
+		[ "$st" -ne 124 ] || { echo "inspect $* did not end within 60 s" >&2; return 1; }
 		if [ "$best" -eq 0 ] || [ $((e - s)) -lt "$best" ]; then
 			best=$((e - s))
 		fi
@@ -43,8 +45,8 @@ grows_linearly() {
 	big="$BATS_TEST_TMPDIR/$axis-$((4 * n)).o"
 	python3 "$GEN" "$small" "--$axis" "$n" "$@"
 	python3 "$GEN" "$big" "--$axis" "$((4 * n))" "$@"
-	t1=$(best_us "$small")
-	t4=$(best_us "$big")
+	t1=$(best_us "$small") || fail "$axis: inspect of N=$n hangs"
+	t4=$(best_us "$big") || fail "$axis: inspect of 4N=$((4 * n)) hangs"
 	echo "# $axis: N=$n ${t1} us, 4N=$((4 * n)) ${t4} us, ratio $(awk "BEGIN { printf \"%.2f\", $t4 / $t1 }")" >&3
 	[ $((t4 * 10)) -lt $((t1 * 60)) ] ||
 		fail "$axis: 4N took $t4 us, more than 6 times the $t1 us of N"
