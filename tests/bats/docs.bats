@@ -49,6 +49,18 @@ marked_docs() {
 	assert_success
 }
 
+@test "doctest: a histogram bar matches a bar of any length, not another count's row" {
+	doc="$BATS_TEST_TMPDIR/bars.md"
+	printf '%s\n' '<!-- doctest: h -->' '```sh' "printf '  16 -> 31 : 5 |**      |\\n'" '```' \
+		'<!-- doctest-output: h -->' '```' '  16 -> 31 : 5 |********|' '```' >"$doc"
+	run tests/doctest run "$doc"
+	assert_success
+	printf '%s\n' '<!-- doctest: h -->' '```sh' "printf '  16 -> 31 : 5 |**      |\\n'" '```' \
+		'<!-- doctest-output: h -->' '```' '  16 -> 31 : 5 x' '```' >"$doc"
+	run tests/doctest run "$doc"
+	assert_failure 1
+}
+
 @test "doctest: a file block is saved where the session stands" {
 	doc="$BATS_TEST_TMPDIR/file.md"
 	printf '%s\n' '<!-- doctest: go -->' '```sh' 'cd ..' '```' '<!-- doctest-file: note.txt -->' '```' 'saved 1' '```' \
