@@ -265,6 +265,26 @@ struct pt_regs___bpfsdk_arm64 {
 	_Pragma("GCC diagnostic ignored \"-Wint-conversion\"")
 #define __bpfsdk_call_end _Pragma("GCC diagnostic pop")
 
+/*
+ * __bpfsdk_wrap(name, ctx_type, pass, args...) - what every wrapper below
+ * expands to: the program name(ctx_type ctx), which calls the user's body,
+ * an inline function taking ctx and the declared args, with the values
+ * pass(args...) computes from ctx. What follows the macro in the source
+ * is the body's definition.
+ */
+#define __bpfsdk_wrap(name, ctx_type, pass, ...)			\
+name(ctx_type ctx);							\
+static __always_inline __typeof__(name(0))				\
+__bpfsdk_body_##name(ctx_type ctx __attribute__((unused)), ##__VA_ARGS__);\
+__typeof__(name(0)) name(ctx_type ctx)					\
+{									\
+	__bpfsdk_call_begin						\
+	return __bpfsdk_body_##name(pass(__VA_ARGS__));			\
+	__bpfsdk_call_end						\
+}									\
+static __always_inline __typeof__(name(0))				\
+__bpfsdk_body_##name(ctx_type ctx __attribute__((unused)), ##__VA_ARGS__)
+
 #define __bpfsdk_kprobe_args0()           ctx
 #define __bpfsdk_kprobe_args1(a)          __bpfsdk_kprobe_args0(), (void *)PT_REGS_PARM1(ctx)
 #define __bpfsdk_kprobe_args2(a, b)       __bpfsdk_kprobe_args1(a), (void *)PT_REGS_PARM2(ctx)
@@ -298,17 +318,7 @@ struct pt_regs___bpfsdk_arm64 {
  * The return type written before BPF_KPROBE is the program's (int).
  */
 #define BPF_KPROBE(name, ...)						\
-name(struct pt_regs *ctx);						\
-static __always_inline __typeof__(name(0))				\
-__bpfsdk_body_##name(struct pt_regs *ctx __attribute__((unused)), ##__VA_ARGS__);\
-__typeof__(name(0)) name(struct pt_regs *ctx)				\
-{									\
-	__bpfsdk_call_begin						\
-	return __bpfsdk_body_##name(__bpfsdk_kprobe_args(__VA_ARGS__));		\
-	__bpfsdk_call_end						\
-}									\
-static __always_inline __typeof__(name(0))				\
-__bpfsdk_body_##name(struct pt_regs *ctx __attribute__((unused)), ##__VA_ARGS__)
+	__bpfsdk_wrap(name, struct pt_regs *, __bpfsdk_kprobe_args, ##__VA_ARGS__)
 
 #define __bpfsdk_kretprobe_args0()  ctx
 #define __bpfsdk_kretprobe_args1(a) ctx, (void *)PT_REGS_RC(ctx)
@@ -323,18 +333,8 @@ __bpfsdk_body_##name(struct pt_regs *ctx __attribute__((unused)), ##__VA_ARGS__)
  *	SEC("kretprobe/vfs_read")
  *	int BPF_KRETPROBE(read_done, long ret)
  */
-#define BPF_KRETPROBE(name, ...)					\
-name(struct pt_regs *ctx);						\
-static __always_inline __typeof__(name(0))				\
-__bpfsdk_body_##name(struct pt_regs *ctx __attribute__((unused)), ##__VA_ARGS__);\
-__typeof__(name(0)) name(struct pt_regs *ctx)				\
-{									\
-	__bpfsdk_call_begin						\
-	return __bpfsdk_body_##name(__bpfsdk_kretprobe_args(__VA_ARGS__));	\
-	__bpfsdk_call_end						\
-}									\
-static __always_inline __typeof__(name(0))				\
-__bpfsdk_body_##name(struct pt_regs *ctx __attribute__((unused)), ##__VA_ARGS__)
+#define BPF_KRETPROBE(name, ...)						\
+	__bpfsdk_wrap(name, struct pt_regs *, __bpfsdk_kretprobe_args, ##__VA_ARGS__)
 
 #define __bpfsdk_ctx_args0()  ctx
 #define __bpfsdk_ctx_args1(a) __bpfsdk_ctx_args0(), (void *)ctx[0]
@@ -374,17 +374,7 @@ __bpfsdk_body_##name(struct pt_regs *ctx __attribute__((unused)), ##__VA_ARGS__)
  * at most 64 bits wide (a struct passed by value does not fit this scheme).
  */
 #define BPF_PROG(name, ...)						\
-name(unsigned long long *ctx);						\
-static __always_inline __typeof__(name(0))				\
-__bpfsdk_body_##name(unsigned long long *ctx __attribute__((unused)), ##__VA_ARGS__);\
-__typeof__(name(0)) name(unsigned long long *ctx)			\
-{									\
-	__bpfsdk_call_begin						\
-	return __bpfsdk_body_##name(__bpfsdk_ctx_args(__VA_ARGS__));		\
-	__bpfsdk_call_end						\
-}									\
-static __always_inline __typeof__(name(0))				\
-__bpfsdk_body_##name(unsigned long long *ctx __attribute__((unused)), ##__VA_ARGS__)
+	__bpfsdk_wrap(name, unsigned long long *, __bpfsdk_ctx_args, ##__VA_ARGS__)
 
 /*
  * BPF_PROG2(name, type1, arg1, type2, arg2, ...) - BPF_PROG for functions
@@ -472,17 +462,17 @@ __bpfsdk_body_##name(unsigned long long *ctx __attribute__((unused)) __bpfsdk_p2
 #define __bpfsdk_sys_args(...)						\
 	__bpfsdk_cat(__bpfsdk_sys_args, __bpfsdk_argc(__VA_ARGS__))(__VA_ARGS__)
 
-#define __bpfsdk_wrap_args0()             ctx
-#define __bpfsdk_wrap_args1(a)            __bpfsdk_wrap_args0(), (void *)PT_REGS_PARM1_CORE_SYSCALL(regs)
-#define __bpfsdk_wrap_args2(a, b)         __bpfsdk_wrap_args1(a), (void *)PT_REGS_PARM2_CORE_SYSCALL(regs)
-#define __bpfsdk_wrap_args3(a, b, c)      __bpfsdk_wrap_args2(a, b), (void *)PT_REGS_PARM3_CORE_SYSCALL(regs)
-#define __bpfsdk_wrap_args4(a, b, c, d)   __bpfsdk_wrap_args3(a, b, c), (void *)PT_REGS_PARM4_CORE_SYSCALL(regs)
-#define __bpfsdk_wrap_args5(a, b, c, d, e) \
-	__bpfsdk_wrap_args4(a, b, c, d), (void *)PT_REGS_PARM5_CORE_SYSCALL(regs)
-#define __bpfsdk_wrap_args6(a, b, c, d, e, f) \
-	__bpfsdk_wrap_args5(a, b, c, d, e), (void *)PT_REGS_PARM6_CORE_SYSCALL(regs)
-#define __bpfsdk_wrap_args(...)						\
-	__bpfsdk_cat(__bpfsdk_wrap_args, __bpfsdk_argc(__VA_ARGS__))(__VA_ARGS__)
+#define __bpfsdk_syswrap_args0()             ctx
+#define __bpfsdk_syswrap_args1(a)            __bpfsdk_syswrap_args0(), (void *)PT_REGS_PARM1_CORE_SYSCALL(regs)
+#define __bpfsdk_syswrap_args2(a, b)         __bpfsdk_syswrap_args1(a), (void *)PT_REGS_PARM2_CORE_SYSCALL(regs)
+#define __bpfsdk_syswrap_args3(a, b, c)      __bpfsdk_syswrap_args2(a, b), (void *)PT_REGS_PARM3_CORE_SYSCALL(regs)
+#define __bpfsdk_syswrap_args4(a, b, c, d)   __bpfsdk_syswrap_args3(a, b, c), (void *)PT_REGS_PARM4_CORE_SYSCALL(regs)
+#define __bpfsdk_syswrap_args5(a, b, c, d, e) \
+	__bpfsdk_syswrap_args4(a, b, c, d), (void *)PT_REGS_PARM5_CORE_SYSCALL(regs)
+#define __bpfsdk_syswrap_args6(a, b, c, d, e, f) \
+	__bpfsdk_syswrap_args5(a, b, c, d, e), (void *)PT_REGS_PARM6_CORE_SYSCALL(regs)
+#define __bpfsdk_syswrap_args(...)						\
+	__bpfsdk_cat(__bpfsdk_syswrap_args, __bpfsdk_argc(__VA_ARGS__))(__VA_ARGS__)
 
 /*
  * BPF_KSYSCALL(name, args...) - define a ksyscall/ (or kprobe) program on
@@ -510,7 +500,7 @@ __typeof__(name(0)) name(struct pt_regs *ctx)				\
 		LINUX_HAS_SYSCALL_WRAPPER ? PT_REGS_SYSCALL_REGS(ctx) : ctx; \
 	__bpfsdk_call_begin						\
 	if (LINUX_HAS_SYSCALL_WRAPPER)					\
-		return __bpfsdk_body_##name(__bpfsdk_wrap_args(__VA_ARGS__)); \
+		return __bpfsdk_body_##name(__bpfsdk_syswrap_args(__VA_ARGS__)); \
 	return __bpfsdk_body_##name(__bpfsdk_sys_args(__VA_ARGS__));	\
 	__bpfsdk_call_end						\
 }									\

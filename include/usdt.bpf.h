@@ -253,16 +253,6 @@ static __always_inline void *__bpfsdk_usdt_argv(struct pt_regs *ctx, int n)
  * struct pt_regs *. Each argument costs a bpf_usdt_arg() call.
  */
 #define BPF_USDT(name, ...)						\
-name(struct pt_regs *ctx);						\
-static __always_inline __typeof__(name(0))				\
-__bpfsdk_body_##name(struct pt_regs *ctx __attribute__((unused)), ##__VA_ARGS__);\
-__typeof__(name(0)) name(struct pt_regs *ctx)				\
-{									\
-	__bpfsdk_call_begin						\
-	return __bpfsdk_body_##name(__bpfsdk_usdt_args(__VA_ARGS__));	\
-	__bpfsdk_call_end						\
-}									\
-static __always_inline __typeof__(name(0))				\
-__bpfsdk_body_##name(struct pt_regs *ctx __attribute__((unused)), ##__VA_ARGS__)
+	__bpfsdk_wrap(name, struct pt_regs *, __bpfsdk_usdt_args, ##__VA_ARGS__)
 
 #endif /* BPFSDK_USDT_BPF_H */
