@@ -101,8 +101,14 @@ static struct bsdk_perfbuf *open_pb(struct bsdk_obj *obj, struct counter *c,
 	return bsdk_perfbuf_new(bsdk_map_fd(bsdk_obj_map_find(obj, "events")), &opts);
 }
 
-/* In a child without CAP_IPC_LOCK and with 64 KiB of RLIMIT_MEMLOCK: a
- * perf buffer of the default size. Its pages per ring, or -errno. */
+/* In a child without CAP_IPC_LOCK and with 512 KiB of RLIMIT_MEMLOCK: a
+ * perf buffer of the default size. Its pages per ring, or -errno.
+ *
+ * The kernel charges perf rings to the user's perf_event_mlock_kb (per
+ * CPU), shared with every other process of the user, and what does not
+ * fit there to the process's RLIMIT_MEMLOCK: 512 KiB cannot take two rings
+ * of 256 pages whatever the others use, and takes two of 32 even when they
+ * use it all. */
 static int pages_without_ipc_lock(int map_fd)
 {
 	int p[2], pages = 0;
@@ -114,7 +120,7 @@ static int pages_without_ipc_lock(int map_fd)
 	if (pid == 0) {
 		struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
 		struct __user_cap_data_struct d[2];
-		struct rlimit rl = { 64 << 10, 64 << 10 };
+		struct rlimit rl = { 512 << 10, 512 << 10 };
 		struct counter c = { 0 };
 		struct bsdk_perfbuf_opts opts = { .sz = sizeof(opts), .on_sample = on_sample, .ctx = &c };
 		struct bsdk_perfbuf_stats st;
