@@ -42,6 +42,11 @@ run_once() {
 	expect_eq "$(wc -l <"$OUT")" 1 "records printed"
 	LINE=$(cat "$OUT")
 	HEX=$(awk '{ print $4 }' <<<"$LINE")
+	# the extern VARs, FUNCs and DATASECs were rewritten into BTF the
+	# kernel takes: it loaded the object's BTF, not a fallback without
+	if grep -q "refused the object's BTF" "$ERR"; then
+		fail "the kernel refused the object's BTF: $(cat "$ERR")"
+	fi
 }
 
 @test "kconfig: LINUX_KERNEL_VERSION, LINUX_HAS_*, CONFIG_ bool, tristate, char, int and string reach the program" {
