@@ -120,3 +120,14 @@ EOF
 	assert_failure 1
 	assert_output --partial "a USDT program needs the map '__bpf_usdt_specs': include usdt.bpf.h"
 }
+
+@test "usdt: bsdk_prog_attach_usdt() attaches a target-less program in one process, with a cookie, until destroyed" {
+	run "$BUILD/bin/usdt_api" "$OBJS/usdt_api.bpf.o"
+	assert_success
+	assert_line "bad-args ok"
+	assert_line "error: program 'on_api_probe': a USDT probe needs a binary, a provider and a name"
+	# three probes fired while attached, the last argument 1003, the cookie given
+	assert_line "count 3 cookie 0x5eed arg 1003"
+	# destroying the link detaches every site
+	assert_line "after-destroy 3"
+}
