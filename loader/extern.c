@@ -927,6 +927,23 @@ void extern_apply(const struct bsdk_obj *obj, const struct relo *r, struct bpf_i
 	}
 }
 
+void extern_explain(const struct bsdk_prog *prog, const struct linked *l, long insn)
+{
+	const struct bsdk_obj *obj = prog->obj;
+	const struct bpf_insn *in;
+	int64_t idx;
+
+	if (insn < 0 || (size_t)insn >= l->count)
+		return;
+	in = &l->insns[insn];
+	idx = (int64_t)in->imm - KFUNC_POISON;
+	if (in->code != (BPF_JMP | BPF_CALL) || in->src_reg != 0 || idx < 0 ||
+	    (uint64_t)idx >= obj->nexts || obj->exts[idx].kind != EXT_KFUNC)
+		return;
+	log_error("program '%s': instruction %ld calls kfunc '%s', which this kernel does not have (%s); it is __weak, so the call must be behind bpf_ksym_exists(%s)",
+		  prog->fn.name, insn, obj->exts[idx].name, obj->exts[idx].why, obj->exts[idx].name);
+}
+
 /* ---- The public accessors ----------------------------------------------- */
 
 size_t bsdk_obj_extern_count(const struct bsdk_obj *obj)

@@ -389,6 +389,9 @@ int externs_resolve(struct bsdk_obj *obj);
 int externs_load(struct bsdk_obj *obj);
 /* Write extern relocation r (KSYM, KFUNC) into the linked instruction insn. */
 void extern_apply(const struct bsdk_obj *obj, const struct relo *r, struct bpf_insn *insn);
+/* When the verifier stopped at instruction insn of l, a poisoned call of a
+ * weak kfunc the kernel lacks: say so, naming it. */
+void extern_explain(const struct bsdk_prog *prog, const struct linked *l, long insn);
 /* The configuration parser, for the unit tests: find name's value in a
  * kernel config text (1, 0 when absent, -EINVAL), and store it as e's type
  * wants (0, or -EINVAL with the reason in err). */

@@ -318,6 +318,7 @@ static void log_verifier(const struct bsdk_prog *prog, char *log, const struct l
 	}
 	log_source_line(prog, insn, l);
 	core_explain(prog, l, insn);
+	extern_explain(prog, l, insn);
 }
 
 /* Load once without a log (cheap); on failure load again with a log

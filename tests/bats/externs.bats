@@ -155,3 +155,10 @@ run_once() {
 	assert_line "error: '$OBJS/ext_ksym_mismatch.bpf.o': ksym extern 'bpf_prog_active' is declared as a struct, but the kernel's is an integer"
 	assert_line "error: '$OBJS/ext_ksym_mismatch.bpf.o': kfunc 'bpf_task_from_pid' takes 1 argument in the kernel but 2 in the object's declaration"
 }
+
+@test "ksym: an unguarded call of a missing weak kfunc is refused by the verifier, and the error names it" {
+	run "$BPFSDK" run --duration 1 "$OBJS/ext_kfunc_unguarded.bpf.o"
+	assert_failure 1
+	assert_line --partial "rejected by the verifier"
+	assert_line --regexp "^error: program 'call_unguarded': instruction [0-9]+ calls kfunc 'bpfsdk_no_such_kfunc', which this kernel does not have \(not found in kernel BTF\); it is __weak, so the call must be behind bpf_ksym_exists\(bpfsdk_no_such_kfunc\)$"
+}
