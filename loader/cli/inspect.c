@@ -101,8 +101,13 @@ static const char inspect_usage[] =
 "    line is wrong.\n"
 "\n"
 "EXAMPLES\n"
-"    bpfsdk inspect build/bpf/trace_output.bpf.o\n"
-"    bpfsdk inspect --json prog.bpf.o | jq '.maps[].name'\n";
+"    From the top of a bpfsdk clone after make, with build/bin on PATH.\n"
+"\n"
+"    What the headline sample's object holds:\n"
+"        bpfsdk inspect build/bpf/trace_output.bpf.o\n"
+"\n"
+"    The names of opensnoop's maps, from the JSON form:\n"
+"        bpfsdk inspect --json build/bpf/opensnoop.bpf.o | jq -r '.maps[].name'\n";
 
 /* Warnings are gathered first: the text and the JSON output print them in
  * their own places. */
