@@ -88,7 +88,8 @@ static const char run_usage[] =
 "    Then it reads every map of type perf_event_array - one ring per online\n"
 "    CPU - and prints each record a program sends there with\n"
 "    bpf_perf_event_output(); ringbuf maps (bpf_ringbuf_output()) are read\n"
-"    too. With --format text or json each record is decoded by the object's\n"
+"    too, a record at most 100 ms late when its producer passes\n"
+"    BPF_RB_NO_WAKEUP (the kernel then wakes nobody). With --format text or json each record is decoded by the object's\n"
 "    BTF (see RECORD TYPES). It stops when N records were printed, SEC\n"
 "    seconds passed, or\n"
 "    Ctrl-C (SIGINT) or SIGTERM arrives, detaches everything, removes the\n"
@@ -563,6 +564,9 @@ static int print_iterators(struct bsdk_obj *obj)
 
 /* ---- the poll loop ---- */
 
+/* How late the records of a ringbuf producer that never wakes the reader may be. */
+#define RUN_RINGBUF_IDLE_MS 100
+
 /* A map being read: a perf_event_array (one ring per CPU) or a ringbuf
  * (one ring for all); the two readers have the same shape. */
 struct stream {
@@ -928,8 +932,12 @@ static int run_main(int argc, char **argv)
 				goto out;
 			}
 		} else {
+			/* run cannot know whether the program passes BPF_RB_NO_WAKEUP, for
+			 * which the kernel never wakes the reader: drain an idle ring
+			 * every RUN_RINGBUF_IDLE_MS too, ten cheap checks a second */
 			struct bsdk_ringbuf_opts opts = {
 				.sz = sizeof(opts), .on_sample = on_sample, .ctx = c,
+				.idle_drain_ms = RUN_RINGBUF_IDLE_MS,
 			};
 
 			s->rb = bsdk_ringbuf_new(bsdk_map_fd(map), &opts);

@@ -170,6 +170,17 @@ teardown() {
 	grep -qx "received 4, lost 0" "$ERR" || fail "no 'received 4, lost 0' in: $(cat "$ERR")"
 }
 
+@test "run: records of a ringbuf producer that never wakes the reader arrive too" {
+	# BPF_RB_NO_WAKEUP: only a drain on a timer finds these records
+	start_trigger getppid 2
+	start_run --set target_pid="$TRIGGER_PID" --set output_flags=1 --count 2 "$OBJS/cli_ringbuf.bpf.o"
+	go
+	wait_run
+	expect_eq "$RUN_STATUS" 0 "exit status"
+	expect_eq "$(wc -l <"$OUT")" 2 "records printed"
+	grep -qx "received 2, lost 0" "$ERR" || fail "no 'received 2, lost 0' in: $(cat "$ERR")"
+}
+
 @test "run: --count N stops after exactly N records" {
 	start_trigger getppid 40
 	start_run --set target_pid="$TRIGGER_PID" --count 7 "$OBJS/cli_globals.bpf.o"

@@ -17,6 +17,8 @@ struct {
 } ring SEC(".maps");
 
 const volatile __u32 target_pid = 0;
+/* BPF_RB_NO_WAKEUP (1) here: the kernel never wakes the reader for a record */
+const volatile __u64 output_flags = 0;
 __u64 seq;	/* 64-bit: clang's default BPF ISA has no 32-bit fetch-add */
 
 struct cli_ringbuf_event {
@@ -34,6 +36,6 @@ int ring_getppid(void *ctx)
 		return 0;
 	e.pid = pid;
 	e.seq = (__u32)__sync_add_and_fetch(&seq, 1);
-	bpf_ringbuf_output(&ring, &e, sizeof(e), 0);
+	bpf_ringbuf_output(&ring, &e, sizeof(e), output_flags);
 	return 0;
 }
