@@ -11,7 +11,7 @@ load cli_common
 
 setup() {
 	cli_setup
-	PROBE=$(realpath -e "$BUILD/bin/usdt_probe" 2>/dev/null) ||
+	PROBE=$(existing "$BUILD/bin/usdt_probe") ||
 		fail "$BUILD/bin/usdt_probe is not built (run make)"
 }
 
@@ -75,9 +75,12 @@ s64() {
 }
 
 @test "usdt: without a tracer the semaphore stays down and the gated probe is not reached" {
-	run readelf -n "$PROBE"
-	assert_output --partial "Name: gated"
-	assert_output --regexp "Semaphore: 0x0*[1-9a-f]"
+	# the test VM has no binutils: there only the driver's side is checked
+	if command -v readelf >/dev/null; then
+		run readelf -n "$PROBE"
+		assert_output --partial "Name: gated"
+		assert_output --regexp "Semaphore: 0x0*[1-9a-f]"
+	fi
 	touch "$GO"
 	run "$PROBE" "$GO" 3
 	assert_success
@@ -85,6 +88,7 @@ s64() {
 }
 
 @test "usdt: a probe the binary does not have is left out with one warning, others still attach" {
+	command -v clang >/dev/null || skip "no clang here (the test VM has no compiler)"
 	cat >"$BATS_TEST_TMPDIR/two.bpf.c" <<'EOF'
 #include <linux/bpf.h>
 #include <linux/ptrace.h>
@@ -107,6 +111,7 @@ EOF
 }
 
 @test "usdt: a program without usdt.bpf.h's spec map is refused, saying what to include" {
+	command -v clang >/dev/null || skip "no clang here (the test VM has no compiler)"
 	cat >"$BATS_TEST_TMPDIR/bare.bpf.c" <<'EOF'
 #include <linux/bpf.h>
 #include "bpf_helpers.h"
