@@ -9,7 +9,9 @@
  * perf rings and prints a line (or a JSON object) for each.
  *
  * The story: open -> configure the pid filter -> load -> open the perf
- * buffer -> attach -> poll and print -> report -> clean up.
+ * buffer -> attach -> poll and print -> report -> clean up. The object is
+ * built into this program by its skeleton, opensnoop.skel.h (`bpfsdk gen
+ * skeleton`), which names its programs, maps and global variables.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,6 +26,7 @@
 
 #include "bpfsdk.h"
 #include "opensnoop.h"
+#include "opensnoop.skel.h"
 
 static const char usage[] =
 "usage: opensnoop [options]\n"
@@ -39,8 +42,8 @@ static const char usage[] =
 "                       as in /proc/PID/comm (filtered here)\n"
 "  -d, --duration SEC   stop after SEC seconds (default: until Ctrl-C)\n"
 "  -j, --json           one JSON object per line instead of columns\n"
-"  -o, --object PATH    the BPF object (default: ../bpf/opensnoop.bpf.o\n"
-"                       next to this program)\n"
+"  -o, --object PATH    load the BPF object at PATH instead of the one built\n"
+"                       into this program (another build of opensnoop.bpf.c)\n"
 "  -v, --verbose        more columns (TID, UID, DFD) and what the loader\n"
 "                       does; twice for debug messages\n"
 "  -h, --help           this text\n"
@@ -332,22 +335,14 @@ int main(int argc, char **argv)
 	struct options opt = { 0 };
 	struct snoop snoop = { .opt = &opt };
 	struct bsdk_link *enter_link = NULL, *exit_link = NULL;
-	struct bsdk_prog *enter, *exit_prog;
+	struct opensnoop *skel = NULL;
 	struct bsdk_perfbuf *pb = NULL;
-	struct bsdk_obj *obj = NULL;
-	char exe[PATH_MAX];
 	double start;
 	int ret = 1, err, out_err = 0;
 
 	err = parse_options(argc, argv, &opt);
 	if (err >= 0)
 		return err;
-	/* Default object: build/bpf/ beside build/bin/ where we run from. */
-	if (!opt.object) {
-		if (bsdk_path_beside_exe(exe, sizeof(exe), "../bpf/opensnoop.bpf.o"))
-			return 1;
-		opt.object = exe;
-	}
 	if (opt.verbose)
 		bsdk_set_log_level(opt.verbose > 1 ? BSDK_LOG_DEBUG : BSDK_LOG_INFO);
 	signal(SIGINT, on_signal);
@@ -356,25 +351,17 @@ int main(int argc, char **argv)
 	bsdk_mount_fs();
 
 	/* Open: parse the object; nothing reaches the kernel yet. */
-	obj = bsdk_obj_open(opt.object);
-	if (!obj)
+	skel = opt.object ? opensnoop__open_file(opt.object) : opensnoop__open();
+	if (!skel)
 		goto cleanup;
-	enter = bsdk_obj_prog_find(obj, "openat_enter");
-	exit_prog = bsdk_obj_prog_find(obj, "openat_exit");
-	if (!enter || !exit_prog) {
-		fprintf(stderr, "error: '%s' lacks the openat_enter or openat_exit program\n",
-			opt.object);
-		goto cleanup;
-	}
 
 	/* Configure: the pid filter is a constant of the program, set
 	 * before load (0 = every process). */
-	if (bsdk_obj_set_global(obj, "target_tgid", &opt.pid, sizeof(opt.pid)))
-		goto cleanup;
+	skel->rodata->target_tgid = opt.pid;
 
 	/* Load: maps are created, programs verified. */
 	/* A signal stops a slow verifier run at once (load fails with EINTR). */
-	if (stop || bsdk_obj_load(obj))
+	if (stop || opensnoop__load(skel))
 		goto cleanup;
 
 	/* Read: one ring per CPU, merged by the timestamp at the head of
@@ -387,17 +374,16 @@ int main(int argc, char **argv)
 		.merge_by_ts = true,
 		.ts_offset = __builtin_offsetof(struct opensnoop_event, ts_ns),
 	};
-	pb = bsdk_perfbuf_new(bsdk_map_fd(bsdk_obj_map_find(obj, "events")),
-			      &pb_opts);
+	pb = bsdk_perfbuf_new(bsdk_map_fd(skel->maps.events), &pb_opts);
 	if (!pb)
 		goto cleanup;
 
 	/* Attach exit first: an entry without its exit would only leave a
 	 * map entry behind; an exit without its entry is skipped. */
-	exit_link = bsdk_prog_attach(exit_prog);
+	exit_link = bsdk_prog_attach(skel->progs.openat_exit);
 	if (!exit_link)
 		goto cleanup;
-	enter_link = bsdk_prog_attach(enter);
+	enter_link = bsdk_prog_attach(skel->progs.openat_enter);
 	if (!enter_link)
 		goto cleanup;
 
@@ -453,6 +439,6 @@ cleanup:
 	bsdk_link_destroy(enter_link);
 	bsdk_link_destroy(exit_link);
 	bsdk_perfbuf_free(pb);
-	bsdk_obj_close(obj);
+	opensnoop__destroy(skel);
 	return ret;
 }

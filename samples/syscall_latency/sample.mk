@@ -4,6 +4,8 @@ SYSCALL_LATENCY_GEN := $(BUILD)/gen/syscall_latency
 
 $(eval $(call bpf_object,syscall_latency,samples/syscall_latency/syscall_latency.bpf.c,samples/syscall_latency/syscall_latency.h))
 $(eval $(call user_program,syscall_latency,samples/syscall_latency/syscall_latency.c))
+$(eval $(call skeleton,syscall_latency))
+$(BUILD)/obj/samples/syscall_latency/syscall_latency.o: $(BUILD)/skel/syscall_latency.skel.h
 
 # --syscall NAME needs the number the kernel uses for NAME on this
 # architecture. The C library's headers have it as __NR_NAME; this turns

@@ -10,7 +10,9 @@
  * one for the percentiles - and prints them at the end.
  *
  * The story: resolve the call's name -> open -> configure -> load -> open
- * the perf buffer -> attach -> poll -> report -> clean up.
+ * the perf buffer -> attach -> poll -> report -> clean up. The object is
+ * built into this program by its skeleton, syscall_latency.skel.h
+ * (`bpfsdk gen skeleton`), which names its programs, maps and globals.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -26,6 +28,7 @@
 
 #include "bpfsdk.h"
 #include "syscall_latency.h"
+#include "syscall_latency.skel.h"
 
 /* The system calls of the architecture built for, sorted by name. */
 static const struct syscall_name {
@@ -54,8 +57,8 @@ static const char usage[] =
 "  -d, --duration SEC   stop after SEC seconds (default: until Ctrl-C)\n"
 "  -j, --json           print the summary as one JSON object\n"
 "  -l, --list           list the system call names and numbers, and exit\n"
-"  -o, --object PATH    the BPF object (default: ../bpf/syscall_latency.bpf.o\n"
-"                       next to this program)\n"
+"  -o, --object PATH    load the BPF object at PATH instead of the one built\n"
+"                       into this program (another build of syscall_latency.bpf.c)\n"
 "  -v, --verbose        print every call as it returns (PID TID RET USECS;\n"
 "                       with --json one object per call) and what the\n"
 "                       loader does; twice for debug messages\n"
@@ -399,12 +402,9 @@ int main(int argc, char **argv)
 	struct options opt = { 0 };
 	struct stats *stats = NULL;
 	struct bsdk_link *enter_link = NULL, *exit_link = NULL;
-	struct bsdk_prog *enter, *exit_prog;
+	struct syscall_latency *skel = NULL;
 	struct bsdk_perfbuf *pb = NULL;
-	struct bsdk_obj *obj = NULL;
-	char exe[PATH_MAX];
 	double start, elapsed;
-	__s64 nr;
 	int ret = 1, err, out_err = 0;
 
 	err = parse_options(argc, argv, &opt);
@@ -412,12 +412,6 @@ int main(int argc, char **argv)
 		return err;
 	if (!opt.syscall)
 		opt.syscall = syscall_find("read");
-	/* Default object: build/bpf/ beside build/bin/ where we run from. */
-	if (!opt.object) {
-		if (bsdk_path_beside_exe(exe, sizeof(exe), "../bpf/syscall_latency.bpf.o"))
-			return 1;
-		opt.object = exe;
-	}
 	if (opt.verbose)
 		bsdk_set_log_level(opt.verbose > 1 ? BSDK_LOG_DEBUG : BSDK_LOG_INFO);
 	signal(SIGINT, on_signal);
@@ -433,27 +427,18 @@ int main(int argc, char **argv)
 	stats->opt = &opt;
 
 	/* Open: parse the object; nothing reaches the kernel yet. */
-	obj = bsdk_obj_open(opt.object);
-	if (!obj)
+	skel = opt.object ? syscall_latency__open_file(opt.object) : syscall_latency__open();
+	if (!skel)
 		goto cleanup;
-	enter = bsdk_obj_prog_find(obj, "syscall_enter");
-	exit_prog = bsdk_obj_prog_find(obj, "syscall_exit");
-	if (!enter || !exit_prog) {
-		fprintf(stderr, "error: '%s' lacks the syscall_enter or syscall_exit program\n",
-			opt.object);
-		goto cleanup;
-	}
 
 	/* Configure: which call and which process, constants of the
 	 * program, set before load. */
-	nr = opt.syscall->nr;
-	if (bsdk_obj_set_global(obj, "target_nr", &nr, sizeof(nr)) ||
-	    bsdk_obj_set_global(obj, "target_tgid", &opt.pid, sizeof(opt.pid)))
-		goto cleanup;
+	skel->rodata->target_nr = opt.syscall->nr;
+	skel->rodata->target_tgid = opt.pid;
 
 	/* Load: maps are created, programs verified. */
 	/* A signal stops a slow verifier run at once (load fails with EINTR). */
-	if (stop || bsdk_obj_load(obj))
+	if (stop || syscall_latency__load(skel))
 		goto cleanup;
 
 	/* Read: one ring per CPU in the 'events' map. */
@@ -463,18 +448,17 @@ int main(int argc, char **argv)
 		.on_lost = on_lost,
 		.ctx = stats,
 	};
-	pb = bsdk_perfbuf_new(bsdk_map_fd(bsdk_obj_map_find(obj, "events")),
-			      &pb_opts);
+	pb = bsdk_perfbuf_new(bsdk_map_fd(skel->maps.events), &pb_opts);
 	if (!pb)
 		goto cleanup;
 
 	/* Attach exit first: an exit without its entry is skipped, while an
 	 * entry whose exit came before we attached would measure from then
 	 * until the thread's next call. */
-	exit_link = bsdk_prog_attach(exit_prog);
+	exit_link = bsdk_prog_attach(skel->progs.syscall_exit);
 	if (!exit_link)
 		goto cleanup;
-	enter_link = bsdk_prog_attach(enter);
+	enter_link = bsdk_prog_attach(skel->progs.syscall_enter);
 	if (!enter_link)
 		goto cleanup;
 
@@ -530,7 +514,7 @@ cleanup:
 	bsdk_link_destroy(enter_link);
 	bsdk_link_destroy(exit_link);
 	bsdk_perfbuf_free(pb);
-	bsdk_obj_close(obj);
+	syscall_latency__destroy(skel);
 	free(stats);
 	return ret;
 }

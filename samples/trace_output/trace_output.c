@@ -11,11 +11,12 @@
  * instead (bpf_ringbuf_output()), to compare the two channels.
  *
  * The story: open -> choose the probe -> filter to dd -> load -> attach ->
- * read -> report -> clean up.
+ * read -> report -> clean up. The object is built into this program: the
+ * skeleton trace_output.skel.h (made by `bpfsdk gen skeleton`) embeds it
+ * and names its programs, maps and global variables.
  */
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -28,6 +29,7 @@
 
 #include "bpfsdk.h"
 #include "trace_output.h"
+#include "trace_output.skel.h"
 
 static const char usage[] =
 "usage: trace_output [options]\n"
@@ -49,8 +51,8 @@ static const char usage[] =
 "                       kprobe on the write syscall where the kernel has\n"
 "                       kprobes, else tracepoint/syscalls/sys_enter_write\n"
 "  -c, --cpu N          the CPU dd is pinned to (default 0)\n"
-"  -o, --object PATH    the BPF object (default: ../bpf/trace_output.bpf.o\n"
-"                       next to this program)\n"
+"  -o, --object PATH    load the BPF object at PATH instead of the one built\n"
+"                       into this program (another build of trace_output.bpf.c)\n"
 "  -j, --json           print the summary as one JSON object\n"
 "  -v, --verbose        print the first records and what the loader does;\n"
 "                       twice for debug messages\n"
@@ -282,31 +284,21 @@ int main(int argc, char **argv)
 	struct options opt = { .duration = 5, .probe = "auto" };
 	struct stream stream = { 0 };
 	struct bsdk_prog *kprobe, *tracepoint, *chosen;
+	struct trace_output *skel = NULL;
 	struct bsdk_perfbuf *pb = NULL;
 	struct bsdk_ringbuf *rb = NULL;
-	struct bsdk_obj *obj = NULL;
 	struct bsdk_link *link = NULL;
 	struct bsdk_perfbuf_stats st;
 	struct bsdk_ringbuf_stats rst;
 	struct bsdk_map *ring;
-	__u32 use_ringbuf;
-	__u64 *ringbuf_lost;
 	FILE *info;
-	char exe[PATH_MAX];
 	double start, elapsed;
 	pid_t writer = -1;
-	__u32 tgid;
 	int ret = 1, err;
 
 	err = parse_options(argc, argv, &opt);
 	if (err >= 0)
 		return err;
-	/* Default object: build/bpf/ beside build/bin/ where we run from. */
-	if (!opt.object) {
-		if (bsdk_path_beside_exe(exe, sizeof(exe), "../bpf/trace_output.bpf.o"))
-			return 1;
-		opt.object = exe;
-	}
 	stream.verbose = opt.verbose;
 	if (opt.verbose)
 		bsdk_set_log_level(opt.verbose > 1 ? BSDK_LOG_DEBUG : BSDK_LOG_INFO);
@@ -316,18 +308,13 @@ int main(int argc, char **argv)
 	bsdk_mount_fs();
 
 	/* Open: parse the object; nothing reaches the kernel yet. */
-	obj = bsdk_obj_open(opt.object);
-	if (!obj)
+	skel = opt.object ? trace_output__open_file(opt.object) : trace_output__open();
+	if (!skel)
 		goto cleanup;
 
 	/* Choose the probe: load only the program this kernel can attach. */
-	kprobe = bsdk_obj_prog_find(obj, "write_kprobe");
-	tracepoint = bsdk_obj_prog_find(obj, "write_tracepoint");
-	if (!kprobe || !tracepoint) {
-		fprintf(stderr, "error: '%s' lacks the write_kprobe or write_tracepoint program\n",
-			opt.object);
-		goto cleanup;
-	}
+	kprobe = skel->progs.write_kprobe;
+	tracepoint = skel->progs.write_tracepoint;
 	if (strcmp(opt.probe, "kprobe") == 0 ||
 	    (strcmp(opt.probe, "auto") == 0 && bsdk_prog_attach_supported(kprobe)))
 		chosen = kprobe;
@@ -346,24 +333,21 @@ int main(int argc, char **argv)
 	if (writer < 0)
 		goto cleanup;
 	stream.writer_pid = (__u64)writer;
-	tgid = (__u32)writer;
-	if (bsdk_obj_set_global(obj, "target_tgid", &tgid, sizeof(tgid)))
-		goto cleanup;
+	skel->rodata->target_tgid = (__u32)writer;
 	fprintf(info, "writer: dd, pid %d, on CPU %d\n", writer, opt.cpu);
 
 	/* Choose the channel, also before load: the program's branch, and the
 	 * ring buffer's size (one page when it goes unused). */
-	ring = bsdk_obj_map_find(obj, "ring");
-	use_ringbuf = opt.ringbuf;
-	if (!ring || bsdk_obj_set_global(obj, "use_ringbuf", &use_ringbuf, sizeof(use_ringbuf)) ||
-	    bsdk_map_set_max_entries(ring, opt.ringbuf ? (opt.pages ? opt.pages : 512) * 4096 : 4096))
+	ring = skel->maps.ring;
+	skel->rodata->use_ringbuf = opt.ringbuf;
+	if (bsdk_map_set_max_entries(ring, opt.ringbuf ? (opt.pages ? opt.pages : 512) * 4096 : 4096))
 		goto cleanup;
 	fprintf(info, "channel: %s\n", opt.ringbuf ? "ringbuf (bpf_ringbuf_output)" :
 		"perf (bpf_perf_event_output)");
 
 	/* Load: maps are created, programs verified. */
 	/* A signal stops a slow verifier run at once (load fails with EINTR). */
-	if (stop || bsdk_obj_load(obj))
+	if (stop || trace_output__load(skel))
 		goto cleanup;
 
 	/* Read: one BPF output event and ring per CPU, stored in 'events';
@@ -383,8 +367,7 @@ int main(int argc, char **argv)
 			.on_lost = on_lost,
 			.ctx = &stream,
 		};
-		pb = bsdk_perfbuf_new(bsdk_map_fd(bsdk_obj_map_find(obj, "events")),
-				      &pb_opts);
+		pb = bsdk_perfbuf_new(bsdk_map_fd(skel->maps.events), &pb_opts);
 	}
 	if (!pb && !rb)
 		goto cleanup;
@@ -421,10 +404,11 @@ int main(int argc, char **argv)
 			fprintf(stderr, "warning: library counted %llu received\n",
 				(unsigned long long)rst.received);
 		/* A full ring buffer tells only the producer: read its count. */
-		ringbuf_lost = bsdk_obj_global_ptr(obj, "ringbuf_lost", NULL);
-		if (!ringbuf_lost)
+		if (!skel->bss) {	/* a kernel that cannot map .bss (before 5.5) */
+			fprintf(stderr, "error: cannot read ringbuf_lost: this kernel does not map .bss\n");
 			goto cleanup;
-		stream.lost = __atomic_load_n(ringbuf_lost, __ATOMIC_RELAXED);
+		}
+		stream.lost = __atomic_load_n(&skel->bss->ringbuf_lost, __ATOMIC_RELAXED);
 	}
 
 	/* Report: the seed's line, then the accounting. */
@@ -455,6 +439,6 @@ cleanup:
 	bsdk_perfbuf_free(pb);
 	bsdk_ringbuf_free(rb);
 	stop_writer(writer);
-	bsdk_obj_close(obj);
+	trace_output__destroy(skel);
 	return ret;
 }
