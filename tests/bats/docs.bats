@@ -100,3 +100,16 @@ marked_docs() {
 	diff -u docs/picture.svg "$BATS_TEST_TMPDIR/picture.svg" ||
 		fail "docs/picture.svg is stale: run 'make picture'"
 }
+
+@test "README's 'What is where' and 'Learn' name every document and every sample" {
+	local f missing=()
+	for f in docs/*.md; do
+		grep -q "$(basename "$f")" README.md || missing+=("$f")
+	done
+	for f in samples/*/; do
+		f=$(basename "$f")
+		# once in the table, once in the list
+		[ "$(grep -ow "$f" README.md | wc -l)" -ge 2 ] || missing+=("samples/$f")
+	done
+	[ ${#missing[@]} -eq 0 ] || fail "README does not mention: ${missing[*]}"
+}
