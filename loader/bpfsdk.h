@@ -848,6 +848,73 @@ void bsdk_ringbuf_stats(const struct bsdk_ringbuf *rb, struct bsdk_ringbuf_stats
 /* Unmap and close; NULL is ignored. */
 void bsdk_ringbuf_free(struct bsdk_ringbuf *rb);
 
+/* --------------------------------------------------------- the poll loop */
+
+/*
+ * What every tracing tool's main loop does, so that a program reads open -> load -> attach ->
+ * run -> clean up. bsdk_signals_catch() makes SIGINT and SIGTERM set a flag, and
+ * bsdk_perfbuf_run() or bsdk_ringbuf_run() polls until that flag is set, a duration has
+ * passed, or the reader of the output has gone (`tool | head`: fflush() fails with EPIPE),
+ * and says which. Then the caller detaches and takes what is left with bsdk_perfbuf_drain().
+ *
+ *	bsdk_signals_catch();
+ *	...load, open the perf buffer, attach...
+ *	end = bsdk_perfbuf_run(pb, &(struct bsdk_run_opts){ .sz = sizeof(struct bsdk_run_opts),
+ *				      .duration = secs, .out = stdout });
+ *	...detach...
+ *	if (end > 0 && end != BSDK_RUN_CLOSED)
+ *		end = bsdk_perfbuf_drain(pb, stdout);
+ */
+
+/* Why a run ended; positive, so that a negative errno stays an error. */
+enum bsdk_run_end {
+	BSDK_RUN_SIGNAL = 1,    /* SIGINT or SIGTERM came: bsdk_signals_caught() says which */
+	BSDK_RUN_DURATION = 2,  /* opts.duration seconds have passed */
+	BSDK_RUN_CLOSED = 3,    /* writing opts.out failed with EPIPE: its reader has gone */
+};
+
+struct bsdk_run_opts {
+	size_t sz;              /* sizeof(struct bsdk_run_opts) */
+	double duration;        /* seconds to run; <= 0: until a signal or a closed output */
+	FILE *out;              /* fflush()ed after every poll (what the callbacks printed);
+	                         * NULL: no output to watch */
+	int poll_ms;            /* the longest wait of one poll, so a duration ends on time;
+	                         * <= 0: 100 */
+};
+
+/* Catch SIGINT and SIGTERM with a handler that records the signal (see bsdk_signals_caught()),
+ * with SA_RESTART as signal() sets it, and ignore SIGPIPE, so that a closed output is an EPIPE
+ * error the run loop sees rather than the end of the process. Process-wide: it replaces any
+ * handler the program had for the three. 0, or negative errno from sigaction(). */
+int bsdk_signals_catch(void);
+
+/* The signal that asked to stop (SIGINT or SIGTERM), 0 while none has come. Safe to call at
+ * any time; a program typically checks it before a long step (load) and uses 128 + it as the
+ * exit status when the signal came before the work began. */
+int bsdk_signals_caught(void);
+
+/* Seconds on CLOCK_MONOTONIC, for measuring how long a run took. */
+double bsdk_time_now(void);
+
+/* Poll pb (bsdk_perfbuf_poll()) until a caught signal, opts->duration or a closed opts->out,
+ * flushing opts->out after each poll; opts may be NULL (until a signal). A signal ends the run
+ * within a poll (epoll_wait() returns EINTR), a duration within poll_ms. Returns the reason, a
+ * positive BSDK_RUN_*, or negative errno, logged ("reading the perf buffer: ...", "writing the
+ * output: ..."): -EINVAL for a NULL pb or an opts.sz too small, what the poll or fflush()
+ * failed with. Records consumed before an error or a closed output have been handed to the
+ * callbacks. */
+int bsdk_perfbuf_run(struct bsdk_perfbuf *pb, const struct bsdk_run_opts *opts);
+/* The same for a ring buffer (bsdk_ringbuf_poll()); a callback's negative stop value is
+ * returned as an error. */
+int bsdk_ringbuf_run(struct bsdk_ringbuf *rb, const struct bsdk_run_opts *opts);
+
+/* After detaching: consume every record still in the rings (bsdk_perfbuf_consume()), then
+ * flush out (NULL: nothing to flush). 0, BSDK_RUN_CLOSED when out's reader has gone, or
+ * negative errno (logged): -EINVAL for a NULL pb, what fflush() failed with. */
+int bsdk_perfbuf_drain(struct bsdk_perfbuf *pb, FILE *out);
+/* The same for a ring buffer (bsdk_ringbuf_consume()). */
+int bsdk_ringbuf_drain(struct bsdk_ringbuf *rb, FILE *out);
+
 /* ------------------------------------------------------------ BTF values */
 
 /*

@@ -67,6 +67,13 @@ int read_file(const char *path, char *buf, size_t size);
 
 /* ---- drain.c: what the perf buffer and the ring buffer share. */
 uint64_t now_ns(void);	/* CLOCK_MONOTONIC */
+
+/* run.c: the poll loop behind bsdk_perfbuf_run() and bsdk_ringbuf_run(), over any poll
+ * function (the unit tests give it a fake one); what names the buffer in messages. */
+int run_loop(int (*poll)(void *buf, int timeout_ms), void *buf, const char *what,
+	     const struct bsdk_run_opts *opts);
+/* fflush(out): 0, BSDK_RUN_CLOSED on EPIPE, else negative errno, logged. */
+int run_flush(FILE *out);
 /* Copy the caller's opts of src_sz bytes into dst of size bytes: an older,
  * smaller struct (down to min_sz) is fine, a newer one when the bytes this
  * library does not know are zero, so fields can be appended. */

@@ -85,22 +85,6 @@ struct snoop {
 	__u64 bad;
 };
 
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
-
-static double now_sec(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Tell the BPF side the parent of every process already running: field 4
  * of /proc/PID/stat. Those forked from now on, fork_note sees. */
 static int parents_seed(const struct bsdk_map *parents)
@@ -381,17 +365,14 @@ int main(int argc, char **argv)
 	struct bsdk_prog *progs[4];
 	struct bsdk_perfbuf *pb = NULL;
 	struct execsnoop *skel = NULL;
-	int ret = 1, err, out_err = 0;
-	double start;
+	int ret = 1, err, end;
 
 	err = parse_options(argc, argv, &opt);
 	if (err >= 0)
 		return err;
 	if (opt.verbose)
 		bsdk_set_log_level(opt.verbose > 1 ? BSDK_LOG_DEBUG : BSDK_LOG_INFO);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGPIPE, SIG_IGN);	/* a closed pipe ends the loop below */
+	bsdk_signals_catch();	/* Ctrl-C and SIGTERM stop; a closed pipe too */
 	bsdk_mount_fs();
 
 	/* Open: the object built into the program (its skeleton), or
@@ -442,33 +423,19 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	fprintf(stderr, "execsnoop: tracing execve(2), Ctrl-C to stop\n");
 
-	/* Poll: print as records come; a reader that left ends it. */
-	start = now_sec();
-	while (!stop && (!opt.duration || now_sec() - start < opt.duration)) {
-		err = bsdk_perfbuf_poll(pb, 100);
-		if (err < 0 && err != -EINTR) {
-			fprintf(stderr, "error: reading the perf buffer: %s\n", bsdk_strerror(err));
-			goto cleanup;
-		}
-		if (fflush(stdout)) {
-			out_err = errno;
-			break;
-		}
-	}
+	/* Poll: print as records come, until Ctrl-C, --duration or a reader
+	 * that left (| head). */
+	struct bsdk_run_opts run = { .sz = sizeof(run), .duration = opt.duration, .out = stdout };
+	end = bsdk_perfbuf_run(pb, &run);
+	if (end < 0)
+		goto cleanup;
 	/* Detach, then take what is still in the rings. */
 	for (int i = 3; i >= 0; i--) {
 		bsdk_link_destroy(links[i]);
 		links[i] = NULL;
 	}
-	if (!out_err) {
-		bsdk_perfbuf_consume(pb);
-		if (fflush(stdout))
-			out_err = errno;
-	}
-	if (out_err && out_err != EPIPE) {
-		fprintf(stderr, "error: writing the output: %s\n", strerror(out_err));
+	if (end != BSDK_RUN_CLOSED && bsdk_perfbuf_drain(pb, stdout) < 0)
 		goto cleanup;
-	}
 
 	/* Report. */
 	fprintf(stderr, "received %llu, shown %llu, lost %llu\n",

@@ -84,22 +84,6 @@ struct first_error {
 	char msg[512];
 };
 
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
-
-static double now_sec(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void keep_first_error(enum bsdk_log_level level, const char *msg, void *ctx)
 {
 	struct first_error *fe = ctx;
@@ -316,17 +300,14 @@ int main(int argc, char **argv)
 	struct kfunc *skel = NULL;
 	char why_fentry[600] = "", why_kprobe[600] = "";
 	const char *mode_name = NULL;
-	int ret = 1, err, out_err = 0, tried = 0;
-	double start;
+	int ret = 1, err, end, tried = 0;
 
 	err = parse_options(argc, argv, &opt);
 	if (err >= 0)
 		return err;
 	if (opt.verbose)
 		bsdk_set_log_level(opt.verbose > 1 ? BSDK_LOG_DEBUG : BSDK_LOG_INFO);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGPIPE, SIG_IGN);	/* a closed pipe ends the loop below */
+	bsdk_signals_catch();	/* Ctrl-C and SIGTERM stop; a closed pipe too */
 	bsdk_mount_fs();
 
 	/* Open, load, attach: the mode asked for, or fentry then kprobes. */
@@ -372,32 +353,18 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	fprintf(stderr, "kfunc: tracing do_unlinkat with %s, Ctrl-C to stop\n", mode_name);
 
-	/* Poll: print as records come; a reader that left ends it. */
-	start = now_sec();
-	while (!stop && (!opt.duration || now_sec() - start < opt.duration)) {
-		err = bsdk_perfbuf_poll(pb, 100);
-		if (err < 0 && err != -EINTR) {
-			fprintf(stderr, "error: reading the perf buffer: %s\n", bsdk_strerror(err));
-			goto cleanup;
-		}
-		if (fflush(stdout)) {
-			out_err = errno;
-			break;
-		}
-	}
+	/* Poll: print as records come, until Ctrl-C, --duration or a reader
+	 * that left (| head). */
+	struct bsdk_run_opts run = { .sz = sizeof(run), .duration = opt.duration, .out = stdout };
+	end = bsdk_perfbuf_run(pb, &run);
+	if (end < 0)
+		goto cleanup;
 	/* Detach, then take what is still in the rings. */
 	bsdk_link_destroy(links[0]);
 	bsdk_link_destroy(links[1]);
 	links[0] = links[1] = NULL;
-	if (!out_err) {
-		bsdk_perfbuf_consume(pb);
-		if (fflush(stdout))
-			out_err = errno;
-	}
-	if (out_err && out_err != EPIPE) {
-		fprintf(stderr, "error: writing the output: %s\n", strerror(out_err));
+	if (end != BSDK_RUN_CLOSED && bsdk_perfbuf_drain(pb, stdout) < 0)
 		goto cleanup;
-	}
 
 	fprintf(stderr, "received %llu, shown %llu, lost %llu\n",
 		(unsigned long long)tracer.received, (unsigned long long)tracer.shown,

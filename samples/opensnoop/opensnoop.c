@@ -87,21 +87,6 @@ struct snoop {
 	__u64 bad;
 };
 
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	stop = sig;	/* the status says which: 128 + sig if it came before tracing */
-}
-
-static double now_sec(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* "-ENOENT" for -2; the number when the C library has no name for it. */
 static const char *errno_name(int err, char *buf, size_t size)
 {
@@ -337,17 +322,15 @@ int main(int argc, char **argv)
 	struct bsdk_link *enter_link = NULL, *exit_link = NULL;
 	struct opensnoop *skel = NULL;
 	struct bsdk_perfbuf *pb = NULL;
-	double start;
-	int ret = 1, err, out_err = 0;
+	int end;
+	int ret = 1, err;
 
 	err = parse_options(argc, argv, &opt);
 	if (err >= 0)
 		return err;
 	if (opt.verbose)
 		bsdk_set_log_level(opt.verbose > 1 ? BSDK_LOG_DEBUG : BSDK_LOG_INFO);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGPIPE, SIG_IGN);	/* a closed pipe ends the poll loop instead */
+	bsdk_signals_catch();	/* Ctrl-C and SIGTERM stop; a closed pipe too */
 	bsdk_mount_fs();
 
 	/* Open: parse the object; nothing reaches the kernel yet. */
@@ -361,7 +344,7 @@ int main(int argc, char **argv)
 
 	/* Load: maps are created, programs verified. */
 	/* A signal stops a slow verifier run at once (load fails with EINTR). */
-	if (stop || opensnoop__load(skel))
+	if (bsdk_signals_caught() || opensnoop__load(skel))
 		goto cleanup;
 
 	/* Read: one ring per CPU, merged by the timestamp at the head of
@@ -393,34 +376,18 @@ int main(int argc, char **argv)
 	fprintf(stderr, "opensnoop: tracing openat(2)%s, Ctrl-C to stop\n",
 		opt.pid ? " of one process" : "");
 
-	/* Poll: print as records come, flushed so a pipe sees them now. */
-	start = now_sec();
-	while (!stop && (!opt.duration || now_sec() - start < opt.duration)) {
-		err = bsdk_perfbuf_poll(pb, 100);
-		if (err < 0 && err != -EINTR) {
-			fprintf(stderr, "error: reading the perf buffer: %s\n",
-				bsdk_strerror(err));
-			goto cleanup;
-		}
-		/* the reader of a pipe has gone (| head): stop, still report */
-		if (fflush(stdout)) {
-			out_err = errno;
-			break;
-		}
-	}
+	/* Poll: print as records come, flushed so a pipe sees them now, until
+	 * Ctrl-C, --duration or a reader that left (| head: stop, still report). */
+	struct bsdk_run_opts run = { .sz = sizeof(run), .duration = opt.duration, .out = stdout };
+	end = bsdk_perfbuf_run(pb, &run);
+	if (end < 0)
+		goto cleanup;
 	/* Detach, then take what is still in the rings. */
 	bsdk_link_destroy(enter_link);
 	bsdk_link_destroy(exit_link);
 	enter_link = exit_link = NULL;
-	if (!out_err) {
-		bsdk_perfbuf_consume(pb);
-		if (fflush(stdout))
-			out_err = errno;
-	}
-	if (out_err && out_err != EPIPE) {
-		fprintf(stderr, "error: writing the output: %s\n", strerror(out_err));
+	if (end != BSDK_RUN_CLOSED && bsdk_perfbuf_drain(pb, stdout) < 0)
 		goto cleanup;
-	}
 
 	/* Report: everything received is accounted for. */
 	fprintf(stderr, "received %llu, shown %llu, lost %llu\n",
@@ -433,8 +400,8 @@ int main(int argc, char **argv)
 		ret = 0;
 
 cleanup:
-	if (stop && ret)	/* Ctrl-C or SIGTERM before the tracing began */
-		ret = 128 + stop;
+	if (bsdk_signals_caught() && ret)	/* Ctrl-C or SIGTERM before the tracing began */
+		ret = 128 + bsdk_signals_caught();
 	/* Clean up: one place, in reverse order; each call accepts NULL. */
 	bsdk_link_destroy(enter_link);
 	bsdk_link_destroy(exit_link);

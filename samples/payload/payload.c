@@ -87,22 +87,6 @@ struct dump {
 	__u64 bad;
 };
 
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
-
-static double now_sec(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* hexdump -C's rows: "00000010  41 42 ...  43 44 ...  |AB..CD..|". */
 static void print_dump(const __u8 *p, size_t len)
 {
@@ -298,19 +282,14 @@ int main(int argc, char **argv)
 	struct bsdk_perfbuf *pb = NULL;
 	struct bsdk_link *link = NULL;
 	struct payload *skel = NULL;
-	int ret = 1, err, out_err = 0;
-	double start;
+	int ret = 1, err, end;
 
 	err = parse_options(argc, argv, &opt);
 	if (err >= 0)
 		return err;
 	if (opt.verbose)
 		bsdk_set_log_level(opt.verbose > 1 ? BSDK_LOG_DEBUG : BSDK_LOG_INFO);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	/* A reader that goes away (| head) is the end, not an error: see the
-	 * fflush() checks in the loop. */
-	signal(SIGPIPE, SIG_IGN);
+	bsdk_signals_catch();	/* Ctrl-C and SIGTERM stop; a closed pipe too */
 	bsdk_mount_fs();
 
 	/* Open: the object built into the program (its skeleton), or
@@ -356,32 +335,17 @@ int main(int argc, char **argv)
 	fprintf(stderr, "payload: tracing write(2)%s, %u bytes each, Ctrl-C to stop\n",
 		opt.pid || opt.comm ? " of the chosen processes" : "", opt.snap);
 
-	/* Poll: print as records come; stop when the reader of a pipe has
-	 * gone (fflush fails with EPIPE). */
-	start = now_sec();
-	while (!stop && (!opt.duration || now_sec() - start < opt.duration)) {
-		err = bsdk_perfbuf_poll(pb, 100);
-		if (err < 0 && err != -EINTR) {
-			fprintf(stderr, "error: reading the perf buffer: %s\n", bsdk_strerror(err));
-			goto cleanup;
-		}
-		if (fflush(stdout)) {
-			out_err = errno;
-			break;
-		}
-	}
+	/* Poll: print as records come, until Ctrl-C or --duration; stop when
+	 * the reader of a pipe has gone (fflush fails with EPIPE). */
+	struct bsdk_run_opts run = { .sz = sizeof(run), .duration = opt.duration, .out = stdout };
+	end = bsdk_perfbuf_run(pb, &run);
+	if (end < 0)
+		goto cleanup;
 	/* Detach, then take what is still in the rings. */
 	bsdk_link_destroy(link);
 	link = NULL;
-	if (!out_err) {
-		bsdk_perfbuf_consume(pb);
-		if (fflush(stdout))
-			out_err = errno;
-	}
-	if (out_err && out_err != EPIPE) {
-		fprintf(stderr, "error: writing the output: %s\n", strerror(out_err));
+	if (end != BSDK_RUN_CLOSED && bsdk_perfbuf_drain(pb, stdout) < 0)
 		goto cleanup;
-	}
 
 	/* Report: everything received is accounted for. */
 	bsdk_perfbuf_stats(pb, &stats);

@@ -80,22 +80,6 @@ struct entry {
 	__u64 count;
 };
 
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
-
-static double now_sec(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static int by_count(const void *a, const void *b)
 {
 	const struct entry *x = a, *y = b;
@@ -384,9 +368,7 @@ int main(int argc, char **argv)
 		return err;
 	if (opt.verbose)
 		bsdk_set_log_level(opt.verbose > 1 ? BSDK_LOG_DEBUG : BSDK_LOG_INFO);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGPIPE, SIG_IGN);	/* a closed pipe ends the report quietly */
+	bsdk_signals_catch();	/* Ctrl-C and SIGTERM stop; a closed pipe too */
 
 	/* Open: the object built into the program (its skeleton), or
 	 * --object's; nothing reaches the kernel yet. */
@@ -436,8 +418,8 @@ int main(int argc, char **argv)
 		opt.pid ? "one process" : "all CPUs", opt.freq);
 
 	/* Wait: the kernel counts while we sleep. */
-	start = now_sec();
-	while (!stop && (!opt.duration || now_sec() - start < opt.duration))
+	start = bsdk_time_now();
+	while (!bsdk_signals_caught() && (!opt.duration || bsdk_time_now() - start < opt.duration))
 		usleep(50000);
 
 	/* Detach, then read the counts and name the frames. */

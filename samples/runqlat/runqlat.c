@@ -69,22 +69,6 @@ struct options {
 	int verbose;
 };
 
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
-
-static double now_sec(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Print cur - prev: what the interval added. The kernel's histogram only
  * grows; subtracting the last read loses nothing, where reading then
  * zeroing would lose what landed in between. */
@@ -250,9 +234,7 @@ int main(int argc, char **argv)
 		return err;
 	if (opt.verbose)
 		bsdk_set_log_level(opt.verbose > 1 ? BSDK_LOG_DEBUG : BSDK_LOG_INFO);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGPIPE, SIG_IGN);	/* a closed pipe ends the loop below */
+	bsdk_signals_catch();	/* Ctrl-C and SIGTERM stop; a closed pipe too */
 
 	/* Open: the object built into the program (its skeleton), or
 	 * --object's; nothing reaches the kernel yet. */
@@ -283,13 +265,13 @@ int main(int argc, char **argv)
 
 	/* Read: at each interval's end (or once, at the end) take the map's
 	 * value and print what it gained. */
-	next = now_sec() + (opt.interval ? opt.interval : opt.duration);
+	next = bsdk_time_now() + (opt.interval ? opt.interval : opt.duration);
 	for (;;) {
 		bool due;
 
-		while (!stop && (!(opt.interval || opt.duration) || now_sec() < next))
+		while (!bsdk_signals_caught() && (!(opt.interval || opt.duration) || bsdk_time_now() < next))
 			usleep(50000);
-		due = !stop;
+		due = !bsdk_signals_caught();
 		next += opt.interval;
 		err = bsdk_map_lookup_elem(skel->maps.hist, &zero, sizeof(zero), &cur, sizeof(cur), 0);
 		if (err) {

@@ -114,21 +114,6 @@ struct stats {
 	__u64 fine_ns[FINE_SLOTS];
 };
 
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	stop = sig;	/* the status says which: 128 + sig if it came before tracing */
-}
-
-static double now_sec(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static unsigned int log2_floor(__u64 v)
 {
 	return v ? 63 - (unsigned int)__builtin_clzll(v) : 0;
@@ -404,8 +389,9 @@ int main(int argc, char **argv)
 	struct bsdk_link *enter_link = NULL, *exit_link = NULL;
 	struct syscall_latency *skel = NULL;
 	struct bsdk_perfbuf *pb = NULL;
+	struct bsdk_run_opts run = { .sz = sizeof(run), .out = stdout };
 	double start, elapsed;
-	int ret = 1, err, out_err = 0;
+	int ret = 1, err, end;
 
 	err = parse_options(argc, argv, &opt);
 	if (err >= 0)
@@ -414,9 +400,7 @@ int main(int argc, char **argv)
 		opt.syscall = syscall_find("read");
 	if (opt.verbose)
 		bsdk_set_log_level(opt.verbose > 1 ? BSDK_LOG_DEBUG : BSDK_LOG_INFO);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGPIPE, SIG_IGN);	/* a closed pipe ends the poll loop instead */
+	bsdk_signals_catch();	/* Ctrl-C and SIGTERM stop; a closed pipe too */
 	bsdk_mount_fs();
 
 	stats = calloc(1, sizeof(*stats));	/* 115 KiB of counters */
@@ -438,7 +422,7 @@ int main(int argc, char **argv)
 
 	/* Load: maps are created, programs verified. */
 	/* A signal stops a slow verifier run at once (load fails with EINTR). */
-	if (stop || syscall_latency__load(skel))
+	if (bsdk_signals_caught() || syscall_latency__load(skel))
 		goto cleanup;
 
 	/* Read: one ring per CPU in the 'events' map. */
@@ -468,23 +452,15 @@ int main(int argc, char **argv)
 	if (opt.verbose && !opt.json)
 		printf("%-7s %-7s %-10s %s\n", "PID", "TID", "RET", "USECS");
 	fflush(stdout);
+	run.duration = opt.duration;
 
-	/* Poll until the time is up or Ctrl-C. */
-	start = now_sec();
-	while (!stop && (!opt.duration || now_sec() - start < opt.duration)) {
-		err = bsdk_perfbuf_poll(pb, 100);
-		if (err < 0 && err != -EINTR) {
-			fprintf(stderr, "error: reading the perf buffer: %s\n",
-				bsdk_strerror(err));
-			goto cleanup;
-		}
-		/* the reader of a pipe has gone (| head): stop quietly */
-		if (fflush(stdout)) {
-			out_err = errno;
-			break;
-		}
-	}
-	elapsed = now_sec() - start;
+	/* Poll until the time is up, Ctrl-C, or the reader of a pipe has
+	 * gone (| head): then stop quietly. */
+	start = bsdk_time_now();
+	end = bsdk_perfbuf_run(pb, &run);
+	if (end < 0)
+		goto cleanup;
+	elapsed = bsdk_time_now() - start;
 	/* Detach, then take what is still in the rings. */
 	bsdk_link_destroy(enter_link);
 	bsdk_link_destroy(exit_link);
@@ -492,14 +468,12 @@ int main(int argc, char **argv)
 	bsdk_perfbuf_consume(pb);
 
 	/* Report, unless no one reads it any more. */
-	if (!out_err) {
+	if (end != BSDK_RUN_CLOSED) {
 		print_summary(stats, elapsed);
-		if (fflush(stdout))
-			out_err = errno;
-	}
-	if (out_err && out_err != EPIPE) {
-		fprintf(stderr, "error: writing the output: %s\n", strerror(out_err));
-		goto cleanup;
+		if (fflush(stdout) && errno != EPIPE) {
+			fprintf(stderr, "error: writing the output: %s\n", strerror(errno));
+			goto cleanup;
+		}
 	}
 	if (stats->bad)
 		fprintf(stderr, "error: %llu malformed records\n",
@@ -508,8 +482,8 @@ int main(int argc, char **argv)
 		ret = 0;
 
 cleanup:
-	if (stop && ret)	/* Ctrl-C or SIGTERM before the tracing began */
-		ret = 128 + stop;
+	if (bsdk_signals_caught() && ret)	/* Ctrl-C or SIGTERM before the tracing began */
+		ret = 128 + bsdk_signals_caught();
 	/* Clean up: one place, in reverse order; each call accepts NULL. */
 	bsdk_link_destroy(enter_link);
 	bsdk_link_destroy(exit_link);

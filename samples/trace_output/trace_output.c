@@ -92,21 +92,6 @@ struct stream {
 	int verbose;
 };
 
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	stop = sig;	/* the status says which: 128 + sig if it came before tracing */
-}
-
-static double now_sec(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Called for every record, on the consumer's thread. The kernel pads the
  * raw sample, so size is at least - not exactly - the struct's size. */
 static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
@@ -292,6 +277,7 @@ int main(int argc, char **argv)
 	struct bsdk_ringbuf_stats rst;
 	struct bsdk_map *ring;
 	FILE *info;
+	struct bsdk_run_opts run = { .sz = sizeof(run) };
 	double start, elapsed;
 	pid_t writer = -1;
 	int ret = 1, err;
@@ -300,11 +286,10 @@ int main(int argc, char **argv)
 	if (err >= 0)
 		return err;
 	stream.verbose = opt.verbose;
+	run.duration = opt.duration;
 	if (opt.verbose)
 		bsdk_set_log_level(opt.verbose > 1 ? BSDK_LOG_DEBUG : BSDK_LOG_INFO);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGPIPE, SIG_IGN);	/* a closed pipe ends the poll loop instead */
+	bsdk_signals_catch();	/* Ctrl-C and SIGTERM stop; a closed pipe too */
 	bsdk_mount_fs();
 
 	/* Open: parse the object; nothing reaches the kernel yet. */
@@ -347,7 +332,7 @@ int main(int argc, char **argv)
 
 	/* Load: maps are created, programs verified. */
 	/* A signal stops a slow verifier run at once (load fails with EINTR). */
-	if (stop || trace_output__load(skel))
+	if (bsdk_signals_caught() || trace_output__load(skel))
 		goto cleanup;
 
 	/* Read: one BPF output event and ring per CPU, stored in 'events';
@@ -377,16 +362,12 @@ int main(int argc, char **argv)
 	if (!link)
 		goto cleanup;
 
-	start = now_sec();
-	while (!stop && (elapsed = now_sec() - start) < opt.duration) {
-		err = pb ? bsdk_perfbuf_poll(pb, 100) : bsdk_ringbuf_poll(rb, 100);
-		if (err < 0 && err != -EINTR) {
-			fprintf(stderr, "error: reading the %s: %s\n",
-				pb ? "perf buffer" : "ring buffer", bsdk_strerror(err));
-			goto cleanup;
-		}
-	}
-	elapsed = now_sec() - start;
+	/* Read until --duration has passed, or Ctrl-C. */
+	start = bsdk_time_now();
+	err = pb ? bsdk_perfbuf_run(pb, &run) : bsdk_ringbuf_run(rb, &run);
+	if (err < 0)
+		goto cleanup;
+	elapsed = bsdk_time_now() - start;
 	/* Detach, then take what is still in the rings. */
 	bsdk_link_destroy(link);
 	link = NULL;
@@ -432,8 +413,8 @@ int main(int argc, char **argv)
 		ret = 0;
 
 cleanup:
-	if (stop && ret)	/* Ctrl-C or SIGTERM before the tracing began */
-		ret = 128 + stop;
+	if (bsdk_signals_caught() && ret)	/* Ctrl-C or SIGTERM before the tracing began */
+		ret = 128 + bsdk_signals_caught();
 	/* Clean up: one place, in reverse order; each call accepts NULL. */
 	bsdk_link_destroy(link);
 	bsdk_perfbuf_free(pb);

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * test_run.c - the poll loop of bsdk_perfbuf_run()/bsdk_ringbuf_run() over a fake poll
+ * function: each way a run ends (duration, signal, a closed output, a failed poll), EINTR
+ * that is not a stop, and the drain's flush. No kernel.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "check.h"
+
+struct fake {
+	int calls;
+	int max_wait;         /* the largest timeout the loop asked for */
+	int fail_at;          /* return fail_err on this call (0: never) */
+	int fail_err;
+	int raise_at;         /* raise(SIGINT) on this call (0: never) */
+	int eintr_at;         /* return -EINTR on this call, as a stray signal would */
+	FILE *out;            /* printed to on every call */
+};
+
+static int fake_poll(void *buf, int timeout_ms)
+{
+	struct fake *f = buf;
+
+	f->calls++;
+	if (timeout_ms > f->max_wait)
+		f->max_wait = timeout_ms;
+	if (f->out)
+		fprintf(f->out, "record %d\n", f->calls);
+	if (f->calls == f->raise_at)
+		raise(SIGINT);
+	if (f->calls == f->eintr_at)
+		return -EINTR;
+	if (f->calls == f->fail_at)
+		return f->fail_err;
+	usleep(1000);
+	return 1;
+}
+
+static char logged[256];
+
+static void capture(enum bsdk_log_level level, const char *msg, void *ctx)
+{
+	(void)level;
+	(void)ctx;
+	snprintf(logged, sizeof(logged), "%s", msg);
+}
+
+int main(void)
+{
+	struct bsdk_run_opts o = { .sz = sizeof(o) };
+	struct fake f;
+	int fds[2], ret;
+	FILE *w;
+
+	bsdk_set_log(capture, NULL);
+
+	/* A duration ends the run; no wait asks for more than poll_ms. */
+	f = (struct fake){ .eintr_at = 2 };
+	o.duration = 0.02;
+	o.poll_ms = 5;
+	ret = run_loop(fake_poll, &f, "fake", &o);
+	check_i64(ret, BSDK_RUN_DURATION, "a duration ends the run");
+	check(f.calls >= 3, "it polled past a stray EINTR (%d calls)", f.calls);
+	check(f.max_wait <= 5, "no wait longer than poll_ms (%d)", f.max_wait);
+
+	/* A failed poll is an error, logged with what was read. */
+	f = (struct fake){ .fail_at = 3, .fail_err = -EBADF };
+	o.duration = 0;
+	ret = run_loop(fake_poll, &f, "fake buffer", &o);
+	check_i64(ret, -EBADF, "a failed poll is returned");
+	check_i64(f.calls, 3, "the run ended at the failed poll");
+	check_str(logged, "reading the fake buffer: Bad file descriptor", "the failure is logged");
+
+	/* The reader of the output goes away: EPIPE ends the run quietly. */
+	if (pipe(fds))
+		return check(0, "pipe: %s", strerror(errno)), check_done();
+	w = fdopen(fds[1], "w");
+	close(fds[0]);
+	check_i64(bsdk_signals_catch(), 0, "signals caught");	/* SIGPIPE ignored too */
+	logged[0] = 0;
+	f = (struct fake){ .out = w };
+	o.out = w;
+	ret = run_loop(fake_poll, &f, "fake", &o);
+	check_i64(ret, BSDK_RUN_CLOSED, "a closed output ends the run");
+	check_i64(f.calls, 1, "at the first flush after it closed");
+	check_str(logged, "", "nothing is logged for a closed output");
+	check_i64(run_flush(w), 0, "nothing left to flush: 0");
+	fprintf(w, "more\n");
+	check_i64(run_flush(w), BSDK_RUN_CLOSED, "a drain's flush says closed too");
+	fclose(w);
+	check_i64(run_flush(NULL), 0, "no output: nothing to flush");
+	o.out = NULL;
+
+	/* A signal ends the run and is remembered. */
+	check_i64(bsdk_signals_caught(), 0, "no signal yet");
+	f = (struct fake){ .raise_at = 2 };
+	ret = run_loop(fake_poll, &f, "fake", &o);
+	check_i64(ret, BSDK_RUN_SIGNAL, "SIGINT ends the run");
+	check_i64(f.calls, 2, "right after the poll it came in");
+	check_i64(bsdk_signals_caught(), SIGINT, "the signal is SIGINT");
+	f = (struct fake){ 0 };
+	check_i64(run_loop(fake_poll, &f, "fake", NULL), BSDK_RUN_SIGNAL,
+		  "a later run ends at once");
+	check_i64(f.calls, 0, "without polling");
+
+	/* Bad arguments. */
+	check_i64(bsdk_perfbuf_run(NULL, &o), -EINVAL, "NULL perf buffer");
+	check_i64(bsdk_ringbuf_run(NULL, &o), -EINVAL, "NULL ring buffer");
+	check_i64(bsdk_perfbuf_drain(NULL, NULL), -EINVAL, "NULL perf buffer to drain");
+	o.sz = 4;
+	check_i64(run_loop(fake_poll, &f, "fake", &o), -EINVAL, "opts.sz too small");
+	return check_done();
+}
