@@ -915,6 +915,28 @@ int bsdk_perfbuf_drain(struct bsdk_perfbuf *pb, FILE *out);
 /* The same for a ring buffer (bsdk_ringbuf_consume()). */
 int bsdk_ringbuf_drain(struct bsdk_ringbuf *rb, FILE *out);
 
+/* ---- command-line values: the checks and messages a tool's options share. Each logs one
+ * error line naming the option and the value ("--pid 'x' is not a process id") and returns
+ * -EINVAL, so a getopt_long() loop says `if (bsdk_arg_parse_pid("--pid", optarg, &o->pid))
+ * return 2;`. -EINVAL without a message for NULL arguments. */
+
+/* A number of seconds in (0, max] (strtod() syntax, the whole of arg): a --duration or an
+ * interval. On success *secs is set; on failure it is left alone. */
+int bsdk_arg_parse_seconds(const char *opt, const char *arg, double max, double *secs);
+
+/* A process id: a decimal number from 1 to INT_MAX, the whole of arg. On success *pid is set. */
+int bsdk_arg_parse_pid(const char *opt, const char *arg, uint32_t *pid);
+
+/* A command name that fits a buffer of size bytes with its NUL (the kernel's TASK_COMM_LEN is
+ * 16: 1 to 15 characters), so that a filter on it can match. 0 when it fits. */
+int bsdk_arg_parse_comm(const char *opt, const char *arg, size_t size);
+
+/* What getopt_long() (with opterr = 0 and a leading ':' in its optstring) could not place:
+ * c == ':' an option without its value ("option '-d' needs a value (try 'TOOL --help')"),
+ * another c an unknown option, c == -1 an argument left after the options (argv[optind]).
+ * Logs that line and returns -EINVAL. */
+int bsdk_arg_reject(const char *tool, int c, int optind, char **argv);
+
 /* ------------------------------------------------------------ BTF values */
 
 /*

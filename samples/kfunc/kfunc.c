@@ -13,7 +13,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -216,8 +215,6 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char *end;
-	long val;
 	int c;
 
 	opterr = 0;
@@ -237,29 +234,17 @@ static int parse_options(int argc, char **argv, struct options *o)
 			}
 			break;
 		case 'p':
-			errno = 0;
-			val = strtol(optarg, &end, 10);
-			if (*end || end == optarg || errno || val <= 0 || val > INT_MAX) {
-				fprintf(stderr, "error: --pid '%s' is not a process id\n", optarg);
+			if (bsdk_arg_parse_pid("--pid", optarg, &o->pid))
 				return 2;
-			}
-			o->pid = (__u32)val;
 			break;
 		case 'c':
-			if (!*optarg || strlen(optarg) >= KFUNC_COMM_LEN) {
-				fprintf(stderr, "error: --comm '%s' is not a command name of 1 to 15 characters\n",
-					optarg);
+			if (bsdk_arg_parse_comm("--comm", optarg, KFUNC_COMM_LEN))
 				return 2;
-			}
 			o->comm = optarg;
 			break;
 		case 'd':
-			o->duration = strtod(optarg, &end);
-			if (*end || end == optarg || !(o->duration > 0) || o->duration > 86400) {
-				fprintf(stderr, "error: --duration '%s' is not a number of seconds between 0 and 86400\n",
-					optarg);
+			if (bsdk_arg_parse_seconds("--duration", optarg, 86400, &o->duration))
 				return 2;
-			}
 			break;
 		case 'j':
 			o->json = true;
@@ -273,19 +258,13 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
-		case ':':
-			fprintf(stderr, "error: option '%s' needs a value (try 'kfunc --help')\n",
-				argv[optind - 1]);
-			return 2;
-		default:
-			fprintf(stderr, "error: unknown option '%s' (try 'kfunc --help')\n",
-				argv[optind - 1]);
+		default:	/* ':' a value missing, '?' an unknown option */
+			bsdk_arg_reject("kfunc", c, optind, argv);
 			return 2;
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "error: unexpected argument '%s' (try 'kfunc --help')\n",
-			argv[optind]);
+		bsdk_arg_reject("kfunc", -1, optind, argv);
 		return 2;
 	}
 	return -1;

@@ -16,7 +16,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -250,40 +249,25 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char *end;
-	long val;
 	int c;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":p:n:d:jo:vh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
-			errno = 0;
-			val = strtol(optarg, &end, 10);
-			if (*end || end == optarg || errno || val <= 0 ||
-			    val > INT_MAX) {
-				fprintf(stderr, "error: --pid '%s' is not a process id\n", optarg);
+			if (bsdk_arg_parse_pid("--pid", optarg, &o->pid))
 				return 2;
-			}
-			o->pid = (__u32)val;
 			break;
 		case 'n':
 			/* The kernel keeps 15 characters of the name: a longer
 			 * one could never match. */
-			if (!*optarg || strlen(optarg) >= OPENSNOOP_COMM_LEN) {
-				fprintf(stderr, "error: --name '%s' is not a command name of 1 to %d characters\n",
-					optarg, OPENSNOOP_COMM_LEN - 1);
+			if (bsdk_arg_parse_comm("--name", optarg, OPENSNOOP_COMM_LEN))
 				return 2;
-			}
 			o->name = optarg;
 			break;
 		case 'd':
-			o->duration = strtod(optarg, &end);
-			if (*end || end == optarg || !(o->duration > 0) ||
-			    o->duration > 86400) {
-				fprintf(stderr, "error: --duration '%s' is not a number of seconds between 0 and 86400\n", optarg);
+			if (bsdk_arg_parse_seconds("--duration", optarg, 86400, &o->duration))
 				return 2;
-			}
 			break;
 		case 'j':
 			o->json = true;
@@ -297,19 +281,13 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
-		case ':':
-			fprintf(stderr, "error: option '%s' needs a value (try 'opensnoop --help')\n",
-				argv[optind - 1]);
-			return 2;
-		default:
-			fprintf(stderr, "error: unknown option '%s' (try 'opensnoop --help')\n",
-				argv[optind - 1]);
+		default:	/* ':' a value missing, '?' an unknown option */
+			bsdk_arg_reject("opensnoop", c, optind, argv);
 			return 2;
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "error: unexpected argument '%s' (try 'opensnoop --help')\n",
-			argv[optind]);
+		bsdk_arg_reject("opensnoop", -1, optind, argv);
 		return 2;
 	}
 	return -1;

@@ -15,7 +15,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -211,16 +210,12 @@ static int parse_options(int argc, char **argv, struct options *o)
 	while ((c = getopt_long(argc, argv, ":p:c:s:P:d:jo:vh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
-			errno = 0;
-			val = strtol(optarg, &end, 10);
-			if (*end || end == optarg || errno || val <= 0 || val > INT_MAX)
-				return bad_value("--pid", optarg, "a process id");
-			o->pid = (__u32)val;
+			if (bsdk_arg_parse_pid("--pid", optarg, &o->pid))
+				return 2;
 			break;
 		case 'c':
-			if (!*optarg || strlen(optarg) >= PAYLOAD_COMM_LEN)
-				return bad_value("--comm", optarg,
-						 "a command name of 1 to 15 characters");
+			if (bsdk_arg_parse_comm("--comm", optarg, PAYLOAD_COMM_LEN))
+				return 2;
 			o->comm = optarg;
 			break;
 		case 's':
@@ -239,10 +234,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->pages = (unsigned int)val;
 			break;
 		case 'd':
-			o->duration = strtod(optarg, &end);
-			if (*end || end == optarg || !(o->duration > 0) || o->duration > 86400)
-				return bad_value("--duration", optarg,
-						 "a number of seconds between 0 and 86400");
+			if (bsdk_arg_parse_seconds("--duration", optarg, 86400, &o->duration))
+				return 2;
 			break;
 		case 'j':
 			o->json = true;
@@ -256,19 +249,13 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
-		case ':':
-			fprintf(stderr, "error: option '%s' needs a value (try 'payload --help')\n",
-				argv[optind - 1]);
-			return 2;
-		default:
-			fprintf(stderr, "error: unknown option '%s' (try 'payload --help')\n",
-				argv[optind - 1]);
+		default:	/* ':' a value missing, '?' an unknown option */
+			bsdk_arg_reject("payload", c, optind, argv);
 			return 2;
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "error: unexpected argument '%s' (try 'payload --help')\n",
-			argv[optind]);
+		bsdk_arg_reject("payload", -1, optind, argv);
 		return 2;
 	}
 	return -1;

@@ -14,7 +14,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -296,21 +295,12 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->freq = (unsigned int)val;
 			break;
 		case 'p':
-			errno = 0;
-			val = strtol(optarg, &end, 10);
-			if (*end || end == optarg || errno || val <= 0 || val > INT_MAX) {
-				fprintf(stderr, "error: --pid '%s' is not a process id\n", optarg);
+			if (bsdk_arg_parse_pid("--pid", optarg, &o->pid))
 				return 2;
-			}
-			o->pid = (__u32)val;
 			break;
 		case 'd':
-			o->duration = strtod(optarg, &end);
-			if (*end || end == optarg || !(o->duration > 0) || o->duration > 86400) {
-				fprintf(stderr, "error: --duration '%s' is not a number of seconds between 0 and 86400\n",
-					optarg);
+			if (bsdk_arg_parse_seconds("--duration", optarg, 86400, &o->duration))
 				return 2;
-			}
 			break;
 		case 'U':
 			o->user_only = true;
@@ -333,19 +323,13 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
-		case ':':
-			fprintf(stderr, "error: option '%s' needs a value (try 'profile --help')\n",
-				argv[optind - 1]);
-			return 2;
-		default:
-			fprintf(stderr, "error: unknown option '%s' (try 'profile --help')\n",
-				argv[optind - 1]);
+		default:	/* ':' a value missing, '?' an unknown option */
+			bsdk_arg_reject("profile", c, optind, argv);
 			return 2;
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "error: unexpected argument '%s' (try 'profile --help')\n",
-			argv[optind]);
+		bsdk_arg_reject("profile", -1, optind, argv);
 		return 2;
 	}
 	if (o->user_only && o->kernel_only) {

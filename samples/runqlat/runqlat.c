@@ -13,7 +13,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,19 +117,6 @@ static void print_hist(const struct options *o, const struct runqlat_hist *cur,
 	printf("\n");
 }
 
-static int parse_number(const char *what, const char *s, double max, double *out)
-{
-	char *end;
-
-	*out = strtod(s, &end);
-	if (*end || end == s || !(*out > 0) || *out > max) {
-		fprintf(stderr, "error: %s '%s' is not a number of seconds between 0 and %g\n",
-			what, s, max);
-		return 2;
-	}
-	return 0;
-}
-
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
@@ -155,19 +141,14 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->msecs = true;
 			break;
 		case 'p':
-			errno = 0;
-			val = strtol(optarg, &end, 10);
-			if (*end || end == optarg || errno || val <= 0 || val > INT_MAX) {
-				fprintf(stderr, "error: --pid '%s' is not a process id\n", optarg);
+			if (bsdk_arg_parse_pid("--pid", optarg, &o->pid))
 				return 2;
-			}
-			o->pid = (__u32)val;
 			break;
 		case 'T':
 			o->time = true;
 			break;
 		case 'd':
-			if (parse_number("--duration", optarg, 86400, &o->duration))
+			if (bsdk_arg_parse_seconds("--duration", optarg, 86400, &o->duration))
 				return 2;
 			break;
 		case 'j':
@@ -182,17 +163,12 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
-		case ':':
-			fprintf(stderr, "error: option '%s' needs a value (try 'runqlat --help')\n",
-				argv[optind - 1]);
-			return 2;
-		default:
-			fprintf(stderr, "error: unknown option '%s' (try 'runqlat --help')\n",
-				argv[optind - 1]);
+		default:	/* ':' a value missing, '?' an unknown option */
+			bsdk_arg_reject("runqlat", c, optind, argv);
 			return 2;
 		}
 	}
-	if (optind < argc && parse_number("INTERVAL", argv[optind++], 3600, &o->interval))
+	if (optind < argc && bsdk_arg_parse_seconds("INTERVAL", argv[optind++], 3600, &o->interval))
 		return 2;
 	if (optind < argc) {
 		errno = 0;
@@ -205,8 +181,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		optind++;
 	}
 	if (optind < argc) {
-		fprintf(stderr, "error: unexpected argument '%s' (try 'runqlat --help')\n",
-			argv[optind]);
+		bsdk_arg_reject("runqlat", -1, optind, argv);
 		return 2;
 	}
 	if (o->interval && o->duration) {

@@ -190,12 +190,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 	while ((c = getopt_long(argc, argv, ":d:p:C:P:c:o:jvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
-			o->duration = strtod(optarg, &end);
-			if (*end || end == optarg || !(o->duration > 0) ||
-			    o->duration > 86400) {
-				fprintf(stderr, "error: --duration '%s' is not a number of seconds between 0 and 86400\n", optarg);
+			if (bsdk_arg_parse_seconds("--duration", optarg, 86400, &o->duration))
 				return 2;
-			}
 			break;
 		case 'p':
 			val = strtol(optarg, &end, 10);
@@ -246,19 +242,13 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
-		case ':':
-			fprintf(stderr, "error: option '%s' needs a value (try 'trace_output --help')\n",
-				argv[optind - 1]);
-			return 2;
-		default:
-			fprintf(stderr, "error: unknown option '%s' (try 'trace_output --help')\n",
-				argv[optind - 1]);
+		default:	/* ':' a value missing, '?' an unknown option */
+			bsdk_arg_reject("trace_output", c, optind, argv);
 			return 2;
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "error: unexpected argument '%s' (try 'trace_output --help')\n",
-			argv[optind]);
+		bsdk_arg_reject("trace_output", -1, optind, argv);
 		return 2;
 	}
 	return -1;
