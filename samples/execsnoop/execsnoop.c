@@ -62,8 +62,9 @@ static const char usage[] =
 "On exit a line 'received N, shown S, lost L' goes to stderr: L is the\n"
 "number of records the kernel dropped because a ring was full.\n"
 "\n"
-"exit status: 0 on success, 1 on failure, 2 on a usage error. Needs root\n"
-"(CAP_BPF and CAP_PERFMON).\n";
+"exit status: 0 on success (Ctrl-C, --duration or a closed pipe), 1 on\n"
+"failure, 2 on a usage error, 130/143 for SIGINT/SIGTERM before tracing\n"
+"began. Needs root (CAP_BPF and CAP_PERFMON).\n";
 
 struct options {
 	__u32 pid;
@@ -367,7 +368,8 @@ int main(int argc, char **argv)
 		goto cleanup;
 
 	/* Load: maps created, programs verified. */
-	if (execsnoop__load(skel))
+	/* A signal stops a slow verifier run at once (load fails with EINTR). */
+	if (bsdk_signals_caught() || execsnoop__load(skel))
 		goto cleanup;
 
 	struct bsdk_perfbuf_opts pb_opts = {
@@ -426,6 +428,8 @@ int main(int argc, char **argv)
 		ret = 0;
 
 cleanup:
+	if (bsdk_signals_caught() && ret)	/* Ctrl-C or SIGTERM before the tracing began */
+		ret = 128 + bsdk_signals_caught();
 	/* Clean up: one place, in reverse order; each call accepts NULL. */
 	for (int i = 3; i >= 0; i--)
 		bsdk_link_destroy(links[i]);

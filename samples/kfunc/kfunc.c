@@ -54,8 +54,9 @@ static const char usage[] =
 "\n"
 "On exit a line 'received N, shown S, lost L' goes to stderr.\n"
 "\n"
-"exit status: 0 on success, 1 on failure, 2 on a usage error. Needs root\n"
-"(CAP_BPF and CAP_PERFMON).\n";
+"exit status: 0 on success (Ctrl-C, --duration or a closed pipe), 1 on\n"
+"failure, 2 on a usage error, 130/143 for SIGINT/SIGTERM before tracing\n"
+"began. Needs root (CAP_BPF and CAP_PERFMON).\n";
 
 enum mode { MODE_AUTO, MODE_KPROBE, MODE_FENTRY };
 
@@ -123,7 +124,8 @@ static int try_mode(const struct options *o, enum mode mode, struct kfunc **skel
 	for (int j = 0; j < 2; j++)
 		bsdk_prog_set_autoload(progs[!use][j], false);
 	skel->rodata->target_tgid = o->pid;
-	if (kfunc__load(skel))
+	/* A signal stops a slow verifier run at once (load fails with EINTR). */
+	if (bsdk_signals_caught() || kfunc__load(skel))
 		goto fail;
 	/* The return first: no entry is kept for a return nobody sees. */
 	if (!(links[1] = bsdk_prog_attach(progs[use][1])) ||
@@ -300,6 +302,8 @@ int main(int argc, char **argv)
 		if (!tried)
 			mode_name = "kprobe/kretprobe";
 	}
+	if (!mode_name && bsdk_signals_caught())	/* Ctrl-C or SIGTERM while it tried */
+		return 128 + bsdk_signals_caught();
 	if (tried == -2) {
 		fprintf(stderr, "error: %s\n", why_fentry[0] ? why_fentry : why_kprobe);
 		return 1;
@@ -354,6 +358,8 @@ int main(int argc, char **argv)
 		ret = 0;
 
 cleanup:
+	if (bsdk_signals_caught() && ret)	/* Ctrl-C or SIGTERM before the tracing began */
+		ret = 128 + bsdk_signals_caught();
 	/* Clean up: one place, in reverse order; each call accepts NULL. */
 	bsdk_link_destroy(links[0]);
 	bsdk_link_destroy(links[1]);

@@ -64,8 +64,9 @@ static const char usage[] =
 "records the kernel dropped because a ring was full, W records that crossed\n"
 "the end of their ring and were put back together.\n"
 "\n"
-"exit status: 0 on success, 1 on failure, 2 on a usage error. Needs root\n"
-"(CAP_BPF and CAP_PERFMON).\n";
+"exit status: 0 on success (Ctrl-C, --duration or a closed pipe), 1 on\n"
+"failure, 2 on a usage error, 130/143 for SIGINT/SIGTERM before tracing\n"
+"began. Needs root (CAP_BPF and CAP_PERFMON).\n";
 
 struct options {
 	__u32 pid;
@@ -293,7 +294,8 @@ int main(int argc, char **argv)
 	skel->rodata->snap_len = opt.snap;
 
 	/* Load: maps created, the program verified. */
-	if (payload__load(skel))
+	/* A signal stops a slow verifier run at once (load fails with EINTR). */
+	if (bsdk_signals_caught() || payload__load(skel))
 		goto cleanup;
 
 	/* Read: one ring per CPU, merged by the timestamp at the head of each
@@ -345,6 +347,8 @@ int main(int argc, char **argv)
 		ret = 0;
 
 cleanup:
+	if (bsdk_signals_caught() && ret)	/* Ctrl-C or SIGTERM before the tracing began */
+		ret = 128 + bsdk_signals_caught();
 	/* Clean up: one place, in reverse order; each call accepts NULL. */
 	bsdk_link_destroy(link);
 	bsdk_perfbuf_free(pb);

@@ -61,8 +61,9 @@ static const char usage[] =
 "On exit a line 'samples N, stacks S, missing M' goes to stderr: M samples\n"
 "whose stack could not be stored (the stacks map was full).\n"
 "\n"
-"exit status: 0 on success, 1 on failure, 2 on a usage error. Needs root\n"
-"(CAP_BPF and CAP_PERFMON).\n";
+"exit status: 0 on success (Ctrl-C, --duration or a closed pipe), 1 on\n"
+"failure, 2 on a usage error, 130/143 for SIGINT/SIGTERM before sampling\n"
+"began. Needs root (CAP_BPF and CAP_PERFMON).\n";
 
 struct options {
 	unsigned int freq;
@@ -363,7 +364,8 @@ int main(int argc, char **argv)
 	/* Configure, then load. */
 	skel->rodata->target_tgid = opt.pid;
 	skel->rodata->include_idle = opt.idle;
-	if (profile__load(skel))
+	/* A signal stops a slow verifier run at once (load fails with EINTR). */
+	if (bsdk_signals_caught() || profile__load(skel))
 		goto cleanup;
 
 	/* Attach: one CPU-clock event per online CPU, sampling freq times a
@@ -419,6 +421,8 @@ int main(int argc, char **argv)
 	ret = 0;
 
 cleanup:
+	if (bsdk_signals_caught() && ret)	/* Ctrl-C or SIGTERM before the tracing began */
+		ret = 128 + bsdk_signals_caught();
 	/* Clean up: one place, in reverse order; each call accepts NULL. */
 	for (int cpu = 0; links && cpu < ncpus; cpu++)
 		bsdk_link_destroy(links[cpu]);

@@ -53,8 +53,10 @@ static const char usage[] =
 "--json prints ts, unit, the non-empty rows as [low, high, count],\n"
 "total, wakeups, preempted and untracked.\n"
 "\n"
-"exit status: 0 on success, 1 on failure, 2 on a usage error. Needs root\n"
-"(CAP_BPF and CAP_PERFMON) and a kernel with BTF (/sys/kernel/btf/vmlinux).\n";
+"exit status: 0 on success (Ctrl-C, --duration or a closed pipe), 1 on\n"
+"failure, 2 on a usage error, 130/143 for SIGINT/SIGTERM before tracing\n"
+"began. Needs root (CAP_BPF and CAP_PERFMON) and a kernel with BTF\n"
+"(/sys/kernel/btf/vmlinux).\n";
 
 struct options {
 	bool msecs;
@@ -224,7 +226,8 @@ int main(int argc, char **argv)
 
 	/* Load: task_struct's pid and tgid found in the kernel's BTF (CO-RE),
 	 * maps created, programs verified. */
-	if (runqlat__load(skel))
+	/* A signal stops a slow verifier run at once (load fails with EINTR). */
+	if (bsdk_signals_caught() || runqlat__load(skel))
 		goto cleanup;
 
 	/* Attach: switch first, so that no thread is timed from its wakeup
@@ -273,6 +276,8 @@ int main(int argc, char **argv)
 	ret = 0;
 
 cleanup:
+	if (bsdk_signals_caught() && ret)	/* Ctrl-C or SIGTERM before the tracing began */
+		ret = 128 + bsdk_signals_caught();
 	/* Clean up: one place, in reverse order; each call accepts NULL. */
 	for (int i = 2; i >= 0; i--)
 		bsdk_link_destroy(links[i]);
