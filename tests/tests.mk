@@ -20,7 +20,17 @@ $(foreach s,$(TEST_BPF_SRCS),$(eval $(call bpf_object,tests/$(notdir $(s:.bpf.c=
 TEST_DRIVER_SRCS := $(sort $(wildcard tests/drivers/*.c))
 $(foreach s,$(TEST_DRIVER_SRCS),$(eval $(call user_program,$(notdir $(s:.c=)),$(s))))
 
-test-programs: all $(UNIT_BINS)
+# Libraries the suites preload into a program to open a race window:
+# tests/preload/NAME.c -> build/tests/preload/NAME.so
+TEST_PRELOAD_SRCS := $(sort $(wildcard tests/preload/*.c))
+TEST_PRELOADS     := $(patsubst tests/preload/%.c,$(BUILD)/tests/preload/%.so,$(TEST_PRELOAD_SRCS))
+
+$(BUILD)/tests/preload/%.so: tests/preload/%.c | $(BUILD)/.deps-ok
+	$(msg) LINK $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -fPIC -shared -o $@ $< -ldl
+
+test-programs: all $(UNIT_BINS) $(TEST_PRELOADS)
 
 # `make test` runs the host suites and then the same suites inside the qemu
 # test kernel (built once, cached); `make test-host` leaves the VM out.

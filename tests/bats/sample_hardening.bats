@@ -1,17 +1,22 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 #
-# sample_hardening.bats - the samples (trace_output, opensnoop,
-# syscall_latency) on what goes wrong around them: an object without the
-# map they read, a reader that leaves (| head), a signal at any moment of
-# their start, their own death while dd is starting, a CPU that is not
-# there. None may crash, hang, leave a child behind or print a second error.
+# sample_hardening.bats - the samples on what goes wrong around them: an
+# object without a map they read (every sample), a reader that leaves
+# (| head; each sample's own suite has one too), a signal at any moment of
+# their start (every sample that can run here), trace_output's own death
+# while it starts dd, a CPU that is not there. None may crash, hang, leave
+# a child behind or print a second error.
 
 load '/usr/lib/bats/bats-support/load'
 load '/usr/lib/bats/bats-assert/load'
 bats_require_minimum_version 1.5.0
 
-SAMPLES="trace_output opensnoop syscall_latency"
+# every sample, and a map each one reads
+SAMPLE_MAPS="trace_output:events opensnoop:events syscall_latency:events
+	execsnoop:events payload:events uprobe:events kfunc:events
+	profile:counts runqlat:hist"
+SAMPLES=$(for sm in $SAMPLE_MAPS; do echo "${sm%%:*}"; done)
 
 setup() {
 	BUILD=${BUILD:-build}
@@ -21,27 +26,30 @@ setup() {
 	done
 }
 
-# no_events OBJ OUT: OBJ with its map 'events' renamed 'evints' (in the
-# symbol table and the BTF strings alike): an object that lacks the map.
-no_events() {
+# without_map OBJ MAP OUT: OBJ with its map MAP renamed (its first letter
+# made X, in the symbol table and the BTF strings alike): an object that
+# lacks the map.
+without_map() {
 	python3 -c '
 import sys
 d = open(sys.argv[1], "rb").read()
-assert b"events\0" in d
-open(sys.argv[2], "wb").write(d.replace(b"events\0", b"evints\0"))
-' "$1" "$2"
+name = sys.argv[2].encode() + b"\0"
+assert name in d, "no %s in %s" % (sys.argv[2], sys.argv[1])
+open(sys.argv[3], "wb").write(d.replace(name, b"X" + name[1:]))
+' "$1" "$2" "$3"
 }
 
-@test "samples: an object without an 'events' map is one error line, not a crash" {
-	for s in $SAMPLES; do
+@test "samples: an object without a map the sample reads is one error line, not a crash" {
+	for sm in $SAMPLE_MAPS; do
+		s=${sm%%:*} map=${sm#*:}
 		obj="$BATS_TEST_TMPDIR/$s.bpf.o"
-		no_events "$BUILD/bpf/$s.bpf.o" "$obj"
+		without_map "$BUILD/bpf/$s.bpf.o" "$map" "$obj"
 		run --separate-stderr timeout -k 2 10 "$BIN/$s" -o "$obj" -d 1
-		echo "$s: status $status, stderr: $stderr"
+		echo "$s without $map: status $status, stderr: $stderr"
 		[ "$status" -eq 1 ] || fail "$s: status $status (139 is a crash)"
 		[ "$(grep -c '^error:' <<<"$stderr")" -eq 1 ] || fail "$s: not one error line: $stderr"
 		# the sample's skeleton finds the map missing when it opens the object
-		[[ "$stderr" == *"no map 'events'"* ]] || fail "$s: the error does not say the map is missing: $stderr"
+		[[ "$stderr" == *"no map '$map'"* ]] || fail "$s: the error does not say the map is missing: $stderr"
 	done
 }
 
@@ -92,6 +100,11 @@ start_alone() {
 
 @test "samples: SIGINT or SIGTERM at any moment of the start ends them, no child left" {
 	for s in $SAMPLES; do
+		# kfunc needs kprobes or fentry, which this kernel may refuse
+		if [ "$s" = kfunc ] && ! "$BIN/kfunc" -d 0.1 >/dev/null 2>&1; then
+			echo "# kfunc left out: it cannot attach on this kernel" >&3
+			continue
+		fi
 		for sig in INT TERM; do
 			for delay in 0.001 0.02 0.1 0.3; do
 				start_alone "$BIN/$s" -d 5
@@ -125,6 +138,23 @@ start_alone() {
 		[ -z "$(in_group "$pid")" ] ||
 			fail "SIGKILL after $delay s left $(in_group "$pid") behind"
 	done
+}
+
+@test "trace_output: dead before its child's PR_SET_PDEATHSIG, it still leaves no dd behind" {
+	preload=$BUILD/tests/preload/late_pdeathsig.so
+	[ -f "$preload" ] || fail "$preload is not built (run make test-programs)"
+	mark=$BATS_TEST_TMPDIR/child
+	# the child, between fork() and its prctl(), waits for this kill
+	BSDK_TEST_PDEATHSIG_MARK=$mark LD_PRELOAD=$preload start_alone "$BIN/trace_output" -d 5
+	for _ in $(seq 100); do [ -f "$mark" ] && break; sleep 0.1; done
+	[ -f "$mark" ] || { kill -KILL "$pid"; fail "the child never reached prctl(PR_SET_PDEATHSIG): $(cat "$BATS_TEST_TMPDIR/err")"; }
+	child=$(cat "$mark")
+	kill -KILL "$pid"
+	wait "$pid" || true
+	# the child's prctl() comes now; what follows it must see the parent gone
+	for _ in $(seq 30); do [ -z "$(in_group "$pid")" ] && break; sleep 0.1; done
+	left=$(in_group "$pid")
+	[ -z "$left" ] || { kill -KILL $left; fail "the child $child went on as $(cat "/proc/$child/comm" 2>/dev/null) with its parent dead"; }
 }
 
 @test "trace_output --cpu of a CPU that is not there: one error line before anything starts" {
