@@ -34,6 +34,22 @@ static const struct bpf_insn *sec_insn(const struct bsdk_obj *obj, size_t sec, s
 	return (const struct bpf_insn *)obj->secs[sec].data + idx;
 }
 
+/* The byte offset st_value + imm that a data or function relocation names,
+ * in *off when it falls inside [0, limit); false otherwise, an st_value of
+ * any size included (no overflow). */
+static bool sym_offset(uint64_t st_value, int32_t imm, uint64_t limit, uint64_t *off)
+{
+	int64_t o;
+
+	if (st_value >= limit || st_value > INT64_MAX / 2)
+		return false;
+	o = (int64_t)st_value + imm;
+	if (o < 0 || (uint64_t)o >= limit)
+		return false;
+	*off = (uint64_t)o;
+	return true;
+}
+
 static int relo_cmp(const void *a, const void *b)
 {
 	const struct relo *ra = a, *rb = b;
@@ -140,21 +156,25 @@ static int relo_parse(struct bsdk_obj *obj, size_t sec, size_t n,
 		struct bsdk_map *map = map_by_data_sec(obj, sym_sec);
 		/* Named variables carry their offset in st_value, section
 		 * symbols in the instruction's imm; one of them is 0. */
-		int64_t off = (int64_t)sym->st_value + insn->imm;
+		uint64_t off;
 
-		if (!map || off < 0 || (uint64_t)off >= map->value_size)
-			return relo_error(obj, sec, n, "refers to offset %lld of '%s', outside the section", (long long)off, sname);
+		if (map && sym->st_value >= map->value_size)
+			return relo_error(obj, sec, n, "refers to symbol '%s' at offset %llu of '%s', outside the section",
+					  out->sym_name, (unsigned long long)sym->st_value, sname);
+		if (!map || !sym_offset(sym->st_value, insn->imm, map->value_size, &off))
+			return relo_error(obj, sec, n, "refers to offset %lld of '%s', outside the section",
+					  (long long)sym->st_value + insn->imm, sname);
 		out->kind = BSDK_RELO_DATA;
 		out->map = (size_t)(map - obj->maps);
-		out->offset = (uint64_t)off;
+		out->offset = off;
 		return 0;
 	}
 	if (sym_sec == obj->text_sec && obj->text_sec) {
 		/* A function's address (callbacks of bpf_loop() & co.):
 		 * the addend is in bytes here. */
-		int64_t off = (int64_t)sym->st_value + insn->imm;
+		uint64_t off;
 
-		if (off < 0 || off % (int64_t)INSN_SIZE || (uint64_t)off >= obj->secs[sym_sec].size)
+		if (!sym_offset(sym->st_value, insn->imm, obj->secs[sym_sec].size, &off) || off % INSN_SIZE)
 			return relo_error(obj, sec, n, "takes the address of an invalid .text offset");
 		out->kind = BSDK_RELO_FUNC;
 		out->target = (size_t)off / INSN_SIZE;

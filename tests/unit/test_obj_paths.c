@@ -3,8 +3,9 @@
  * test_obj_paths.c - paths of open and link no other suite reached: the
  * errors of a BTF map definition, legacy map definitions of 16 and 28
  * bytes (and a 28-byte one with a field this loader does not know), a
- * callback passed to bpf_loop() (BSDK_RELO_FUNC), the linker's refusals,
- * and a second .BTF or .BTF.ext section.
+ * callback passed to bpf_loop() (BSDK_RELO_FUNC), the linker's refusals (an
+ * address that only wraps into .text among them), and a second .BTF or
+ * .BTF.ext section.
  */
 #include <linux/btf.h>
 
@@ -182,6 +183,22 @@ static void test_linker_errors(void)
 	img_sym(&im, "loop_sum", NULL)->st_size = 13 * 8;
 	expect_open_fails(&im, BSDK_ERELO, "an ld_imm64 across the end of the program",
 			  "ld_imm64 at instruction 12 is cut off by the end of the function");
+
+	/* the callback's address is the .text section symbol plus 0x18 (the
+	 * first relocation); that symbol at 2^64 - 8 and the addend 0x20
+	 * make add_one only by wrapping around */
+	im = img_copy(&base);
+	{
+		Elf64_Rel *rel = img_data(&im, img_rel_for(&im, "tracepoint/"));
+		Elf64_Sym *syms = img_data(&im, img_sec_type(&im, SHT_SYMTAB));
+
+		insns = img_data(&im, img_sec(&im, "tracepoint/", NULL));
+		check_i64(insns[rel[0].r_offset / 8].imm, 0x18, "the callback is .text + 0x18");
+		insns[rel[0].r_offset / 8].imm = 0x20;
+		syms[ELF64_R_SYM(rel[0].r_info)].st_value = 0xfffffffffffffff8ull;
+	}
+	expect_open_fails(&im, BSDK_ERELO, "a callback at (2^64 - 8) + 0x20 in .text",
+			  "takes the address of an invalid .text offset");
 
 	/* the call's relocation (the last) dropped: a call to nowhere known */
 	im = img_copy(&base);

@@ -3,8 +3,9 @@
  * test_relo_malformed.c - broken relocations must be refused when the
  * object is opened, with one message naming the section and the entry:
  * an offset past the section or between instructions, a symbol past the
- * symbol table, an instruction that is neither ld_imm64 nor a call, and
- * the relocation sections' own headers.
+ * symbol table, a variable's offset that only wraps into the section, an
+ * instruction that is neither ld_imm64 nor a call, and the relocation
+ * sections' own headers.
  */
 #include "test_obj_craft.h"
 
@@ -137,6 +138,22 @@ int main(void)
 	insns = prog_insns(&im, &n);
 	insns[rel_of(&im, "target_pid")->r_offset / 8].imm = 4096;
 	expect_open_fails(&im, BSDK_ERELO, "global variable offset past .rodata",
+			  "outside the section");
+
+	/* st_value + imm in 64 bits: a symbol at 2^64 - 8 is not offset 0 */
+	im = img_copy(&base);
+	insns = prog_insns(&im, &n);
+	insns[rel_of(&im, "target_pid")->r_offset / 8].imm = 8;
+	img_sym(&im, "target_pid", NULL)->st_value = 0xfffffffffffffff8ull;
+	expect_open_fails(&im, BSDK_ERELO, "global variable at 2^64 - 8, plus 8",
+			  "refers to symbol 'target_pid' at offset 18446744073709551608 of '.rodata'");
+
+	/* nor does a sum below -2^63 overflow (a fuzzer's find) */
+	im = img_copy(&base);
+	insns = prog_insns(&im, &n);
+	insns[rel_of(&im, "target_pid")->r_offset / 8].imm = -0x1c000000;
+	img_sym(&im, "target_pid", NULL)->st_value = 0x8000000000000008ull;
+	expect_open_fails(&im, BSDK_ERELO, "global variable at 2^63 + 8, minus 0x1c000000",
 			  "outside the section");
 
 	im = img_copy(&base);
