@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 #
 # fuzz.bats - each libFuzzer target of tests/fuzz/ (one per parser: the
-# object, .BTF, .BTF.ext, the perf and BPF ring walkers, the BTF value
-# printer) runs FUZZ_SECONDS (10 s here, about a minute in all) under ASan
-# + UBSan without a finding. `make fuzz-NAME` builds it and its seeds
+# object, .BTF, .BTF.ext, the perf and BPF ring walkers, a binary's USDT
+# notes, the BTF value printer) runs FUZZ_SECONDS (10 s here, about a
+# minute in all) under ASan + UBSan without a finding. `make fuzz-NAME` builds it and its seeds
 # first; any crash, leak, timeout or out-of-memory makes libFuzzer exit
 # non-zero and leaves the input in $BUILD/fuzz/findings/. `make fuzz` runs
 # them all for longer.
@@ -41,6 +41,10 @@ fuzz_ok() {
 
 @test "fuzz: the perf and BPF ring walkers over any ring contents" {
 	fuzz_ok fuzz-perf-ring
+}
+
+@test "fuzz: a binary's USDT notes and their argument strings" {
+	fuzz_ok fuzz-usdt
 }
 
 @test "fuzz: the BTF value printer" {

@@ -5,7 +5,8 @@
 #   make fuzz [FUZZ_SECONDS=60]   every target below, one after the other,
 #                                 FUZZ_SECONDS each; fails on any finding,
 #                                 kept in $(BUILD)/fuzz/findings/
-#   make fuzz-obj, fuzz-btf, fuzz-btf-ext, fuzz-perf-ring, fuzz-btf-print
+#   make fuzz-obj, fuzz-btf, fuzz-btf-ext, fuzz-perf-ring, fuzz-usdt,
+#        fuzz-btf-print
 #                                 one of them
 #   make test-asan                the unit tests, sanitised, in $(BUILD)/asan,
 #                                 then the CLI suites against bpfsdk built
@@ -19,6 +20,9 @@
 #              of the objects                     after the index of its object
 #   perf_ring  any ring contents, both walkers    perf_ring_seeds.py: rings of
 #                                                 records, and object bytes
+#   usdt       PROVIDER NUL NAME NUL and a        each probe of usdt_probe,
+#              binary: its .note.stapsdt and      whole and stripped
+#              the argument strings
 #
 # All need clang's sanitizer and libFuzzer runtimes (libclang-rt-14-dev).
 
@@ -30,7 +34,7 @@ SAN_CFLAGS   := -std=gnu11 -Wall -Wextra -Wno-unused-parameter -D_GNU_SOURCE \
 		$(SAN_FLAGS)
 
 FUZZ_DIR     := $(BUILD)/fuzz
-FUZZ_TARGETS := obj btf btf_ext perf_ring
+FUZZ_TARGETS := obj btf btf_ext perf_ring usdt
 FUZZ_BINS    := $(patsubst %,$(FUZZ_DIR)/fuzz_%,$(FUZZ_TARGETS))
 ASAN_DIR     := $(BUILD)/asan
 ASAN_UNIT_BINS := $(patsubst tests/unit/%.c,$(ASAN_DIR)/tests/unit/%,$(UNIT_SRCS))
@@ -111,7 +115,19 @@ fuzz-perf-ring: $(FUZZ_DIR)/fuzz_perf_ring $(BPF_OBJS)
 	$(Q)python3 tests/fuzz/perf_ring_seeds.py $(FUZZ_DIR)/t/perf_ring/seeds $(BPF_OBJS)
 	$(call fuzz_run,perf_ring)
 
-fuzz: fuzz-obj fuzz-btf fuzz-btf-ext fuzz-perf-ring
+# usdt_probe (tests/drivers/usdt_probe.c) has two probes; each is a seed
+# with the binary whole and with its symbols stripped.
+fuzz-usdt: $(FUZZ_DIR)/fuzz_usdt $(BUILD)/bin/usdt_probe
+	$(Q)rm -rf $(FUZZ_DIR)/t/usdt/seeds && mkdir -p $(FUZZ_DIR)/t/usdt/seeds
+	$(Q)s=$(FUZZ_DIR)/t/usdt/seeds; b=$(BUILD)/bin/usdt_probe; \
+	strip -o $$s/stripped $$b && \
+	for p in hit gated; do \
+		{ printf 'bpfsdk\0%s\0' $$p; cat $$b; } >$$s/usdt_probe-$$p; \
+		{ printf 'bpfsdk\0%s\0' $$p; cat $$s/stripped; } >$$s/stripped-$$p; \
+	done; rm $$s/stripped
+	$(call fuzz_run,usdt)
+
+fuzz: fuzz-obj fuzz-btf fuzz-btf-ext fuzz-perf-ring fuzz-usdt
 
 test-asan: test-asan-unit test-asan-cli
 
@@ -149,5 +165,5 @@ test-asan-cli:
 		exit 1; \
 	fi; echo "  ok      CLI suites under ASan/UBSan: no sanitizer report"
 
-.PHONY: fuzz fuzz-obj fuzz-btf fuzz-btf-ext fuzz-perf-ring test-asan test-asan-unit test-asan-cli
+.PHONY: fuzz fuzz-obj fuzz-btf fuzz-btf-ext fuzz-perf-ring fuzz-usdt test-asan test-asan-unit test-asan-cli
 -include tests/fuzz/fuzz_btf_print.mk
