@@ -4,10 +4,10 @@
 # fuzz.bats - each libFuzzer target of tests/fuzz/ (one per parser: the
 # object, .BTF, .BTF.ext, the perf and BPF ring walkers, a binary's USDT
 # notes, the BTF value printer) runs FUZZ_SECONDS (10 s here, about a
-# minute in all) under ASan + UBSan without a finding. `make fuzz-NAME` builds it and its seeds
-# first; any crash, leak, timeout or out-of-memory makes libFuzzer exit
-# non-zero and leaves the input in $BUILD/fuzz/findings/. `make fuzz` runs
-# them all for longer.
+# minute in all) under ASan + UBSan without a finding. `make fuzz-NAME`
+# builds it and its seeds first; any crash, leak, timeout or out-of-memory
+# makes libFuzzer exit non-zero and leaves the input in
+# $BUILD/fuzz/findings/. `make fuzz` runs them all for longer.
 
 setup() {
 	cd "$BATS_TEST_DIRNAME/../.." || return 1
