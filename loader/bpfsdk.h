@@ -66,11 +66,15 @@ enum bsdk_log_level {
 	BSDK_LOG_DEBUG,      /* every step, for -vv */
 };
 
-/* Receives each message, one line without a trailing newline. */
+/* Receives each message, one line without a trailing newline. An error told
+ * in several lines (a verifier rejection: the end of its log, the C line it
+ * stopped at) is one message naming what failed, then lines that begin with
+ * two spaces, at error level too: its detail, not errors of their own. */
 typedef void (*bsdk_log_fn)(enum bsdk_log_level level, const char *msg, void *ctx);
 
 /* Send the library's messages to fn (NULL restores the default, which writes
- * "error: ", "warning: " or nothing before the message to stderr). */
+ * "error: ", "warning: " or nothing before the message to stderr; nothing
+ * before an error's detail lines). */
 void bsdk_set_log(bsdk_log_fn fn, void *ctx);
 
 /* Messages above this level are dropped before formatting. Default:

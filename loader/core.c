@@ -1091,8 +1091,8 @@ void core_explain(const struct bsdk_prog *prog, const struct linked *l, long ins
 	if (li)
 		snprintf(where, sizeof(where), " at %s:%u", btf_str(prog->obj->btf, li->file_name_off),
 			 BPF_LINE_INFO_LINE_NUM(li->line_col));
-	log_error("program '%s': instruction %ld is CO-RE relocation %u (%s %s, access '%s')%s, which the kernel's BTF cannot satisfy: %s",
-		  prog->fn.name, insn, r->index, kind_names[r->kind], r->desc, r->access, where,
+	log_error("  instruction %ld is CO-RE relocation %u (%s %s, access '%s')%s, which the kernel's BTF cannot satisfy: %s",
+		  insn, r->index, kind_names[r->kind], r->desc, r->access, where,
 		  r->note);
 }
 

@@ -940,8 +940,8 @@ void extern_explain(const struct bsdk_prog *prog, const struct linked *l, long i
 	if (in->code != (BPF_JMP | BPF_CALL) || in->src_reg != 0 || idx < 0 ||
 	    (uint64_t)idx >= obj->nexts || obj->exts[idx].kind != EXT_KFUNC)
 		return;
-	log_error("program '%s': instruction %ld calls kfunc '%s', which this kernel does not have (%s); it is __weak, so the call must be behind bpf_ksym_exists(%s)",
-		  prog->fn.name, insn, obj->exts[idx].name, obj->exts[idx].why, obj->exts[idx].name);
+	log_error("  instruction %ld calls kfunc '%s', which this kernel does not have (%s); it is __weak, so the call must be behind bpf_ksym_exists(%s)",
+		  insn, obj->exts[idx].name, obj->exts[idx].why, obj->exts[idx].name);
 }
 
 /* ---- The public accessors ----------------------------------------------- */

@@ -10,8 +10,13 @@
 static void log_to_stderr(enum bsdk_log_level level, const char *msg, void *ctx)
 {
 	static const char *const prefix[] = { "error: ", "warning: ", "", "" };
+	static bool after_error;	/* an error's detail lines follow it */
+	bool detail = level == BSDK_LOG_ERROR && after_error && msg[0] == ' ';
 
-	fprintf(stderr, "%s%s\n", level <= BSDK_LOG_DEBUG ? prefix[level] : "", msg);
+	(void)ctx;
+	if (level <= BSDK_LOG_WARN)
+		after_error = level == BSDK_LOG_ERROR;
+	fprintf(stderr, "%s%s\n", detail || level > BSDK_LOG_DEBUG ? "" : prefix[level], msg);
 }
 
 static bsdk_log_fn log_fn = log_to_stderr;

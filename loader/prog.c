@@ -287,14 +287,16 @@ static void log_source_line(const struct bsdk_prog *prog, long insn, const struc
 	src = btf_str(prog->obj->btf, li->line_off);
 	while (*src == ' ' || *src == '\t')
 		src++;
-	log_error("program '%s': the verifier stopped at %s:%u (instruction %ld): %s",
-		  prog->fn.name, btf_str(prog->obj->btf, li->file_name_off),
+	log_error("  the verifier stopped at %s:%u (instruction %ld): %s",
+		  btf_str(prog->obj->btf, li->file_name_off),
 		  BPF_LINE_INFO_LINE_NUM(li->line_col), insn, src);
 }
 
 /* Send the verifier's log: its last lines at error level, since the
  * reason for a rejection is at the end; all of it at debug level (-v -v);
- * then the C source line where it stopped. log is consumed. */
+ * then the C source line where it stopped. One error, told in lines: the
+ * first names the program, each after it begins with two spaces (its
+ * detail, see bsdk_log_fn). log is consumed. */
 static void log_verifier(const struct bsdk_prog *prog, char *log, const struct linked *l)
 {
 	enum { TAIL_LINES = 20 };

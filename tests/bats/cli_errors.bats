@@ -80,14 +80,26 @@ expect_one_error() {
 	expect_eq "$status" 1 "exit status"
 	# the kernel's words for reading stack the program never wrote
 	assert_output --regexp 'invalid (indirect )?read from stack'
-	assert_line --regexp "^error: program 'read_past_buffer'"
-	# the C line that made the call, from BTF line info
+	# one error, told in lines: the first names the program, the rest are
+	# indented (the end of the verifier's log, then where it stopped)
+	assert_line --index 0 --regexp "^error: program 'read_past_buffer' \(section '[^']+'\): rejected by the verifier; (the end of )?its log:$"
+	expect_eq "$(grep -c '^error:' <<<"$output")" 1 "error: lines"
+	refute_output --regexp $'(^|\n)[^ e]'
+	# the C line that made the call, from BTF line info, last
 	src=tests/bpf/cli_reject.bpf.c
 	lineno=$(grep -n 'sizeof(buf) + 8' "$src" | cut -d: -f1)
 	[ -n "$lineno" ] || fail "no 'sizeof(buf) + 8' line in $src"
-	assert_output --partial "cli_reject.bpf.c:$lineno"
-	assert_output --partial 'bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, buf, sizeof(buf) + 8);'
+	assert_line --index $((${#lines[@]} - 1)) --regexp "^  the verifier stopped at .*cli_reject\.bpf\.c:$lineno \(instruction [0-9]+\): bpf_perf_event_output\(ctx, &events, BPF_F_CURRENT_CPU, buf, sizeof\(buf\) \+ 8\);$"
 	refute_output --partial 'received'
+}
+
+@test "errors: the library's own stderr log tells a rejection as one error: line and its detail" {
+	# attach_load leaves the library's default log in place, as samples do
+	run "$BUILD/bin/attach_load" "$OBJS/cli_reject.bpf.o"
+	expect_eq "$status" 1 "exit status"
+	assert_line --index 0 --regexp "^error: program 'read_past_buffer' \(section '[^']+'\): rejected by the verifier"
+	expect_eq "$(grep -c '^error:' <<<"$output")" 1 "error: lines"
+	assert_line --regexp '^  the verifier stopped at .*cli_reject\.bpf\.c:[0-9]+ \(instruction [0-9]+\): '
 }
 
 @test "errors: a GPL-only helper under a proprietary license: the kernel's reason" {

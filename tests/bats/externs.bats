@@ -164,5 +164,7 @@ run_once() {
 	run "$BPFSDK" run --duration 1 "$OBJS/ext_kfunc_unguarded.bpf.o"
 	assert_failure 1
 	assert_line --partial "rejected by the verifier"
-	assert_line --regexp "^error: program 'call_unguarded': instruction [0-9]+ calls kfunc 'bpfsdk_no_such_kfunc', which this kernel does not have \(not found in kernel BTF\); it is __weak, so the call must be behind bpf_ksym_exists\(bpfsdk_no_such_kfunc\)$"
+	assert_line --regexp "^  instruction [0-9]+ calls kfunc 'bpfsdk_no_such_kfunc', which this kernel does not have \(not found in kernel BTF\); it is __weak, so the call must be behind bpf_ksym_exists\(bpfsdk_no_such_kfunc\)$"
+	# the detail of the one error, the verifier's rejection
+	[ "$(grep -c '^error:' <<<"$output")" -eq 1 ] || fail "not one error: line"
 }
