@@ -880,6 +880,14 @@ int externs_load(struct bsdk_obj *obj)
 	failed = externs_resolve(obj);
 	if (failed < 0)
 		return failed;
+	/* One error: the extern that failed, or how many did and then each
+	 * on a detail line of its own. */
+	char lead[1100] = "  ";
+
+	if (failed > 1)
+		log_error("'%s': %d externs cannot be resolved on this kernel:", obj->name, failed);
+	else
+		snprintf(lead, sizeof(lead), "'%.1000s': ", obj->name);
 	for (size_t i = 0; i < obj->nexts; i++) {
 		const struct ext *e = &obj->exts[i];
 
@@ -889,9 +897,9 @@ int externs_load(struct bsdk_obj *obj)
 			log_debug("'%s': %s extern '%s': %s; weak, so %s", obj->name, kind_names[e->kind], e->name,
 				  e->why, e->kind == EXT_KFUNC ? "its calls are poisoned" : "0");
 		else if (e->kind == EXT_KFUNC)
-			log_error("'%s': kfunc '%s' %s", obj->name, e->name, e->why);
+			log_error("%skfunc '%s' %s", lead, e->name, e->why);
 		else
-			log_error("'%s': %s extern '%s' %s", obj->name, kind_names[e->kind], e->name, e->why);
+			log_error("%s%s extern '%s' %s", lead, kind_names[e->kind], e->name, e->why);
 	}
 	return failed ? fail(ENOENT) : 0;
 }
