@@ -1061,9 +1061,11 @@ int bsdk_btf_print_header(const struct bsdk_btf *btf, uint32_t id, unsigned int 
  * <stdint.h> (__u32, uint64_t, ...) and bool kept, other typedefs replaced by what they name;
  * named structs and unions as `struct NAME` (whose definition the caller must have, as with
  * libbpf's skeletons), anonymous ones written out; enums and pointers as integers of their size
- * (a BPF pointer is 8 bytes on every host). E.g. "__u32 counts[16]". The length the whole
- * declaration needs (as snprintf()), or -BSDK_EBTF for a type with no such declaration (a
- * function, a loop, a bad ID). */
+ * (a BPF pointer is 8 bytes on every host); an integer by its BTF name only when that is a C
+ * integer type of its size on this host ("int", "long unsigned int"), else as __s32, __u64...
+ * E.g. "__u32 counts[16]". The length the whole declaration needs (as snprintf()), or
+ * -BSDK_EBTF for a type with no such declaration (a function, a loop, a bad ID, or a name, a
+ * struct tag or member that is a C keyword or no C identifier). */
 int bsdk_btf_c_decl(const struct bsdk_btf *btf, uint32_t id, const char *name, char *buf,
 		    size_t size);
 

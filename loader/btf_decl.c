@@ -9,13 +9,17 @@
  * load), pointers become 8-byte integers (a BPF pointer is 64 bits whatever
  * the host), enums integers of their size (their definition would clash
  * with the user's own header), and typedefs the type they name unless they
- * are the fixed-size integers every user-space program has.
+ * are the fixed-size integers every user-space program has. The names are
+ * the object's: an integer keeps its name only when that is a C integer
+ * type of its size here, and a struct tag or member that is no C
+ * identifier makes the type one C cannot declare.
  */
 #include <stdarg.h>
 #include <stdio.h>
 
 #include "internal.h"
 #include "btf.h"
+#include "c_ident.h"
 
 /* How many typedefs, qualifiers and arrays one declaration may go through,
  * and how deep anonymous structs may nest: BTF is input, loops are bounded. */
@@ -56,6 +60,30 @@ static bool typedef_known(const char *name)
 		if (strcmp(name, known[i]) == 0)
 			return true;
 	return false;
+}
+
+/* An integer's BTF name when it is a C type name of that size on this host
+ * (what clang writes: "int", "long unsigned int", "_Bool"), else NULL: BTF
+ * is input, and its names go into C as they are. */
+static const char *int_c_name(const char *name, uint32_t size)
+{
+	static const struct { const char *name; uint32_t size; } c_ints[] = {
+		{ "char", 1 }, { "signed char", 1 }, { "unsigned char", 1 }, { "_Bool", 1 },
+		{ "short", 2 }, { "short int", 2 }, { "unsigned short", 2 },
+		{ "short unsigned int", 2 }, { "unsigned short int", 2 },
+		{ "int", 4 }, { "signed int", 4 }, { "unsigned int", 4 }, { "unsigned", 4 },
+		{ "long", sizeof(long) }, { "long int", sizeof(long) },
+		{ "unsigned long", sizeof(long) }, { "long unsigned int", sizeof(long) },
+		{ "unsigned long int", sizeof(long) },
+		{ "long long", 8 }, { "long long int", 8 }, { "unsigned long long", 8 },
+		{ "long long unsigned int", 8 }, { "unsigned long long int", 8 },
+		{ "__int128", 16 }, { "unsigned __int128", 16 }, { "__int128 unsigned", 16 },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(c_ints); i++)
+		if (c_ints[i].size == size && strcmp(name, c_ints[i].name) == 0)
+			return name;
+	return NULL;
 }
 
 static const char *int_of_size(uint32_t size, bool is_signed)
@@ -140,8 +168,8 @@ static int decl(const struct btf *btf, uint32_t id, const char *name, struct out
 	if (!base) {
 		switch (btf_kind(t)) {
 		case BTF_KIND_INT:
-			base = btf_name(btf, t);
-			if (!*base)
+			base = int_c_name(btf_name(btf, t), t->size);
+			if (!base)
 				base = int_of_size(t->size, BTF_INT_ENCODING(*(const uint32_t *)(t + 1)) & BTF_INT_SIGNED);
 			break;
 		case BTF_KIND_PTR:
@@ -160,6 +188,8 @@ static int decl(const struct btf *btf, uint32_t id, const char *name, struct out
 			const char *kw = btf_kind(t) == BTF_KIND_STRUCT ? "struct" : "union";
 
 			if (*btf_name(btf, t)) {
+				if (!c_ident_ok(btf_name(btf, t)))
+					return fail(BSDK_EBTF);
 				out_add(o, "%s %s", kw, btf_name(btf, t));
 			} else {
 				out_add(o, "%s {", kw);
@@ -178,6 +208,8 @@ static int decl(const struct btf *btf, uint32_t id, const char *name, struct out
 		return fail(BSDK_EBTF);
 	out_add(o, "%s", base);
 declarator:
+	if (name && *name && !c_ident_ok(name))
+		return fail(BSDK_EBTF);
 	if (name && *name)
 		out_add(o, " %s", name);
 	out_add(o, "%s", dims);

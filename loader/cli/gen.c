@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "bpfsdk.h"
+#include "c_ident.h"
 #include "cli.h"
 
 static const char gen_usage[] =
@@ -101,15 +102,23 @@ struct skel {
 	FILE *f;
 };
 
-static bool is_ident(const char *s)
+/* Write s so that it is the same bytes inside a C string literal and
+ * harmless inside a comment: the object's names and the file's go into
+ * both, and an object is input (a name may hold a quote, a newline, a
+ * comment's start or end, a trigraph). */
+static void put_c_text(FILE *f, const char *s)
 {
-	if (!*s || (*s >= '0' && *s <= '9'))
-		return false;
-	for (; *s; s++)
-		if (!(*s == '_' || (*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'z') ||
-		      (*s >= 'A' && *s <= 'Z')))
-			return false;
-	return true;
+	int prev = 0;
+
+	for (const unsigned char *p = (const unsigned char *)s; *p; prev = *p++) {
+		if (*p == '"' || *p == '\\' || *p == '?')
+			fprintf(f, "\\%c", *p);
+		else if (*p < 0x20 || *p >= 0x7f || (*p == '/' && prev == '*') ||
+			 (*p == '*' && prev == '/'))
+			fprintf(f, "\\%03o", *p);
+		else
+			fputc(*p, f);
+	}
 }
 
 /* ".rodata.str1.1" -> "rodata_str1_1"; NULL on ENOMEM. */
@@ -206,9 +215,15 @@ static int add_part(struct part **arr, size_t *n, const char *name, const struct
 	field = ident_of(name);
 	if (!field)
 		return -ENOMEM;
+	if (!c_ident_ok(field)) {
+		cli_error("%s '%s' would be called '%s' in the skeleton, which C cannot name",
+			  what, name, field);
+		free(field);
+		return -EINVAL;
+	}
 	for (size_t i = 0; i < *n; i++) {
 		if (strcmp((*arr)[i].field, field) == 0) {
-			cli_error("%s '%s' and '%s' would both be called '%s' in the skeleton",
+			cli_error("%ss '%s' and '%s' would both be called '%s' in the skeleton",
 				  what, (*arr)[i].name, name, field);
 			free(field);
 			return -EINVAL;
@@ -218,10 +233,71 @@ static int add_part(struct part **arr, size_t *n, const char *name, const struct
 	return 0;
 }
 
-/* The variables of a data section that get a member: named like C, not static. */
+/* "__pad0", "__pad1", ...: the names of the padding members. */
+static bool is_pad_name(const char *name)
+{
+	if (strncmp(name, "__pad", 5) != 0 || !name[5])
+		return false;
+	for (name += 5; *name; name++)
+		if (*name < '0' || *name > '9')
+			return false;
+	return true;
+}
+
+/* The variables of a data section that get a member: named like C, not
+ * static, not a name a padding member takes. */
 static bool var_emitted(const struct bsdk_global_info *v)
 {
-	return !v->is_static && is_ident(v->name);
+	return !v->is_static && c_ident_ok(v->name) && !is_pad_name(v->name);
+}
+
+/* Whether v's type has the size its section gives it. When not (an object
+ * the compiler did not write), the member is an array of that many bytes.
+ * An offset the type's alignment does not divide is left to the header's
+ * _Static_assert, which names the variable. */
+static bool decl_fits(const struct bsdk_btf *btf, const struct bsdk_global_info *v)
+{
+	struct bsdk_btf_info info;
+
+	return bsdk_btf_info(btf, v->btf_type_id, NULL, &info) == 0 && info.size == v->size;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* 0, or -EINVAL (said) when two variables of p's section would be members
+ * of one name. */
+static int check_var_names(const struct part *p)
+{
+	struct bsdk_global_info v;
+	const char **names = NULL, **grown;
+	size_t n = 0;
+	int err = 0;
+
+	for (size_t i = 0; bsdk_map_global_var(p->map, i, &v) == 0; i++) {
+		if (!var_emitted(&v))
+			continue;
+		grown = realloc(names, (n + 1) * sizeof(*names));
+		if (!grown) {
+			free(names);
+			cli_error("out of memory");
+			return -ENOMEM;
+		}
+		names = grown;
+		names[n++] = v.name;
+	}
+	if (n > 1)
+		qsort(names, n, sizeof(*names), cmp_str);
+	for (size_t i = 1; !err && i < n; i++) {
+		if (strcmp(names[i - 1], names[i]) == 0) {
+			cli_error("section '%s' has two variables called '%s'", p->name, names[i]);
+			err = -EINVAL;
+		}
+	}
+	free(names);
+	return err;
 }
 
 /* Whether the data section of map gets a struct: some variable is emitted. */
@@ -248,32 +324,42 @@ static int emit_data_struct(const struct skel *s, const struct part *p)
 {
 	const struct bsdk_btf *btf = bsdk_obj_btf(s->obj);
 	struct bsdk_global_info v;
-	uint32_t cur = 0, pads = 0;
+	uint64_t cur = 0;
+	uint32_t pads = 0;
 	char decl[1024];
 
-	fprintf(s->f, "/* %s */\nstruct %s__%s {\n", p->name, s->name, p->field);
+	fputs("/* ", s->f);
+	put_c_text(s->f, p->name);
+	fprintf(s->f, " */\nstruct %s__%s {\n", s->name, p->field);
 	for (size_t i = 0; bsdk_map_global_var(p->map, i, &v) == 0; i++) {
-		int n;
+		int n = -1;
 
+		/* a variable over another's bytes is left out */
 		if (!var_emitted(&v) || v.offset < cur)
 			continue;
 		if (v.offset > cur)
-			fprintf(s->f, "\tchar __pad%u[%u];\n", pads++, v.offset - cur);
-		n = bsdk_btf_c_decl(btf, v.btf_type_id, v.name, decl, sizeof(decl));
+			fprintf(s->f, "\tchar __pad%u[%llu];\n", pads++, (unsigned long long)(v.offset - cur));
+		if (decl_fits(btf, &v))
+			n = bsdk_btf_c_decl(btf, v.btf_type_id, v.name, decl, sizeof(decl));
 		if (n < 0 || (size_t)n >= sizeof(decl))
 			fprintf(s->f, "\tunsigned char %s[%u];\t/* a type C cannot declare here */\n",
 				v.name, v.size);
 		else
 			fprintf(s->f, "\t%s;\n", decl);
-		cur = v.offset + v.size;
+		cur = (uint64_t)v.offset + v.size;
 	}
 	fputs("};\n\n#ifndef __cplusplus\n", s->f);
+	cur = 0;
 	for (size_t i = 0; bsdk_map_global_var(p->map, i, &v) == 0; i++) {
-		if (!var_emitted(&v))
+		if (!var_emitted(&v) || v.offset < cur)
 			continue;
-		fprintf(s->f, "_Static_assert(offsetof(struct %s__%s, %s) == %u && sizeof(((struct %s__%s *)0)->%s) == %u, \"%s: the layout of '%s' in %s\");\n",
-			s->name, p->field, v.name, v.offset, s->name, p->field, v.name, v.size,
-			s->label, v.name, p->name);
+		cur = (uint64_t)v.offset + v.size;
+		fprintf(s->f, "_Static_assert(offsetof(struct %s__%s, %s) == %u && sizeof(((struct %s__%s *)0)->%s) == %u, \"",
+			s->name, p->field, v.name, v.offset, s->name, p->field, v.name, v.size);
+		put_c_text(s->f, s->label);
+		fprintf(s->f, ": the layout of '%s' in ", v.name);
+		put_c_text(s->f, p->name);
+		fputs("\");\n", s->f);
 	}
 	fputs("#endif\n\n", s->f);
 	return 0;
@@ -290,7 +376,9 @@ static size_t n_data_structs(const struct skel *s)
 
 static void emit_bytes(const struct skel *s)
 {
-	fprintf(s->f, "/* %s, %zu bytes */\nstatic const char %s__elf[] =\n", s->label, s->size, s->name);
+	fputs("/* ", s->f);
+	put_c_text(s->f, s->label);
+	fprintf(s->f, ", %zu bytes */\nstatic const char %s__elf[] =\n", s->size, s->name);
 	for (size_t i = 0; i < s->size; i += 16) {
 		fputs("\t\"", s->f);
 		for (size_t j = i; j < s->size && j < i + 16; j++)
@@ -299,6 +387,18 @@ static void emit_bytes(const struct skel *s)
 	}
 	if (s->size == 0)
 		fputs("\t\"\";\n\n", s->f);
+}
+
+/* skel->maps.F = bsdk_obj_map_find(...), or progs: kind "map" or "prog". */
+static void emit_bind(const struct skel *s, const struct part *p, const char *kind)
+{
+	fprintf(s->f, "\tskel->%ss.%s = bsdk_obj_%s_find(skel->obj, \"", kind, p->field, kind);
+	put_c_text(s->f, p->name);
+	fprintf(s->f, "\");\n\tif (!skel->%ss.%s)\n"
+		"\t\treturn bsdk_obj_skeleton_mismatch(skel->obj, \"%s\", \"", kind, p->field,
+		strcmp(kind, "prog") ? kind : "program");
+	put_c_text(s->f, p->name);
+	fputs("\");\n", s->f);
 }
 
 static void emit(const struct skel *s)
@@ -310,8 +410,9 @@ static void emit(const struct skel *s)
 		guard[n++] = (char)(*c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c);
 	guard[n] = '\0';
 
-	fprintf(s->f, "/* %s.skel.h - generated by `bpfsdk gen skeleton` from %s; do not edit. */\n",
-		s->name, s->label);
+	fprintf(s->f, "/* %s.skel.h - generated by `bpfsdk gen skeleton` from ", s->name);
+	put_c_text(s->f, s->label);
+	fputs("; do not edit. */\n", s->f);
 	put(s,
 "/*\n"
 " * struct @N@ holds the object, its maps and programs by name, and its global\n"
@@ -388,15 +489,9 @@ static void emit(const struct skel *s)
 "static inline int @N@__bind(struct @N@ *skel)\n"
 "{\n");
 	for (size_t i = 0; i < s->nmaps; i++)
-		fprintf(s->f, "\tskel->maps.%s = bsdk_obj_map_find(skel->obj, \"%s\");\n"
-			"\tif (!skel->maps.%s)\n"
-			"\t\treturn bsdk_obj_skeleton_mismatch(skel->obj, \"map\", \"%s\");\n",
-			s->maps[i].field, s->maps[i].name, s->maps[i].field, s->maps[i].name);
+		emit_bind(s, &s->maps[i], "map");
 	for (size_t i = 0; i < s->nprogs; i++)
-		fprintf(s->f, "\tskel->progs.%s = bsdk_obj_prog_find(skel->obj, \"%s\");\n"
-			"\tif (!skel->progs.%s)\n"
-			"\t\treturn bsdk_obj_skeleton_mismatch(skel->obj, \"program\", \"%s\");\n",
-			s->progs[i].field, s->progs[i].name, s->progs[i].field, s->progs[i].name);
+		emit_bind(s, &s->progs[i], "prog");
 	put(s, "\t@N@__bind_data(skel);\n\treturn 0;\n}\n\n");
 	put(s,
 "static inline struct @N@ *@N@__open_from(const void *buf, size_t size, const char *path)\n"
@@ -408,8 +503,9 @@ static void emit(const struct skel *s)
 "		errno = ENOMEM;\n"
 "		return NULL;\n"
 "	}\n");
-	fprintf(s->f, "\tskel->obj = path ? bsdk_obj_open(path) : bsdk_obj_open_mem(buf, size, \"%s\");\n",
-		s->label);
+	fputs("\tskel->obj = path ? bsdk_obj_open(path) : bsdk_obj_open_mem(buf, size, \"", s->f);
+	put_c_text(s->f, s->label);
+	fputs("\");\n", s->f);
 	put(s,
 "	err = skel->obj ? @N@__bind(skel) : -errno;\n"
 "	if (err) {\n"
@@ -507,7 +603,7 @@ static int gen_skeleton(const char *path, const char *name)
 	s.label = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	if (!name)
 		name = auto_name = name_of_path(path);
-	if (!name || !is_ident(name)) {
+	if (!name || !c_ident_ok(name)) {
 		cli_usage_error("gen", "'%s' is not a C identifier: name the skeleton with --name",
 				name ? name : path);
 		free(auto_name);
@@ -522,9 +618,9 @@ static int gen_skeleton(const char *path, const char *name)
 		goto out;
 	}
 	while (!err && (map = bsdk_obj_map_next(s.obj, map)))
-		err = add_part(&s.maps, &s.nmaps, bsdk_map_name(map), map, "maps");
+		err = add_part(&s.maps, &s.nmaps, bsdk_map_name(map), map, "map");
 	while (!err && (prog = bsdk_obj_prog_next(s.obj, prog)))
-		err = add_part(&s.progs, &s.nprogs, bsdk_prog_name(prog), NULL, "programs");
+		err = add_part(&s.progs, &s.nprogs, bsdk_prog_name(prog), NULL, "program");
 	for (size_t i = 0; !err && i < s.nmaps; i++) {
 		const char *f = s.maps[i].field;
 
@@ -535,7 +631,10 @@ static int gen_skeleton(const char *path, const char *name)
 			err = -EINVAL;
 		}
 	}
-	if (err == -ENOMEM)
+	for (size_t i = 0; !err && i < s.nmaps; i++)
+		if (map_is_data(s.maps[i].map))
+			err = check_var_names(&s.maps[i]);
+	if (err == -ENOMEM && !s.nmaps)
 		cli_error("out of memory");
 	if (err)
 		goto out;

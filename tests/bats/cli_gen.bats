@@ -9,6 +9,7 @@
 # program then sees. Bad input gets one error line and nothing on stdout.
 
 load cli_common
+bats_require_minimum_version 1.5.0
 
 setup() {
 	cli_setup
@@ -80,7 +81,9 @@ setup() {
 @test "gen: NAME__open_file() of another object fails with a message naming what is missing" {
 	run "$DRIVER" --object "$OBJS/globals.bpf.o"
 	assert_failure
-	assert_output --regexp "error: '[^']*globals.bpf.o': no program 'on_getppid': the skeleton was generated from another object"
+	# the first the skeleton looks for and the other object lacks: the data
+	# section whose name the header escapes, looked for as the object spells it
+	assert_output --partial "/globals.bpf.o': no map '.data.q\"x*/y\\z??/': the skeleton was generated from another object"
 	assert_output --partial "open failed: No such file or directory"
 	run "$DRIVER" --object "$OBJS/skel_types.bpf.o"
 	[ "$(id -u)" = 0 ] || return 0
@@ -115,4 +118,38 @@ setup() {
 	run "$BPFSDK" gen skeleton "$BATS_TEST_TMPDIR/none.o"
 	assert_equal "$status" 1
 	assert_output --partial "cannot read"
+	run "$BPFSDK" gen skeleton --name int "$OBJS/obj_basic.bpf.o"
+	assert_equal "$status" 2
+	assert_output --partial "'int' is not a C identifier"
+}
+
+# renamed OBJ FROM TO OUT: OBJ with every FROM\0 in it made TO, as long,
+# NUL-padded: names an object only a tool would write
+renamed() {
+	python3 -c '
+import sys
+d, old, new = open(sys.argv[1], "rb").read(), sys.argv[2].encode() + b"\0", sys.argv[3].encode()
+assert old in d and len(new) < len(old)
+open(sys.argv[4], "wb").write(d.replace(old, new.ljust(len(old), b"\0")))
+' "$@"
+}
+
+@test "gen: a name C cannot use is one error, not a header that does not compile" {
+	# a program called 'int', a keyword: 'struct bsdk_prog *int;' is no C
+	renamed "$OBJS/skel_types.bpf.o" on_getppid int "$BATS_TEST_TMPDIR/kw.o"
+	run --separate-stderr "$BPFSDK" gen skeleton --name kw "$BATS_TEST_TMPDIR/kw.o"
+	assert_equal "$status" 1
+	assert_equal "$output" ""
+	assert_equal "$stderr" "error: program 'int' would be called 'int' in the skeleton, which C cannot name"
+	# a variable called 'int' has no member, and a struct tag 'int' no
+	# declaration: the rest of the header still compiles
+	renamed "$OBJS/skel_types.bpf.o" cookie int "$BATS_TEST_TMPDIR/var.o"
+	renamed "$BATS_TEST_TMPDIR/var.o" skel_pair long "$BATS_TEST_TMPDIR/tag.o"
+	"$BPFSDK" gen skeleton --name tag "$BATS_TEST_TMPDIR/tag.o" >"$BATS_TEST_TMPDIR/tag.skel.h"
+	data=$(sed -n '/^struct tag__data {/,/^};/p' "$BATS_TEST_TMPDIR/tag.skel.h")
+	[[ "$data" == *$'\tchar __pad0[8];\n'* ]] || fail "no padding where 'int' was: $data"
+	[[ "$data" == *$'\tunsigned char pair[8];'* ]] || fail "pair is not bytes: $data"
+	[[ "$data" != *" int;"* && "$data" != *"struct long"* ]] || fail "a keyword in the header: $data"
+	printf '#include "tag.skel.h"\nint main(void) { return 0; }\n' >"$BATS_TEST_TMPDIR/m.c"
+	cc -std=gnu11 -Wall -Wextra -Werror -fsyntax-only -Iloader -I"$BATS_TEST_TMPDIR" "$BATS_TEST_TMPDIR/m.c"
 }

@@ -32,6 +32,9 @@ struct {
 __u32 matrix[2][3] = { { 1, 2, 3 }, { 4, 5, 6 } };
 void *ptr = 0;
 
+/* a section whose name the header must escape in its strings and comments */
+__u32 quoted SEC(".data.q\"x*/y\\z?\?/") = 42;
+
 __u64 hits;					/* .bss */
 __u64 seen_cookie;
 __u64 seen_sum;
@@ -44,7 +47,7 @@ int on_getppid(void *ctx)
 		return 0;
 	__sync_fetch_and_add(&hits, 1);
 	hidden++;
-	seen_cookie = cookie;
+	seen_cookie = cookie + quoted - 42;
 	seen_sum = small + big + typed + color + pair.x + pair.y + anon.a + anon.b + anon.c +
 		   anon.d + matrix[1][2] + hidden;
 	return 0;
