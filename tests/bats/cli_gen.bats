@@ -134,7 +134,7 @@ open(sys.argv[4], "wb").write(d.replace(old, new.ljust(len(old), b"\0")))
 ' "$@"
 }
 
-@test "gen: a name C cannot use is one error, not a header that does not compile" {
+@test "gen: a name C cannot use, or two variables of one name, is one error, not a header that does not compile" {
 	# a program called 'int', a keyword: 'struct bsdk_prog *int;' is no C
 	renamed "$OBJS/skel_types.bpf.o" on_getppid int "$BATS_TEST_TMPDIR/kw.o"
 	run --separate-stderr "$BPFSDK" gen skeleton --name kw "$BATS_TEST_TMPDIR/kw.o"
@@ -152,4 +152,10 @@ open(sys.argv[4], "wb").write(d.replace(old, new.ljust(len(old), b"\0")))
 	[[ "$data" != *" int;"* && "$data" != *"struct long"* ]] || fail "a keyword in the header: $data"
 	printf '#include "tag.skel.h"\nint main(void) { return 0; }\n' >"$BATS_TEST_TMPDIR/m.c"
 	cc -std=gnu11 -Wall -Wextra -Werror -fsyntax-only -Iloader -I"$BATS_TEST_TMPDIR" "$BATS_TEST_TMPDIR/m.c"
+	# two variables of .data called 'color': two members of one name
+	renamed "$OBJS/skel_types.bpf.o" typed color "$BATS_TEST_TMPDIR/dup.o"
+	run --separate-stderr "$BPFSDK" gen skeleton --name dup "$BATS_TEST_TMPDIR/dup.o"
+	assert_equal "$status" 1
+	assert_equal "$output" ""
+	assert_equal "$stderr" "error: section '.data' has two variables called 'color'"
 }
