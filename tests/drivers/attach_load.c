@@ -23,8 +23,10 @@ int main(int argc, char **argv)
 	}
 	bsdk_bump_memlock();
 	obj = bsdk_obj_open(argv[1]);
-	if (!obj || bsdk_obj_load(obj))
+	if (!obj || bsdk_obj_load(obj)) {
+		bsdk_obj_close(obj);
 		return 1;
+	}
 	while ((prog = bsdk_obj_prog_next(obj, prog)))
 		if (bsdk_prog_fd(prog) >= 0)
 			printf("loaded %s %s\n", bsdk_prog_name(prog), bsdk_prog_type_name(prog));
