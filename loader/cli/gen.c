@@ -267,8 +267,8 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* 0, or -EINVAL (said) when two variables of p's section would be members
- * of one name. */
+/* 0; -EINVAL (said) when two variables of p's section would be members of
+ * one name; -ENOMEM (not said). */
 static int check_var_names(const struct part *p)
 {
 	struct bsdk_global_info v;
@@ -282,7 +282,6 @@ static int check_var_names(const struct part *p)
 		grown = realloc(names, (n + 1) * sizeof(*names));
 		if (!grown) {
 			free(names);
-			cli_error("out of memory");
 			return -ENOMEM;
 		}
 		names = grown;
@@ -634,7 +633,7 @@ static int gen_skeleton(const char *path, const char *name)
 	for (size_t i = 0; !err && i < s.nmaps; i++)
 		if (map_is_data(s.maps[i].map))
 			err = check_var_names(&s.maps[i]);
-	if (err == -ENOMEM && !s.nmaps)
+	if (err == -ENOMEM)
 		cli_error("out of memory");
 	if (err)
 		goto out;
