@@ -37,6 +37,14 @@ struct btf {
 	const struct btf *base;
 	uint32_t first_id;		/* 1, or the base's type count */
 	uint32_t first_str;		/* 0, or the base's string length */
+	/* btf_find()'s index, built once it has scanned FIND_SCANS times (most
+	 * objects ask for a few names, and a scan is cheaper than the index):
+	 * every type ID by the hash of its name and kind, find_heads[hash &
+	 * find_mask] the lowest ID of a bucket and find_next[id] the next
+	 * higher one; find_mask 0 while there is none (or it could not be
+	 * allocated: then scans go on). */
+	uint32_t *find_heads, *find_next, find_mask;
+	uint32_t find_scans;
 };
 
 /* A type record of our own; id in [first_id, ntypes). */
@@ -290,6 +298,8 @@ void btf_free(struct btf *btf)
 	free(btf->types);
 	free(btf->res);
 	free(btf->size);
+	free(btf->find_heads);
+	free(btf->find_next);
 	free(btf);
 }
 
@@ -456,12 +466,75 @@ int btf_type_size(const struct btf *btf, uint32_t id, uint64_t *size)
 	return 0;
 }
 
-uint32_t btf_find(const struct btf *btf, const char *name, int kind)
+/* FNV-1a of name and kind, from a seed of this process's: the names are
+ * the object's, and a fixed hash would let one make every lookup walk a
+ * single bucket. */
+static uint32_t find_hash(const char *name, int kind)
 {
-	for (uint32_t id = 1; id < btf->ntypes; id++) {
+	static uint32_t seed;
+	uint32_t h;
+
+	if (!seed)
+		seed = (uint32_t)(((uintptr_t)&seed >> 4) ^ (uint64_t)now_ns()) | 1;
+	h = 2166136261u ^ seed;
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		h = (h ^ *p) * 16777619u;
+	return (h ^ (uint32_t)kind) * 16777619u;
+}
+
+#define FIND_SCANS 16
+
+/* Build btf_find()'s index: one pass, IDs pushed from the highest down so
+ * that each bucket lists them in ascending order. */
+static void find_index(struct btf *btf)
+{
+	uint32_t nb = 1;
+
+	while (nb < btf->ntypes && nb < (1u << 31))
+		nb <<= 1;
+	btf->find_heads = calloc(nb, sizeof(*btf->find_heads));
+	btf->find_next = calloc(btf->ntypes, sizeof(*btf->find_next));
+	if (!btf->find_heads || !btf->find_next) {
+		free(btf->find_heads);
+		free(btf->find_next);
+		btf->find_heads = btf->find_next = NULL;
+		return;
+	}
+	btf->find_mask = nb - 1;
+	for (uint32_t id = btf->ntypes - 1; id >= 1; id--) {
+		const struct btf_type *t = btf_type_by_id(btf, id);
+		uint32_t b = find_hash(btf_name(btf, t), btf_kind(t)) & btf->find_mask;
+
+		btf->find_next[id] = btf->find_heads[b];
+		btf->find_heads[b] = id;
+	}
+}
+
+/* A scan the first FIND_SCANS times, then through the index, in time
+ * independent of the number of types: any number of lookups costs a
+ * constant number of passes over the types. The index holds each type under the name and kind it had when it was built:
+ * a type rewritten since (an extern section made an anonymous struct) is
+ * checked as it is now, so it is not found under its old name. */
+uint32_t btf_find(const struct btf *cbtf, const char *name, int kind)
+{
+	struct btf *btf = (struct btf *)cbtf;	/* the index is a cache */
+
+	if (!btf->find_mask && btf->find_scans++ == FIND_SCANS)
+		find_index(btf);
+	if (!btf->find_mask) {
+		for (uint32_t id = 1; id < btf->ntypes; id++) {
+			const struct btf_type *t = btf_type_by_id(btf, id);
+
+			if ((int)BTF_INFO_KIND(t->info) == kind && strcmp(btf_name(btf, t), name) == 0)
+				return id;
+		}
+		return 0;
+	}
+	for (uint32_t id = btf->find_heads[find_hash(name, kind) & btf->find_mask]; id;
+	     id = btf->find_next[id]) {
 		const struct btf_type *t = btf_type_by_id(btf, id);
 
-		if ((int)BTF_INFO_KIND(t->info) == kind && strcmp(btf_name(btf, t), name) == 0)
+		if ((int)btf_kind(t) == kind && strcmp(btf_name(btf, t), name) == 0)
 			return id;
 	}
 	return 0;

@@ -273,18 +273,21 @@ static int check_var_names(const struct part *p)
 {
 	struct bsdk_global_info v;
 	const char **names = NULL, **grown;
-	size_t n = 0;
+	size_t n = 0, cap = 0;
 	int err = 0;
 
 	for (size_t i = 0; bsdk_map_global_var(p->map, i, &v) == 0; i++) {
 		if (!var_emitted(&v))
 			continue;
-		grown = realloc(names, (n + 1) * sizeof(*names));
-		if (!grown) {
-			free(names);
-			return -ENOMEM;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			grown = realloc(names, cap * sizeof(*names));
+			if (!grown) {
+				free(names);
+				return -ENOMEM;
+			}
+			names = grown;
 		}
-		names = grown;
 		names[n++] = v.name;
 	}
 	if (n > 1)

@@ -4,7 +4,8 @@
 # complexity.bats - `bpfsdk inspect` takes time linear in the size of the
 # object along each axis: BTF types (a chain that ends, and one that loops),
 # symbols, sections (with a map and a relocation each) and line info (a
-# program calling that many functions). Objects of size N and 4N come from
+# program calling that many functions); so does `bpfsdk gen skeleton` in
+# the number of global variables, each a member it looks up by name. Objects of size N and 4N come from
 # tests/complexity/gen_obj.py; the check is a ratio measured here, in one
 # run, not an absolute time: 4N must take less than 6 times as long as N
 # (linear gives about 4; a quadratic walk about 16). Each time is the least
@@ -20,16 +21,17 @@ setup() {
 	GEN=tests/complexity/gen_obj.py
 }
 
-# best_us ARGS...: the least of three wall-clock times of `bpfsdk inspect
-# ARGS`, in microseconds; a run that has not ended after 60 s is a hang, and
-# fails the test (the ratio of two capped times would say nothing).
+# best_us ARGS...: the least of three wall-clock times of `bpfsdk $CMD
+# ARGS` (CMD: inspect unless set), in microseconds; a run that has not ended
+# after 60 s is a hang, and fails the test (the ratio of two capped times
+# would say nothing).
 best_us() {
 	local best=0 i s e st
 	for i in 1 2 3; do
 		s=$(date +%s%N)
-		timeout 60 "$BPFSDK" inspect "$@" >/dev/null 2>&1 && st=0 || st=$?
+		timeout 60 "$BPFSDK" ${CMD:-inspect} "$@" >/dev/null 2>&1 && st=0 || st=$?
 		e=$(date +%s%N)
-		[ "$st" -ne 124 ] || { echo "inspect $* did not end within 60 s" >&2; return 1; }
+		[ "$st" -ne 124 ] || { echo "${CMD:-inspect} $* did not end within 60 s" >&2; return 1; }
 		if [ "$best" -eq 0 ] || [ $((e - s)) -lt "$best" ]; then
 			best=$((e - s))
 		fi
@@ -67,6 +69,13 @@ grows_linearly() {
 
 @test "growth: symbols (global variables of .data sections)" {
 	grows_linearly syms 100000
+}
+
+@test "growth: gen skeleton of that many global variables" {
+	CMD="gen skeleton --name g" grows_linearly syms 50000
+	run "$BPFSDK" gen skeleton --name g "$BATS_TEST_TMPDIR/syms-200000.o"
+	[ "$status" -eq 0 ] || fail "gen failed: ${output:0:500}"
+	[[ "$output" == *$'\tint g199999;'* ]] || fail "no member for the last variable"
 }
 
 @test "growth: sections (a program, a map and a relocation each)" {
