@@ -7,9 +7,10 @@
  * The bytes come from a BPF program and the types from an object file, so
  * neither is trusted: every read is checked against the record's size (a
  * member past it prints as null), and every step - a typedef followed, a
- * member or element printed - spends from a budget proportional to the
- * record's size, so that a struct that holds itself, a typedef loop or an
- * array of 2^32 empty structs ends the walk instead of the process. The
+ * member or element printed, 16 bytes of a member's name - spends from a
+ * budget proportional to the record's size, so that a struct that holds
+ * itself, a typedef loop, an array of 2^32 empty structs or names of a
+ * megabyte end the walk instead of the process. The
  * output stays well formed whatever happens: containers are closed.
  *
  * Output goes through a buffer on the stack and one fwrite per 4 KiB, so
@@ -56,6 +57,15 @@ static bool spend(struct pr *p, uint64_t n)
 	}
 	p->budget -= n;
 	return true;
+}
+
+/* A member's step: one, and one more for every 16 bytes of its name, which
+ * is printed with each value (an array of structs prints the names once per
+ * element), so that the output, like the work, stays proportional to the
+ * record however long the object's names are. */
+static bool spend_name(struct pr *p, const char *name)
+{
+	return spend(p, 1 + strlen(name) / 16);
 }
 
 /* ---- output */
@@ -508,11 +518,13 @@ static void print_members(struct pr *p, const struct btf_type *t, uint64_t off, 
 	const struct btf_member *m = btf_members(t);
 	bool kflag = BTF_INFO_KFLAG(t->info);
 
-	for (uint16_t i = 0; i < btf_vlen(t) && spend(p, 1); i++) {
+	for (uint16_t i = 0; i < btf_vlen(t); i++) {
 		const char *name = btf_name(p->btf, (const void *)&m[i]);
 		uint64_t moff = off + (kflag ? BTF_MEMBER_BIT_OFFSET(m[i].offset) : m[i].offset);
 		uint32_t bitfield = kflag ? BTF_MEMBER_BITFIELD_SIZE(m[i].offset) : 0;
 
+		if (!spend_name(p, name))
+			break;
 		if (!*name) {
 			uint32_t rid;
 			const struct btf_type *in = resolve(p, m[i].type, &rid);
@@ -539,10 +551,12 @@ static void print_datasec(struct pr *p, const struct btf_type *t, uint64_t off, 
 {
 	const struct btf_var_secinfo *v = btf_secinfos(t);
 
-	for (uint16_t i = 0; i < btf_vlen(t) && spend(p, 1); i++) {
+	for (uint16_t i = 0; i < btf_vlen(t); i++) {
 		const struct btf_type *var = btf_type_by_id(p->btf, v[i].type);
 		const char *name = var ? btf_name(p->btf, var) : "";
 
+		if (!spend_name(p, name))
+			break;
 		if (!*first)
 			outc(p, p->fmt == BSDK_BTF_JSON ? ',' : ' ');
 		*first = false;
@@ -558,7 +572,8 @@ static void value(struct pr *p, uint32_t id, uint64_t off, uint32_t bitfield, co
 	bool first = true;
 	int kind;
 
-	if (depth > MAX_DEPTH || !spend(p, 1) || !(t = resolve(p, id, &id))) {
+	/* paid for first: a value too deep is a step too (an array of 2^32 of them) */
+	if (!spend(p, 1) || depth > MAX_DEPTH || !(t = resolve(p, id, &id))) {
 		note(p, -BSDK_EBTF);
 		out_null(p);
 		return;

@@ -325,6 +325,85 @@ static void test_hostile(void)
 	bsdk_btf_free(btf);
 }
 
+/* A member name of 64 KiB in an array of 1024 structs: printed with every
+ * element, it would make 64 MiB of output from a 4 KiB record. Its length
+ * is paid for, so the output stays near the record's size: cut, closed,
+ * valid, and the cut said. */
+static void test_long_names(void)
+{
+	enum { NAME_LEN = 65536, ELEMS = 1024 };
+	char *name = malloc(NAME_LEN + 1), *text;
+	unsigned char *rec = calloc(ELEMS, 4);
+	struct bsdk_btf *btf;
+	uint32_t u32, s, arr;
+	size_t size, len;
+	void *raw;
+
+	if (!name || !rec)
+		abort();
+	memset(name, 'n', NAME_LEN);
+	name[NAME_LEN] = '\0';
+	bb_init(&b);
+	u32 = bb_int(&b, "u32", 4, 0);
+	s = bb_struct(&b, "s", 4, 1);
+	bb_member_bits(&b, name, u32, 0, 0);
+	arr = bb_array(&b, s, u32, ELEMS);
+	raw = bb_raw(&b, &size);
+	btf = bsdk_btf_new(raw, size);
+	free(raw);
+	bb_free(&b);
+	if (check(btf != NULL, "BTF with a 64 KiB member name parses")) {
+		check_i64(print(btf, arr, rec, ELEMS * 4, BSDK_BTF_JSON, 0, &text), -BSDK_EBTF,
+			  "long names: the walk is cut");
+		len = strlen(text);
+		check(len < 4u << 20, "long names: %zu bytes of output for a 4 KiB record, under 4 MiB", len);
+		check(json_valid(text, len), "long names: the output is valid JSON");
+		free(text);
+		bsdk_btf_free(btf);
+	}
+	free(name);
+	free(rec);
+}
+
+/* An array of 2^32 empty structs at the deepest level printed, inside 30 to
+ * 34 arrays of one: each element is a value too deep to print, and each
+ * must still be paid for, or the walk writes "null" 2^32 times (a
+ * fuzzer's find: 17 GB from a 662-byte record). */
+static void test_deep_elements(void)
+{
+	unsigned char rec[8] = { 0 };
+	struct bsdk_btf *btf;
+	uint32_t u32, empty, cur, tops[5];
+	size_t size, len;
+	char *text;
+	void *raw;
+
+	bb_init(&b);
+	u32 = bb_int(&b, "u32", 4, 0);
+	empty = bb_struct(&b, "empty", 0, 0);
+	cur = bb_array(&b, empty, u32, 0xffffffff);
+	for (int level = 1; level <= 34; level++) {
+		cur = bb_array(&b, cur, u32, 1);
+		if (level >= 30)
+			tops[level - 30] = cur;
+	}
+	raw = bb_raw(&b, &size);
+	btf = bsdk_btf_new(raw, size);
+	free(raw);
+	bb_free(&b);
+	if (!check(btf != NULL, "nested arrays parse"))
+		return;
+	for (int i = 0; i < 5; i++) {
+		check_i64(print(btf, tops[i], rec, sizeof(rec), BSDK_BTF_JSON, 0, &text), -BSDK_EBTF,
+			  "2^32 empty structs in %d arrays: the walk is cut", 30 + i);
+		len = strlen(text);
+		check(len < 1u << 20, "in %d arrays: %zu bytes of output", 30 + i, len);
+		check(json_valid(text, len), "in %d arrays: valid JSON", 30 + i);
+		free(text);
+	}
+	bsdk_btf_free(btf);
+}
+
 int main(void)
 {
 	struct bsdk_btf *btf;
@@ -345,5 +424,7 @@ int main(void)
 	test_snprint(btf);
 	bsdk_btf_free(btf);
 	test_hostile();
+	test_long_names();
+	test_deep_elements();
 	return check_done();
 }
