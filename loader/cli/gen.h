@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * gen.h - what the files of `bpfsdk gen skeleton` share: the object's
+ * parts and their C names (gen.c), and the header writer (gen_emit.c).
+ */
+#ifndef BPFSDK_CLI_GEN_H
+#define BPFSDK_CLI_GEN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "bpfsdk.h"
+
+/* A part of the object and the C identifier it gets in the struct. */
+struct part {
+	const char *name;	/* as the object says */
+	char *field;
+	const struct bsdk_map *map;
+};
+
+struct skel {
+	const char *name;	/* the struct and the functions' prefix */
+	const char *label;	/* the object's name in messages */
+	struct bsdk_obj *obj;
+	const unsigned char *bytes;
+	size_t size;
+	struct part *maps, *progs;
+	size_t nmaps, nprogs;
+	FILE *f;
+};
+
+/* ---- gen_emit.c */
+
+/* The variables of a data section that get a member: named like C, not
+ * static, not a name a padding member takes. */
+bool skel_var_emitted(const struct bsdk_global_info *v);
+/* Whether map is a data section (.rodata, .data, .bss, ...). */
+bool skel_map_is_data(const struct bsdk_map *map);
+/* Write the whole header to s->f. */
+void skel_emit(const struct skel *s);
+
+#endif /* BPFSDK_CLI_GEN_H */

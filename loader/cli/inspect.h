@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * inspect.h - what the files of `bpfsdk inspect` share: the warnings
+ * (inspect.c), the text output (inspect_text.c) and the JSON output
+ * (inspect_json.c).
+ */
+#ifndef BPFSDK_CLI_INSPECT_H
+#define BPFSDK_CLI_INSPECT_H
+
+#include <stddef.h>
+
+#include "bpfsdk.h"
+
+/* Warnings are gathered first: the text and the JSON output print them in
+ * their own places. */
+struct warnings {
+	char **msgs;
+	size_t count;
+};
+
+/* "bpf_perf_event_output" or, for a helper newer than our UAPI header,
+ * "helper 212": buf when it holds the label. */
+const char *helper_label(int id, char *buf, size_t size);
+
+/* A CO-RE relocation's state in words, indexed by enum bsdk_core_state. */
+extern const char *const core_states[4];
+
+/* ---- inspect_text.c */
+
+/* Everything in tables on stdout; 0, or -1 on ENOMEM (not said). */
+int inspect_print_text(const struct bsdk_obj *obj, const struct warnings *w);
+
+/* ---- inspect_json.c */
+
+void inspect_print_json(const struct bsdk_obj *obj, const struct warnings *w);
+
+/* With --json, the library's messages still go to stderr, and the first
+ * error is kept for the JSON document that reports the failure. */
+extern char json_first_error[1024];
+void json_log(enum bsdk_log_level level, const char *msg, void *ctx);
+/* {"object": PATH, "error": MSG} on stdout: inspect --json failed. */
+void print_json_error(const char *path, const char *msg);
+
+#endif /* BPFSDK_CLI_INSPECT_H */

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * inspect_json.c - `bpfsdk inspect --json`: the same facts as the text
+ * output in one JSON document, and a document that reports a failure.
+ */
+#include <stdio.h>
+
+#include "bpfsdk.h"
+#include "cli.h"
+#include "inspect.h"
+
+static void json_core_relos(struct json *j, const struct bsdk_prog *prog)
+{
+	size_t n = bsdk_prog_core_relo_count(prog);
+
+	json_key(j, "core_relocations");
+	json_array_begin(j);
+	for (size_t i = 0; i < n; i++) {
+		struct bsdk_core_relo_info r;
+
+		if (bsdk_prog_core_relo(prog, i, &r))
+			continue;
+		json_object_begin(j);
+		json_key(j, "insn");
+		json_uint(j, r.insn);
+		json_key(j, "kind");
+		json_string(j, r.kind_name);
+		json_key(j, "access");
+		json_string(j, r.access);
+		json_key(j, "spec");
+		json_string(j, r.spec);
+		json_key(j, "local_value");
+		json_uint(j, r.local_value);
+		json_key(j, "state");
+		json_string(j, core_states[r.state]);
+		if (r.state == BSDK_CORE_RESOLVED) {
+			json_key(j, "value");
+			json_uint(j, r.value);
+		}
+		if (r.target_type_id) {
+			json_key(j, "target_type_id");
+			json_uint(j, r.target_type_id);
+			json_key(j, "target_type");
+			json_string(j, r.target_type);
+		}
+		if (r.note[0]) {
+			json_key(j, "note");
+			json_string(j, r.note);
+		}
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
+static void json_prog(struct json *j, const struct bsdk_prog *prog,
+		      const char *license)
+{
+	size_t nrelos = bsdk_prog_relo_count(prog);
+	size_t nhelpers = bsdk_prog_helper_count(prog);
+
+	json_object_begin(j);
+	json_key(j, "name");
+	json_string(j, bsdk_prog_name(prog));
+	json_key(j, "section");
+	json_string(j, bsdk_prog_section(prog));
+	json_key(j, "type");
+	json_string(j, bsdk_prog_type_name(prog));
+	json_key(j, "type_id");
+	json_uint(j, (uint64_t)bsdk_prog_type(prog));
+	json_key(j, "attach_target");
+	json_string(j, bsdk_prog_attach_target(prog));
+	json_key(j, "instructions");
+	json_uint(j, bsdk_prog_insn_count(prog));
+	json_key(j, "linked_instructions");
+	json_uint(j, bsdk_prog_linked_insn_count(prog));
+	json_key(j, "func_info");
+	json_uint(j, bsdk_prog_func_info_count(prog));
+	json_key(j, "line_info");
+	json_uint(j, bsdk_prog_line_info_count(prog));
+	json_key(j, "license");
+	json_string(j, license);
+
+	json_key(j, "relocations");
+	json_array_begin(j);
+	for (size_t i = 0; i < nrelos; i++) {
+		struct bsdk_relo_info r;
+
+		if (bsdk_prog_relo(prog, i, &r))
+			continue;
+		json_object_begin(j);
+		json_key(j, "insn");
+		json_uint(j, r.insn);
+		json_key(j, "kind");
+		json_string(j, r.kind_name);
+		json_key(j, "symbol");
+		json_string(j, r.symbol);
+		if (r.kind == BSDK_RELO_MAP || r.kind == BSDK_RELO_DATA) {
+			json_key(j, "map");
+			json_string(j, r.map ? bsdk_map_name(r.map) : NULL);
+		}
+		if (r.kind == BSDK_RELO_DATA) {
+			json_key(j, "offset");
+			json_uint(j, r.offset);
+		}
+		if (r.kind == BSDK_RELO_CALL || r.kind == BSDK_RELO_FUNC) {
+			json_key(j, "target_insn");
+			json_uint(j, r.target);
+		}
+		if (r.kind == BSDK_RELO_KSYM || r.kind == BSDK_RELO_KFUNC) {
+			json_key(j, "extern");
+			json_uint(j, r.target);
+		}
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_core_relos(j, prog);
+
+	json_key(j, "helpers");
+	json_array_begin(j);
+	for (size_t i = 0; i < nhelpers; i++) {
+		int id = bsdk_prog_helper_id(prog, i);
+		char buf[32];
+
+		json_object_begin(j);
+		json_key(j, "id");
+		json_uint(j, (uint64_t)id);
+		json_key(j, "name");
+		json_string(j, helper_label(id, buf, sizeof(buf)));
+		json_key(j, "gpl_only");
+		json_bool(j, bsdk_helper_gpl_only(id) != NULL);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_object_end(j);
+}
+
+void inspect_print_json(const struct bsdk_obj *obj, const struct warnings *w)
+{
+	const char *license = bsdk_obj_license(obj);
+	const struct bsdk_prog *prog = NULL;
+	const struct bsdk_map *map = NULL;
+	struct json j;
+
+	json_init(&j, stdout);
+	json_object_begin(&j);
+	json_key(&j, "object");
+	json_string(&j, bsdk_obj_name(obj));
+	json_key(&j, "license");
+	json_string(&j, license);
+	json_key(&j, "gpl_compatible");
+	json_bool(&j, bsdk_obj_gpl_compatible(obj));
+	json_key(&j, "kernel_version");
+	json_uint(&j, bsdk_obj_kversion(obj));
+	json_key(&j, "btf");
+	json_bool(&j, bsdk_obj_has_btf(obj));
+
+	json_key(&j, "programs");
+	json_array_begin(&j);
+	while ((prog = bsdk_obj_prog_next(obj, prog)))
+		json_prog(&j, prog, license);
+	json_array_end(&j);
+
+	json_key(&j, "maps");
+	json_array_begin(&j);
+	while ((map = bsdk_obj_map_next(obj, map))) {
+		json_object_begin(&j);
+		json_key(&j, "name");
+		json_string(&j, bsdk_map_name(map));
+		json_key(&j, "type");
+		json_string(&j, bpf_map_type_str(bsdk_map_type(map)));
+		json_key(&j, "type_id");
+		json_uint(&j, (uint64_t)bsdk_map_type(map));
+		json_key(&j, "key_size");
+		json_uint(&j, bsdk_map_key_size(map));
+		json_key(&j, "value_size");
+		json_uint(&j, bsdk_map_value_size(map));
+		json_key(&j, "max_entries");
+		json_uint(&j, bsdk_map_max_entries(map));
+		json_key(&j, "origin");
+		json_string(&j, bsdk_map_origin(map));
+		json_key(&j, "pinned");
+		json_bool(&j, bsdk_map_pinning(map) != 0);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+
+	json_key(&j, "externs");
+	json_array_begin(&j);
+	for (size_t i = 0; i < bsdk_obj_extern_count(obj); i++) {
+		struct bsdk_extern_info e;
+
+		if (bsdk_obj_extern(obj, i, &e))
+			continue;
+		json_object_begin(&j);
+		json_key(&j, "name");
+		json_string(&j, e.name);
+		json_key(&j, "kind");
+		json_string(&j, e.kind_name);
+		json_key(&j, "weak");
+		json_bool(&j, e.weak);
+		json_key(&j, "resolved");
+		json_bool(&j, e.resolved);
+		json_key(&j, "value");
+		json_string(&j, e.value);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+
+	json_key(&j, "warnings");
+	json_array_begin(&j);
+	for (size_t i = 0; i < w->count; i++)
+		json_string(&j, w->msgs[i]);
+	json_array_end(&j);
+	json_object_end(&j);
+	json_finish(&j);
+}
+
+char json_first_error[1024];
+
+void json_log(enum bsdk_log_level level, const char *msg, void *ctx)
+{
+	char clean[1100];
+
+	(void)ctx;
+	msg = text_printable(msg, clean, sizeof(clean));
+	if (level == BSDK_LOG_ERROR && !json_first_error[0] && msg[0] != ' ')
+		snprintf(json_first_error, sizeof(json_first_error), "%s", msg);
+	fprintf(stderr, "%s%s\n", level == BSDK_LOG_ERROR ? "error: " :
+		level == BSDK_LOG_WARN ? "warning: " : "", msg);
+}
+
+/* {"object": PATH, "error": MSG} on stdout: inspect --json failed. */
+void print_json_error(const char *path, const char *msg)
+{
+	struct json j;
+
+	json_init(&j, stdout);
+	json_object_begin(&j);
+	json_key(&j, "object");
+	json_string(&j, path);
+	json_key(&j, "error");
+	json_string(&j, msg);
+	json_object_end(&j);
+	json_finish(&j);
+	fflush(stdout);
+}
+

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * run.h - what the files of `bpfsdk run` share: the parsed command line
+ * (run_args.c), the readers and the poll loop (run_poll.c), the command
+ * (run.c).
+ */
+#ifndef BPFSDK_CLI_RUN_H
+#define BPFSDK_CLI_RUN_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bpfsdk.h"
+#include "cli.h"
+
+struct run_args {
+	const char *path;
+	const char *btf_path;	/* --btf */
+	const char **sets;	/* "NAME=VALUE", checked for syntax */
+	size_t nsets;
+	const char **types;	/* --type NAME or MAP=NAME */
+	size_t ntypes;
+	enum record_format format;
+	bool timestamp;		/* --timestamp */
+	bool durations;		/* --durations */
+	const char *sort_by;	/* --sort-by FIELD */
+	double interval;	/* --interval SEC; 0: views at the end only */
+	struct mapview_cfg views;	/* --clear, --top, --maps, --unit, --per-cpu */
+	uint64_t count;		/* 0: no limit */
+	double duration;	/* seconds; 0: no limit */
+	unsigned int pages;	/* 0: the library's default */
+	unsigned int attach_flags;	/* --require-all: BSDK_ATTACH_REQUIRE_ALL */
+	unsigned int freq;	/* --freq: perf_event programs' sampling rate */
+};
+
+/* How late the records of a ringbuf producer that never wakes the reader may be. */
+#define RUN_RINGBUF_IDLE_MS 100
+
+/* A map being read: a perf_event_array (one ring per CPU) or a ringbuf
+ * (one ring for all); the two readers have the same shape. */
+struct stream {
+	struct bsdk_perfbuf *pb;
+	struct bsdk_ringbuf *rb;
+	const char *map;
+};
+
+struct run_state {
+	struct stream *streams;
+	size_t nstreams;
+	uint64_t printed;
+	uint64_t count;		/* 0: no limit */
+	bool done;		/* --count reached */
+	bool write_failed;
+	int write_errno;	/* why, for the message */
+	bool failed;		/* a record could not be decoded: said, stop */
+	struct mapviews *views;	/* the result maps, printed at the end */
+	int64_t interval_ms;	/* --interval: also every interval_ms */
+	int64_t next_view;	/* when, on the run_now_ms() clock */
+};
+
+/* Each perfbuf gets its own ctx so that a record knows its map. */
+struct sample_ctx {
+	struct run_state *st;
+	char *map;		/* record_map_label() of the map's name */
+	struct decoder *dec;	/* prints its records */
+};
+
+/* ---- run_args.c: the command line and --set */
+
+extern const char run_usage[];
+
+/* 0, or a usage error already printed (EXIT_USAGE), or -1 for --help. */
+int run_parse_args(int argc, char **argv, struct run_args *a);
+/* Store one checked "NAME=VALUE" of --set in obj's global variable: 0, or
+ * EXIT_USAGE / EXIT_RUNTIME after one error line. */
+int run_apply_set(struct bsdk_obj *obj, const char *arg);
+
+/* ---- run_poll.c: the readers and the poll loop */
+
+/* The signal that asked to stop (SIGINT, SIGTERM), 0 until one came. */
+extern volatile sig_atomic_t run_stop_signal;
+void run_on_signal(int sig);
+int64_t run_now_ms(void);
+/* A perfbuf's or ringbuf's on_sample: ctx is the map's struct sample_ctx. */
+void run_on_sample(void *ctx, int cpu, const void *data, uint32_t size);
+void stream_free(struct stream *s);
+/* Poll every stream until --count, the duration, a signal, a failed write
+ * or a record that cannot be decoded; 0, or -1 after an error line. */
+int run_poll_loop(struct run_state *st, double duration, const sigset_t *waitmask);
+
+#endif /* BPFSDK_CLI_RUN_H */
