@@ -190,7 +190,7 @@ int bsdk_obj_set_global(struct bsdk_obj *obj, const char *name, const void *valu
 int bsdk_obj_global_size(const struct bsdk_obj *obj, const char *name);
 
 /* A pointer to the global variable name, its size in *size (may be NULL): how user space reads
- * the program's counters without a system call (loader/globals.c).
+ * the program's counters without a system call (loader/ext/globals.c).
  *
  * Before bsdk_obj_load() it points into the initial value that load writes into the map:
  * writing through it is bsdk_obj_set_global() without the copy. After a load, it points into
@@ -317,7 +317,7 @@ bool bsdk_prog_attach_supported(const struct bsdk_prog *prog);
 void bsdk_link_destroy(struct bsdk_link *link);
 
 /* ---- running a loaded program on input you give (BPF_PROG_TEST_RUN), to unit-test BPF code
- * without the event it normally runs on (loader/test_run.c). Program types the kernel can run
+ * without the event it normally runs on (loader/ext/test_run.c). Program types the kernel can run
  * this way include socket filters ("socket": data is a packet with its Ethernet header, ctx a
  * struct __sk_buff), raw tracepoints ("raw_tp/": ctx only, the u64 arguments; no data, no
  * repeat), XDP, tc and syscall programs; tracepoints, kprobes and perf_event programs cannot. */
@@ -548,7 +548,7 @@ int bsdk_map_set_max_entries(struct bsdk_map *map, uint32_t max_entries);
 /* ------------------------------------------------------------ map elements */
 
 /*
- * Reading and writing a map's elements from user space (loader/map_ops.c), in the shape of
+ * Reading and writing a map's elements from user space (loader/ext/map_ops.c), in the shape of
  * libbpf's bpf_map_*_elem() so code moves between the two without surprises, plus the sizes:
  * every call checks key_size and value_size against the map and refuses a mismatch with
  * -EINVAL and a message naming the map, the size given and the size expected. The map must be
@@ -1056,7 +1056,7 @@ long bsdk_btf_snprint(const struct bsdk_btf *btf, uint32_t id, const void *data,
 int bsdk_btf_print_header(const struct bsdk_btf *btf, uint32_t id, unsigned int flags, FILE *f);
 
 /* Write into buf (size bytes, NUL-terminated, truncated as snprintf() does) the C declaration
- * of a variable called name of type id, as user space declares it (loader/btf_decl.c):
+ * of a variable called name of type id, as user space declares it (loader/ext/btf_decl.c):
  * qualifiers (const, volatile) dropped; the fixed-size integer typedefs of <linux/types.h> and
  * <stdint.h> (__u32, uint64_t, ...) and bool kept, other typedefs replaced by what they name;
  * named structs and unions as `struct NAME` (whose definition the caller must have, as with
@@ -1072,7 +1072,7 @@ int bsdk_btf_c_decl(const struct bsdk_btf *btf, uint32_t id, const char *name, c
 /* ------------------------------------------------------------------ symbols */
 
 /*
- * Addresses to function names, for stack traces (loader/syms.c): the kernel's from
+ * Addresses to function names, for stack traces (loader/ext/syms.c): the kernel's from
  * /proc/kallsyms, a process's from the .symtab and .dynsym of the files it maps executable
  * (/proc/PID/maps, read on the first lookup in that process and kept: look up while the
  * process still runs). Works for position-independent executables and shared libraries

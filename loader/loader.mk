@@ -1,4 +1,5 @@
-# loader/ - the library and the bpfsdk CLI.
+# loader/ - the library and the bpfsdk CLI. The library's sources are in one
+# folder per layer (LOADER_LAYERS, lowest first); loader/cli/ is the tool.
 #
 #   build/lib/libbpfsdk.a        the static library: one relocatable object in
 #                                which every global symbol but the bsdk_* API
@@ -18,7 +19,8 @@
 LIB_VERSION := 0.1.0
 LIB_MAJOR   := $(firstword $(subst ., ,$(LIB_VERSION)))
 
-LOADER_SRCS := $(sort $(wildcard loader/*.c))
+LOADER_LAYERS := base format co-re object attach channel ext
+LOADER_SRCS := $(sort $(foreach l,$(LOADER_LAYERS),$(wildcard loader/$(l)/*.c)))
 LOADER_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(LOADER_SRCS))
 LOADER_LIB  := $(BUILD)/lib/libbpfsdk.a
 LOADER_LIB_INTERNAL := $(BUILD)/lib/libbpfsdk-internal.a

@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "bpfsdk.h"
-#include "internal.h"
-#include "btf.h"
+#include "object/internal.h"
+#include "format/btf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

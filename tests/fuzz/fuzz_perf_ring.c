@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-#include "perf_ring.h"
+#include "object/internal.h"
+#include "channel/perf_ring.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

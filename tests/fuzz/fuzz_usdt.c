@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "bpfsdk.h"
-#include "internal.h"
+#include "object/internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

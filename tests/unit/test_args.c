@@ -6,7 +6,7 @@
  */
 #include <errno.h>
 
-#include "internal.h"
+#include "object/internal.h"
 #include "check.h"
 
 static char logged[256];

@@ -9,8 +9,8 @@
 #include <linux/btf.h>
 
 #include "test_obj_craft.h"
-#include "internal.h"
-#include "btf.h"
+#include "object/internal.h"
+#include "format/btf.h"
 
 #define CHAIN (1u << 20)	/* typedefs added */
 

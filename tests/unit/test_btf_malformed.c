@@ -8,8 +8,8 @@
 #include <linux/btf.h>
 
 #include "test_obj_craft.h"
-#include "internal.h"
-#include "btf.h"
+#include "object/internal.h"
+#include "format/btf.h"
 
 /* Where type id of the object's .BTF sits in the file. */
 static void *btf_type_in_img(const struct img *im, uint32_t id)

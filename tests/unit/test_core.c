@@ -10,10 +10,10 @@
 
 #include "test_obj_craft.h"
 #include "btf_build.h"
-#include "internal.h"
-#include "btf.h"
-#include "core.h"
-#include "kbtf.h"
+#include "object/internal.h"
+#include "format/btf.h"
+#include "co-re/core.h"
+#include "co-re/kbtf.h"
 
 static char kpath[PATH_MAX];
 static struct btf *local;

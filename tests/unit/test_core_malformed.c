@@ -8,7 +8,7 @@
 #include <linux/btf.h>
 
 #include "test_obj_craft.h"
-#include "internal.h"
+#include "object/internal.h"
 
 struct ext_hdr {
 	uint16_t magic;

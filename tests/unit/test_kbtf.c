@@ -9,9 +9,9 @@
 
 #include "test_obj_craft.h"
 #include "btf_build.h"
-#include "internal.h"
-#include "btf.h"
-#include "kbtf.h"
+#include "object/internal.h"
+#include "format/btf.h"
+#include "co-re/kbtf.h"
 
 static double now_s(void)
 {

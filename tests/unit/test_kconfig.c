@@ -5,7 +5,7 @@
  * variable's type wants it, including every malformed case.
  */
 #include "check.h"
-#include "internal.h"
+#include "object/internal.h"
 
 static const char config[] =
 	"#\n"

@@ -10,8 +10,8 @@
 #include <linux/btf.h>
 
 #include "test_obj_craft.h"
-#include "internal.h"
-#include "btf.h"
+#include "object/internal.h"
+#include "format/btf.h"
 
 /* ---- BTF of an image: find a type, get its bytes in the image ---- */
 

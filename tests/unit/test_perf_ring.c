@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "bpfsdk.h"
-#include "internal.h"
-#include "perf_ring.h"
+#include "object/internal.h"
+#include "channel/perf_ring.h"
 #include "check.h"
 
 /* ---- a ring between guard pages ---------------------------------------- */

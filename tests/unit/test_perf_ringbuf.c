@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "bpfsdk.h"
-#include "internal.h"
-#include "perf_ring.h"
+#include "object/internal.h"
+#include "channel/perf_ring.h"
 #include "check.h"
 
 #define RING 4096

@@ -8,7 +8,7 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "object/internal.h"
 #include "check.h"
 
 struct fake {

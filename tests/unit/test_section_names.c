@@ -5,7 +5,7 @@
  * function and flags, and names that only look alike match nothing (or
  * the right row, never a longer one's prefix).
  */
-#include "internal.h"
+#include "object/internal.h"
 #include "check.h"
 
 struct want {

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * attach_btf.c - attach points the kernel names by BTF type ID: tp_btf/
+ * (the typedef btf_trace_NAME of a tracepoint), fentry/, fexit/,
+ * fmod_ret/ (the FUNC NAME), lsm/ (the FUNC bpf_lsm_NAME of the hook) and
+ * iter/ (the FUNC bpf_iter_NAME). BPF_PROG_LOAD takes the ID (and, for a
+ * module's function, an fd of the module's BTF) so that the verifier
+ * checks the program against the target's real argument types; attaching
+ * is then BPF_RAW_TRACEPOINT_OPEN without a name (kernel 5.5+) or, for
+ * iterators, a BPF link whose output is read through BPF_ITER_CREATE.
+ *
+ * Kernel BTF is read once per process by kbtf.c.
+ */
+#include <stdio.h>
+#include <unistd.h>
+#include <linux/btf.h>
+
+#include "object/internal.h"
+#include "co-re/kbtf.h"
+
+int attach_btf_resolve(struct bsdk_prog *prog, char *why, size_t size)
+{
+	const struct attach_kind *k = prog->kind;
+	const char *target = prog->target;
+	char name[256], logged[512];
+	uint32_t id = 0;
+	int fd = 0, err;
+
+	/* "MODULE:FUNC" names the module; kernel BTF is searched by name in
+	 * vmlinux and then every module anyway */
+	if (strchr(target, ':'))
+		target = strchr(target, ':') + 1;
+	if ((size_t)snprintf(name, sizeof(name), "%s%s", k->btf_prefix, target) >= sizeof(name)) {
+		snprintf(why, size, "the target '%s' is too long", prog->target);
+		return fail(BSDK_ESECTION);
+	}
+	log_capture_begin(logged, sizeof(logged));
+	err = kbtf_find(prog->obj->btf_path, name, k->btf_kind, NULL, &id, &fd);
+	log_capture_end();
+	if (err == -ENOENT) {
+		snprintf(why, size, "%s target '%s' is not in the kernel's BTF (no %s '%s')",
+			 k->type_name, prog->target,
+			 k->btf_kind == BTF_KIND_TYPEDEF ? "typedef" : "function", name);
+		return fail(BSDK_ENOPROBE);
+	}
+	if (err) {
+		snprintf(why, size, "%s programs need the kernel's BTF: %s", k->type_name,
+			 logged[0] ? logged : bsdk_strerror(err));
+		return err;
+	}
+	prog->attach_btf_id = id;
+	prog->attach_btf_obj_fd = fd;
+	return 0;
+}
+
+int attach_btf_probe_load(struct bsdk_prog *prog, char *why, size_t size)
+{
+	/* r0 = 0; exit: valid for every BTF-typed kind at any target */
+	struct bpf_insn insns[2] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	union bpf_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = prog->kind->prog_type;
+	attr.expected_attach_type = prog->kind->expected_attach_type;
+	attr.prog_flags = prog->kind->sleepable ? BPF_F_SLEEPABLE : 0;
+	attr.attach_btf_id = prog->attach_btf_id;
+	attr.attach_btf_obj_fd = (uint32_t)prog->attach_btf_obj_fd;
+	attr.insns = (uint64_t)(uintptr_t)insns;
+	attr.insn_cnt = ARRAY_SIZE(insns);
+	attr.license = (uint64_t)(uintptr_t)"GPL";
+	fd = sys_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	snprintf(why, size, "this kernel refuses %s%s programs at '%s': %s", prog->kind->type_name,
+		 prog->kind->sleepable ? " (sleepable)" : "", prog->target, bsdk_strerror(fd));
+	return fd;
+}
+
+/* tp_btf, fentry, fexit, fmod_ret, lsm: the kernel knows where from the
+ * program itself (its attach_btf_id). */
+int attach_btf_tracing(struct bsdk_prog *prog, struct bsdk_link *link)
+{
+	union bpf_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.raw_tracepoint.prog_fd = (uint32_t)prog->fd;
+	fd = sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &attr, sizeof(attr));
+	if (fd < 0)
+		return log_fail(-fd, "program '%s': cannot attach to %s '%s': %s", prog->fn.name,
+				prog->kind->type_name, prog->target, bsdk_strerror(fd));
+	link->link_fd = fd;
+	return 0;
+}
+
+int attach_btf_iter(struct bsdk_prog *prog, struct bsdk_link *link)
+{
+	union bpf_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.link_create.prog_fd = (uint32_t)prog->fd;
+	attr.link_create.attach_type = BPF_TRACE_ITER;
+	fd = sys_bpf(BPF_LINK_CREATE, &attr, sizeof(attr));
+	if (fd < 0)
+		return log_fail(-fd, "program '%s': cannot create the iterator link for '%s': %s",
+				prog->fn.name, prog->target, bsdk_strerror(fd));
+	link->link_fd = fd;
+	return 0;
+}
+
+int bsdk_link_iter_create(const struct bsdk_link *link)
+{
+	union bpf_attr attr;
+	int fd;
+
+	if (!link->prog || link->prog->kind->attach != attach_btf_iter || link->link_fd < 0)
+		return log_fail(EINVAL, "program '%s': not an iterator link",
+				link->prog ? link->prog->fn.name : "?");
+	memset(&attr, 0, sizeof(attr));
+	attr.iter_create.link_fd = (uint32_t)link->link_fd;
+	fd = sys_bpf(BPF_ITER_CREATE, &attr, sizeof(attr));
+	if (fd < 0)
+		return log_fail(-fd, "program '%s': cannot open iterator '%s': %s",
+				link->prog->fn.name, link->prog->target, bsdk_strerror(fd));
+	return fd;
+}

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * log.c - the library's single exit for messages, and error names.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "object/internal.h"
+
+static void log_to_stderr(enum bsdk_log_level level, const char *msg, void *ctx)
+{
+	static const char *const prefix[] = { "error: ", "warning: ", "", "" };
+	static bool after_error;	/* an error's detail lines follow it */
+	bool detail = level == BSDK_LOG_ERROR && after_error && msg[0] == ' ';
+
+	(void)ctx;
+	if (level <= BSDK_LOG_WARN)
+		after_error = level == BSDK_LOG_ERROR;
+	fprintf(stderr, "%s%s\n", detail || level > BSDK_LOG_DEBUG ? "" : prefix[level], msg);
+}
+
+static bsdk_log_fn log_fn = log_to_stderr;
+static void *log_ctx;
+static enum bsdk_log_level log_max = BSDK_LOG_WARN;
+static char *capture_buf;	/* log_capture_begin()'s buffer, or NULL */
+static size_t capture_size;
+
+void bsdk_set_log(bsdk_log_fn fn, void *ctx)
+{
+	log_fn = fn ? fn : log_to_stderr;
+	log_ctx = fn ? ctx : NULL;
+}
+
+enum bsdk_log_level bsdk_set_log_level(enum bsdk_log_level level)
+{
+	enum bsdk_log_level old = log_max;
+
+	log_max = level;
+	return old;
+}
+
+void bsdk_log(enum bsdk_log_level level, const char *fmt, ...)
+{
+	/* Messages are single lines; a verifier log is sent line by line by
+	 * its caller, so this bound only truncates absurd input. */
+	char buf[1024];
+	int saved_errno = errno;
+	va_list ap;
+
+	if (capture_buf && level == BSDK_LOG_ERROR) {
+		if (!capture_buf[0]) {	/* the first error is the cause */
+			va_start(ap, fmt);
+			vsnprintf(capture_buf, capture_size, fmt, ap);
+			va_end(ap);
+		}
+		errno = saved_errno;
+		return;
+	}
+	if (level > log_max)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	log_fn(level, buf, log_ctx);
+	errno = saved_errno;	/* logging must not clobber the caller's errno */
+}
+
+void log_capture_begin(char *buf, size_t size)
+{
+	capture_buf = size ? buf : NULL;
+	capture_size = size;
+	if (capture_buf)
+		capture_buf[0] = '\0';
+}
+
+void log_capture_end(void)
+{
+	capture_buf = NULL;
+	capture_size = 0;
+}
+
+static const char *const project_errors[] = {
+	[BSDK_EFORMAT - BSDK_EFORMAT] = "invalid BPF object format",
+	[BSDK_ESECTION - BSDK_EFORMAT] = "unknown section name",
+	[BSDK_ERELO - BSDK_EFORMAT] = "relocation cannot be applied",
+	[BSDK_EBTF - BSDK_EFORMAT] = "malformed BTF",
+	[BSDK_EVERIFIER - BSDK_EFORMAT] = "program rejected by the verifier",
+	[BSDK_ENOPROBE - BSDK_EFORMAT] = "probe point not found",
+	[BSDK_ENOTSUPP - BSDK_EFORMAT] = "not supported by the running kernel",
+};
+
+const char *bsdk_strerror(int err)
+{
+	if (err < 0)
+		err = -err;
+	if (err >= BSDK_EFORMAT && err < BSDK_ERROR_MAX)
+		return project_errors[err - BSDK_EFORMAT];
+	return strerror(err);
+}

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * system.c - what the loader asks of the system besides bpf(): CPU lists,
+ * the tracing and BPF file systems, the memlock limit, its own path.
+ */
+#include <stdio.h>
+#include <sys/mount.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include "object/internal.h"
+
+/* Parse a kernel CPU list such as "0-3,5,7-8"; *found (may be NULL) says
+ * whether cpu is in it. Returns the highest CPU + 1, or negative errno. */
+static int cpulist_read(const char *path, int cpu, bool *found)
+{
+	char buf[4096], *p = buf;
+	int n = read_file(path, buf, sizeof(buf)), top = 0;
+
+	if (n <= 0)
+		return n < 0 ? n : -EINVAL;
+	while (*p && *p != '\n') {
+		char *end;
+		long lo = strtol(p, &end, 10), hi = lo;
+
+		if (end == p || lo < 0)
+			return -EINVAL;
+		p = end;
+		if (*p == '-') {
+			hi = strtol(p + 1, &end, 10);
+			if (end == p + 1 || hi < lo || hi > 1 << 20)
+				return -EINVAL;
+			p = end;
+		}
+		if (found && cpu >= lo && cpu <= hi)
+			*found = true;
+		if (hi + 1 > top)
+			top = (int)(hi + 1);
+		if (*p == ',')
+			p++;
+	}
+	return top;
+}
+
+int bsdk_cpu_possible_count(void)
+{
+	static int cached;
+	int n;
+
+	if (cached > 0)
+		return cached;
+	n = cpulist_read("/sys/devices/system/cpu/possible", -1, NULL);
+	if (n <= 0)
+		return log_fail(n ? -n : EINVAL, "cannot read /sys/devices/system/cpu/possible: %s", bsdk_strerror(n ? n : -EINVAL));
+	cached = n;
+	return n;
+}
+
+bool bsdk_cpu_is_online(int cpu)
+{
+	bool found = false;
+
+	if (cpulist_read("/sys/devices/system/cpu/online", cpu, &found) < 0)
+		return cpu == 0;
+	return found;
+}
+
+static int mount_if_missing(const char *dir, const char *fstype, unsigned long magic)
+{
+	struct statfs st;
+
+	if (statfs(dir, &st) == 0 && (unsigned long)st.f_type == magic)
+		return 0;
+	if (mount(fstype, dir, fstype, 0, NULL) < 0)
+		return log_fail(errno, "cannot mount %s on '%s': %s", fstype, dir,
+				bsdk_strerror(errno));
+	log_info("mounted %s on '%s'", fstype, dir);
+	return 0;
+}
+
+int bsdk_mount_fs(void)
+{
+	/* magic numbers from linux/magic.h */
+	int err = mount_if_missing("/sys/kernel/tracing", "tracefs", 0x74726163);
+
+	return mount_if_missing("/sys/fs/bpf", "bpf", 0xcafe4a11) ?: err;
+}
+
+void bsdk_bump_memlock(void)
+{
+	struct rlimit r = { RLIM_INFINITY, RLIM_INFINITY };
+
+	/* Since 5.11 BPF memory is charged to the memory cgroup, and this
+	 * limit no longer matters; in containers it often cannot be
+	 * raised. Neither is worth more than a debug line. */
+	if (setrlimit(RLIMIT_MEMLOCK, &r) < 0)
+		log_debug("could not raise RLIMIT_MEMLOCK (%s); fine on kernels that account BPF memory to cgroups", bsdk_strerror(errno));
+}
+
+int bsdk_path_beside_exe(char *buf, size_t size, const char *relative)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, size);
+	char *slash;
+	size_t room;
+
+	if (n < 0)
+		return log_fail(errno, "cannot read '/proc/self/exe': %s", bsdk_strerror(errno));
+	/* readlink() truncates silently: a full buffer may be cut short. The
+	 * link is an absolute path, so it has a slash. */
+	slash = (size_t)n < size ? memrchr(buf, '/', (size_t)n) : NULL;
+	if (slash) {
+		room = size - (size_t)(slash - buf);
+		if ((size_t)snprintf(slash, room, "/%s", relative) < room)
+			return 0;
+	}
+	return log_fail(ENAMETOOLONG, "the path of '%s' beside the running program does not fit in %zu bytes", relative, size);
+}

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * run.c - the poll loop every tracing tool writes: poll a perf buffer or a
+ * ring buffer until Ctrl-C (or SIGTERM), a duration, or a reader of the
+ * output that went away (| head), flushing the output after each poll; and
+ * the one flag the signals set.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+
+#include "object/internal.h"
+
+#define DEFAULT_POLL_MS 100
+
+/* The signal that asked to stop, 0 before one came. sig_atomic_t: the
+ * handler's store and the loop's load are each one access. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+int bsdk_signals_catch(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	/* SA_RESTART as signal() gives: reads and writes resume, while
+	 * epoll_wait() and sleeps still return EINTR (signal(7)), so the loop
+	 * sees the flag at once. */
+	sa.sa_flags = SA_RESTART;
+	sa.sa_handler = on_stop_signal;
+	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL))
+		return log_fail(errno, "cannot catch SIGINT and SIGTERM: %s", bsdk_strerror(errno));
+	/* A write to a closed pipe then fails with EPIPE, which the loop
+	 * sees at its next fflush(), instead of killing the process. */
+	sa.sa_handler = SIG_IGN;
+	if (sigaction(SIGPIPE, &sa, NULL))
+		return log_fail(errno, "cannot ignore SIGPIPE: %s", bsdk_strerror(errno));
+	return 0;
+}
+
+int bsdk_signals_caught(void)
+{
+	return stop_signal;
+}
+
+double bsdk_time_now(void)
+{
+	return (double)now_ns() / 1e9;
+}
+
+int run_flush(FILE *out)
+{
+	if (!out || !fflush(out))
+		return 0;
+	if (errno == EPIPE)
+		return BSDK_RUN_CLOSED;
+	return log_fail(errno, "writing the output: %s", bsdk_strerror(errno));
+}
+
+int run_loop(int (*poll)(void *buf, int timeout_ms), void *buf, const char *what,
+	     const struct bsdk_run_opts *opts)
+{
+	int poll_ms = DEFAULT_POLL_MS, err;
+	double duration = 0, start = bsdk_time_now(), left;
+	FILE *out = NULL;
+
+	if (!poll || !buf)
+		return log_fail(EINVAL, "%s: nothing to poll", what);
+	if (opts) {
+		if (opts->sz < sizeof(*opts))
+			return log_fail(EINVAL, "%s: opts.sz is %zu, not sizeof(struct bsdk_run_opts)",
+					what, opts->sz);
+		duration = opts->duration;
+		out = opts->out;
+		if (opts->poll_ms > 0)
+			poll_ms = opts->poll_ms;
+	}
+	for (;;) {
+		int wait = poll_ms;
+
+		if (stop_signal)
+			return BSDK_RUN_SIGNAL;
+		if (duration > 0) {
+			left = duration - (bsdk_time_now() - start);
+			if (left <= 0)
+				return BSDK_RUN_DURATION;
+			/* never sleep past the end */
+			if (left * 1000 < wait)
+				wait = (int)(left * 1000) + 1;
+		}
+		err = poll(buf, wait);
+		if (err < 0 && err != -EINTR)
+			return log_fail(-err, "reading the %s: %s", what, bsdk_strerror(err));
+		err = run_flush(out);
+		if (err)
+			return err;
+	}
+}
+
+static int perfbuf_poll_fn(void *buf, int timeout_ms)
+{
+	return bsdk_perfbuf_poll(buf, timeout_ms);
+}
+
+static int ringbuf_poll_fn(void *buf, int timeout_ms)
+{
+	return bsdk_ringbuf_poll(buf, timeout_ms);
+}
+
+int bsdk_perfbuf_run(struct bsdk_perfbuf *pb, const struct bsdk_run_opts *opts)
+{
+	return run_loop(perfbuf_poll_fn, pb, "perf buffer", opts);
+}
+
+int bsdk_ringbuf_run(struct bsdk_ringbuf *rb, const struct bsdk_run_opts *opts)
+{
+	return run_loop(ringbuf_poll_fn, rb, "ring buffer", opts);
+}
+
+int bsdk_perfbuf_drain(struct bsdk_perfbuf *pb, FILE *out)
+{
+	if (!pb)
+		return log_fail(EINVAL, "perf buffer: nothing to drain");
+	bsdk_perfbuf_consume(pb);
+	return run_flush(out);
+}
+
+int bsdk_ringbuf_drain(struct bsdk_ringbuf *rb, FILE *out)
+{
+	if (!rb)
+		return log_fail(EINVAL, "ring buffer: nothing to drain");
+	bsdk_ringbuf_consume(rb);
+	return run_flush(out);
+}

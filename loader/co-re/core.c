@@ -1,0 +1,1123 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * core.c - CO-RE: make one object read the right fields on every kernel.
+ *
+ * A program compiled against one kernel's vmlinux.h has that kernel's field offsets in its
+ * loads. clang marks each access to a type declared with preserve_access_index (all of
+ * vmlinux.h, and the `struct task_struct___mine` a program writes itself) with a core_relo
+ * record in .BTF.ext: the instruction, the local root type, an access string ("0:2:1": array
+ * index 0 of the root, its member 2, that member's member 1) and what the instruction holds
+ * about it (the byte offset, the size, whether it exists, ...). This file
+ *
+ *  1. reads the records and checks each against the object's own BTF and the instruction it
+ *     relocates (core_relos_parse(), at open: a malformed record is one error line);
+ *  2. resolves each against the kernel's BTF (kbtf.c) at open: the candidates are the kernel
+ *     types with the local root's essential name ("task_struct" for task_struct___mine) and
+ *     kind; the access string is followed in each by member *names*, through anonymous
+ *     structs and unions and into arrays; every candidate that has the whole path must give
+ *     the same value, else the relocation is in error;
+ *  3. patches the instruction when relo.c links a program: an ALU immediate, a load or store
+ *     offset (and its size, when the kernel's field is another size and the value read stays
+ *     right: pointers and unsigned integers), or an ld_imm64.
+ *
+ * A relocation nothing satisfies is never left with the compiler's value, which would read
+ * the wrong bytes silently. Existence questions get 0; any other becomes libbpf's poison, a
+ * call to the non-existent helper 0xbad2310: the verifier accepts the program when that path
+ * cannot run (a field guarded by bpf_core_field_exists()), and otherwise refuses it there,
+ * and core_explain() says which relocation, type, access string and C line it was.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "object/internal.h"
+#include "format/btf.h"
+#include "co-re/core.h"
+#include "co-re/kbtf.h"
+
+static const char *const kind_names[] = {
+	"field_byte_offset", "field_byte_size", "field_exists", "field_signed",
+	"field_lshift_u64", "field_rshift_u64", "type_id_local", "type_id_target",
+	"type_exists", "type_size", "enumval_exists", "enumval_value", "type_matches",
+};
+
+static bool kind_is_field(enum bsdk_core_kind k) { return k <= BSDK_CORE_FIELD_RSHIFT_U64; }
+static bool kind_is_enumval(enum bsdk_core_kind k)
+{
+	return k == BSDK_CORE_ENUMVAL_EXISTS || k == BSDK_CORE_ENUMVAL_VALUE;
+}
+static bool kind_is_exists(enum bsdk_core_kind k)
+{
+	return k == BSDK_CORE_FIELD_EXISTS || k == BSDK_CORE_TYPE_EXISTS ||
+	       k == BSDK_CORE_TYPE_MATCHES || k == BSDK_CORE_ENUMVAL_EXISTS;
+}
+
+static bool is_composite(const struct btf_type *t)
+{
+	return btf_kind(t) == BTF_KIND_STRUCT || btf_kind(t) == BTF_KIND_UNION;
+}
+
+static bool is_enum(const struct btf_type *t)
+{
+	return btf_kind(t) == BTF_KIND_ENUM || btf_kind(t) == BTF_KIND_ENUM64;
+}
+
+/* Member i's bit offset and bitfield size (0: not a bitfield). */
+static uint32_t member_bit_off(const struct btf_type *t, uint16_t i)
+{
+	uint32_t off = btf_members(t)[i].offset;
+
+	return BTF_INFO_KFLAG(t->info) ? BTF_MEMBER_BIT_OFFSET(off) : off;
+}
+
+static uint32_t member_bitfield(const struct btf_type *t, uint16_t i)
+{
+	uint32_t off = btf_members(t)[i].offset;
+
+	return BTF_INFO_KFLAG(t->info) ? BTF_MEMBER_BITFIELD_SIZE(off) : 0;
+}
+
+/* btf_skip_mods(), also through typedefs (which btf_skip_mods() already does). */
+static const struct btf_type *resolve(const struct btf *btf, uint32_t id, uint32_t *res)
+{
+	return btf_skip_mods(btf, id, res);
+}
+
+static bool names_match(const char *a, const char *b)
+{
+	size_t n = btf_essential_len(a);
+
+	return n == btf_essential_len(b) && strncmp(a, b, n) == 0;
+}
+
+/* *bits += idx elements of sz bytes; false on overflow. */
+static bool add_elems(uint64_t *bits, uint64_t idx, uint64_t sz)
+{
+	uint64_t b;
+
+	return !__builtin_mul_overflow(idx, sz, &b) && !__builtin_mul_overflow(b, 8, &b) &&
+	       !__builtin_add_overflow(*bits, b, bits);
+}
+
+/* Whether the array a reached through accessor prev (a member) is a flexible one: zero
+ * elements, and the last member of its struct. */
+static bool is_flex(const struct btf *btf, const struct core_acc *prev, const struct btf_array *a)
+{
+	const struct btf_type *t = prev && prev->name ? btf_type_by_id(btf, prev->type_id) : NULL;
+
+	return a->nelems == 0 && t && prev->idx + 1 == btf_vlen(t);
+}
+
+/* ---- the local side: an access string followed in the object's BTF */
+
+/* Parse "N:N:...": false when it is not one or is longer than CORE_SPEC_MAX. */
+static bool access_parse(const char *s, struct core_spec *spec)
+{
+	spec->nraw = 0;
+	do {
+		unsigned long long v = 0;
+
+		if (*s < '0' || *s > '9' || spec->nraw == CORE_SPEC_MAX)
+			return false;
+		while (*s >= '0' && *s <= '9') {
+			v = v * 10 + (unsigned)(*s++ - '0');
+			if (v > UINT32_MAX)
+				return false;
+		}
+		spec->raw[spec->nraw++] = (uint32_t)v;
+	} while (*s++ == ':');
+	return s[-1] == '\0';
+}
+
+/* Follow the local access string of r; NULL on success, else what is wrong. */
+static const char *local_spec(const struct btf *btf, const struct core_relo *r,
+			      struct core_spec *spec)
+{
+	struct core_acc prev = { 0 };	/* the member last stepped into: flexible arrays */
+	const struct btf_type *t;
+	uint32_t id;
+	uint64_t sz;
+
+	memset(spec, 0, sizeof(*spec));
+	spec->btf = btf;
+	spec->root_id = r->type_id;
+	if (!access_parse(r->access, spec))
+		return "access string is not a list of numbers";
+	t = resolve(btf, r->type_id, &id);
+	if (!t)
+		return "root type is a broken chain of modifiers";
+	if (kind_is_enumval(r->kind)) {
+		if (!is_enum(t) || spec->nraw != 1 || spec->raw[0] >= btf_vlen(t))
+			return "access string is not an enumerator of the enum";
+		spec->acc[0] = (struct core_acc){ id, spec->raw[0], NULL };
+		spec->nacc = 1;
+		return NULL;
+	}
+	if (!kind_is_field(r->kind)) {
+		if (spec->nraw != 1 || spec->raw[0] != 0)
+			return "access string of a type relocation must be \"0\"";
+		spec->nacc = 1;
+		spec->acc[0] = (struct core_acc){ id, 0, NULL };
+		return NULL;
+	}
+	/* The first index steps over whole root objects (p[1].x). */
+	if (btf_type_size(btf, id, &sz) || !add_elems(&spec->bit_offset, spec->raw[0], sz))
+		return "root type has no size";
+	spec->acc[spec->nacc++] = (struct core_acc){ id, spec->raw[0], NULL };
+	for (size_t i = 1; i < spec->nraw; i++) {
+		uint32_t idx = spec->raw[i];
+
+		t = resolve(btf, id, &id);
+		if (t && is_composite(t)) {
+			const struct btf_member *m;
+			const char *name;
+
+			if (idx >= btf_vlen(t))
+				return "access string names a member past the last";
+			m = &btf_members(t)[idx];
+			name = btf_str(btf, m->name_off);
+			name = name ? name : "";
+			spec->bit_offset += member_bit_off(t, (uint16_t)idx);
+			/* anonymous members are a path, not something to match by name */
+			if (*name)
+				spec->acc[spec->nacc++] = (struct core_acc){ id, idx, name };
+			prev = (struct core_acc){ id, idx, name };
+			id = m->type;
+		} else if (t && btf_kind(t) == BTF_KIND_ARRAY) {
+			const struct btf_array *a = (const void *)(t + 1);
+
+			if (idx >= a->nelems && !is_flex(btf, &prev, a))
+				return "access string indexes past the end of an array";
+			if (!resolve(btf, a->type, &id) || btf_type_size(btf, id, &sz) ||
+			    !add_elems(&spec->bit_offset, idx, sz))
+				return "array element has no size";
+			prev = (struct core_acc){ 0 };
+			spec->acc[spec->nacc++] = (struct core_acc){ id, idx, NULL };
+		} else {
+			return "access string goes into a type that is neither struct, union nor array";
+		}
+	}
+	return NULL;
+}
+
+/* "task_struct___mine.real_parent.tgid", "foo[1].arr[2]", "struct foo", "enum e::A". */
+static char *spec_desc(const struct btf *btf, const struct core_relo *r, const struct core_spec *s)
+{
+	const struct btf_type *root = btf_type_by_id(btf, r->type_id);
+	const char *name = root ? btf_name(btf, root) : "";
+	char buf[1024];
+	size_t len;
+
+	if (kind_is_enumval(r->kind)) {
+		const struct btf_type *t = btf_type_by_id(btf, s->acc[0].type_id);
+		uint32_t off = btf_kind(t) == BTF_KIND_ENUM ?
+			((const struct btf_enum *)(t + 1))[s->acc[0].idx].name_off :
+			((const struct btf_enum64 *)(t + 1))[s->acc[0].idx].name_off;
+		const char *e = btf_str(btf, off);
+
+		snprintf(buf, sizeof(buf), "enum %s::%s", *name ? name : "(anon)", e ? e : "?");
+		return strdup(buf);
+	}
+	if (!kind_is_field(r->kind)) {
+		static const char *const kinds[] = {
+			[BTF_KIND_STRUCT] = "struct ", [BTF_KIND_UNION] = "union ",
+			[BTF_KIND_ENUM] = "enum ", [BTF_KIND_ENUM64] = "enum ",
+			[BTF_KIND_TYPEDEF] = "typedef ", [BTF_KIND_FWD] = "struct ",
+		};
+		int k = root ? btf_kind(root) : 0;
+		const char *kw = (size_t)k < ARRAY_SIZE(kinds) && kinds[k] ? kinds[k] : "";
+
+		snprintf(buf, sizeof(buf), "%s%s", kw, *name ? name : "(anon)");
+		return strdup(buf);
+	}
+	len = (size_t)snprintf(buf, sizeof(buf), "%s", *name ? name : "(anon)");
+	if (s->raw[0])
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "[%u]", s->raw[0]);
+	for (size_t i = 1; i < s->nacc && len < sizeof(buf); i++) {
+		if (s->acc[i].name)
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, ".%s", s->acc[i].name);
+		else
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "[%u]", s->acc[i].idx);
+	}
+	return strdup(buf);
+}
+
+/* ---- what a relocation's value is, given where its access string led */
+
+struct calc {
+	uint64_t val;
+	uint32_t sz;		/* FIELD_BYTE_OFFSET, not a bitfield: the field's size */
+	bool ptr_or_uint;	/* that field may be loaded with another size */
+	bool validate;		/* clang's value must be this one (not so for bitfields) */
+};
+
+/* The value of a field relocation (not FIELD_EXISTS) over spec. NULL, or why not. */
+static const char *calc_field(const struct core_spec *s, enum bsdk_core_kind kind,
+			      struct calc *c)
+{
+	const struct core_acc *acc = &s->acc[s->nacc - 1];
+	const struct btf *btf = s->btf;
+	uint64_t bit_off = s->bit_offset, byte_off, byte_sz, sz;
+	const struct btf_type *t, *mt;
+	uint32_t bit_sz, ft_id;
+	bool bitfield;
+
+	c->validate = true;
+	if (!acc->name) {	/* the root itself, or an array element */
+		if (btf_type_size(btf, acc->type_id, &sz))
+			return "field has no size";
+		if (kind == BSDK_CORE_FIELD_BYTE_OFFSET) {
+			c->val = bit_off / 8;
+			c->sz = sz <= 8 ? (uint32_t)sz : 0;
+			mt = resolve(btf, acc->type_id, NULL);
+			c->ptr_or_uint = mt && (btf_kind(mt) == BTF_KIND_PTR ||
+				(btf_kind(mt) == BTF_KIND_INT &&
+				 !(*(const uint32_t *)(mt + 1) >> 24 & BTF_INT_SIGNED)));
+			return NULL;
+		}
+		if (kind == BSDK_CORE_FIELD_BYTE_SIZE) {
+			c->val = sz;
+			return NULL;
+		}
+		return "relocation of this kind cannot be applied to an array element";
+	}
+	t = btf_type_by_id(btf, acc->type_id);
+	mt = resolve(btf, btf_members(t)[acc->idx].type, &ft_id);
+	if (!mt)
+		return "field type is a broken chain of modifiers";
+	bit_sz = member_bitfield(t, (uint16_t)acc->idx);
+	bitfield = bit_sz > 0;
+	if (bitfield) {
+		if (mt->size == 0 || mt->size > 8)
+			return "bitfield of a type that is not an integer";
+		byte_sz = mt->size;
+		byte_off = bit_off / 8 / byte_sz * byte_sz;
+		/* the smallest aligned load that holds the whole bitfield */
+		while (bit_off + bit_sz - byte_off * 8 > byte_sz * 8) {
+			if (byte_sz >= 8)
+				return "bitfield does not fit in a 64-bit load";
+			byte_sz *= 2;
+			byte_off = bit_off / 8 / byte_sz * byte_sz;
+		}
+		c->validate = false;	/* clang may pick another load; both are right */
+	} else {
+		if (btf_type_size(btf, ft_id, &byte_sz))
+			return "field has no size";
+		byte_off = bit_off / 8;
+		bit_sz = (uint32_t)(byte_sz * 8 > 64 ? 64 : byte_sz * 8);
+	}
+	switch (kind) {
+	case BSDK_CORE_FIELD_BYTE_OFFSET:
+		c->val = byte_off;
+		if (!bitfield) {
+			c->sz = byte_sz <= 8 ? (uint32_t)byte_sz : 0;
+			c->ptr_or_uint = btf_kind(mt) == BTF_KIND_PTR ||
+				(btf_kind(mt) == BTF_KIND_INT &&
+				 !(*(const uint32_t *)(mt + 1) >> 24 & BTF_INT_SIGNED));
+		}
+		break;
+	case BSDK_CORE_FIELD_BYTE_SIZE:
+		c->val = byte_sz;
+		break;
+	case BSDK_CORE_FIELD_SIGNED:
+		c->val = (is_enum(mt) && BTF_INFO_KFLAG(mt->info)) ||
+			 (btf_kind(mt) == BTF_KIND_INT &&
+			  (*(const uint32_t *)(mt + 1) >> 24 & BTF_INT_SIGNED));
+		c->validate = true;
+		break;
+	case BSDK_CORE_FIELD_LSHIFT_U64:	/* little-endian: the low bits come first */
+		c->val = 64 - (bit_off + bit_sz - byte_off * 8);
+		break;
+	case BSDK_CORE_FIELD_RSHIFT_U64:
+		c->val = 64 - bit_sz;
+		c->validate = true;
+		break;
+	default:
+		return "not a field relocation";
+	}
+	return NULL;
+}
+
+static uint64_t enum_value(const struct btf_type *t, uint32_t i)
+{
+	if (btf_kind(t) == BTF_KIND_ENUM)	/* s32, sign-extended as libbpf does */
+		return (uint64_t)(int64_t)((const struct btf_enum *)(t + 1))[i].val;
+	const struct btf_enum64 *e = (const struct btf_enum64 *)(t + 1) + i;
+
+	return (uint64_t)e->val_hi32 << 32 | e->val_lo32;
+}
+
+static const char *enum_name(const struct btf *btf, const struct btf_type *t, uint32_t i)
+{
+	const char *n = btf_str(btf, btf_kind(t) == BTF_KIND_ENUM ?
+				((const struct btf_enum *)(t + 1))[i].name_off :
+				((const struct btf_enum64 *)(t + 1))[i].name_off);
+
+	return n ? n : "";
+}
+
+/* The value r asks for, over spec (local or target). */
+static const char *calc(const struct core_relo *r, const struct core_spec *s, struct calc *c)
+{
+	const struct btf_type *t;
+	uint64_t sz;
+
+	memset(c, 0, sizeof(*c));
+	c->validate = true;
+	switch (r->kind) {
+	case BSDK_CORE_FIELD_EXISTS:
+	case BSDK_CORE_TYPE_EXISTS:
+	case BSDK_CORE_TYPE_MATCHES:
+	case BSDK_CORE_ENUMVAL_EXISTS:
+		c->val = 1;
+		return NULL;
+	case BSDK_CORE_TYPE_ID_LOCAL:
+	case BSDK_CORE_TYPE_ID_TARGET:
+		c->val = s->root_id;
+		return NULL;
+	case BSDK_CORE_TYPE_SIZE:
+		if (btf_type_size(s->btf, s->root_id, &sz))
+			return "type has no size";
+		c->val = sz;
+		return NULL;
+	case BSDK_CORE_ENUMVAL_VALUE:
+		t = btf_type_by_id(s->btf, s->acc[0].type_id);
+		c->val = enum_value(t, s->acc[0].idx);
+		return NULL;
+	default:
+		return calc_field(s, r->kind, c);
+	}
+}
+
+/* ---- the target side: does a kernel type have what the local one has */
+
+/* Whether a local and a target field may stand for each other: both structs or unions, or
+ * the same kind of scalar (names of enums and forward declarations matching). */
+static bool fields_compat(const struct btf *lb, uint32_t lid, const struct btf *tb, uint32_t tid,
+			  int depth)
+{
+	const struct btf_type *l = resolve(lb, lid, &lid), *t = resolve(tb, tid, &tid);
+
+	if (!l || !t || depth > 32)
+		return false;
+	if (is_composite(l) && is_composite(t))
+		return true;
+	if (is_enum(l) && is_enum(t))
+		return !*btf_name(lb, l) || !*btf_name(tb, t) || names_match(btf_name(lb, l), btf_name(tb, t));
+	if (btf_kind(l) != btf_kind(t))
+		return false;
+	switch (btf_kind(l)) {
+	case BTF_KIND_PTR:
+	case BTF_KIND_FLOAT:
+		return true;
+	case BTF_KIND_FWD:
+		return !*btf_name(lb, l) || !*btf_name(tb, t) || names_match(btf_name(lb, l), btf_name(tb, t));
+	case BTF_KIND_INT:	/* any two integers, but not the old bit-offset ones */
+		return (*(const uint32_t *)(l + 1) >> 16 & 0xff) == 0 &&
+		       (*(const uint32_t *)(t + 1) >> 16 & 0xff) == 0;
+	case BTF_KIND_ARRAY:
+		return fields_compat(lb, ((const struct btf_array *)(l + 1))->type,
+				     tb, ((const struct btf_array *)(t + 1))->type, depth + 1);
+	default:
+		return false;
+	}
+}
+
+/* Find the local member acc names in target composite tid (searching anonymous members
+ * too), extending the target spec t; its type goes to *next. 1 found, 0 not, <0 too deep. */
+static int match_member(const struct btf *lb, const struct core_acc *acc, const struct btf *tb,
+			uint32_t tid, struct core_spec *ts, uint32_t *next, long *steps)
+{
+	const struct btf_type *lt = resolve(lb, acc->type_id, NULL);
+	const struct btf_member *lm = &btf_members(lt)[acc->idx];
+	const struct btf_type *t = resolve(tb, tid, &tid);
+
+	if (!t || !is_composite(t) || --*steps < 0)
+		return 0;
+	for (uint16_t i = 0; i < btf_vlen(t); i++) {
+		const struct btf_member *m = &btf_members(t)[i];
+		const char *name = btf_str(tb, m->name_off);
+		uint32_t bit_off = member_bit_off(t, i);
+		int found;
+
+		if (ts->nraw == CORE_SPEC_MAX)
+			return -E2BIG;
+		ts->bit_offset += bit_off;
+		ts->raw[ts->nraw++] = i;
+		if (!name || !*name) {
+			found = match_member(lb, acc, tb, m->type, ts, next, steps);
+			if (found)
+				return found;
+		} else if (strcmp(name, acc->name) == 0) {
+			if (!fields_compat(lb, lm->type, tb, m->type, 0))
+				return 0;	/* the same name for something else */
+			ts->acc[ts->nacc++] = (struct core_acc){ tid, i, name };
+			*next = m->type;
+			return 1;
+		}
+		ts->bit_offset -= bit_off;
+		ts->nraw--;
+	}
+	return 0;
+}
+
+/* Whether two types are interchangeable for a type relocation: same kind after modifiers,
+ * pointers and arrays compared by what they point to, functions argument by argument. */
+static bool types_compat(const struct btf *lb, uint32_t lid, const struct btf *tb, uint32_t tid,
+			 int depth, long *steps)
+{
+	const struct btf_type *l = resolve(lb, lid, NULL), *t = resolve(tb, tid, NULL);
+
+	if (!l || !t || depth > 32 || --*steps < 0)
+		return false;
+	if (is_enum(l) && is_enum(t))
+		return true;
+	if (btf_kind(l) != btf_kind(t))
+		return false;
+	switch (btf_kind(l)) {
+	case BTF_KIND_STRUCT: case BTF_KIND_UNION: case BTF_KIND_FWD: case BTF_KIND_FLOAT:
+		return true;
+	case BTF_KIND_INT:
+		return (*(const uint32_t *)(l + 1) >> 16 & 0xff) == 0 &&
+		       (*(const uint32_t *)(t + 1) >> 16 & 0xff) == 0;
+	case BTF_KIND_PTR:
+		return types_compat(lb, l->type, tb, t->type, depth + 1, steps);
+	case BTF_KIND_ARRAY:
+		return types_compat(lb, ((const struct btf_array *)(l + 1))->type,
+				    tb, ((const struct btf_array *)(t + 1))->type, depth + 1, steps);
+	case BTF_KIND_FUNC_PROTO:
+		if (btf_vlen(l) != btf_vlen(t))
+			return false;
+		for (uint16_t i = 0; i < btf_vlen(l); i++)
+			if (!types_compat(lb, ((const struct btf_param *)(l + 1))[i].type,
+					  tb, ((const struct btf_param *)(t + 1))[i].type, depth + 1,
+					  steps))
+				return false;
+		return types_compat(lb, l->type, tb, t->type, depth + 1, steps);
+	default:
+		return false;
+	}
+}
+
+/* bpf_core_type_matches(): the target has the local type's shape. Integers by size and
+ * signedness, enums by their enumerators' names and size, structs and unions by members of
+ * the same names whose types match (behind a pointer: only names and kinds). */
+static bool types_match(const struct btf *lb, uint32_t lid, const struct btf *tb, uint32_t tid,
+			bool behind_ptr, int depth, long *steps)
+{
+	const struct btf_type *l = resolve(lb, lid, NULL), *t = resolve(tb, tid, NULL);
+	const char *ln, *tn;
+
+	if (!l || !t || depth > 32 || --*steps < 0)
+		return false;
+	ln = btf_name(lb, l);
+	tn = btf_name(tb, t);
+	if (*ln && !names_match(ln, tn))
+		return false;
+	if (is_enum(l) && is_enum(t)) {
+		if (l->size != t->size)
+			return false;
+		for (uint16_t i = 0; i < btf_vlen(l); i++) {
+			bool found = false;
+
+			for (uint16_t j = 0; j < btf_vlen(t) && !found; j++)
+				found = names_match(enum_name(lb, l, i), enum_name(tb, t, j));
+			if (!found)
+				return false;
+		}
+		return true;
+	}
+	if (behind_ptr) {	/* a struct may be only declared on one side */
+		bool lc = is_composite(l) || btf_kind(l) == BTF_KIND_FWD;
+		bool tc = is_composite(t) || btf_kind(t) == BTF_KIND_FWD;
+
+		if (lc && tc) {
+			bool lu = btf_kind(l) == BTF_KIND_UNION ||
+				  (btf_kind(l) == BTF_KIND_FWD && BTF_INFO_KFLAG(l->info));
+			bool tu = btf_kind(t) == BTF_KIND_UNION ||
+				  (btf_kind(t) == BTF_KIND_FWD && BTF_INFO_KFLAG(t->info));
+
+			return lu == tu;
+		}
+	}
+	if (btf_kind(l) != btf_kind(t))
+		return false;
+	switch (btf_kind(l)) {
+	case BTF_KIND_INT: {
+		uint32_t le = *(const uint32_t *)(l + 1) >> 24, te = *(const uint32_t *)(t + 1) >> 24;
+
+		return l->size == t->size && (le & BTF_INT_SIGNED) == (te & BTF_INT_SIGNED);
+	}
+	case BTF_KIND_FLOAT:
+		return l->size == t->size;
+	case BTF_KIND_FWD:
+		return BTF_INFO_KFLAG(l->info) == BTF_INFO_KFLAG(t->info);
+	case BTF_KIND_PTR:
+		return types_match(lb, l->type, tb, t->type, true, depth + 1, steps);
+	case BTF_KIND_ARRAY: {
+		const struct btf_array *la = (const void *)(l + 1), *ta = (const void *)(t + 1);
+
+		return la->nelems == ta->nelems &&
+		       types_match(lb, la->type, tb, ta->type, behind_ptr, depth + 1, steps);
+	}
+	case BTF_KIND_FUNC_PROTO:
+		if (btf_vlen(l) != btf_vlen(t))
+			return false;
+		for (uint16_t i = 0; i < btf_vlen(l); i++)
+			if (!types_match(lb, ((const struct btf_param *)(l + 1))[i].type,
+					 tb, ((const struct btf_param *)(t + 1))[i].type,
+					 behind_ptr, depth + 1, steps))
+				return false;
+		return types_match(lb, l->type, tb, t->type, behind_ptr, depth + 1, steps);
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		for (uint16_t i = 0; i < btf_vlen(l); i++) {
+			const char *mn = btf_str(lb, btf_members(l)[i].name_off);
+			bool found = false;
+
+			for (uint16_t j = 0; j < btf_vlen(t) && !found; j++) {
+				const char *tm = btf_str(tb, btf_members(t)[j].name_off);
+
+				if (mn && tm && strcmp(mn, tm) == 0)
+					found = types_match(lb, btf_members(l)[i].type, tb,
+							    btf_members(t)[j].type, behind_ptr,
+							    depth + 1, steps);
+			}
+			if (!found)
+				return false;
+		}
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Follow the local spec ls in target type tid; 1 and *ts filled when the target has it all,
+ * 0 when not (why in *why), <0 on an error. */
+static int spec_match(const struct core_relo *r, const struct core_spec *ls,
+		      const struct btf *tb, uint32_t tid, struct core_spec *ts, const char **why)
+{
+	/* Hostile BTF (a struct that embeds itself twice) must not make the walk exponential. */
+	long steps = 100000;
+
+	memset(ts, 0, sizeof(*ts));
+	ts->btf = tb;
+	ts->root_id = tid;
+	*why = NULL;
+	if (r->kind == BSDK_CORE_TYPE_MATCHES)
+		return types_match(ls->btf, ls->root_id, tb, tid, false, 0, &steps) ? 1 :
+		       (*why = "its shape differs", 0);
+	if (!kind_is_field(r->kind) && !kind_is_enumval(r->kind))
+		return types_compat(ls->btf, ls->root_id, tb, tid, 0, &steps) ? 1 :
+		       (*why = "it is another kind of type", 0);
+	if (kind_is_enumval(r->kind)) {
+		const struct btf_type *lt = btf_type_by_id(ls->btf, ls->acc[0].type_id);
+		const struct btf_type *t = resolve(tb, tid, &tid);
+		const char *want = enum_name(ls->btf, lt, ls->acc[0].idx);
+
+		for (uint16_t i = 0; t && is_enum(t) && i < btf_vlen(t); i++) {
+			if (names_match(enum_name(tb, t, i), want)) {
+				ts->acc[0] = (struct core_acc){ tid, i, NULL };
+				ts->nacc = 1;
+				ts->raw[ts->nraw++] = i;
+				return 1;
+			}
+		}
+		*why = "it has no enumerator of that name";
+		return 0;
+	}
+	/* fields: the root index, then each named member or array index in turn */
+	for (size_t i = 0; i < ls->nacc; i++) {
+		const struct core_acc *la = &ls->acc[i];
+		uint64_t sz;
+
+		if (la->name) {
+			int found = match_member(ls->btf, la, tb, tid, ts, &tid, &steps);
+
+			if (found <= 0) {
+				*why = found < 0 ? "its access path is too deep" : "it has no such member";
+				return found;
+			}
+			continue;
+		}
+		if (i > 0) {
+			const struct btf_type *t = resolve(tb, tid, &tid);
+			const struct btf_array *a;
+
+			if (!t || btf_kind(t) != BTF_KIND_ARRAY) {
+				*why = "the member is not an array there";
+				return 0;
+			}
+			a = (const void *)(t + 1);
+			if (la->idx >= a->nelems && !is_flex(tb, &ts->acc[ts->nacc - 1], a)) {
+				*why = "its array is shorter";
+				return 0;
+			}
+			if (!resolve(tb, a->type, &tid))
+				return -EINVAL;
+		}
+		if (ts->nraw == CORE_SPEC_MAX)
+			return -E2BIG;
+		ts->acc[ts->nacc++] = (struct core_acc){ tid, la->idx, NULL };
+		ts->raw[ts->nraw++] = la->idx;
+		if (btf_type_size(tb, tid, &sz) || !add_elems(&ts->bit_offset, la->idx, sz)) {
+			*why = "its type has no size";
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static const char *type_label(const struct btf *btf, uint32_t id)
+{
+	const struct btf_type *t = btf_type_by_id(btf, id);
+
+	return t ? btf_name(btf, t) : "";
+}
+
+int core_resolve(const struct btf *local, struct core_relo *r, const char *kbtf_path)
+{
+	const struct btf_type *root = btf_type_by_id(local, r->type_id);
+	const char *name = root ? btf_name(local, root) : "", *err, *why = NULL;
+	struct kbtf_cand *cands = NULL;
+	struct core_spec ls, ts;
+	struct calc lc, tc, first = { 0 };
+	size_t matched = 0;
+	int n;
+
+	r->state = BSDK_CORE_ERROR;
+	r->targ_id = 0;
+	r->targ_btf = NULL;
+	r->note[0] = '\0';
+	err = local_spec(local, r, &ls);
+	if (!err)
+		err = calc(r, &ls, &lc);
+	if (err) {
+		snprintf(r->note, sizeof(r->note), "%s", err);
+		return 0;
+	}
+	if (r->kind == BSDK_CORE_TYPE_ID_LOCAL) {
+		r->state = BSDK_CORE_RESOLVED;
+		r->value = r->type_id;
+		return 0;
+	}
+	if (!*name) {
+		snprintf(r->note, sizeof(r->note), "the local type is anonymous: nothing to look for");
+		return 0;
+	}
+	n = kbtf_candidates(kbtf_path, name, btf_essential_len(name), btf_kind(root), &cands);
+	if (n < 0) {
+		r->state = BSDK_CORE_UNRESOLVED;
+		snprintf(r->note, sizeof(r->note), "kernel BTF: %s", bsdk_strerror(n));
+		return n;
+	}
+	for (int i = 0; i < n; i++) {
+		const char *no;
+		int m = spec_match(r, &ls, cands[i].btf, cands[i].id, &ts, &no);
+
+		if (m < 0) {
+			snprintf(r->note, sizeof(r->note), "kernel type [%u] %s: the access path is too deep",
+				 cands[i].id, type_label(cands[i].btf, cands[i].id));
+			goto out;
+		}
+		if (m == 0) {
+			why = why ? why : no;
+			continue;
+		}
+		err = calc(r, &ts, &tc);
+		if (err) {
+			snprintf(r->note, sizeof(r->note), "kernel type [%u] %s: %s", cands[i].id,
+				 type_label(cands[i].btf, cands[i].id), err);
+			goto out;
+		}
+		if (matched++ == 0) {
+			first = tc;
+			r->targ_id = cands[i].id;
+			r->targ_btf = cands[i].btf;
+			r->targ_fd = cands[i].btf_obj_fd;
+		} else if (tc.val != first.val) {
+			snprintf(r->note, sizeof(r->note),
+				 "kernel types [%u] and [%u] named '%.*s' both match and disagree (%llu, %llu)",
+				 r->targ_id, cands[i].id, (int)btf_essential_len(name), name,
+				 (unsigned long long)first.val, (unsigned long long)tc.val);
+			r->targ_id = 0;
+			goto out;
+		}
+	}
+	if (matched) {
+		r->state = BSDK_CORE_RESOLVED;
+		r->value = first.val;
+		r->new_sz = first.sz;
+		r->memsz_fixed = first.sz != r->orig_sz && !(first.ptr_or_uint && r->orig_ptr_or_uint);
+	} else if (kind_is_exists(r->kind)) {
+		r->state = BSDK_CORE_RESOLVED;
+		r->value = 0;
+	} else {
+		r->state = BSDK_CORE_POISONED;
+		if (n == 0)
+			snprintf(r->note, sizeof(r->note), "the kernel has no %s named '%.*s'",
+				 is_composite(root) ? "struct or union" : "type of that kind",
+				 (int)btf_essential_len(name), name);
+		else
+			snprintf(r->note, sizeof(r->note), "%d kernel type%s named '%.*s', none matches: %s",
+				 n, n == 1 ? "" : "s", (int)btf_essential_len(name), name, why);
+	}
+out:
+	free(cands);
+	return 0;
+}
+
+/* ---- the instruction */
+
+static bool is_ld_imm64(const struct bpf_insn *insn) { return insn->code == (BPF_LD | BPF_IMM | BPF_DW); }
+
+static bool is_mem(const struct bpf_insn *insn)
+{
+	uint8_t cls = BPF_CLASS(insn->code);
+
+	return cls == BPF_LDX || cls == BPF_ST || cls == BPF_STX;
+}
+
+static bool is_alu_imm(const struct bpf_insn *insn)
+{
+	uint8_t cls = BPF_CLASS(insn->code);
+
+	return (cls == BPF_ALU || cls == BPF_ALU64) && BPF_SRC(insn->code) == BPF_K;
+}
+
+static const uint8_t mem_bytes[] = { [BPF_W >> 3] = 4, [BPF_H >> 3] = 2, [BPF_B >> 3] = 1,
+				     [BPF_DW >> 3] = 8 };
+
+static uint8_t mem_size_code(uint32_t bytes)
+{
+	return bytes == 1 ? BPF_B : bytes == 2 ? BPF_H : bytes == 4 ? BPF_W : BPF_DW;
+}
+
+int core_patch(const struct core_relo *r, struct bpf_insn *insn, size_t room, const char *prog)
+{
+	if (r->state == BSDK_CORE_POISONED) {
+		if (is_ld_imm64(insn) && room >= 2)	/* else the verifier says "unknown opcode 00" */
+			insn[1] = (struct bpf_insn){ .code = BPF_JMP | BPF_CALL, .imm = CORE_POISON_IMM };
+		insn[0] = (struct bpf_insn){ .code = BPF_JMP | BPF_CALL, .imm = CORE_POISON_IMM };
+		log_debug("program '%s': CO-RE relocation %u (%s %s) poisoned: %s", prog, r->index,
+			  kind_names[r->kind], r->desc, r->note);
+		return 0;
+	}
+	if (r->state != BSDK_CORE_RESOLVED)
+		return 0;	/* load refuses these before it gets here */
+	if (is_ld_imm64(insn)) {
+		insn[0].imm = (int32_t)(uint32_t)r->value;
+		insn[1].imm = (int32_t)(uint32_t)(r->value >> 32);
+	} else if (is_mem(insn)) {
+		insn->off = (int16_t)r->value;
+		if (r->new_sz && r->new_sz != r->orig_sz)
+			insn->code = (uint8_t)(BPF_MODE(insn->code) | mem_size_code(r->new_sz) |
+					       BPF_CLASS(insn->code));
+	} else {
+		insn->imm = (int32_t)(uint32_t)r->value;
+	}
+	if (is_mem(insn) && r->new_sz && r->new_sz != r->orig_sz)
+		log_debug("program '%s': CO-RE relocation %u (%s %s): %llu -> %llu, access %u -> %u bytes",
+			  prog, r->index, kind_names[r->kind], r->desc, (unsigned long long)r->orig,
+			  (unsigned long long)r->value, r->orig_sz, r->new_sz);
+	else
+		log_debug("program '%s': CO-RE relocation %u (%s %s): %llu -> %llu", prog, r->index,
+			  kind_names[r->kind], r->desc, (unsigned long long)r->orig,
+			  (unsigned long long)r->value);
+	return 0;
+}
+
+/* Whether the resolved value fits the instruction r is on; if not, r becomes an error (or,
+ * for a load that cannot change size and still read the value right, poisoned). */
+static void check_fits(struct core_relo *r, const struct bpf_insn *insn)
+{
+	int64_t v = (int64_t)r->value;
+	uint32_t bytes = is_mem(insn) ? mem_bytes[BPF_SIZE(insn->code) >> 3] : 0;
+
+	if (r->state != BSDK_CORE_RESOLVED)
+		return;
+	if (is_mem(insn) && r->value > SHRT_MAX) {
+		snprintf(r->note, sizeof(r->note), "offset %llu does not fit a load or store",
+			 (unsigned long long)r->value);
+	} else if (is_alu_imm(insn) && r->value > UINT32_MAX && !(v < 0 && v >= INT32_MIN)) {
+		snprintf(r->note, sizeof(r->note), "value %llu does not fit a 32-bit immediate",
+			 (unsigned long long)r->value);
+	} else if (is_mem(insn) && r->new_sz && r->orig_sz && r->new_sz != r->orig_sz) {
+		/* the kernel's field has another size: the access must be of the whole local field
+		 * (as clang emits it) to be resized, and resizing must keep the value */
+		if (bytes != r->orig_sz) {
+			snprintf(r->note, sizeof(r->note),
+				 "the instruction accesses %u bytes of a %u-byte field, which is %u bytes in the kernel",
+				 bytes, r->orig_sz, r->new_sz);
+		} else if (r->memsz_fixed || BPF_MODE(insn->code) != BPF_MEM) {
+			r->state = BSDK_CORE_POISONED;
+			snprintf(r->note, sizeof(r->note),
+				 "the kernel's field is %u bytes, the program reads %u, and it is not a pointer or unsigned integer",
+				 r->new_sz, r->orig_sz);
+			return;
+		} else {
+			return;
+		}
+	} else {
+		return;
+	}
+	r->state = BSDK_CORE_ERROR;
+}
+
+/* ---- reading the records */
+
+struct parse_ctx {
+	struct core_relo *relos;
+	size_t n;
+};
+
+#define relo_error(fmt, ...) ext_error("core_relo for section '%s': record %u: " fmt, \
+				       obj->secs[sec].name, i, ##__VA_ARGS__)
+
+static int core_rec(struct bsdk_obj *obj, size_t sec, uint32_t i, uint32_t n, const void *rec,
+		    void *ctx)
+{
+	struct parse_ctx *pc = ctx;
+	struct bpf_core_relo cr;
+	struct core_relo r = { 0 };
+	const struct bpf_insn *insn;
+	const char *err;
+	struct core_spec spec;
+	struct calc c;
+	size_t ninsns = obj->secs[sec].size / sizeof(struct bpf_insn);
+	uint64_t have;
+
+	(void)n;
+	memcpy(&cr, rec, sizeof(cr));
+	if (cr.insn_off % sizeof(struct bpf_insn) || cr.insn_off / 8 >= ninsns)
+		return relo_error("instruction offset %u is not an instruction of the section", cr.insn_off);
+	if (cr.kind > BPF_CORE_TYPE_MATCHES)
+		return relo_error("unknown kind %u", cr.kind);
+	if (cr.type_id == 0 || !btf_type_by_id(obj->btf, cr.type_id))
+		return relo_error("type %u is not in the object's BTF", cr.type_id);
+	r.access = btf_str(obj->btf, cr.access_str_off);
+	if (!r.access)
+		return relo_error("access string offset %u is past the string section", cr.access_str_off);
+	r.sec = sec;
+	r.insn = cr.insn_off / 8;
+	r.index = (uint32_t)pc->n;
+	r.kind = (enum bsdk_core_kind)cr.kind;
+	r.type_id = cr.type_id;
+	err = local_spec(obj->btf, &r, &spec);
+	if (!err)
+		err = calc(&r, &spec, &c);
+	if (err)
+		return relo_error("%s access '%s' of type %u: %s", kind_names[r.kind], r.access,
+				  r.type_id, err);
+	r.orig = c.val;
+	r.orig_sz = c.sz;
+	r.orig_ptr_or_uint = c.ptr_or_uint;
+
+	/* The instruction must be one that carries such a value, and carry the local one. */
+	insn = (const struct bpf_insn *)obj->secs[sec].data + r.insn;
+	if (is_ld_imm64(insn)) {
+		if (r.insn + 1 >= ninsns)
+			return relo_error("is on an ld_imm64 cut off by the end of the section");
+		have = (uint64_t)(uint32_t)insn[1].imm << 32 | (uint32_t)insn[0].imm;
+	} else if (is_mem(insn)) {
+		if (r.kind != BSDK_CORE_FIELD_BYTE_OFFSET)
+			return relo_error("%s is on a load or store (instruction %zu), which only a field offset can be",
+					  kind_names[r.kind], r.insn);
+		have = (uint64_t)(int64_t)insn->off;
+	} else if (is_alu_imm(insn)) {
+		have = (uint64_t)(int64_t)insn->imm;
+		if (BPF_CLASS(insn->code) == BPF_ALU || c.val <= UINT32_MAX)
+			have &= UINT32_MAX;
+	} else {
+		return relo_error("is on instruction %zu (code %#x), which cannot carry a relocated value",
+				  r.insn, insn->code);
+	}
+	if (c.validate && r.kind != BSDK_CORE_ENUMVAL_VALUE && have != c.val &&
+	    !(is_alu_imm(insn) && (have & UINT32_MAX) == (c.val & UINT32_MAX)))
+		return relo_error("instruction %zu holds %llu where the object's BTF gives %s '%s' %llu",
+				  r.insn, (unsigned long long)have, kind_names[r.kind], r.access,
+				  (unsigned long long)c.val);
+	r.desc = spec_desc(obj->btf, &r, &spec);
+	if (!r.desc)
+		return fail(ENOMEM);
+	r.state = BSDK_CORE_UNRESOLVED;
+	if (array_push(&pc->relos, &pc->n, &r, sizeof(r))) {
+		free(r.desc);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static int relo_cmp(const void *a, const void *b)
+{
+	const struct core_relo *x = a, *y = b;
+
+	if (x->sec != y->sec)
+		return x->sec < y->sec ? -1 : 1;
+	return (x->insn > y->insn) - (x->insn < y->insn);
+}
+
+int core_relos_parse(struct bsdk_obj *obj, const char *p, uint32_t len)
+{
+	struct parse_ctx pc = { 0 };
+	int err = btf_ext_walk(obj, p, len, "core_relo", sizeof(struct bpf_core_relo), core_rec, &pc);
+
+	obj->core = pc.relos;
+	obj->ncore = pc.n;
+	if (err)
+		return err;
+	if (obj->ncore > 1)
+		qsort(obj->core, obj->ncore, sizeof(*obj->core), relo_cmp);
+	for (size_t i = 1; i < obj->ncore; i++)
+		if (relo_cmp(&obj->core[i - 1], &obj->core[i]) == 0)
+			return ext_error("core_relo for section '%s': instruction %zu is relocated twice",
+					 obj->secs[obj->core[i].sec].name, obj->core[i].insn);
+	return 0;
+}
+
+void core_relos_free(struct bsdk_obj *obj)
+{
+	for (size_t i = 0; i < obj->ncore; i++)
+		free(obj->core[i].desc);
+	free(obj->core);
+	obj->core = NULL;
+	obj->ncore = 0;
+}
+
+int core_resolve_all(struct bsdk_obj *obj)
+{
+	const char *path = obj->btf_path;
+	int err;
+
+	if (!obj->ncore)
+		return 0;
+	/* No kernel BTF is not an error yet: inspect lists the relocations; load refuses. */
+	if (!path && access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
+		for (size_t i = 0; i < obj->ncore; i++)
+			snprintf(obj->core[i].note, sizeof(obj->core[i].note),
+				 "no kernel BTF: /sys/kernel/btf/vmlinux: %s", strerror(errno));
+		log_debug("'%s': %zu CO-RE relocations, no kernel BTF to resolve them", obj->name,
+			  obj->ncore);
+		return 0;
+	}
+	for (size_t i = 0; i < obj->ncore; i++) {
+		struct core_relo *r = &obj->core[i];
+
+		err = core_resolve(obj->btf, r, path);
+		if (err)
+			return err;
+		check_fits(r, (const struct bpf_insn *)obj->secs[r->sec].data + r->insn);
+	}
+	return 0;
+}
+
+const struct core_relo *core_relos_in(const struct bsdk_obj *obj, size_t sec, size_t first,
+				      size_t count, size_t *n)
+{
+	size_t lo = 0, hi = obj->ncore, start;
+
+	while (lo < hi) {	/* the first at or after (sec, first) */
+		size_t mid = lo + (hi - lo) / 2;
+		const struct core_relo *r = &obj->core[mid];
+
+		if (r->sec < sec || (r->sec == sec && r->insn < first))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	start = lo;
+	while (lo < obj->ncore && obj->core[lo].sec == sec && obj->core[lo].insn < first + count)
+		lo++;
+	*n = lo - start;
+	return *n ? &obj->core[start] : NULL;
+}
+
+int core_link(const struct bsdk_obj *obj, const struct func *fn, struct linked *out, size_t base,
+	      const char *prog)
+{
+	size_t n;
+	const struct core_relo *r = core_relos_in(obj, fn->sec, fn->first, fn->count, &n);
+
+	for (size_t i = 0; i < n; i++, r++) {
+		size_t pc = base + (r->insn - fn->first);
+		int err = core_patch(r, &out->insns[pc], out->count - pc, prog);
+
+		if (!err)
+			err = array_push(&out->core, &out->ncore, &(struct core_use){ pc, r },
+					 sizeof(struct core_use));
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int core_check_load(const struct bsdk_obj *obj)
+{
+	for (size_t p = 0; p < obj->nprogs; p++) {
+		const struct bsdk_prog *prog = &obj->progs[p];
+
+		for (size_t i = 0; prog->autoload && i < prog->ncore; i++) {
+			const struct core_relo *r = prog->core[i].relo;
+
+			if (r->state == BSDK_CORE_UNRESOLVED)
+				return obj_fail(obj, BSDK_ENOTSUPP,
+						"program '%s': %zu CO-RE relocation%s cannot be resolved (%s); name a kernel BTF file in bsdk_obj_open_opts.btf_path (bpfsdk --btf)",
+						prog->fn.name, prog->ncore, prog->ncore == 1 ? "" : "s",
+						r->note);
+			if (r->state == BSDK_CORE_ERROR)
+				return obj_fail(obj, BSDK_ERELO,
+						"program '%s': CO-RE relocation %u (%s %s, access '%s'): %s",
+						prog->fn.name, r->index, kind_names[r->kind], r->desc,
+						r->access, r->note);
+		}
+	}
+	return 0;
+}
+
+void core_explain(const struct bsdk_prog *prog, const struct linked *l, long insn)
+{
+	const struct bpf_line_info *li = NULL;
+	const struct core_relo *r = NULL;
+	char where[512] = "";
+
+	for (size_t i = 0; insn >= 0 && i < l->ncore; i++)
+		if (l->core[i].insn == (size_t)insn)
+			r = l->core[i].relo;
+	if (!r || r->state != BSDK_CORE_POISONED)
+		return;
+	for (size_t i = 0; i < l->nline; i++)
+		if (l->line[i].insn_off <= (unsigned long)insn)
+			li = &l->line[i];
+	if (li)
+		snprintf(where, sizeof(where), " at %s:%u", btf_str(prog->obj->btf, li->file_name_off),
+			 BPF_LINE_INFO_LINE_NUM(li->line_col));
+	log_error("  instruction %ld is CO-RE relocation %u (%s %s, access '%s')%s, which the kernel's BTF cannot satisfy: %s",
+		  insn, r->index, kind_names[r->kind], r->desc, r->access, where,
+		  r->note);
+}
+
+/* ---- the public accessors */
+
+size_t bsdk_prog_core_relo_count(const struct bsdk_prog *prog) { return prog->ncore; }
+
+int bsdk_prog_core_relo(const struct bsdk_prog *prog, size_t i, struct bsdk_core_relo_info *info)
+{
+	const struct core_relo *r;
+
+	if (i >= prog->ncore)
+		return fail(ERANGE);
+	r = prog->core[i].relo;
+	memset(info, 0, sizeof(*info));
+	info->kind = r->kind;
+	info->kind_name = kind_names[r->kind];
+	info->insn = prog->core[i].insn;
+	info->access = r->access;
+	info->spec = r->desc;
+	info->local_value = r->orig;
+	info->state = r->state;
+	info->value = r->state == BSDK_CORE_RESOLVED ? r->value : 0;
+	info->target_type_id = r->targ_id;
+	info->target_type = r->targ_btf ? type_label(r->targ_btf, r->targ_id) : "";
+	info->note = r->note;
+	return 0;
+}

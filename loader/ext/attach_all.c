@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * attach_all.c - the attach policy: attach every program of an object
+ * that can be attached here, and leave out the rest with one warning line
+ * each, naming the object, the program and why.
+ *
+ * Objects written for many kernels carry programs some kernels cannot run
+ * (a tracepoint renamed, a kprobe where there are no kprobes, an fentry
+ * where the BPF trampoline is missing): libbpf's tools load the rest, and
+ * so does this. What can be known before loading (a probe section that
+ * names no target, a missing tracepoint, a BTF target missing from kernel
+ * BTF, a kind the kernel refuses) is found by bsdk_obj_attach_prepare(),
+ * so that nothing is sent through the verifier in vain; what only the
+ * attach itself can tell is found by bsdk_obj_attach_all().
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "object/internal.h"
+
+/* Whether tracepoint CAT/NAME is missing: only when tracefs says so. */
+static bool tracepoint_missing(const char *target)
+{
+	static const char *const roots[] = {
+		"/sys/kernel/tracing/events",
+		"/sys/kernel/debug/tracing/events",
+	};
+	char path[PATH_MAX];
+
+	if (!strchr(target, '/') || strstr(target, ".."))
+		return false;	/* attach says what is wrong with it */
+	for (size_t i = 0; i < ARRAY_SIZE(roots); i++) {
+		if (access(roots[i], F_OK))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", roots[i], target);
+		return access(path, F_OK) != 0;
+	}
+	return false;	/* tracefs not mounted: attach says so */
+}
+
+/* Whether the kernel has no symbol func for a kprobe: only when
+ * /proc/kallsyms can be read and lists none of that name. */
+static bool ksym_missing(const char *func)
+{
+	FILE *f = fopen("/proc/kallsyms", "re");
+	char line[512], name[256];
+	bool found = false;
+
+	if (!f)
+		return false;	/* attach says what is wrong */
+	/* "ADDRESS TYPE NAME[\t[MODULE]]" */
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "%*s %*s %255s", name) == 1 && strcmp(name, func) == 0;
+	fclose(f);
+	return !found;
+}
+
+int bsdk_prog_attach_check(struct bsdk_prog *prog, char *why, size_t size)
+{
+	const struct attach_kind *k = prog->kind;
+	char func[256];
+
+	if (!k->attach) {
+		snprintf(why, size, "%s programs have no attach point of their own: %s",
+			 k->type_name, k->manual);
+		return fail(EOPNOTSUPP);
+	}
+	if (k->attach == attach_uprobe && !uprobe_target_complete(prog->target)) {
+		snprintf(why, size, "the section names no binary (uprobe/PATH:FUNCTION[+OFFSET]): attach it with bsdk_prog_attach_uprobe()");
+		return fail(EOPNOTSUPP);
+	}
+	if (k->attach == attach_usdt && !*prog->target) {
+		snprintf(why, size, "the section names no binary (usdt/PATH:PROVIDER:NAME): attach it with bsdk_prog_attach_usdt()");
+		return fail(EOPNOTSUPP);
+	}
+	if (!bsdk_prog_attach_supported(prog)) {
+		snprintf(why, size, "this kernel cannot attach %s programs (no %s PMU)",
+			 k->type_name, k->attach == attach_uprobe || k->attach == attach_usdt ? "uprobe" : "kprobe");
+		return fail(BSDK_ENOTSUPP);
+	}
+	if ((k->attach == attach_kprobe || k->attach == attach_ksyscall) &&
+	    kprobe_symbol(prog, func, sizeof(func)) == 0 && ksym_missing(func)) {
+		snprintf(why, size, "kernel function '%s' does not exist on this kernel (not in /proc/kallsyms)",
+			 func);
+		return fail(BSDK_ENOPROBE);
+	}
+	if (k->attach == attach_tracepoint && tracepoint_missing(prog->target)) {
+		snprintf(why, size, "tracepoint '%s' does not exist on this kernel", prog->target);
+		return fail(BSDK_ENOPROBE);
+	}
+	if (k->btf_prefix) {
+		int err = attach_btf_resolve(prog, why, size);
+
+		return err ? err : attach_btf_probe_load(prog, why, size);
+	}
+	if (size)
+		why[0] = '\0';
+	return 0;
+}
+
+/* Report prog left out: a warning, or with require_all an error. */
+static void left_out(const struct bsdk_prog *prog, bool require_all, const char *why)
+{
+	char own[300];
+	size_t n;
+
+	/* the attach functions' messages begin with the program: say it once */
+	n = (size_t)snprintf(own, sizeof(own), "program '%s': ", prog->fn.name);
+	if (n < sizeof(own) && strncmp(why, own, n) == 0)
+		why += n;
+	if (require_all)
+		log_error("'%s': program '%s' (section '%s'): cannot attach: %s",
+			  prog->obj->name, prog->fn.name, prog->section, why);
+	else
+		log_warn("'%s': program '%s' (section '%s'): left out: %s",
+			 prog->obj->name, prog->fn.name, prog->section, why);
+}
+
+int bsdk_obj_attach_prepare(struct bsdk_obj *obj, unsigned int flags)
+{
+	bool require_all = flags & BSDK_ATTACH_REQUIRE_ALL;
+	char why[512];
+	int left = 0;
+
+	if (obj->loaded)
+		return log_fail(EBUSY, "'%s': already loaded: prepare before bsdk_obj_load()", obj->name);
+	for (size_t i = 0; i < obj->nprogs; i++) {
+		struct bsdk_prog *prog = &obj->progs[i];
+		int err;
+
+		if (!prog->autoload)
+			continue;
+		err = bsdk_prog_attach_check(prog, why, sizeof(why));
+		if (!err) {
+			left++;
+			continue;
+		}
+		left_out(prog, require_all, why);
+		if (require_all)
+			return err;
+		prog->autoload = false;
+	}
+	return left;
+}
+
+int bsdk_obj_attach_all(struct bsdk_obj *obj, unsigned int flags)
+{
+	bool require_all = flags & BSDK_ATTACH_REQUIRE_ALL;
+	char why[1024];
+	int count = 0, err;
+
+	if (!obj->loaded) {
+		err = bsdk_obj_attach_prepare(obj, flags);
+		if (err < 0)
+			return err;
+		err = bsdk_obj_load(obj);
+		if (err)
+			return err;
+	}
+	for (size_t i = 0; i < obj->nprogs; i++) {
+		struct bsdk_prog *prog = &obj->progs[i];
+		struct bsdk_link *link;
+
+		if (prog->fd < 0 || prog->attached)
+			continue;	/* not loaded, or attached already: the caller's */
+		/* loaded without bsdk_obj_attach_prepare(): the same reasons */
+		if (!prog->kind->attach ||
+		    (prog->kind->attach == attach_uprobe && !uprobe_target_complete(prog->target)) ||
+		    (prog->kind->attach == attach_usdt && !*prog->target)) {
+			bsdk_prog_attach_check(prog, why, sizeof(why));
+			left_out(prog, require_all, why);
+			if (require_all)
+				return fail(EOPNOTSUPP);
+			continue;
+		}
+		log_capture_begin(why, sizeof(why));
+		link = bsdk_prog_attach(prog);
+		log_capture_end();
+		if (link) {
+			count++;
+			continue;
+		}
+		err = errno;
+		if (!why[0])
+			snprintf(why, sizeof(why), "%s", bsdk_strerror(err));
+		left_out(prog, require_all, why);
+		if (require_all)
+			return fail(err);
+	}
+	return count;
+}

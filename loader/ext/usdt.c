@@ -1,0 +1,596 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * usdt.c - attach programs to USDT probes: the static tracepoints
+ * <sys/sdt.h> compiles into user programs (section "usdt/PATH:PROVIDER:NAME").
+ *
+ * Each probe site is a nop in the traced binary and an ELF note in its
+ * .note.stapsdt section (type 3, owner "stapsdt"):
+ *
+ *   pc         the nop's address (link-time)
+ *   base       the link-time address of .stapsdt.base; when the section's
+ *              address in the file differs (prelink moved the binary),
+ *              every pc moves by the difference
+ *   semaphore  the address of a counter the probe tests before computing
+ *              its arguments (0: none); the uprobe PMU raises it while a
+ *              probe is attached when given its file offset (ref_ctr_offset,
+ *              config bits 32-63)
+ *   provider, name, args   NUL-terminated strings; args says where each
+ *              argument is at this site: "-4@%edi 8@-8(%rbp) -4@$5"
+ *
+ * For each site the loader parses args into a spec (include/usdt.bpf.h
+ * has the layout and the code that reads it), writes it into the map
+ * __bpf_usdt_specs at a new index, and opens a uprobe at the site whose
+ * BPF cookie is that index. Kernels without BPF cookies (before 5.15)
+ * find the index by instruction pointer in __bpf_usdt_ip_to_spec_id
+ * instead, which works for binaries loaded at their link-time address
+ * only (not PIE executables or libraries).
+ */
+#include <ctype.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "object/internal.h"
+
+#define NT_STAPSDT 3
+
+/* Debian's multiarch library directory name of this architecture. */
+#if defined(__x86_64__)
+#define MULTIARCH "x86_64-linux-gnu"
+#elif defined(__aarch64__)
+#define MULTIARCH "aarch64-linux-gnu"
+#else
+#define MULTIARCH "."
+#endif
+#define SPECS_MAP "__bpf_usdt_specs"
+#define IP_MAP "__bpf_usdt_ip_to_spec_id"
+
+/* ---- Argument specs ------------------------------------------------------ */
+
+/* The x86-64 registers as the kernel's struct pt_regs lays them out, by
+ * every name an argument spec may use for them (64, 32, 16 and low 8 bits:
+ * the spec's size says how much of the register is the value). */
+static const struct {
+	const char *names[4];
+	int16_t off;
+} x86_regs[] = {
+	{ { "rip" }, 128 },
+	{ { "rax", "eax", "ax", "al" }, 80 },
+	{ { "rbx", "ebx", "bx", "bl" }, 40 },
+	{ { "rcx", "ecx", "cx", "cl" }, 88 },
+	{ { "rdx", "edx", "dx", "dl" }, 96 },
+	{ { "rsi", "esi", "si", "sil" }, 104 },
+	{ { "rdi", "edi", "di", "dil" }, 112 },
+	{ { "rbp", "ebp", "bp", "bpl" }, 32 },
+	{ { "rsp", "esp", "sp", "spl" }, 152 },
+	{ { "r8", "r8d", "r8w", "r8b" }, 72 },
+	{ { "r9", "r9d", "r9w", "r9b" }, 64 },
+	{ { "r10", "r10d", "r10w", "r10b" }, 56 },
+	{ { "r11", "r11d", "r11w", "r11b" }, 48 },
+	{ { "r12", "r12d", "r12w", "r12b" }, 24 },
+	{ { "r13", "r13d", "r13w", "r13b" }, 16 },
+	{ { "r14", "r14d", "r14w", "r14b" }, 8 },
+	{ { "r15", "r15d", "r15w", "r15b" }, 0 },
+};
+
+/* A register's offset in struct pt_regs, -1 when the name is none of them. */
+static int x86_reg_off(const char *name, size_t len)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(x86_regs); i++)
+		for (size_t k = 0; k < 4 && x86_regs[i].names[k]; k++)
+			if (strlen(x86_regs[i].names[k]) == len &&
+			    memcmp(x86_regs[i].names[k], name, len) == 0)
+				return x86_regs[i].off;
+	return -1;
+}
+
+/* A signed decimal or 0x-hex number at *s, advanced past it. */
+static bool parse_num(const char **s, int64_t *out)
+{
+	const char *p = *s;
+	bool neg = *p == '-';
+	unsigned long long v;
+	char *end;
+
+	if (neg || *p == '+')
+		p++;
+	if (!isdigit((unsigned char)*p))
+		return false;
+	errno = 0;
+	v = strtoull(p, &end, 0);
+	if (errno || v > (unsigned long long)INT64_MAX + neg)
+		return false;
+	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
+	*s = end;
+	return true;
+}
+
+/* "%reg" at *s: its offset, *s advanced; -1 when it is not one. */
+static int parse_reg(const char **s)
+{
+	const char *p = *s, *start;
+	int off;
+
+	if (*p != '%')
+		return -1;
+	start = ++p;
+	while (isalnum((unsigned char)*p))
+		p++;
+	off = x86_reg_off(start, (size_t)(p - start));
+	if (off >= 0)
+		*s = p;
+	return off;
+}
+
+/* One argument, "SIZE@LOCATION", of len bytes at arg. */
+static int parse_arg(const char *arg, size_t len, struct usdt_arg_spec *spec,
+		     char *err, size_t err_size)
+{
+	char buf[128];
+	const char *p = buf;
+	int64_t size, num = 0;
+	int reg;
+
+	if (len >= sizeof(buf))
+		goto bad;
+	memcpy(buf, arg, len);
+	buf[len] = '\0';
+	memset(spec, 0, sizeof(*spec));
+	if (!parse_num(&p, &size) || *p++ != '@')
+		goto bad;
+	if (size != 1 && size != 2 && size != 4 && size != 8 &&
+	    size != -1 && size != -2 && size != -4 && size != -8)
+		goto bad;
+	spec->arg_signed = size < 0;
+	spec->arg_bitshift = (int8_t)(64 - 8 * (size < 0 ? -size : size));
+	if (*p == '$') {			/* $5: a constant */
+		p++;
+		if (!parse_num(&p, &num) || *p)
+			goto bad;
+		spec->arg_type = USDT_ARG_CONST;
+		spec->val_off = (uint64_t)num;
+		return 0;
+	}
+	if (*p == '%') {			/* %edi: in a register */
+		reg = parse_reg(&p);
+		if (reg < 0 || *p)
+			goto bad;
+		spec->arg_type = USDT_ARG_REG;
+		spec->reg_off = (int16_t)reg;
+		return 0;
+	}
+	/* -8(%rbp) or (%rax): in memory at register + offset */
+	if (*p != '(' && !parse_num(&p, &num))
+		goto bad;
+	if (*p++ != '(')
+		goto bad;
+	reg = parse_reg(&p);
+	if (reg >= 0 && *p == ',') {
+		snprintf(err, err_size, "argument '%s' uses base + index * scale addressing, which the loader does not support", buf);
+		return -EOPNOTSUPP;
+	}
+	if (reg < 0 || *p++ != ')' || *p)
+		goto bad;
+	spec->arg_type = USDT_ARG_REG_DEREF;
+	spec->reg_off = (int16_t)reg;
+	spec->val_off = (uint64_t)num;
+	return 0;
+bad:
+	snprintf(err, err_size, "argument '%.*s' is not SIZE@LOCATION (e.g. -4@%%edi, 8@-8(%%rbp), -4@$5)",
+		 (int)(len < 100 ? len : 100), arg);
+	return -EINVAL;
+}
+
+int usdt_parse_args(const char *args, struct usdt_spec *spec, char *err, size_t err_size)
+{
+	const char *p = args;
+
+	memset(spec, 0, sizeof(*spec));
+#if !defined(__x86_64__)
+	if (*args) {
+		snprintf(err, err_size, "USDT argument specs are only understood for x86-64");
+		return -EOPNOTSUPP;
+	}
+#endif
+	while (*p) {
+		const char *end;
+		int rc;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p)
+			break;
+		end = p;
+		while (*end && *end != ' ' && *end != '\t')
+			end++;
+		if (spec->arg_cnt >= USDT_MAX_ARGS) {
+			snprintf(err, err_size, "more than %d arguments", USDT_MAX_ARGS);
+			return -E2BIG;
+		}
+		rc = parse_arg(p, (size_t)(end - p), &spec->args[spec->arg_cnt], err, err_size);
+		if (rc)
+			return rc;
+		spec->arg_cnt++;
+		p = end;
+	}
+	return 0;
+}
+
+/* ---- The probe notes of a binary ----------------------------------------- */
+
+/* The file offset of address addr, through the PT_LOAD segment holding it. */
+static bool vaddr_to_offset(Elf *elf, uint64_t addr, uint64_t *off)
+{
+	size_t n;
+
+	if (elf_getphdrnum(elf, &n))
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
+		    addr >= ph.p_vaddr && addr - ph.p_vaddr < ph.p_filesz) {
+			*off = addr - ph.p_vaddr + ph.p_offset;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* A NUL-terminated string at *p inside [*p, end): advanced past it. */
+static const char *note_str(const char **p, const char *end)
+{
+	const char *s = *p, *nul = memchr(s, '\0', (size_t)(end - s));
+
+	if (!nul)
+		return NULL;
+	*p = nul + 1;
+	return s;
+}
+
+void usdt_sites_free(struct usdt_site *sites, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(sites[i].args);
+	free(sites);
+}
+
+int usdt_sites_find(const char *path, const char *provider, const char *name,
+		    struct usdt_site **out, size_t *nout)
+{
+	uint64_t base_addr = 0;
+	bool have_base = false;
+	struct usdt_site *sites = NULL;
+	size_t n = 0;
+	Elf_Scn *scn = NULL, *notes = NULL;
+	size_t shstrndx;
+	GElf_Ehdr eh;
+	int fd, err = 0;
+	Elf *elf;
+
+	*out = NULL;
+	*nout = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return log_fail(errno, "usdt: cannot open '%s': %s", path, bsdk_strerror(errno));
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh) ||
+	    elf_getshdrstrndx(elf, &shstrndx)) {
+		err = log_fail(BSDK_EFORMAT, "usdt: '%s' is not an ELF file", path);
+		goto out;
+	}
+	if (gelf_getclass(elf) != ELFCLASS64) {
+		err = log_fail(BSDK_EFORMAT, "usdt: '%s' is not a 64-bit ELF file", path);
+		goto out;
+	}
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *sname;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		sname = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!sname)
+			continue;
+		if (strcmp(sname, ".note.stapsdt") == 0 && sh.sh_type == SHT_NOTE)
+			notes = scn;
+		else if (strcmp(sname, ".stapsdt.base") == 0) {
+			base_addr = sh.sh_addr;
+			have_base = true;
+		}
+	}
+	if (!notes) {
+		err = log_fail(BSDK_ENOPROBE, "usdt: '%s' has no USDT probes (no .note.stapsdt section)", path);
+		goto out;
+	}
+	for (Elf_Data *data = elf_getdata(notes, NULL); data; data = elf_getdata(notes, data)) {
+		size_t off = 0, next, name_off, desc_off;
+		GElf_Nhdr nh;
+
+		while ((next = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
+			const char *desc = (const char *)data->d_buf + desc_off, *end = desc + nh.n_descsz;
+			const char *p = desc + 24, *prov, *pname, *args;
+			uint64_t pc, base, sem;
+			struct usdt_site site = { 0 };
+
+			off = next;
+			if (nh.n_type != NT_STAPSDT || nh.n_namesz != 8 ||
+			    memcmp((const char *)data->d_buf + name_off, "stapsdt", 8) ||
+			    nh.n_descsz < 24 + 3)
+				continue;
+			memcpy(&pc, desc, 8);
+			memcpy(&base, desc + 8, 8);
+			memcpy(&sem, desc + 16, 8);
+			prov = note_str(&p, end);
+			pname = prov ? note_str(&p, end) : NULL;
+			args = pname ? note_str(&p, end) : NULL;
+			if (!args) {
+				err = log_fail(BSDK_EFORMAT, "usdt: '%s': a .note.stapsdt note is cut short", path);
+				goto out;
+			}
+			if (strcmp(prov, provider) || strcmp(pname, name))
+				continue;
+			/* prelink moved the binary: so did every probe */
+			if (have_base && base)
+				pc += base_addr - base;
+			if (!vaddr_to_offset(elf, pc, &site.offset)) {
+				err = log_fail(BSDK_EFORMAT, "usdt: '%s': probe %s:%s at %#llx is in no loaded segment",
+					       path, provider, name, (unsigned long long)pc);
+				goto out;
+			}
+			if (sem && !vaddr_to_offset(elf, sem, &site.ref_ctr_offset)) {
+				err = log_fail(BSDK_EFORMAT, "usdt: '%s': the semaphore of %s:%s at %#llx is in no loaded segment",
+					       path, provider, name, (unsigned long long)sem);
+				goto out;
+			}
+			site.vaddr = pc;
+			site.args = strdup(args);
+			if (!site.args || array_push(&sites, &n, &site, sizeof(site))) {
+				free(site.args);
+				err = fail(ENOMEM);
+				goto out;
+			}
+		}
+	}
+	if (n == 0)
+		err = log_fail(BSDK_ENOPROBE, "usdt: '%s' has no probe %s:%s", path, provider, name);
+	else if (eh.e_type != ET_EXEC)
+		sites[0].relocatable = true;
+out:
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	if (err) {
+		usdt_sites_free(sites, n);
+		return err;
+	}
+	for (size_t i = 1; i < n; i++)
+		sites[i].relocatable = sites[0].relocatable;
+	*out = sites;
+	*nout = n;
+	return 0;
+}
+
+/* ---- Attaching ------------------------------------------------------------ */
+
+static struct bsdk_map *map_named(struct bsdk_obj *obj, const char *name)
+{
+	for (size_t i = 0; i < obj->nmaps; i++)
+		if (strcmp(obj->maps[i].name, name) == 0)
+			return &obj->maps[i];
+	return NULL;
+}
+
+/* One site: its spec into the map at a new index, a uprobe whose cookie is
+ * the index, the program bound to it. */
+static int attach_site(struct bsdk_prog *prog, struct bsdk_link *link, const struct usdt_site *site,
+		       int pid, const char *path, const char *what, uint64_t cookie)
+{
+	struct bsdk_obj *obj = prog->obj;
+	struct bsdk_map *specs = map_named(obj, SPECS_MAP), *ips = map_named(obj, IP_MAP);
+	struct perf_event_attr pa;
+	union bpf_attr attr;
+	struct usdt_spec spec;
+	char err[192];
+	int type, ret_bit, pfd, fd, rc;
+	uint32_t id;
+
+	rc = usdt_parse_args(site->args, &spec, err, sizeof(err));
+	if (rc)
+		return log_fail(-rc, "program '%s': USDT probe %s at offset %#llx: %s", prog->fn.name, what,
+				(unsigned long long)site->offset, err);
+	if (obj->usdt_nspecs >= specs->max_entries)
+		return log_fail(E2BIG, "program '%s': more USDT sites than the %u specs '%s' holds",
+				prog->fn.name, specs->max_entries, SPECS_MAP);
+	id = obj->usdt_nspecs++;
+	spec.usdt_cookie = cookie;
+	rc = bpf_map_update(specs->fd, &id, &spec, 0);
+	if (rc)
+		return log_fail(-rc, "program '%s': cannot write USDT spec %u: %s", prog->fn.name, id, bsdk_strerror(rc));
+
+	rc = probe_pmu("uprobe", &type, &ret_bit);
+	if (rc)
+		return log_fail(BSDK_ENOTSUPP, "program '%s': this kernel has no uprobe support: cannot attach USDT probe %s",
+				prog->fn.name, what);
+	pa = (struct perf_event_attr){ .size = sizeof(pa), .type = (uint32_t)type,
+		/* the semaphore's file offset: the kernel counts attached probes there */
+		.config = site->ref_ctr_offset << 32,
+		.config1 = (uint64_t)(uintptr_t)path, .config2 = site->offset };
+	pfd = sys_perf_event_open(&pa, pid, pid >= 0 ? -1 : 0, -1, PERF_FLAG_FD_CLOEXEC);
+	if (pfd < 0)
+		return log_fail(pfd == -ESRCH ? ESRCH : -pfd, "program '%s': cannot open a uprobe on USDT probe %s (%s+%#llx%s): %s",
+				prog->fn.name, what, path, (unsigned long long)site->offset,
+				site->ref_ctr_offset ? ", with semaphore" : "", bsdk_strerror(pfd));
+	link->perf_fd = pfd;
+	memset(&attr, 0, sizeof(attr));
+	attr.link_create.prog_fd = prog->fd;
+	attr.link_create.target_fd = pfd;
+	attr.link_create.attach_type = BPF_PERF_EVENT;
+	attr.link_create.perf_event.bpf_cookie = id;
+	fd = sys_bpf(BPF_LINK_CREATE, &attr, sizeof(attr));
+	if (fd >= 0) {
+		link->link_fd = fd;
+	} else {
+		/* no cookies here: the program finds its spec by address */
+		uint64_t ip = site->vaddr;
+
+		if (site->relocatable || !ips)
+			return log_fail(BSDK_ENOTSUPP, "program '%s': USDT probe %s: this kernel has no BPF cookies (Linux 5.15), and '%s' is not loaded at a fixed address",
+					prog->fn.name, what, path);
+		rc = bpf_map_update(ips->fd, &ip, &id, 0);
+		if (!rc && ioctl(pfd, PERF_EVENT_IOC_SET_BPF, prog->fd) < 0)
+			rc = -errno;
+		if (rc)
+			return log_fail(-rc, "program '%s': cannot attach to USDT probe %s: %s", prog->fn.name, what, bsdk_strerror(rc));
+	}
+	if (ioctl(pfd, PERF_EVENT_IOC_ENABLE, 0) < 0)
+		return log_fail(errno, "program '%s': cannot enable the uprobe of USDT probe %s: %s", prog->fn.name, what, bsdk_strerror(errno));
+	return 0;
+}
+
+/*
+ * A bare name that is not in the current directory ("libc.so.6", "bash"),
+ * as libbpf finds it: a library in LD_LIBRARY_PATH or the system's library
+ * directories, a program in PATH. path is rewritten in place (size bytes);
+ * left as it is when nothing matches, for the error to name.
+ */
+static void resolve_bare_name(char *path, size_t size)
+{
+	static const char *const lib_dirs[] = {
+		"/lib/" MULTIARCH, "/usr/lib/" MULTIARCH, "/lib64", "/usr/lib64", "/lib", "/usr/lib",
+	};
+	bool lib = strstr(path, ".so") != NULL;
+	const char *env = getenv(lib ? "LD_LIBRARY_PATH" : "PATH");
+	char cand[PATH_MAX], dirs[4096];
+
+	if (strchr(path, '/') || access(path, F_OK) == 0)
+		return;
+	snprintf(dirs, sizeof(dirs), "%s", env ? env : "");
+	for (char *save = NULL, *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		if (snprintf(cand, sizeof(cand), "%s/%s", d, path) < (int)sizeof(cand) &&
+		    access(cand, F_OK) == 0)
+			goto found;
+	}
+	for (size_t i = 0; lib && i < ARRAY_SIZE(lib_dirs); i++) {
+		if (snprintf(cand, sizeof(cand), "%s/%s", lib_dirs[i], path) < (int)sizeof(cand) &&
+		    access(cand, F_OK) == 0)
+			goto found;
+	}
+	return;
+found:
+	if (strlen(cand) < size)
+		strcpy(path, cand);
+}
+
+/* Every site of provider:name in path; link holds the first, and the
+ * others hang off it (link->more), so destroying it detaches them all. */
+static int usdt_attach(struct bsdk_prog *prog, struct bsdk_link *link, int pid, const char *path,
+		       const char *provider, const char *name, uint64_t cookie)
+{
+	struct bsdk_obj *obj = prog->obj;
+	struct usdt_site *sites;
+	struct bsdk_link *cur = link;
+	char what[300];
+	size_t n;
+	int err;
+
+	if (!map_named(obj, SPECS_MAP))
+		return log_fail(BSDK_ESECTION, "program '%s': a USDT program needs the map '%s': include usdt.bpf.h and read the arguments with bpf_usdt_arg()",
+				prog->fn.name, SPECS_MAP);
+	snprintf(what, sizeof(what), "%s:%s", provider, name);
+	err = usdt_sites_find(path, provider, name, &sites, &n);
+	if (err)
+		return err;
+	for (size_t i = 0; i < n && !err; i++) {
+		if (i) {
+			struct bsdk_link *next = calloc(1, sizeof(*next));
+
+			if (!next) {
+				err = fail(ENOMEM);
+				break;
+			}
+			next->obj = obj;
+			next->link_fd = next->perf_fd = -1;
+			cur->more = next;
+			cur = next;
+		}
+		err = attach_site(prog, cur, &sites[i], pid, path, what, cookie);
+	}
+	if (!err)
+		log_info("program '%s': attached to USDT probe %s in '%s' at %zu site%s", prog->fn.name,
+			 what, path, n, n == 1 ? "" : "s");
+	usdt_sites_free(sites, n);
+	return err;
+}
+
+/* "PATH:PROVIDER:NAME", split from the right: a path may hold ':'. */
+static int split_target(const struct bsdk_prog *prog, char *path, size_t size,
+			const char **provider, const char **name)
+{
+	char *c2, *c1;
+
+	if (strlen(prog->target) >= size)
+		return log_fail(BSDK_ESECTION, "program '%s': USDT target too long", prog->fn.name);
+	strcpy(path, prog->target);
+	c2 = strrchr(path, ':');
+	if (c2)
+		*c2 = '\0';
+	c1 = c2 ? strrchr(path, ':') : NULL;
+	if (!c1 || c1 == path || !c1[1] || !c2[1])
+		return log_fail(BSDK_ESECTION, "program '%s': section '%s' is not usdt/PATH:PROVIDER:NAME",
+				prog->fn.name, prog->section);
+	*c1 = '\0';
+	*provider = c1 + 1;
+	*name = c2 + 1;
+	return 0;
+}
+
+int attach_usdt(struct bsdk_prog *prog, struct bsdk_link *link)
+{
+	const char *provider, *name;
+	char path[PATH_MAX];
+	int err;
+
+	if (!*prog->target)
+		return log_fail(BSDK_ESECTION, "program '%s': section '%s' names no binary (usdt/PATH:PROVIDER:NAME); attach it with bsdk_prog_attach_usdt()",
+				prog->fn.name, prog->section);
+	err = split_target(prog, path, sizeof(path), &provider, &name);
+	if (err)
+		return err;
+	resolve_bare_name(path, sizeof(path));
+	return usdt_attach(prog, link, -1, path, provider, name, 0);
+}
+
+struct bsdk_link *bsdk_prog_attach_usdt(struct bsdk_prog *prog, int pid, const char *path,
+					const char *provider, const char *name, uint64_t cookie)
+{
+	struct bsdk_link *link;
+	int err;
+
+	if (prog->kind->attach != attach_usdt) {
+		log_error("program '%s': section '%s' is not a USDT program", prog->fn.name, prog->section);
+		return fail_ptr(EINVAL);
+	}
+	if (!path || !*path || !provider || !*provider || !name || !*name || pid < -1) {
+		log_error("program '%s': a USDT probe needs a binary, a provider and a name%s",
+			  prog->fn.name, pid < -1 ? ", and a pid >= -1" : "");
+		return fail_ptr(EINVAL);
+	}
+	if (prog->fd < 0) {
+		log_error("program '%s': not loaded", prog->fn.name);
+		return fail_ptr(EBADF);
+	}
+	link = link_new(prog);
+	if (!link)
+		return NULL;
+	err = usdt_attach(prog, link, pid, path, provider, name, cookie);
+	if (err) {
+		link_free(link);
+		return fail_ptr(-err);
+	}
+	link_add(prog, link);
+	return link;
+}

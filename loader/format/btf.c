@@ -1,0 +1,924 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * btf.c - parse the object's .BTF section: the type information clang
+ * emits with -g. The loader needs it to read BTF-defined maps in ".maps"
+ * (their key, value and limits are encoded as types, not as bytes).
+ *
+ * Layout (Documentation/bpf/btf.rst): a header, then the type section (a
+ * sequence of struct btf_type records, each followed by a kind-specific
+ * tail), then the string section. Type ID 0 is "void"; the first record is
+ * ID 1. Everything here is checked once in btf_parse() - sizes, tails,
+ * string offsets, referenced type IDs - so the accessors can trust it.
+ */
+#include <unistd.h>
+
+#include "object/internal.h"
+#include "format/btf.h"
+#include "co-re/core.h"
+
+struct btf {
+	void *raw;		/* our aligned copy of the section, or the caller's */
+	size_t raw_size;
+	bool owns_raw;		/* btf_free() frees raw */
+	struct btf_header hdr;
+	const char *strs;
+	uint32_t strs_len;		/* own strings and the base's */
+	const struct btf_type **types;	/* types[id - first_id] */
+	uint32_t ntypes;		/* all IDs: void, the base's, ours */
+	/* Every own type resolved once, by btf_resolve(), index id - first_id:
+	 * what btf_skip_mods() returns (0: void or nothing) and
+	 * btf_type_size() (NO_SIZE: none). */
+	uint32_t *res;
+	uint64_t *size;
+	uint32_t loop_from, loop_to;	/* the first loop found, 0 for none */
+	const char *obj;		/* the object's name, for messages */
+	/* Split BTF (a kernel module's) continues a base (vmlinux): its first type ID is the
+	 * base's count, its string offsets start after the base's strings. */
+	const struct btf *base;
+	uint32_t first_id;		/* 1, or the base's type count */
+	uint32_t first_str;		/* 0, or the base's string length */
+	/* btf_find()'s index, built once it has scanned FIND_SCANS times (most
+	 * objects ask for a few names, and a scan is cheaper than the index):
+	 * every type ID by the hash of its name and kind, find_heads[hash &
+	 * find_mask] the lowest ID of a bucket and find_next[id] the next
+	 * higher one; find_mask 0 while there is none (or it could not be
+	 * allocated: then scans go on). */
+	uint32_t *find_heads, *find_next, find_mask;
+	uint32_t find_scans;
+};
+
+/* A type record of our own; id in [first_id, ntypes). */
+static inline const struct btf_type *own_type(const struct btf *btf, uint32_t id)
+{
+	return btf->types[id - btf->first_id];
+}
+
+static int bad_btf(const char *obj, const char *what, uint32_t id)
+{
+	if (id)
+		log_error("'%s': .BTF: type %u: %s", obj, id, what);
+	else
+		log_error("'%s': .BTF: %s", obj, what);
+	return fail(BSDK_EBTF);
+}
+
+const char *btf_str(const struct btf *btf, uint32_t off)
+{
+	if (off >= btf->strs_len)
+		return NULL;
+	if (off < btf->first_str)
+		return btf_str(btf->base, off);
+	/* btf_parse() checked the section ends with a NUL. */
+	return btf->strs + (off - btf->first_str);
+}
+
+const char *btf_name(const struct btf *btf, const struct btf_type *t)
+{
+	const char *name = btf_str(btf, t->name_off);
+
+	return name ? name : "";
+}
+
+uint32_t btf_type_count(const struct btf *btf) { return btf->ntypes; }
+uint32_t btf_first_id(const struct btf *btf) { return btf->first_id; }
+
+const struct btf_type *btf_type_by_id(const struct btf *btf, uint32_t id)
+{
+	if (id == 0 || id >= btf->ntypes)
+		return NULL;
+	if (id < btf->first_id)
+		return btf_type_by_id(btf->base, id);
+	return own_type(btf, id);
+}
+
+const struct btf *btf_base(const struct btf *btf) { return btf->base; }
+
+const void *btf_raw(const struct btf *btf, size_t *size)
+{
+	*size = btf->raw_size;
+	return btf->raw;
+}
+
+/* What follows each kind's record: fixed bytes, then vlen entries of each
+ * bytes; in an entry, the 32-bit word holding a name offset and the one
+ * holding a type ID (-1: none); ref: the record's type field is a type ID. */
+static const struct {
+	uint8_t fixed, each;
+	int8_t name_at, type_at;
+	bool ref;
+} kinds[] = {
+	[BTF_KIND_INT] = { 4, 0, -1, -1, false },
+	[BTF_KIND_PTR] = { 0, 0, -1, -1, true },
+	[BTF_KIND_ARRAY] = { sizeof(struct btf_array), 0, -1, -1, false },
+	[BTF_KIND_STRUCT] = { 0, sizeof(struct btf_member), 0, 1, false },
+	[BTF_KIND_UNION] = { 0, sizeof(struct btf_member), 0, 1, false },
+	[BTF_KIND_ENUM] = { 0, sizeof(struct btf_enum), 0, -1, false },
+	[BTF_KIND_FWD] = { 0, 0, -1, -1, false },
+	[BTF_KIND_TYPEDEF] = { 0, 0, -1, -1, true },
+	[BTF_KIND_VOLATILE] = { 0, 0, -1, -1, true },
+	[BTF_KIND_CONST] = { 0, 0, -1, -1, true },
+	[BTF_KIND_RESTRICT] = { 0, 0, -1, -1, true },
+	[BTF_KIND_FUNC] = { 0, 0, -1, -1, true },
+	[BTF_KIND_FUNC_PROTO] = { 0, sizeof(struct btf_param), 0, 1, true },
+	[BTF_KIND_VAR] = { sizeof(struct btf_var), 0, -1, -1, true },
+	[BTF_KIND_DATASEC] = { 0, sizeof(struct btf_var_secinfo), -1, 0, false },
+	[BTF_KIND_FLOAT] = { 0, 0, -1, -1, false },
+	[BTF_KIND_DECL_TAG] = { sizeof(struct btf_decl_tag), 0, -1, -1, true },
+	[BTF_KIND_TYPE_TAG] = { 0, 0, -1, -1, true },
+	[BTF_KIND_ENUM64] = { 0, sizeof(struct btf_enum64), 0, -1, false },
+};
+
+/* Size of the tail that follows a type record, or -1 for an unknown kind. */
+static long tail_size(const struct btf_type *t)
+{
+	int kind = btf_kind(t);
+
+	if (kind == BTF_KIND_UNKN || (size_t)kind >= ARRAY_SIZE(kinds))
+		return -1;
+	return kinds[kind].fixed + (long)btf_vlen(t) * kinds[kind].each;
+}
+
+/* Second pass: every name offset and type ID a record holds is in range. */
+static int check_type(const struct btf *btf, uint32_t id)
+{
+	const struct btf_type *t = own_type(btf, id);
+	const uint32_t *tail = (const uint32_t *)(t + 1);
+	int kind = btf_kind(t);
+	bool bad_id = kinds[kind].ref && t->type >= btf->ntypes;
+
+	if (t->name_off >= btf->strs_len)
+		return bad_btf(btf->obj, "name offset past the string section", id);
+	if (kind == BTF_KIND_ARRAY)	/* element and index types */
+		bad_id = tail[0] >= btf->ntypes || tail[1] >= btf->ntypes;
+	for (uint16_t i = 0; i < btf_vlen(t) && kinds[kind].each; i++) {
+		const uint32_t *e = tail + i * kinds[kind].each / 4;
+
+		if (kinds[kind].name_at >= 0 && e[kinds[kind].name_at] >= btf->strs_len)
+			return bad_btf(btf->obj, "name offset past the string section", id);
+		if (kinds[kind].type_at >= 0 && e[kinds[kind].type_at] >= btf->ntypes)
+			bad_id = true;
+	}
+	if (bad_id)
+		return bad_btf(btf->obj, "refers to a type ID past the last type", id);
+	return 0;
+}
+
+static int btf_resolve(struct btf *btf);
+
+/* Check the header and the string section, then find every type record:
+ * each must lie whole inside the type section and be of a known kind. */
+static int btf_index(struct btf *btf, size_t size)
+{
+	const struct btf_header *h = &btf->hdr;
+	const char *types;
+	size_t off, cap = 0;
+
+	if (h->magic != BTF_MAGIC)
+		return bad_btf(btf->obj, "bad magic (not BTF, or the other byte order)", 0);
+	if (h->version != BTF_VERSION)
+		return bad_btf(btf->obj, "unknown version", 0);
+	if (h->hdr_len < sizeof(*h) || h->hdr_len > size ||
+	    range_outside(h->type_off, h->type_len, size - h->hdr_len) ||
+	    range_outside(h->str_off, h->str_len, size - h->hdr_len) ||
+	    (h->hdr_len + h->type_off) % 4)
+		return bad_btf(btf->obj, "header describes sections outside the data", 0);
+	btf->strs = (const char *)btf->raw + h->hdr_len + h->str_off;
+	/* A split BTF's strings may be empty, and need not start with NUL: offset 0 is the base's. */
+	if ((h->str_len == 0 && !btf->base) ||
+	    (h->str_len && btf->strs[h->str_len - 1] != '\0') ||
+	    (!btf->base && btf->strs[0] != '\0'))
+		return bad_btf(btf->obj, "string section must start and end with NUL", 0);
+	if (__builtin_add_overflow(h->str_len, btf->first_str, &btf->strs_len))
+		return bad_btf(btf->obj, "string section too large", 0);
+
+	types = (const char *)btf->raw + h->hdr_len + h->type_off;
+	btf->ntypes = btf->first_id;
+	for (off = 0; off < h->type_len;) {
+		const struct btf_type *t = (const void *)(types + off);
+		long tail;
+
+		if (h->type_len - off < sizeof(*t))
+			return bad_btf(btf->obj, "type section ends inside a type record", btf->ntypes);
+		tail = tail_size(t);
+		if (tail < 0)
+			return bad_btf(btf->obj, "unknown kind", btf->ntypes);
+		if ((size_t)tail > h->type_len - off - sizeof(*t))
+			return bad_btf(btf->obj, "record runs past the type section", btf->ntypes);
+		if (btf->ntypes - btf->first_id >= cap) {
+			const struct btf_type **grown;
+
+			/* a record takes at least 12 bytes: a first guess that rarely grows */
+			cap = cap ? cap * 2 : h->type_len / 32 + 16;
+			grown = realloc(btf->types, cap * sizeof(*grown));
+			if (!grown)
+				return fail(ENOMEM);
+			btf->types = grown;
+		}
+		if (btf->ntypes == UINT32_MAX)
+			return bad_btf(btf->obj, "too many types", 0);
+		btf->types[btf->ntypes++ - btf->first_id] = t;
+		off += sizeof(*t) + (size_t)tail;
+	}
+	for (uint32_t id = btf->first_id; id < btf->ntypes; id++)
+		if (check_type(btf, id))
+			return -BSDK_EBTF;
+	return btf_resolve(btf);
+}
+
+/* Parse raw (4-byte aligned, size bytes), which the btf uses in place; owned: btf_free()
+ * frees it. */
+static struct btf *parse_in_place(void *raw, size_t size, bool owned, const struct btf *base,
+				  const char *obj)
+{
+	struct btf *btf;
+	int err;
+
+	if (size < sizeof(struct btf_header)) {
+		bad_btf(obj, "shorter than its header", 0);
+		if (owned)
+			free(raw);
+		return fail_ptr(BSDK_EBTF);
+	}
+	btf = calloc(1, sizeof(*btf));
+	if (!btf) {
+		if (owned)
+			free(raw);
+		return fail_ptr(ENOMEM);
+	}
+	btf->raw = raw;
+	btf->owns_raw = owned;
+	btf->raw_size = size;
+	btf->obj = obj;
+	btf->base = base;
+	btf->first_id = base ? base->ntypes : 1;
+	btf->first_str = base ? base->strs_len : 0;
+	memcpy(&btf->hdr, raw, sizeof(btf->hdr));
+	err = btf_index(btf, size);
+	if (err) {
+		btf_free(btf);
+		return fail_ptr(-err);
+	}
+	return btf;
+}
+
+struct btf *btf_parse_split(const void *data, size_t size, const struct btf *base,
+			   const char *obj)
+{
+	/* Copy into malloc'ed memory: the records are read as structs, and
+	 * an ELF section may sit at any alignment in the file. */
+	void *raw = malloc(size ? size : 1);
+
+	if (!raw)
+		return fail_ptr(ENOMEM);
+	memcpy(raw, data, size);
+	return parse_in_place(raw, size, true, base, obj);
+}
+
+struct btf *btf_parse_borrowed(const void *data, size_t size, const struct btf *base,
+			       const char *obj)
+{
+	if ((uintptr_t)data % 4) {
+		bad_btf(obj, "not aligned to 4 bytes in memory", 0);
+		return fail_ptr(EINVAL);
+	}
+	return parse_in_place((void *)(uintptr_t)data, size, false, base, obj);
+}
+
+struct btf *btf_parse(const void *data, size_t size, const char *obj)
+{
+	return btf_parse_split(data, size, NULL, obj);
+}
+
+void btf_free(struct btf *btf)
+{
+	if (!btf)
+		return;
+	if (btf->owns_raw)
+		free(btf->raw);
+	free(btf->types);
+	free(btf->res);
+	free(btf->size);
+	free(btf->find_heads);
+	free(btf->find_next);
+	free(btf);
+}
+
+/* ---- Resolution. Typedefs, modifiers, arrays and variables each lead to
+ * one other type; every walk the loader does follows these edges. They
+ * are followed once for all types here, each type settled when the one it
+ * leads to is, so a chain of a million typedefs costs a million steps
+ * however often it is asked about. A chain that loops resolves to nothing,
+ * and btf_loop() names it: an object's BTF with one is refused at open. */
+
+#define NO_SIZE UINT64_MAX
+
+static bool is_mod(int kind)
+{
+	return kind == BTF_KIND_TYPEDEF || kind == BTF_KIND_VOLATILE ||
+	       kind == BTF_KIND_CONST || kind == BTF_KIND_RESTRICT ||
+	       kind == BTF_KIND_TYPE_TAG;
+}
+
+/* The type t leads to, if it is of a kind that leads somewhere. */
+static bool chain_next(const struct btf_type *t, uint32_t *next)
+{
+	int kind = btf_kind(t);
+
+	if (kind == BTF_KIND_ARRAY) {
+		*next = ((const struct btf_array *)(t + 1))->type;
+		return true;
+	}
+	if (is_mod(kind) || kind == BTF_KIND_VAR) {
+		*next = t->type;
+		return true;
+	}
+	return false;
+}
+
+/* The resolved type and the size of any ID, ours or the base's. */
+static uint32_t res_of(const struct btf *btf, uint32_t id)
+{
+	if (id == 0)
+		return 0;
+	return id < btf->first_id ? res_of(btf->base, id) : btf->res[id - btf->first_id];
+}
+
+static uint64_t size_of(const struct btf *btf, uint32_t id)
+{
+	if (id == 0)
+		return NO_SIZE;
+	return id < btf->first_id ? size_of(btf->base, id) : btf->size[id - btf->first_id];
+}
+
+/* Settle our type id, whose successor is settled. */
+static void settle(struct btf *btf, uint32_t id)
+{
+	const struct btf_type *t = own_type(btf, id);
+	const struct btf_array *a = (const void *)(t + 1);
+	uint32_t *res = &btf->res[id - btf->first_id];
+	uint64_t *size = &btf->size[id - btf->first_id];
+
+	*res = id;
+	switch (btf_kind(t)) {
+	case BTF_KIND_TYPEDEF: case BTF_KIND_VOLATILE: case BTF_KIND_CONST:
+	case BTF_KIND_RESTRICT: case BTF_KIND_TYPE_TAG:
+		*res = res_of(btf, t->type);
+		*size = size_of(btf, t->type);
+		break;
+	case BTF_KIND_VAR:
+		*size = size_of(btf, t->type);
+		break;
+	case BTF_KIND_ARRAY:
+		if (size_of(btf, a->type) == NO_SIZE ||
+		    __builtin_mul_overflow((uint64_t)a->nelems, size_of(btf, a->type), size))
+			*size = NO_SIZE;
+		break;
+	case BTF_KIND_INT: case BTF_KIND_STRUCT: case BTF_KIND_UNION:
+	case BTF_KIND_ENUM: case BTF_KIND_ENUM64: case BTF_KIND_FLOAT:
+	case BTF_KIND_DATASEC:
+		*size = t->size;
+		break;
+	case BTF_KIND_PTR:
+		*size = 8;
+		break;
+	default:
+		*size = NO_SIZE;
+	}
+}
+
+/* Fill btf->res and btf->size; again after the sizes of DATASECs change.
+ * Each chain is walked until it meets a settled type (the base's are), keeping
+ * the path, then settled backwards: every type is visited once. */
+static int btf_resolve(struct btf *btf)
+{
+	uint32_t first = btf->first_id, n = btf->ntypes - first;
+	uint32_t *path = malloc((n ? n : 1) * sizeof(*path));
+	uint8_t *state = calloc(n ? n : 1, 1);	/* 0 new, 1 on the path, 2 settled */
+	int err = 0;
+
+	if (!btf->res)
+		btf->res = malloc((n ? n : 1) * sizeof(*btf->res));
+	if (!btf->size)
+		btf->size = malloc((n ? n : 1) * sizeof(*btf->size));
+	if (!path || !state || !btf->res || !btf->size) {
+		err = fail(ENOMEM);
+		goto out;
+	}
+	for (uint32_t id = first; id < btf->ntypes && !err; id++) {
+		uint32_t len = 0, cur = id;
+		bool loop = false;
+
+		for (;;) {
+			if (cur < first || state[cur - first]) {
+				/* earlier walks settled all they saw: this one is ours */
+				loop = cur >= first && state[cur - first] == 1;
+				break;
+			}
+			state[cur - first] = 1;
+			path[len++] = cur;
+			if (!chain_next(own_type(btf, cur), &cur))
+				break;
+		}
+		if (loop && !btf->loop_from) {
+			btf->loop_from = path[len - 1];
+			btf->loop_to = cur;
+		}
+		/* a loop, and what leads into it, resolves to nothing */
+		while (len) {
+			uint32_t i = path[--len] - first;
+
+			if (loop) {
+				btf->res[i] = 0;
+				btf->size[i] = NO_SIZE;
+			} else {
+				settle(btf, path[len]);
+			}
+			state[i] = 2;
+		}
+	}
+out:
+	free(path);
+	free(state);
+	return err;
+}
+
+uint32_t btf_loop(const struct btf *btf, uint32_t *to)
+{
+	*to = btf->loop_to;
+	return btf->loop_from;
+}
+
+const struct btf_type *btf_skip_mods(const struct btf *btf, uint32_t id, uint32_t *res_id)
+{
+	if (id >= btf->ntypes || res_of(btf, id) == 0)
+		return NULL;
+	id = res_of(btf, id);
+	if (res_id)
+		*res_id = id;
+	return btf_type_by_id(btf, id);
+}
+
+int btf_type_size(const struct btf *btf, uint32_t id, uint64_t *size)
+{
+	if (id >= btf->ntypes || size_of(btf, id) == NO_SIZE)
+		return fail(BSDK_EBTF);
+	*size = size_of(btf, id);
+	return 0;
+}
+
+/* FNV-1a of name and kind, from a seed of this process's: the names are
+ * the object's, and a fixed hash would let one make every lookup walk a
+ * single bucket. */
+static uint32_t find_hash(const char *name, int kind)
+{
+	static uint32_t seed;
+	uint32_t h;
+
+	if (!seed)
+		seed = (uint32_t)(((uintptr_t)&seed >> 4) ^ (uint64_t)now_ns()) | 1;
+	h = 2166136261u ^ seed;
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		h = (h ^ *p) * 16777619u;
+	return (h ^ (uint32_t)kind) * 16777619u;
+}
+
+#define FIND_SCANS 16
+
+/* Build btf_find()'s index: one pass, IDs pushed from the highest down so
+ * that each bucket lists them in ascending order. */
+static void find_index(struct btf *btf)
+{
+	uint32_t nb = 1;
+
+	while (nb < btf->ntypes && nb < (1u << 31))
+		nb <<= 1;
+	btf->find_heads = calloc(nb, sizeof(*btf->find_heads));
+	btf->find_next = calloc(btf->ntypes, sizeof(*btf->find_next));
+	if (!btf->find_heads || !btf->find_next) {
+		free(btf->find_heads);
+		free(btf->find_next);
+		btf->find_heads = btf->find_next = NULL;
+		return;
+	}
+	btf->find_mask = nb - 1;
+	for (uint32_t id = btf->ntypes - 1; id >= 1; id--) {
+		const struct btf_type *t = btf_type_by_id(btf, id);
+		uint32_t b = find_hash(btf_name(btf, t), btf_kind(t)) & btf->find_mask;
+
+		btf->find_next[id] = btf->find_heads[b];
+		btf->find_heads[b] = id;
+	}
+}
+
+/* A scan the first FIND_SCANS times, then through the index, in time
+ * independent of the number of types: any number of lookups costs a
+ * constant number of passes over the types. The index holds each type under the name and kind it had when it was built:
+ * a type rewritten since (an extern section made an anonymous struct) is
+ * checked as it is now, so it is not found under its old name. */
+uint32_t btf_find(const struct btf *cbtf, const char *name, int kind)
+{
+	struct btf *btf = (struct btf *)cbtf;	/* the index is a cache */
+
+	if (!btf->find_mask && btf->find_scans++ == FIND_SCANS)
+		find_index(btf);
+	if (!btf->find_mask) {
+		for (uint32_t id = 1; id < btf->ntypes; id++) {
+			const struct btf_type *t = btf_type_by_id(btf, id);
+
+			if ((int)BTF_INFO_KIND(t->info) == kind && strcmp(btf_name(btf, t), name) == 0)
+				return id;
+		}
+		return 0;
+	}
+	for (uint32_t id = btf->find_heads[find_hash(name, kind) & btf->find_mask]; id;
+	     id = btf->find_next[id]) {
+		const struct btf_type *t = btf_type_by_id(btf, id);
+
+		if ((int)btf_kind(t) == kind && strcmp(btf_name(btf, t), name) == 0)
+			return id;
+	}
+	return 0;
+}
+
+/* ---- .BTF.ext: func_info and line_info, per section. The file holds
+ * instruction offsets in bytes; the kernel wants them in instructions. */
+
+struct btf_ext_hdr {
+	uint16_t magic;
+	uint8_t version, flags;
+	uint32_t hdr_len;
+	uint32_t func_info_off, func_info_len;
+	uint32_t line_info_off, line_info_len;
+};
+
+
+/* One list of blocks { sec_name_off, num_info, records[num_info] } after a leading rec_size:
+ * each record's first known bytes, copied to an aligned buffer, go to fn. Records may be
+ * larger than the fields we know. */
+int btf_ext_walk(struct bsdk_obj *obj, const char *p, uint32_t len, const char *what,
+		 size_t known, btf_ext_fn fn, void *ctx)
+{
+	uint32_t rec_size, off = 4;
+	char rec[64];
+
+	if (len == 0)
+		return 0;
+	if (len < 4)
+		return ext_error("%s is too short", what);
+	memcpy(&rec_size, p, 4);
+	if (rec_size < known || rec_size % 4 || known > sizeof(rec))
+		return ext_error("%s record size %u is invalid", what, rec_size);
+	while (off < len) {
+		uint32_t blk[2];	/* sec_name_off, num_info */
+		const char *name;
+		size_t sec;
+
+		if (len - off < sizeof(blk))
+			return ext_error("%s ends inside a block header", what);
+		memcpy(blk, p + off, sizeof(blk));
+		off += sizeof(blk);
+		name = btf_str(obj->btf, blk[0]);
+		if (!name || !elf_sec_by_name(obj, name, &sec) || !elf_sec_is_prog(obj, sec))
+			return ext_error("%s names a section that holds no code", what);
+		if (blk[1] == 0 || blk[1] > (len - off) / rec_size)
+			return ext_error("%s for section '%s': %u records do not fit", what, name, blk[1]);
+		for (uint32_t i = 0; i < blk[1]; i++, off += rec_size) {
+			int err;
+
+			memcpy(rec, p + off, known);
+			err = fn(obj, sec, i, blk[1], rec, ctx);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+/* func_info and line_info records, into obj->ext[sec]. */
+static int ext_info_rec(struct bsdk_obj *obj, size_t sec, uint32_t i, uint32_t n,
+			const void *rec, void *ctx)
+{
+	bool line = ctx != NULL;
+	const char *what = line ? "line_info" : "func_info", *name = obj->secs[sec].name;
+	struct ext_info *e = &obj->ext[sec];
+	struct bpf_line_info li;
+	struct bpf_func_info fi;
+	const struct btf_type *t;
+
+	if (i == 0) {
+		if (line ? e->line != NULL : e->func != NULL)
+			return ext_error("%s for section '%s' appears twice", what, name);
+		if (line)
+			e->line = calloc(n, sizeof(*e->line));
+		else
+			e->func = calloc(n, sizeof(*e->func));
+		if (line ? !e->line : !e->func)
+			return fail(ENOMEM);
+	}
+	memcpy(line ? (void *)&li : (void *)&fi, rec, line ? sizeof(li) : sizeof(fi));
+	if ((line ? li.insn_off : fi.insn_off) % 8 ||
+	    (line ? li.insn_off : fi.insn_off) >= obj->secs[sec].size)
+		return ext_error("%s for section '%s': record %u points outside the section", what, name, i);
+	if (line) {
+		if (!btf_str(obj->btf, li.file_name_off) || !btf_str(obj->btf, li.line_off))
+			return ext_error("line_info for section '%s': record %u: string offset out of range", name, i);
+		li.insn_off /= 8;
+		e->line[e->nline++] = li;
+		return 0;
+	}
+	t = btf_type_by_id(obj->btf, fi.type_id);
+	if (!t || btf_kind(t) != BTF_KIND_FUNC)
+		return ext_error("func_info for section '%s': record %u: type %u is not a function", name, i, fi.type_id);
+	fi.insn_off /= 8;
+	e->func[e->nfunc++] = fi;
+	return 0;
+}
+
+int btf_ext_parse(struct bsdk_obj *obj, const void *data, size_t size)
+{
+	struct btf_ext_hdr h;
+	uint32_t core[2] = { 0, 0 };	/* core_relo_off, core_relo_len */
+	const char *body;
+	int err;
+
+	if (size < sizeof(h))
+		return ext_error("shorter than its header");
+	memcpy(&h, data, sizeof(h));
+	if (h.magic != BTF_MAGIC || h.version != BTF_VERSION ||
+	    h.hdr_len < sizeof(h) || h.hdr_len > size)
+		return ext_error("bad header");
+	/* CO-RE relocations came later: a longer header says where they are. */
+	if (h.hdr_len >= sizeof(h) + sizeof(core))
+		memcpy(core, (const char *)data + sizeof(h), sizeof(core));
+	body = (const char *)data + h.hdr_len;
+	if (range_outside(h.func_info_off, h.func_info_len, size - h.hdr_len) ||
+	    range_outside(h.line_info_off, h.line_info_len, size - h.hdr_len) ||
+	    range_outside(core[0], core[1], size - h.hdr_len))
+		return ext_error("header describes sections outside the data");
+	obj->ext = calloc(obj->nsecs, sizeof(*obj->ext));
+	if (!obj->ext)
+		return fail(ENOMEM);
+	err = btf_ext_walk(obj, body + h.func_info_off, h.func_info_len, "func_info",
+			   sizeof(struct bpf_func_info), ext_info_rec, NULL);
+	if (!err)
+		err = btf_ext_walk(obj, body + h.line_info_off, h.line_info_len, "line_info",
+				   sizeof(struct bpf_line_info), ext_info_rec, obj);
+	return err ? err : core_relos_parse(obj, body + core[0], core[1]);
+}
+
+/* ---- .BTF into the kernel. Kinds newer than the running kernel make it
+ * refuse the whole blob, so each is probed once with a tiny BTF of its
+ * own, and records of missing kinds are rewritten into old kinds that
+ * keep every type ID: the kernel needs the IDs, not the exact types. */
+
+#define INFO(kind, vlen, flag) (((uint32_t)(flag) << 31) | ((kind) << 24) | (vlen))
+#define INT_S32 INFO(BTF_KIND_INT, 0, 0), 4, (BTF_INT_SIGNED << 24 | 32)
+
+/* One tiny BTF per feature: n words of type records; names 1 is "x" and 3
+ * is ".d" in probe_strs. */
+static const char probe_strs[] = "\0x\0.d";
+static const struct {
+	uint32_t n;
+	uint32_t t[14];
+} probes[FEAT_COUNT] = {
+	[FEAT_GLOBAL_FUNC] = { 6, { 0, INFO(BTF_KIND_FUNC_PROTO, 0, 0), 0,
+				    1, INFO(BTF_KIND_FUNC, BTF_FUNC_GLOBAL, 0), 1 } },
+	[FEAT_DATASEC] = { 14, { 1, INT_S32, 1, INFO(BTF_KIND_VAR, 0, 0), 1, 1,
+				 3, INFO(BTF_KIND_DATASEC, 1, 0), 4, 2, 0, 4 } },
+	[FEAT_FLOAT] = { 3, { 1, INFO(BTF_KIND_FLOAT, 0, 0), 4 } },
+	[FEAT_DECL_TAG] = { 12, { 1, INT_S32, 1, INFO(BTF_KIND_VAR, 0, 0), 1, 0,
+				  1, INFO(BTF_KIND_DECL_TAG, 0, 0), 2, (uint32_t)-1 } },
+	[FEAT_TYPE_TAG] = { 10, { 1, INT_S32, 1, INFO(BTF_KIND_TYPE_TAG, 0, 0),
+				  1, 0, INFO(BTF_KIND_PTR, 0, 0), 2 } },
+	[FEAT_ENUM64] = { 6, { 1, INFO(BTF_KIND_ENUM64, 1, 0), 8, 1, 1, 0 } },
+};
+
+/* BPF_BTF_LOAD raw; with a log buffer when log is not NULL. fd or -errno. */
+static int btf_load_raw(const void *raw, size_t size, char *log, size_t log_size)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.btf = (uint64_t)(uintptr_t)raw;
+	attr.btf_size = (uint32_t)size;
+	if (log) {
+		log[0] = '\0';
+		attr.btf_log_buf = (uint64_t)(uintptr_t)log;
+		attr.btf_log_size = (uint32_t)log_size;
+		attr.btf_log_level = 1;
+	}
+	return sys_bpf(BPF_BTF_LOAD, &attr, sizeof(attr));
+}
+
+static bool feature_probe(enum btf_feature f)
+{
+	struct btf_header h = {
+		.magic = BTF_MAGIC, .version = BTF_VERSION,
+		.hdr_len = sizeof(h), .type_len = probes[f].n * 4,
+		.str_off = probes[f].n * 4, .str_len = sizeof(probe_strs),
+	};
+	char blob[sizeof(h) + sizeof(probes[f].t) + sizeof(probe_strs)];
+	int fd;
+
+	memcpy(blob, &h, sizeof(h));
+	memcpy(blob + sizeof(h), probes[f].t, h.type_len);
+	memcpy(blob + sizeof(h) + h.type_len, probe_strs, sizeof(probe_strs));
+	fd = btf_load_raw(blob, sizeof(h) + h.type_len + h.str_len, NULL, 0);
+	if (fd >= 0)
+		close(fd);
+	return fd >= 0;
+}
+
+/* Sizes and type IDs stay; names of rewritten records are dropped, since
+ * old kernels check them as C identifiers and ".bss" is not one. */
+void *btf_sanitize(const struct btf *btf, unsigned int missing, size_t *size)
+{
+	struct btf_header h = btf->hdr;
+	char *out = malloc(sizeof(h) + h.type_len + h.str_len), *types;
+	size_t len = 0;
+
+	if (!out)
+		return fail_ptr(ENOMEM);
+	types = out + sizeof(h);
+	for (uint32_t id = 1; id < btf->ntypes; id++) {
+		const struct btf_type *t = own_type(btf, id);
+		struct btf_type *o = (void *)(types + len);
+		uint32_t *tail = (uint32_t *)(o + 1);
+		uint16_t vlen = btf_vlen(t);
+		size_t rec = sizeof(*t) + (size_t)tail_size(t);
+		int kind = btf_kind(t);
+
+		memcpy(o, t, rec);
+		if (kind == BTF_KIND_FUNC && (missing & 1u << FEAT_GLOBAL_FUNC)) {
+			o->info = INFO(BTF_KIND_FUNC, 0, 0);
+		} else if ((kind == BTF_KIND_VAR && (missing & 1u << FEAT_DATASEC)) ||
+			   (kind == BTF_KIND_DECL_TAG && (missing & 1u << FEAT_DECL_TAG))) {
+			/* a one-byte int: same record size as both */
+			o->name_off = 0;
+			o->info = INFO(BTF_KIND_INT, 0, 0);
+			o->size = 1;
+			tail[0] = 8;
+		} else if (kind == BTF_KIND_DATASEC && (missing & 1u << FEAT_DATASEC)) {
+			const struct btf_var_secinfo *v = btf_secinfos(t);
+			struct btf_member *m = (void *)tail;
+
+			o->name_off = 0;
+			o->info = INFO(BTF_KIND_STRUCT, vlen, 0);
+			for (uint16_t i = 0; i < vlen; i++)
+				m[i] = (struct btf_member){ 0, v[i].type, v[i].offset * 8 };
+		} else if (kind == BTF_KIND_FLOAT && (missing & 1u << FEAT_FLOAT)) {
+			o->name_off = 0;
+			o->info = INFO(BTF_KIND_STRUCT, 0, 0);
+		} else if (kind == BTF_KIND_TYPE_TAG && (missing & 1u << FEAT_TYPE_TAG)) {
+			o->name_off = 0;
+			o->info = INFO(BTF_KIND_VOLATILE, 0, 0);
+		} else if (kind == BTF_KIND_ENUM64 && (missing & 1u << FEAT_ENUM64)) {
+			/* the low 32 bits of each value: the kernel only checks the shape */
+			const struct btf_enum64 *e64 = (const void *)(t + 1);
+			struct btf_enum *e = (void *)tail;
+
+			o->info = INFO(BTF_KIND_ENUM, vlen, 0);
+			for (uint16_t i = 0; i < vlen; i++)
+				e[i] = (struct btf_enum){ e64[i].name_off,
+							  (int32_t)e64[i].val_lo32 };
+			rec = sizeof(*t) + vlen * sizeof(*e);
+		}
+		len += rec;
+	}
+	h.hdr_len = sizeof(h);
+	h.type_off = 0;
+	h.type_len = (uint32_t)len;
+	h.str_off = (uint32_t)len;
+	memcpy(out, &h, sizeof(h));
+	memcpy(types + len, btf->strs, h.str_len);
+	*size = sizeof(h) + len + h.str_len;
+	return out;
+}
+
+void btf_load(struct bsdk_obj *obj)
+{
+	static int missing = -1;	/* the kernel does not change under us */
+	char log[4096];
+	size_t size;
+	void *raw;
+	int fd;
+
+	if (!obj->btf)
+		return;
+	if (missing < 0) {
+		missing = 0;
+		for (int f = 0; f < FEAT_COUNT; f++)
+			if (!feature_probe(f))
+				missing |= 1 << f;
+		log_debug("BTF kinds this kernel lacks: mask %#x", missing);
+	}
+	raw = btf_sanitize(obj->btf, (unsigned int)missing, &size);
+	fd = raw ? btf_load_raw(raw, size, NULL, 0) : -ENOMEM;
+	if (fd < 0 && raw) {
+		int with_log = btf_load_raw(raw, size, log, sizeof(log));
+		char *save = NULL;
+
+		if (with_log >= 0)
+			close(with_log);
+		for (char *line = strtok_r(log, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save))
+			log_debug("  BTF: %s", line);
+	}
+	if (fd < 0)
+		log_warn("'%s': the kernel refused the object's BTF (%s); loading without it, so verifier messages show no source lines",
+			 obj->name, bsdk_strerror(fd));
+	free(raw);
+	obj->btf_fd = fd < 0 ? -1 : fd;
+}
+
+static int secinfo_cmp(const void *a, const void *b)
+{
+	const struct btf_var_secinfo *x = a, *y = b;
+
+	return (x->offset > y->offset) - (x->offset < y->offset);
+}
+
+/* A data symbol, for finding a variable's offset by section and name. */
+struct named_sym {
+	size_t sec;
+	const char *name;
+	uint32_t value;
+};
+
+static int named_sym_cmp(const void *a, const void *b)
+{
+	const struct named_sym *x = a, *y = b;
+
+	if (x->sec != y->sec)
+		return x->sec < y->sec ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* clang leaves each DATASEC's size and its variables' offsets at 0: the
+ * linker was to fill them in. The kernel refuses such BTF, so take them
+ * from the ELF section and the symbols, as the kernel wants them: sorted.
+ * The symbols are sorted once and searched, not scanned per variable. */
+int btf_fixup_datasecs(struct bsdk_obj *obj)
+{
+	struct btf *btf = obj->btf;
+	struct named_sym *syms = malloc((obj->nsyms ? obj->nsyms : 1) * sizeof(*syms));
+	size_t nsyms = 0;
+
+	if (!syms)
+		return fail(ENOMEM);
+	for (size_t s = 0; s < obj->nsyms; s++) {
+		const GElf_Sym *sym = &obj->syms[s];
+
+		if (GELF_ST_TYPE(sym->st_info) == STT_OBJECT && sym->st_value <= UINT32_MAX)
+			syms[nsyms++] = (struct named_sym){ sym->st_shndx,
+				elf_sym_name(obj, sym), (uint32_t)sym->st_value };
+	}
+	qsort(syms, nsyms, sizeof(*syms), named_sym_cmp);
+	for (uint32_t id = 1; id < btf->ntypes; id++) {
+		struct btf_type *t = (struct btf_type *)own_type(btf, id);
+		struct btf_var_secinfo *v = (struct btf_var_secinfo *)(t + 1);
+		size_t sec;
+
+		if (btf_kind(t) != BTF_KIND_DATASEC ||
+		    !elf_sec_by_name(obj, btf_name(btf, t), &sec) ||
+		    obj->secs[sec].size > UINT32_MAX)
+			continue;
+		t->size = (uint32_t)obj->secs[sec].size;
+		for (uint16_t i = 0; i < btf_vlen(t); i++) {
+			const struct btf_type *var = btf_type_by_id(btf, v[i].type);
+			struct named_sym key = { sec, var ? btf_name(btf, var) : "", 0 };
+			const struct named_sym *found = var ?
+				bsearch(&key, syms, nsyms, sizeof(key), named_sym_cmp) : NULL;
+
+			if (found)
+				v[i].offset = found->value;
+		}
+		qsort(v, btf_vlen(t), sizeof(*v), secinfo_cmp);
+	}
+	free(syms);
+	/* the DATASECs' sizes changed */
+	return btf_resolve(btf);
+}
+
+/* A global function the linker will not export (__hidden, as usdt.bpf.h's
+ * bpf_usdt_arg()) can be verified like a static one: with what its caller
+ * knows, e.g. that a pointer argument is not NULL. The kernel decides by
+ * the BTF FUNC's linkage, so make it static, as libbpf does. */
+void btf_mark_hidden_static(struct bsdk_obj *obj)
+{
+	for (size_t i = 1; i < obj->nsyms; i++) {
+		const GElf_Sym *sym = &obj->syms[i];
+		int vis = GELF_ST_VISIBILITY(sym->st_other);
+		uint32_t id;
+
+		if (GELF_ST_TYPE(sym->st_info) != STT_FUNC || GELF_ST_BIND(sym->st_info) == STB_LOCAL ||
+		    (vis != STV_HIDDEN && vis != STV_INTERNAL) || sym->st_shndx == SHN_UNDEF)
+			continue;
+		id = btf_find(obj->btf, elf_sym_name(obj, sym), BTF_KIND_FUNC);
+		if (id) {
+			struct btf_type *t = (struct btf_type *)btf_type_by_id(obj->btf, id);
+
+			t->info = INFO(BTF_KIND_FUNC, BTF_FUNC_STATIC, 0);
+		}
+	}
+}

@@ -1,0 +1,506 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * maps.c - find the maps an object defines and create them.
+ *
+ * Three places define maps:
+ *   "maps"    the legacy section of struct bpf_map_def records, one per
+ *             symbol (the style of the 2015 samples); records may be longer
+ *             than the fields we know, as later versions of the struct were.
+ *   ".maps"   BTF-defined maps: each variable is a struct whose members
+ *             encode the attributes in their types (__uint, __type).
+ *   .data/.rodata/.bss
+ *             global variables: each section becomes a one-element array
+ *             whose value is the section's bytes.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "object/internal.h"
+#include "format/btf.h"
+
+/* The fields of the legacy struct bpf_map_def that we read, in order. */
+struct legacy_map_def {
+	uint32_t type, key_size, value_size, max_entries, map_flags;
+};
+
+/* The largest .data/.rodata/.bss we take, and all of them together. */
+#define DATA_SEC_MAX (256u << 20)
+
+/* Oldest layout: type, key_size, value_size, max_entries. */
+#define LEGACY_DEF_MIN_SIZE 16
+
+struct bsdk_map *map_add(struct bsdk_obj *obj, const char *name,
+			 const char *origin, size_t sec, uint64_t off)
+{
+	struct bsdk_map map = { .obj = obj, .name = strdup(name),
+		.origin = origin, .sec = sec, .sec_offset = off, .fd = -1 };
+
+	if (!map.name || array_push(&obj->maps, &obj->nmaps, &map, sizeof(map))) {
+		free(map.name);
+		return fail_ptr(ENOMEM);
+	}
+	return &obj->maps[obj->nmaps - 1];
+}
+
+static int collect_legacy(struct bsdk_obj *obj, size_t sec)
+{
+	const struct elf_sec *s = &obj->secs[sec];
+	size_t nsyms = 0, def_size;
+
+	for (size_t i = 0; i < obj->nsyms; i++)
+		if (obj->syms[i].st_shndx == sec &&
+		    GELF_ST_TYPE(obj->syms[i].st_info) != STT_SECTION)
+			nsyms++;
+	if (nsyms == 0)
+		return 0;
+	if (!s->data)
+		return obj_fail(obj, BSDK_EFORMAT, "section 'maps': has no data");
+	/* Every record has the same size: the section divided evenly. */
+	def_size = s->size / nsyms;
+	if (s->size % nsyms || def_size < LEGACY_DEF_MIN_SIZE)
+		return obj_fail(obj, BSDK_EFORMAT, "section 'maps': size %zu is not a multiple of a map definition for %zu maps",
+				s->size, nsyms);
+	for (size_t i = 0; i < obj->nsyms; i++) {
+		const GElf_Sym *sym = &obj->syms[i];
+		const char *name = elf_sym_name(obj, sym);
+		struct legacy_map_def def = { 0 };
+		struct bsdk_map *map;
+
+		if (sym->st_shndx != sec || GELF_ST_TYPE(sym->st_info) == STT_SECTION)
+			continue;
+		if (sym->st_value % def_size || range_outside(sym->st_value, def_size, s->size))
+			return obj_fail(obj, BSDK_EFORMAT, "map '%s': definition at offset %llu is not on a %zu-byte record boundary inside 'maps'",
+					name,
+					(unsigned long long)sym->st_value, def_size);
+		memcpy(&def, (const char *)s->data + sym->st_value,
+		       def_size < sizeof(def) ? def_size : sizeof(def));
+		/* Fields of later struct versions (inner_map_idx, numa_node,
+		 * ...) are not understood: refuse rather than ignore them. */
+		for (size_t b = sizeof(def); b < def_size; b++) {
+			if (((const char *)s->data)[sym->st_value + b])
+				return obj_fail(obj, BSDK_EFORMAT, "map '%s': legacy definition has non-zero fields past map_flags, which this loader does not support",
+						name);
+		}
+		map = map_add(obj, name, "maps", sec, sym->st_value);
+		if (!map)
+			return -errno;
+		map->type = def.type;
+		map->key_size = def.key_size;
+		map->value_size = def.value_size;
+		map->max_entries = def.max_entries;
+		map->map_flags = def.map_flags;
+	}
+	return 0;
+}
+
+/* __uint(name, N) is "int (*name)[N]": N is the array's element count. */
+static int btf_uint_member(const struct bsdk_obj *obj, const char *map,
+			   const struct btf_member *m, uint32_t *val)
+{
+	const struct btf_type *t = btf_skip_mods(obj->btf, m->type, NULL);
+	const struct btf_array *a;
+
+	if (!t || btf_kind(t) != BTF_KIND_PTR)
+		goto bad;
+	t = btf_skip_mods(obj->btf, t->type, NULL);
+	if (!t || btf_kind(t) != BTF_KIND_ARRAY)
+		goto bad;
+	a = (const void *)(t + 1);
+	*val = a->nelems;
+	return 0;
+bad:
+	return obj_fail(obj, BSDK_EBTF, "map '%s': field '%s' is not declared with __uint()", map, btf_str(obj->btf, m->name_off));
+}
+
+/* __type(name, T) is "typeof(T) *name": the size of what it points to. */
+static int btf_type_member(const struct bsdk_obj *obj, const char *map,
+			   const struct btf_member *m, uint32_t *size,
+			   uint32_t *type_id)
+{
+	const struct btf_type *t = btf_skip_mods(obj->btf, m->type, NULL);
+	uint64_t sz;
+
+	if (!t || btf_kind(t) != BTF_KIND_PTR ||
+	    btf_type_size(obj->btf, t->type, &sz) || sz > UINT32_MAX)
+		return obj_fail(obj, BSDK_EBTF, "map '%s': field '%s' is not declared with __type()", map, btf_str(obj->btf, m->name_off));
+	*size = (uint32_t)sz;
+	*type_id = t->type;
+	return 0;
+}
+
+static int parse_btf_map(struct bsdk_obj *obj, struct bsdk_map *map, uint32_t var_type)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+	} uints[] = {
+#define FIELD(f) { #f, offsetof(struct bsdk_map, f) }
+		FIELD(type), FIELD(max_entries), FIELD(map_flags), FIELD(pinning),
+		FIELD(key_size), FIELD(value_size), FIELD(map_extra), FIELD(numa_node),
+#undef FIELD
+	};
+	const struct btf_type *t = btf_skip_mods(obj->btf, var_type, NULL);
+	const struct btf_member *m;
+	int err = 0;
+
+	if (!t || btf_kind(t) != BTF_KIND_STRUCT)
+		return obj_fail(obj, BSDK_EBTF, "map '%s': definition in '.maps' is not a struct", map->name);
+	m = btf_members(t);
+	for (uint16_t i = 0; i < btf_vlen(t) && !err; i++) {
+		const char *field = btf_str(obj->btf, m[i].name_off);
+		size_t k = 0;
+
+		while (k < ARRAY_SIZE(uints) && strcmp(field, uints[k].name))
+			k++;
+		if (k < ARRAY_SIZE(uints)) {
+			err = btf_uint_member(obj, map->name, &m[i],
+					      (uint32_t *)((char *)map + uints[k].off));
+		} else if (strcmp(field, "key") == 0) {
+			err = btf_type_member(obj, map->name, &m[i], &map->key_size,
+					      &map->btf_key_type_id);
+		} else if (strcmp(field, "value") == 0) {
+			err = btf_type_member(obj, map->name, &m[i], &map->value_size,
+					      &map->btf_value_type_id);
+		} else if (strcmp(field, "values") == 0) {
+			return obj_fail(obj, ENOTSUP, "map '%s': initial 'values' (map-in-map, prog arrays) are not supported", map->name);
+		} else {
+			return obj_fail(obj, BSDK_EBTF, "map '%s': unknown field '%s' in its definition", map->name, field);
+		}
+	}
+	return err;
+}
+
+static int collect_btf_maps(struct bsdk_obj *obj, size_t sec)
+{
+	const struct btf_type *ds;
+	const struct btf_var_secinfo *vi;
+	uint32_t ds_id;
+
+	if (!obj->btf)
+		return obj_fail(obj, BSDK_EFORMAT, "section '.maps' needs BTF, but the object has no .BTF (build with clang -g)");
+	ds_id = btf_find(obj->btf, ".maps", BTF_KIND_DATASEC);
+	if (!ds_id)
+		return obj_fail(obj, BSDK_EBTF, ".BTF has no DATASEC for '.maps'");
+	ds = btf_type_by_id(obj->btf, ds_id);
+	vi = btf_secinfos(ds);
+	for (uint16_t i = 0; i < btf_vlen(ds); i++) {
+		const struct btf_type *var = btf_type_by_id(obj->btf, vi[i].type);
+		struct bsdk_map *map;
+		int err;
+
+		if (!var || btf_kind(var) != BTF_KIND_VAR)
+			return obj_fail(obj, BSDK_EBTF, "'.maps' entry %u is not a variable", i);
+		/* btf_fixup_datasecs() took the offset from the symbol */
+		if (range_outside(vi[i].offset, vi[i].size, obj->secs[sec].size))
+			return obj_fail(obj, BSDK_EBTF, "map '%s': lies outside the '.maps' section", btf_name(obj->btf, var));
+		map = map_add(obj, btf_name(obj->btf, var), ".maps", sec, vi[i].offset);
+		if (!map)
+			return -errno;
+		err = parse_btf_map(obj, map, var->type);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* *total: the bytes of the data sections before this one. */
+static int collect_data(struct bsdk_obj *obj, size_t sec, size_t *total)
+{
+	const struct elf_sec *s = &obj->secs[sec];
+	struct bsdk_map *map;
+
+	if (s->size == 0)
+		return 0;
+	/* .bss takes no room in the file, so only this bounds the copies we allocate, for all
+	 * the sections together (many .bss.NAME could add up); kernels refuse array values far
+	 * smaller (4 MB with 4K pages). */
+	if (s->size > DATA_SEC_MAX)
+		return obj_fail(obj, E2BIG, "section '%s': %zu bytes of global variables, more than the %u a map value may hold",
+				s->name, s->size, DATA_SEC_MAX);
+	if (*total + s->size > DATA_SEC_MAX)
+		return obj_fail(obj, E2BIG, "section '%s': with it, the object's global variables take %zu bytes, more than the %u this loader takes",
+				s->name, *total + s->size, DATA_SEC_MAX);
+	*total += s->size;
+	map = map_add(obj, s->name, s->name, sec, 0);
+	if (!map)
+		return -errno;
+	map->type = BPF_MAP_TYPE_ARRAY;
+	map->key_size = sizeof(uint32_t);
+	map->value_size = (uint32_t)s->size;
+	map->max_entries = 1;
+	map->is_global_data = true;
+	map->is_rodata = strncmp(s->name, ".rodata", 7) == 0;
+	/* The program must not write what user space froze. */
+	if (map->is_rodata)
+		map->map_flags = BPF_F_RDONLY_PROG;
+	map->init_data = calloc(1, s->size);
+	if (!map->init_data)
+		return fail(ENOMEM);
+	if (s->data)	/* .bss is SHT_NOBITS: zeros */
+		memcpy(map->init_data, s->data, s->size);
+	return 0;
+}
+
+/* The maps by where they are defined, for the lookups of relocations: an
+ * object with tens of thousands of maps has a relocation for each. */
+static int map_order_cmp(const void *a, const void *b, void *arg)
+{
+	const struct bsdk_map *maps = arg;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	if (maps[x].sec != maps[y].sec)
+		return maps[x].sec < maps[y].sec ? -1 : 1;
+	if (maps[x].sec_offset != maps[y].sec_offset)
+		return maps[x].sec_offset < maps[y].sec_offset ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+static int maps_index(struct bsdk_obj *obj)
+{
+	free(obj->map_order);
+	obj->nmap_order = 0;
+	obj->map_order = malloc((obj->nmaps ? obj->nmaps : 1) * sizeof(*obj->map_order));
+	if (!obj->map_order)
+		return fail(ENOMEM);
+	for (size_t i = 0; i < obj->nmaps; i++)
+		obj->map_order[i] = i;
+	qsort_r(obj->map_order, obj->nmaps, sizeof(*obj->map_order), map_order_cmp, obj->maps);
+	obj->nmap_order = obj->nmaps;
+	return 0;
+}
+
+int maps_collect(struct bsdk_obj *obj)
+{
+	size_t data_total = 0;
+	int err = 0;
+
+	for (size_t i = 1; i < obj->nsecs && !err; i++) {
+		const char *name = obj->secs[i].name;
+
+		if (strcmp(name, "maps") == 0)
+			err = collect_legacy(obj, i);
+		else if (strcmp(name, ".maps") == 0)
+			err = collect_btf_maps(obj, i);
+		else if (elf_sec_is_data(obj, i))
+			err = collect_data(obj, i, &data_total);
+	}
+	return err ? err : maps_index(obj);
+}
+
+/* The first map defined at sec + offset that is (data) or is not a global
+ * data map; a scan when maps were added after the index was made. */
+static struct bsdk_map *map_at(const struct bsdk_obj *obj, size_t sec, uint64_t offset, bool data)
+{
+	size_t lo = 0, hi = obj->nmap_order;
+
+	if (obj->nmap_order != obj->nmaps) {
+		for (size_t i = 0; i < obj->nmaps; i++)
+			if (obj->maps[i].sec == sec && obj->maps[i].is_global_data == data &&
+			    (data || obj->maps[i].sec_offset == offset))
+				return &obj->maps[i];
+		return NULL;
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct bsdk_map *m = &obj->maps[obj->map_order[mid]];
+
+		if (m->sec < sec || (m->sec == sec && m->sec_offset < offset))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < obj->nmap_order; lo++) {
+		struct bsdk_map *m = &obj->maps[obj->map_order[lo]];
+
+		if (m->sec != sec || m->sec_offset != offset)
+			break;
+		if (m->is_global_data == data)
+			return m;
+	}
+	return NULL;
+}
+
+struct bsdk_map *map_by_sec_offset(const struct bsdk_obj *obj, size_t sec, uint64_t offset)
+{
+	return map_at(obj, sec, offset, false);
+}
+
+/* A data section's map is defined at its offset 0. */
+struct bsdk_map *map_by_data_sec(const struct bsdk_obj *obj, size_t sec)
+{
+	return map_at(obj, sec, 0, true);
+}
+
+static int pinned_map_reuse(struct bsdk_map *map, const char *path)
+{
+	struct bpf_map_info info;
+	union bpf_attr attr;
+	int fd, err;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.pathname = (uint64_t)(uintptr_t)path;
+	fd = sys_bpf(BPF_OBJ_GET, &attr, sizeof(attr));
+	if (fd < 0)
+		return fd == -ENOENT ? 0 : fd;
+
+	err = bpf_map_get_info(fd, &info);
+	if (!err && (info.type != map->type || info.key_size != map->key_size ||
+		     info.value_size != map->value_size ||
+		     info.max_entries != map->max_entries ||
+		     info.map_flags != map->map_flags))
+		err = log_fail(EEXIST, "map '%s': the map pinned at '%s' has a different definition", map->name, path);
+	if (err) {
+		close(fd);
+		return err;
+	}
+	log_info("map '%s': reusing the map pinned at '%s'", map->name, path);
+	map->fd = fd;
+	return 1;
+}
+
+/* /sys/fs/bpf/NAME for a map pinned by name. The name comes from the
+ * object and the kernel checks it only when it takes the BTF: make sure
+ * it is one path component, an identifier, before building a path of it. */
+static int pin_path(const struct bsdk_map *map, char path[PATH_MAX])
+{
+	const char *n = map->name;
+	bool ok = (*n >= 'A' && *n <= 'Z') || (*n >= 'a' && *n <= 'z') || *n == '_';
+
+	for (; ok && *n; n++)
+		ok = (*n >= 'A' && *n <= 'Z') || (*n >= 'a' && *n <= 'z') ||
+		     (*n >= '0' && *n <= '9') || *n == '_';
+	if (!ok || n - map->name > NAME_MAX)
+		return log_fail(EINVAL, "map '%s': cannot be pinned by name: its name is not a C identifier", map->name);
+	snprintf(path, PATH_MAX, "/sys/fs/bpf/%s", map->name);
+	return 0;
+}
+
+static int map_create(struct bsdk_map *map)
+{
+	char path[PATH_MAX];
+	union bpf_attr attr;
+	int fd, err;
+
+	if (map->type == BPF_MAP_TYPE_PERF_EVENT_ARRAY) {
+		/* One slot per CPU is what bsdk_perfbuf_new() fills. */
+		if (map->max_entries == 0) {
+			int ncpus = bsdk_cpu_possible_count();
+
+			if (ncpus < 0)
+				return ncpus;
+			map->max_entries = (uint32_t)ncpus;
+		}
+		if (!map->key_size)
+			map->key_size = sizeof(uint32_t);
+		if (!map->value_size)
+			map->value_size = sizeof(uint32_t);
+	}
+
+	if (map->pinning == 1 /* LIBBPF_PIN_BY_NAME */) {
+		err = pin_path(map, path);
+		if (err)
+			return err;
+		err = pinned_map_reuse(map, path);
+		if (err)
+			return err < 0 ? err : 0;
+	}
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = map->type;
+	attr.key_size = map->key_size;
+	attr.value_size = map->value_size;
+	attr.max_entries = map->max_entries;
+	attr.map_flags = map->map_flags;
+	attr.map_extra = map->map_extra;
+	attr.numa_node = map->numa_node;	/* used with BPF_F_NUMA_NODE */
+	kernel_name(attr.map_name, map->name);
+	/* Global data mapped into user space: counters read with no system call. */
+	if (map->is_global_data)
+		attr.map_flags |= BPF_F_MMAPABLE;
+	/* Types let bpftool print the map; some kernels refuse them for
+	 * some map types, which is no reason to fail. */
+	if (map->obj->btf_fd >= 0 && map->btf_value_type_id) {
+		attr.btf_fd = (uint32_t)map->obj->btf_fd;
+		attr.btf_key_type_id = map->btf_key_type_id;
+		attr.btf_value_type_id = map->btf_value_type_id;
+	}
+	fd = sys_bpf(BPF_MAP_CREATE, &attr, sizeof(attr));
+	if (fd < 0 && attr.btf_value_type_id) {
+		log_debug("map '%s': created without BTF types, which the kernel refused: %s", map->name, bsdk_strerror(fd));
+		attr.btf_fd = attr.btf_key_type_id = attr.btf_value_type_id = 0;
+		fd = sys_bpf(BPF_MAP_CREATE, &attr, sizeof(attr));
+	}
+	if (fd < 0 && (attr.map_flags & BPF_F_MMAPABLE) && !(map->map_flags & BPF_F_MMAPABLE)) {
+		log_debug("map '%s': created without BPF_F_MMAPABLE, which the kernel refused: %s", map->name, bsdk_strerror(fd));
+		attr.map_flags &= ~BPF_F_MMAPABLE;
+		fd = sys_bpf(BPF_MAP_CREATE, &attr, sizeof(attr));
+	}
+	if (fd < 0)
+		return log_fail(-fd, "map '%s': the kernel refused to create it (type %u, key %u, value %u, max_entries %u): %s",
+				map->name, map->type, map->key_size, map->value_size,
+				map->max_entries, bsdk_strerror(fd));
+	map->fd = fd;
+	map->mmapable = attr.map_flags & BPF_F_MMAPABLE;
+	log_debug("map '%s': created, fd %d", map->name, fd);
+
+	if (map->is_global_data) {
+		uint32_t zero = 0;
+
+		err = bpf_map_update(fd, &zero, map->init_data, 0);
+		if (!err && map->is_rodata) {
+			memset(&attr, 0, sizeof(attr));
+			attr.map_fd = fd;
+			err = sys_bpf(BPF_MAP_FREEZE, &attr, sizeof(attr));
+		}
+		if (err)
+			return log_fail(-err, "map '%s': cannot set its initial value: %s", map->name, bsdk_strerror(err));
+		err = globals_mmap(map);
+		if (err)
+			return err;
+	}
+
+	if (map->pinning == 1) {
+		memset(&attr, 0, sizeof(attr));
+		attr.pathname = (uint64_t)(uintptr_t)path;
+		attr.bpf_fd = fd;
+		err = sys_bpf(BPF_OBJ_PIN, &attr, sizeof(attr));
+		if (err)
+			return log_fail(-err, "map '%s': cannot pin it at '%s': %s", map->name, path, bsdk_strerror(err));
+		map->pinned_here = true;
+	}
+	return 0;
+}
+
+/* Only the pins this load made: a reused pin belongs to whoever made it. */
+int bsdk_obj_unpin(struct bsdk_obj *obj)
+{
+	char path[PATH_MAX];
+	int err = 0;
+
+	for (size_t i = 0; obj && i < obj->nmaps; i++) {
+		struct bsdk_map *map = &obj->maps[i];
+		int e;
+
+		if (!map->pinned_here || pin_path(map, path))
+			continue;
+		e = unlink(path) < 0 && errno != ENOENT ? errno : 0;
+		if (e && !err)
+			err = log_fail(e, "map '%s': cannot remove its pin '%s': %s",
+				       map->name, path, bsdk_strerror(e));
+		if (!e)
+			map->pinned_here = false;
+	}
+	return err;
+}
+
+int maps_create(struct bsdk_obj *obj)
+{
+	for (size_t i = 0; i < obj->nmaps; i++) {
+		int err = map_create(&obj->maps[i]);
+
+		if (err)
+			return err;
+	}
+	return 0;
+}

@@ -1,0 +1,586 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * obj.c - the object's life: open (parse everything), load (create maps,
+ * load programs), attach, close. The public accessors live here too.
+ *
+ * Opening does all the parsing and checking that needs no kernel, so a
+ * malformed object fails at bsdk_obj_open() - which `bpfsdk inspect` and
+ * the fuzz target exercise without any bpf() call.
+ */
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "object/internal.h"
+#include "format/btf.h"
+#include "co-re/core.h"
+#include "co-re/kbtf.h"
+
+/* The largest object file bsdk_obj_open() reads: far larger than what
+ * clang makes of any BPF program, small enough to read into memory. */
+#define OBJ_SIZE_MAX (512u << 20)
+
+static int btf_collect(struct bsdk_obj *obj)
+{
+	const struct elf_sec *s;
+	uint32_t to;
+
+	s = elf_sec_by_name(obj, ".BTF", NULL);
+	if (s && !elf_sec_name_unique(obj, ".BTF"))
+		return obj_fail(obj, BSDK_EFORMAT, "two sections are named '.BTF'");
+	if (s) {
+		if (s->shdr.sh_type != SHT_PROGBITS || !s->data)
+			return obj_fail(obj, BSDK_EFORMAT, "section '.BTF' holds no data (type %u)", s->shdr.sh_type);
+		obj->btf = btf_parse(s->data, s->size, obj->name);
+		if (!obj->btf)
+			return -errno;
+		/* the kernel refuses it too, and every walk of such a chain fails */
+		if (btf_loop(obj->btf, &to))
+			return obj_fail(obj, BSDK_EBTF, ".BTF: type %u: refers back to type %u: typedefs, modifiers, arrays or variables in a loop",
+					btf_loop(obj->btf, &to), to);
+		btf_mark_hidden_static(obj);
+		return btf_fixup_datasecs(obj);
+	}
+	return 0;
+}
+
+/* Open the object in image (malloc'ed, size > 0), which it takes: freed
+ * with the object, or at once on failure. */
+static struct bsdk_obj *obj_open_image(void *image, size_t size, const char *name,
+				       const struct bsdk_obj_open_opts *opts)
+{
+	struct bsdk_obj_open_opts o = { 0 };
+	const struct elf_sec *s;
+	struct bsdk_obj *obj;
+	int err;
+
+	if (opts && opts_copy(&o, sizeof(o), opts, opts->sz, sizeof(size_t), "bsdk_obj_open_opts")) {
+		free(image);
+		return NULL;
+	}
+	obj = calloc(1, sizeof(*obj));
+	if (!obj) {
+		free(image);
+		return fail_ptr(ENOMEM);
+	}
+	obj->btf_fd = -1;
+	obj->image = image;
+	obj->image_size = size;
+	obj->name = strdup(name ? name : "(memory)");
+	if (o.btf_path)
+		obj->btf_path = strdup(o.btf_path);
+	if (!obj->name || (o.btf_path && !obj->btf_path)) {
+		bsdk_obj_close(obj);
+		return fail_ptr(ENOMEM);
+	}
+
+	/* A kernel BTF named by the caller is checked now, whether or not this object needs it. */
+	err = obj->btf_path && !kbtf_vmlinux(obj->btf_path) ? -errno : 0;
+	if (!err)
+		err = elf_parse(obj);
+	if (!err)
+		err = btf_collect(obj);
+	if (!err)
+		err = maps_collect(obj);
+	if (!err)
+		err = externs_collect(obj);
+	if (!err)
+		err = progs_collect(obj);
+	if (!err && obj->nprogs == 0) {
+		log_error("'%s': no BPF programs in the object", obj->name);
+		err = -BSDK_EFORMAT;
+	}
+	/* func and line info name types and strings of .BTF: alone, it means nothing. */
+	s = err ? NULL : elf_sec_by_name(obj, ".BTF.ext", NULL);
+	if (s && !elf_sec_name_unique(obj, ".BTF.ext"))
+		err = obj_fail(obj, BSDK_EFORMAT, "two sections are named '.BTF.ext'");
+	else if (s && s->data && obj->btf)
+		err = btf_ext_parse(obj, s->data, s->size);
+	if (!err)
+		err = core_resolve_all(obj);
+	if (!err)
+		err = relos_collect(obj);
+	if (!err)
+		err = relos_link_all(obj);
+	if (err) {
+		bsdk_obj_close(obj);
+		return fail_ptr(-err);
+	}
+	if (!bsdk_obj_gpl_compatible(obj))
+		log_debug("'%s': license '%s' is not GPL-compatible: GPL-only helpers such as bpf_perf_event_output() will be refused",
+			  obj->name, obj->license);
+	return obj;
+}
+
+struct bsdk_obj *bsdk_obj_open_mem_opts(const void *buf, size_t size, const char *name,
+					const struct bsdk_obj_open_opts *opts)
+{
+	void *image;
+
+	if (!buf || size == 0) {
+		log_error("'%s': empty object", name ? name : "(memory)");
+		return fail_ptr(BSDK_EFORMAT);
+	}
+	image = malloc(size);
+	if (!image)
+		return fail_ptr(ENOMEM);
+	memcpy(image, buf, size);
+	return obj_open_image(image, size, name, opts);
+}
+
+struct bsdk_obj *bsdk_obj_open_mem(const void *buf, size_t size, const char *name)
+{
+	return bsdk_obj_open_mem_opts(buf, size, name, NULL);
+}
+
+struct bsdk_obj *bsdk_obj_open(const char *path)
+{
+	return bsdk_obj_open_opts(path, NULL);
+}
+
+/* Read exactly size bytes at the file's current offset. 0 or errno (EIO: the file ended). */
+static int read_all(int fd, void *buf, size_t size)
+{
+	for (size_t done = 0; done < size;) {
+		ssize_t n = read(fd, (char *)buf + done, size - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? errno : EIO;
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+/* The file is read once, into the image the object keeps; what is not
+ * an ELF file, or is far larger than any BPF object, is not read at all. */
+struct bsdk_obj *bsdk_obj_open_opts(const char *path, const struct bsdk_obj_open_opts *opts)
+{
+	unsigned char magic[SELFMAG];
+	struct stat st;
+	void *buf;
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err = errno;
+		log_error("cannot open '%s': %s", path, bsdk_strerror(err));
+		return fail_ptr(err);
+	}
+	if (fstat(fd, &st) < 0) {
+		err = errno;
+		log_error("cannot read '%s': %s", path, bsdk_strerror(err));
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		err = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		log_error("'%s': not a regular file", path);
+		goto fail;
+	}
+	if (st.st_size == 0 || (size_t)st.st_size < SELFMAG) {
+		log_error("'%s': %s", path, st.st_size ? "not an ELF file" : "empty object");
+		err = BSDK_EFORMAT;
+		goto fail;
+	}
+	if ((uint64_t)st.st_size > OBJ_SIZE_MAX) {
+		log_error("'%s': %llu bytes, more than the %u MiB this loader reads of an object",
+			  path, (unsigned long long)st.st_size, OBJ_SIZE_MAX >> 20);
+		err = E2BIG;
+		goto fail;
+	}
+	err = read_all(fd, magic, SELFMAG);
+	if (!err && memcmp(magic, ELFMAG, SELFMAG)) {
+		log_error("'%s': not an ELF file", path);
+		err = BSDK_EFORMAT;
+		goto fail;
+	}
+	buf = err ? NULL : malloc((size_t)st.st_size);
+	if (!err && !buf)
+		err = ENOMEM;
+	if (!err) {
+		memcpy(buf, magic, SELFMAG);
+		err = read_all(fd, (char *)buf + SELFMAG, (size_t)st.st_size - SELFMAG);
+		if (err)
+			free(buf);
+	}
+	if (err) {
+		if (err != ENOMEM)
+			log_error("cannot read '%s': %s", path, bsdk_strerror(err));
+		goto fail;
+	}
+	close(fd);
+	return obj_open_image(buf, (size_t)st.st_size, path, opts);
+fail:
+	close(fd);
+	return fail_ptr(err);
+}
+
+static void obj_unload(struct bsdk_obj *obj)
+{
+	for (size_t i = 0; i < obj->nprogs; i++) {
+		if (obj->progs[i].fd >= 0)
+			close(obj->progs[i].fd);
+		obj->progs[i].fd = -1;
+	}
+	for (size_t i = 0; i < obj->nmaps; i++) {
+		globals_unmap(&obj->maps[i]);
+		if (obj->maps[i].fd >= 0)
+			close(obj->maps[i].fd);
+		obj->maps[i].fd = -1;
+	}
+	if (obj->btf_fd >= 0)
+		close(obj->btf_fd);
+	obj->btf_fd = -1;
+	obj->loaded = false;
+}
+
+int bsdk_obj_load(struct bsdk_obj *obj)
+{
+	int err;
+
+	if (obj->loaded)
+		return obj_fail(obj, EBUSY, "already loaded");
+	err = core_check_load(obj);
+	if (err)
+		return err;
+	bsdk_bump_memlock();
+	/* externs first: they fix the .kconfig map's value */
+	err = externs_load(obj);
+	obj->exts_resolved = true;
+	if (err)
+		return err;
+	btf_load(obj);
+	err = maps_create(obj);
+	for (size_t i = 0; i < obj->nprogs && !err; i++)
+		if (obj->progs[i].autoload)
+			err = prog_load(&obj->progs[i]);
+	if (err) {
+		bsdk_obj_unpin(obj);
+		obj_unload(obj);
+		errno = -err;
+		return err;
+	}
+	obj->loaded = true;
+	return 0;
+}
+
+void link_free(struct bsdk_link *link)
+{
+	if (link->more)
+		link_free(link->more);
+	if (link->link_fd >= 0)
+		close(link->link_fd);
+	if (link->perf_fd >= 0)
+		close(link->perf_fd);
+	free(link);
+}
+
+void bsdk_obj_close(struct bsdk_obj *obj)
+{
+	if (!obj)
+		return;
+	while (obj->links) {
+		struct bsdk_link *link = obj->links;
+
+		obj->links = link->next;
+		link_free(link);
+	}
+	obj_unload(obj);
+	for (size_t i = 0; i < obj->nmaps; i++) {
+		free(obj->maps[i].name);
+		free(obj->maps[i].init_data);
+	}
+	for (size_t i = 0; i < obj->nprogs; i++) {
+		free(obj->progs[i].relos);
+		free(obj->progs[i].helpers);
+		free(obj->progs[i].target_buf);
+		free(obj->progs[i].core);
+	}
+	for (size_t i = 0; obj->relos && i < obj->nsecs; i++)
+		free(obj->relos[i]);
+	for (size_t i = 0; obj->ext && i < obj->nsecs; i++) {
+		free(obj->ext[i].func);
+		free(obj->ext[i].line);
+	}
+	core_relos_free(obj);
+	free(obj->ext);
+	free(obj->relos);
+	free(obj->nrelos);
+	free(obj->maps);
+	free(obj->map_order);
+	free(obj->progs);
+	free(obj->subprogs);
+	btf_free(obj->btf);
+	free(obj->syms);
+	free(obj->secs);
+	free(obj->sec_order);
+	free(obj->license);
+	if (obj->elf)
+		elf_end(obj->elf);
+	free(obj->image);
+	free(obj->name);
+	free(obj->btf_path);
+	free(obj->exts);
+	free(obj->fd_array);
+	free(obj);
+}
+
+const char *bsdk_obj_name(const struct bsdk_obj *obj) { return obj->name; }
+const char *bsdk_obj_license(const struct bsdk_obj *obj) { return obj->license; }
+uint32_t bsdk_obj_kversion(const struct bsdk_obj *obj) { return obj->kversion; }
+bool bsdk_obj_has_btf(const struct bsdk_obj *obj) { return obj->btf != NULL; }
+
+bool bsdk_obj_gpl_compatible(const struct bsdk_obj *obj)
+{
+	static const char *const gpl[] = { "GPL", "GPL v2",
+		"GPL and additional rights", "Dual BSD/GPL", "Dual MIT/GPL",
+		"Dual MPL/GPL" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(gpl); i++)
+		if (strcmp(obj->license, gpl[i]) == 0)
+			return true;
+	return false;
+}
+
+struct bsdk_prog *bsdk_obj_prog_next(const struct bsdk_obj *obj, const struct bsdk_prog *prev)
+{
+	size_t next = prev ? (size_t)(prev - obj->progs) + 1 : 0;
+
+	return next < obj->nprogs ? &obj->progs[next] : NULL;
+}
+
+struct bsdk_map *bsdk_obj_map_next(const struct bsdk_obj *obj, const struct bsdk_map *prev)
+{
+	size_t next = prev ? (size_t)(prev - obj->maps) + 1 : 0;
+
+	return next < obj->nmaps ? &obj->maps[next] : NULL;
+}
+
+struct bsdk_prog *bsdk_obj_prog_find(const struct bsdk_obj *obj, const char *name)
+{
+	for (size_t i = 0; i < obj->nprogs; i++)
+		if (strcmp(obj->progs[i].fn.name, name) == 0)
+			return &obj->progs[i];
+	return fail_ptr(ENOENT);
+}
+
+struct bsdk_map *bsdk_obj_map_find(const struct bsdk_obj *obj, const char *name)
+{
+	for (size_t i = 0; i < obj->nmaps; i++)
+		if (strcmp(obj->maps[i].name, name) == 0)
+			return &obj->maps[i];
+	return fail_ptr(ENOENT);
+}
+
+/* The symbol of global variable name and the data map that holds it. */
+const GElf_Sym *obj_global_find(const struct bsdk_obj *obj, const char *name,
+				struct bsdk_map **map)
+{
+	for (size_t i = 0; i < obj->nsyms; i++) {
+		const GElf_Sym *sym = &obj->syms[i];
+
+		if (GELF_ST_TYPE(sym->st_info) == STT_OBJECT &&
+		    sym->st_shndx > 0 && sym->st_shndx < obj->nsecs &&
+		    strcmp(elf_sym_name(obj, sym), name) == 0 &&
+		    (*map = map_by_data_sec(obj, sym->st_shndx)))
+			return sym;
+	}
+	return NULL;
+}
+
+int bsdk_obj_set_global(struct bsdk_obj *obj, const char *name, const void *value, size_t size)
+{
+	struct bsdk_map *map;
+	const GElf_Sym *sym = obj_global_find(obj, name, &map);
+
+	if (!sym)
+		return obj_fail(obj, ENOENT, "no global variable '%s' in .rodata, .data or .bss", name);
+	if (obj->loaded)
+		return obj_fail(obj, EBUSY, "global '%s' can only be set before load", name);
+	if (sym->st_size != size)
+		return obj_fail(obj, EINVAL, "global '%s' is %llu bytes, the value given is %zu",
+				name, (unsigned long long)sym->st_size, size);
+	if (range_outside(sym->st_value, size, map->value_size))
+		return obj_fail(obj, BSDK_EFORMAT, "global '%s' lies outside its section", name);
+	memcpy((char *)map->init_data + sym->st_value, value, size);
+	return 0;
+}
+
+int bsdk_obj_global_size(const struct bsdk_obj *obj, const char *name)
+{
+	struct bsdk_map *map;
+	const GElf_Sym *sym = obj_global_find(obj, name, &map);
+
+	if (!sym)
+		return fail(ENOENT);
+	return sym->st_size > INT32_MAX ? fail(E2BIG) : (int)sym->st_size;
+}
+
+/* ---- programs ---- */
+
+const char *bsdk_prog_name(const struct bsdk_prog *prog) { return prog->fn.name; }
+const char *bsdk_prog_section(const struct bsdk_prog *prog) { return prog->section; }
+int bsdk_prog_type(const struct bsdk_prog *prog) { return prog->kind->prog_type; }
+int bsdk_prog_expected_attach_type(const struct bsdk_prog *prog)
+{
+	return (int)prog->kind->expected_attach_type;
+}
+const char *bsdk_prog_type_name(const struct bsdk_prog *prog) { return prog->kind->type_name; }
+const char *bsdk_prog_attach_target(const struct bsdk_prog *prog) { return prog->target; }
+size_t bsdk_prog_insn_count(const struct bsdk_prog *prog) { return prog->fn.count; }
+int bsdk_prog_fd(const struct bsdk_prog *prog) { return prog->fd; }
+size_t bsdk_prog_linked_insn_count(const struct bsdk_prog *prog) { return prog->linked_count; }
+size_t bsdk_prog_func_info_count(const struct bsdk_prog *prog) { return prog->nfunc; }
+size_t bsdk_prog_line_info_count(const struct bsdk_prog *prog) { return prog->nline; }
+size_t bsdk_prog_relo_count(const struct bsdk_prog *prog) { return prog->nrelos; }
+size_t bsdk_prog_helper_count(const struct bsdk_prog *prog) { return prog->nhelpers; }
+
+int bsdk_prog_helper_id(const struct bsdk_prog *prog, size_t i)
+{
+	return i < prog->nhelpers ? prog->helpers[i] : fail(ERANGE);
+}
+
+int bsdk_prog_relo(const struct bsdk_prog *prog, size_t i, struct bsdk_relo_info *info)
+{
+	static const char *const names[] = { "map", "data", "call", "func", "ksym", "kfunc" };
+	const struct relo *r;
+
+	if (i >= prog->nrelos)
+		return fail(ERANGE);
+	r = &prog->relos[i];
+	memset(info, 0, sizeof(*info));
+	info->kind = r->kind;
+	info->kind_name = names[r->kind];
+	info->insn = r->insn;
+	info->symbol = r->sym_name;
+	if (r->kind == BSDK_RELO_MAP || r->kind == BSDK_RELO_DATA)
+		info->map = &prog->obj->maps[r->map];
+	else if (r->kind == BSDK_RELO_KSYM || r->kind == BSDK_RELO_KFUNC)
+		info->target = r->ext;
+	else
+		info->target = r->target;
+	info->offset = r->offset;
+	return 0;
+}
+
+bool bsdk_prog_autoload(const struct bsdk_prog *prog) { return prog->autoload; }
+
+int bsdk_prog_set_autoload(struct bsdk_prog *prog, bool autoload)
+{
+	if (prog->obj->loaded)
+		return fail(EBUSY);
+	prog->autoload = autoload;
+	return 0;
+}
+
+int bsdk_prog_set_attach_target(struct bsdk_prog *prog, const char *target)
+{
+	char *copy;
+
+	if (!target || !*target || prog->kind->target == TARGET_NONE)
+		return log_fail(EINVAL, "program '%s': %s", prog->fn.name,
+				prog->kind->target == TARGET_NONE ? "its kind takes no attach target" :
+				"empty attach target");
+	copy = strdup(target);
+	if (!copy)
+		return fail(ENOMEM);
+	free(prog->target_buf);
+	prog->target = prog->target_buf = copy;
+	prog->attach_btf_id = 0;	/* a BTF target is looked up again at load */
+	return 0;
+}
+
+struct bsdk_link *link_new(struct bsdk_prog *prog)
+{
+	struct bsdk_link *link;
+
+	if (prog->fd < 0) {
+		log_error("program '%s': not loaded, cannot attach", prog->fn.name);
+		return fail_ptr(EBADF);
+	}
+	link = malloc(sizeof(*link));
+	if (!link)
+		return fail_ptr(ENOMEM);
+	*link = (struct bsdk_link){ .obj = prog->obj, .prog = prog, .link_fd = -1, .perf_fd = -1 };
+	return link;
+}
+
+struct bsdk_link *bsdk_prog_link(const struct bsdk_prog *prog)
+{
+	/* the list is newest first */
+	for (struct bsdk_link *l = prog->obj->links; l; l = l->next)
+		if (l->prog == prog)
+			return l;
+	return fail_ptr(ENOENT);
+}
+
+void link_add(struct bsdk_prog *prog, struct bsdk_link *link)
+{
+	link->next = prog->obj->links;
+	prog->obj->links = link;
+	prog->attached = true;
+}
+
+struct bsdk_link *bsdk_prog_attach(struct bsdk_prog *prog)
+{
+	struct bsdk_link *link;
+	int err;
+
+	if (prog->fd >= 0 && !prog->kind->attach) {
+		log_error("program '%s': section '%s' has no attach point of its own: %s",
+			  prog->fn.name, prog->section, prog->kind->manual);
+		return fail_ptr(EOPNOTSUPP);
+	}
+	link = link_new(prog);
+	if (!link)
+		return NULL;
+	err = prog->kind->attach(prog, link);
+	if (err) {
+		link_free(link);
+		return fail_ptr(-err);
+	}
+	log_info("program '%s': attached to %s '%s'", prog->fn.name,
+		 prog->kind->type_name, prog->target);
+	link_add(prog, link);
+	return link;
+}
+
+int bsdk_link_fd(const struct bsdk_link *link)
+{
+	return link->link_fd >= 0 ? link->link_fd : link->perf_fd;
+}
+
+void bsdk_link_destroy(struct bsdk_link *link)
+{
+	struct bsdk_link **pp;
+
+	if (!link)
+		return;
+	for (pp = &link->obj->links; *pp; pp = &(*pp)->next) {
+		if (*pp == link) {
+			*pp = link->next;
+			break;
+		}
+	}
+	link_free(link);
+}
+
+/* ---- maps ---- */
+
+const char *bsdk_map_name(const struct bsdk_map *map) { return map->name; }
+int bsdk_map_type(const struct bsdk_map *map) { return (int)map->type; }
+uint32_t bsdk_map_key_size(const struct bsdk_map *map) { return map->key_size; }
+uint32_t bsdk_map_value_size(const struct bsdk_map *map) { return map->value_size; }
+uint32_t bsdk_map_max_entries(const struct bsdk_map *map) { return map->max_entries; }
+const char *bsdk_map_origin(const struct bsdk_map *map) { return map->origin; }
+int bsdk_map_fd(const struct bsdk_map *map) { return map ? map->fd : fail(EINVAL); }
+uint32_t bsdk_map_pinning(const struct bsdk_map *map) { return map->pinning; }
+
+int bsdk_map_set_max_entries(struct bsdk_map *map, uint32_t max_entries)
+{
+	if (!map->obj || map->obj->loaded)	/* pinned, or created */
+		return fail(EBUSY);
+	map->max_entries = max_entries;
+	return 0;
+}
