@@ -15,8 +15,8 @@
 #   make fuzz          fuzz every parser, FUZZ_SECONDS each (default 60)
 #                      (the targets: tests/fuzz/fuzz.mk; make fuzz-obj ...)
 #   make test-asan     the unit tests and CLI suites under ASan/UBSan/LSan
-#   make check-headers regenerate include/bpf_helper_defs.h and diff it
-#   make update-headers rewrite include/bpf_helper_defs.h from the UAPI header
+#   make check-headers regenerate include/bpf/bpf_helper_defs.h and diff it
+#   make update-headers rewrite include/bpf/bpf_helper_defs.h from the UAPI header
 #   make picture       redraw docs/picture.svg from docs/picture.dot
 #   make install       the tool, libraries, headers, bpfsdk.pc, man pages
 #                      (PREFIX=/usr/local, DESTDIR=staging directory)

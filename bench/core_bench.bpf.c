@@ -7,8 +7,8 @@
  * BTF; opening and loading this object is what the benchmark times.
  */
 #include <linux/bpf.h>
-#include "bpf_helpers.h"
-#include "bpf_core_read.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
 
 char LICENSE[] SEC("license") = "GPL";
 

@@ -13,7 +13,7 @@
  * the bench knows the exact number of records lost on the way.
  */
 #include <linux/bpf.h>
-#include "bpf_helpers.h"
+#include <bpf/bpf_helpers.h>
 
 #include "perf_bench.h"
 

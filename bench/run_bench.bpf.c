@@ -8,7 +8,7 @@
  * produced and lost counts of the copy bpfsdk run loaded.
  */
 #include <linux/bpf.h>
-#include "bpf_helpers.h"
+#include <bpf/bpf_helpers.h>
 
 #include "perf_bench.h"
 

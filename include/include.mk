@@ -2,7 +2,7 @@
 # headers are tested by tests/bats/headers.bats; docs/headers.md says how to
 # use them.
 
-HELPER_DEFS     := include/bpf_helper_defs.h
+HELPER_DEFS     := include/bpf/bpf_helper_defs.h
 UAPI_BPF_H      ?= /usr/include/linux/bpf.h
 
 # Regenerate the helper declarations from the installed UAPI header and fail

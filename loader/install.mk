@@ -8,7 +8,8 @@
 # The SDK headers go to PREFIX/include/bpfsdk/bpf/, so a BPF program built
 # with -I PREFIX/include/bpfsdk includes them as <bpf/bpf_helpers.h>, and
 # libbpf-dev's /usr/include/bpf/ stays untouched: the -I directory is
-# searched first. `pkg-config --variable=bpf_includedir bpfsdk` names it.
+# searched first. `pkg-config --variable=bpf_includedir bpfsdk` names it,
+# and `pkg-config --variable=bpfsdk bpfsdk` the tool (for gen skeleton).
 
 PREFIX     ?= /usr/local
 DESTDIR    ?=
@@ -19,7 +20,7 @@ MANDIR     ?= $(PREFIX)/share/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 BPF_INCLUDEDIR := $(INCLUDEDIR)/bpfsdk
 
-SDK_HEADERS := $(sort $(wildcard include/*.h))
+SDK_HEADERS := $(sort $(wildcard include/bpf/*.h))
 MAN_PAGES   := docs/man/bpfsdk.8 docs/man/bpfsdk.3
 
 # The pkg-config file, written at install time with that PREFIX and the
@@ -28,6 +29,7 @@ MAN_PAGES   := docs/man/bpfsdk.8 docs/man/bpfsdk.3
 PC_PRIVATE_PC := $(shell pkg-config --exists libelf zlib 2>/dev/null && echo y)
 PC_SED := -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|' \
 	  -e 's|@BPF_INCLUDEDIR@|$(BPF_INCLUDEDIR)|; s|@VERSION@|$(LIB_VERSION)|' \
+	  -e 's|@BINDIR@|$(BINDIR)|' \
 	  -e 's|@REQUIRES_PRIVATE@|$(if $(PC_PRIVATE_PC),libelf zlib,)|' \
 	  -e 's|@LIBS_PRIVATE@|$(if $(PC_PRIVATE_PC),,$(LDLIBS_ELF))|'
 

@@ -91,7 +91,7 @@ const char run_usage[] =
 "\n"
 "RECORD TYPES\n"
 "    The type of a map's records is, in this order: the one --type gives;\n"
-"    the struct BPFSDK_RECORD(NAME) names on the map (include/bpf_helpers.h);\n"
+"    the struct BPFSDK_RECORD(NAME) names on the map (include/bpf/bpf_helpers.h);\n"
 "    the only named struct of the object whose size matches the first\n"
 "    record (a perf ring pads records by up to 7 bytes; -v says which was\n"
 "    chosen). Without one the records are printed as hex, with a hint. A\n"

@@ -9,7 +9,7 @@
 
 #include "format/btf.h"
 
-/* The prefix of BPFSDK_RECORD()'s decl tag (include/bpf_helpers.h). */
+/* The prefix of BPFSDK_RECORD()'s decl tag (include/bpf/bpf_helpers.h). */
 #define BPFSDK_RECORD_TAG "bpfsdk.record:"
 
 /* An INT of one byte that C calls char: arrays of it print as strings

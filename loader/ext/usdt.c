@@ -17,7 +17,7 @@
  *   provider, name, args   NUL-terminated strings; args says where each
  *              argument is at this site: "-4@%edi 8@-8(%rbp) -4@$5"
  *
- * For each site the loader parses args into a spec (include/usdt.bpf.h
+ * For each site the loader parses args into a spec (include/bpf/usdt.bpf.h
  * has the layout and the code that reads it), writes it into the map
  * __bpf_usdt_specs at a new index, and opens a uprobe at the site whose
  * BPF cookie is that index. Kernels without BPF cookies (before 5.15)
@@ -498,7 +498,7 @@ static int usdt_attach(struct bsdk_prog *prog, struct bsdk_link *link, int pid, 
 	int err;
 
 	if (!map_named(obj, SPECS_MAP))
-		return log_fail(BSDK_ESECTION, "program '%s': a USDT program needs the map '%s': include usdt.bpf.h and read the arguments with bpf_usdt_arg()",
+		return log_fail(BSDK_ESECTION, "program '%s': a USDT program needs the map '%s': #include <bpf/usdt.bpf.h> and read the arguments with bpf_usdt_arg()",
 				prog->fn.name, SPECS_MAP);
 	snprintf(what, sizeof(what), "%s:%s", provider, name);
 	err = usdt_sites_find(path, provider, name, &sites, &n);

@@ -405,7 +405,7 @@ void extern_explain(const struct bsdk_prog *prog, const struct linked *l, long i
 int kconfig_lookup(const char *text, size_t len, const char *name, char *val, size_t size);
 int kconfig_set(const struct ext *e, const char *val, void *dst, char *err, size_t err_size);
 
-/* usdt.c: USDT probes. The spec layout is include/usdt.bpf.h's. */
+/* usdt.c: USDT probes. The spec layout is include/bpf/usdt.bpf.h's. */
 #define USDT_MAX_ARGS 12
 enum usdt_arg_type { USDT_ARG_CONST, USDT_ARG_REG, USDT_ARG_REG_DEREF };
 struct usdt_arg_spec {

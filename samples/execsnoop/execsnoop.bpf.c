@@ -17,8 +17,8 @@
  * when the exec works; a failed exec keeps what entry could read.
  */
 #include <linux/bpf.h>
-#include "bpf_helpers.h"
-#include "bpf_core_read.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
 #include "execsnoop.h"
 
 /* GPL: bpf_perf_event_output() and the bpf_probe_read_user*() helpers. */

@@ -21,12 +21,12 @@
  *	int do_unlinkat(int dfd, struct filename *name)
  */
 #include <linux/bpf.h>
-#include "bpf_helpers.h"
+#include <bpf/bpf_helpers.h>
 /* struct pt_regs as user space knows it: libbpf's bpf_tracing.h needs it
  * when there is no vmlinux.h; ours has its own and ignores it. */
 #include <asm/ptrace.h>
-#include "bpf_tracing.h"
-#include "bpf_core_read.h"
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
 #include "kfunc.h"
 
 /* GPL: the probe-read helpers and bpf_perf_event_output(). */

@@ -18,7 +18,7 @@
  * copied the path itself and so faulted the page in.
  */
 #include <linux/bpf.h>
-#include "bpf_helpers.h"
+#include <bpf/bpf_helpers.h>
 #include "opensnoop.h"
 
 /* GPL: bpf_perf_event_output() and bpf_probe_read_user_str() are GPL-only

@@ -10,7 +10,7 @@
  * fault) finds them.
  */
 #include <linux/bpf.h>
-#include "bpf_helpers.h"
+#include <bpf/bpf_helpers.h>
 #include "payload.h"
 
 /* GPL: bpf_perf_event_output() and bpf_probe_read_user() are GPL-only. */

@@ -13,7 +13,7 @@
  * the addresses into names.
  */
 #include <linux/bpf.h>
-#include "bpf_helpers.h"
+#include <bpf/bpf_helpers.h>
 #include "profile.h"
 
 /* GPL: bpf_get_stackid() is a GPL-only helper. */

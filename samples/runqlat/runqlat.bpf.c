@@ -19,8 +19,8 @@
  * kernel when the object is loaded.
  */
 #include <linux/bpf.h>
-#include "bpf_helpers.h"
-#include "bpf_tracing.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
 #include "runqlat.h"
 
 char LICENSE[] SEC("license") = "GPL";

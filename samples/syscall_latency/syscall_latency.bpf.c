@@ -10,7 +10,7 @@
  * like tracepoint/syscalls/sys_enter_read. See the README for the trade.
  */
 #include <linux/bpf.h>
-#include "bpf_helpers.h"
+#include <bpf/bpf_helpers.h>
 #include "syscall_latency.h"
 
 /* GPL: bpf_perf_event_output() is a GPL-only helper. */

@@ -11,7 +11,7 @@
  * loads exactly one of them, chosen at run time.
  */
 #include <linux/bpf.h>
-#include "bpf_helpers.h"
+#include <bpf/bpf_helpers.h>
 #include "trace_output.h"
 
 /* GPL: bpf_perf_event_output() is a GPL-only helper (since the review of

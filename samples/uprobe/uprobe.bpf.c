@@ -16,11 +16,11 @@
  * asked for.
  */
 #include <linux/bpf.h>
-#include "bpf_helpers.h"
+#include <bpf/bpf_helpers.h>
 /* struct pt_regs as user space knows it: libbpf's bpf_tracing.h needs it
  * when there is no vmlinux.h; ours has its own and ignores it. */
 #include <asm/ptrace.h>
-#include "bpf_tracing.h"
+#include <bpf/bpf_tracing.h>
 #include "uprobe.h"
 
 /* GPL: bpf_perf_event_output() and bpf_probe_read_user_str(). */

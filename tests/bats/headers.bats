@@ -5,7 +5,7 @@
 # program exercising all of it compiles with our headers and, unchanged, with
 # libbpf's, into the same code; the record tag reaches the object's BTF (and
 # the kernel); the register macros read the right registers; and
-# include/bpf_helper_defs.h is exactly what tools/gen-helper-defs makes of
+# include/bpf/bpf_helper_defs.h is exactly what tools/gen-helper-defs makes of
 # the installed UAPI linux/bpf.h, which `make check-headers` enforces.
 
 load '/usr/lib/bats/bats-support/load'
@@ -46,10 +46,10 @@ write_program() {
 	cat <<'EOF'
 #include <linux/bpf.h>
 #include <linux/ptrace.h>
-#include "bpf_helpers.h"
-#include "bpf_tracing.h"
-#include "bpf_core_read.h"
-#include "bpf_endian.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_endian.h>
 
 #ifndef BPFSDK_BPF_HELPERS_H
 struct bpf_map_def {
@@ -174,17 +174,17 @@ deps_of() {
 	tr ' \\' '\n\n' <"$1" | grep '\.h$' | sort -u
 }
 
-# compile_alone HEADER: a .c holding only #include "HEADER", with the exact
-# flags users are told to use.
+# compile_alone HEADER: a .c holding only #include <bpf/HEADER>, with the
+# exact flags users are told to use.
 compile_alone() {
 	local c="$BATS_TEST_TMPDIR/alone.c"
-	printf '#include "%s"\n' "$1" >"$c"
+	printf '#include <bpf/%s>\n' "$1" >"$c"
 	run clang -O2 -g -target bpf -D__TARGET_ARCH_$TARGET_ARCH -Wall -Wextra \
 		-Werror -Iinclude -idirafter "$MULTIARCH_INC" \
 		-c "$c" -o "$BATS_TEST_TMPDIR/alone.o"
-	[ "$status" -eq 0 ] || fail "include/$1 does not compile alone:
+	[ "$status" -eq 0 ] || fail "include/bpf/$1 does not compile alone:
 $output"
-	[ -z "$output" ] || fail "include/$1 compiles with diagnostics:
+	[ -z "$output" ] || fail "include/bpf/$1 compiles with diagnostics:
 $output"
 }
 
@@ -214,13 +214,33 @@ $output"
 
 @test "every header carries the LGPL-2.1 OR BSD-2-Clause license line" {
 	for h in $HEADERS; do
-		run head -n 1 "include/$h"
+		run head -n 1 "include/bpf/$h"
 		assert_output "/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */"
 	done
 }
 
+@test "the bare spelling (\"bpf_helpers.h\" with -Iinclude) stops with an #error naming <bpf/...>" {
+	for h in $HEADERS; do
+		printf '#include "%s"\n' "$h" >"$BATS_TEST_TMPDIR/old.c"
+		run clang -O2 -g -target bpf -D__TARGET_ARCH_$TARGET_ARCH -Iinclude \
+			-idirafter "$MULTIARCH_INC" -c "$BATS_TEST_TMPDIR/old.c" \
+			-o "$BATS_TEST_TMPDIR/old.o"
+		assert_failure
+		assert_output --partial "error: \"bpfsdk: write #include <bpf/$h> instead of \\\"$h\\\" (the SDK headers moved to include/bpf/; keep -Iinclude)\""
+	done
+}
+
+@test "the SDK headers live in include/bpf/ only: include/ holds no other header" {
+	run bash -c 'cd include && ls *.h'
+	assert_output "$(printf '%s\n' $HEADERS | sort)"
+	for h in $HEADERS; do
+		run grep -c '^#error "bpfsdk: write #include <bpf/' "include/$h"
+		assert_output 1
+	done
+}
+
 @test "bpf_tracing.h without __TARGET_ARCH_* stops with an #error naming the fix" {
-	printf '#include "bpf_tracing.h"\n' >"$BATS_TEST_TMPDIR/noarch.c"
+	printf '#include <bpf/bpf_tracing.h>\n' >"$BATS_TEST_TMPDIR/noarch.c"
 	run clang -O2 -g -target bpf -Wall -Iinclude -idirafter "$MULTIARCH_INC" \
 		-c "$BATS_TEST_TMPDIR/noarch.c" -o "$BATS_TEST_TMPDIR/noarch.o"
 	assert_failure
@@ -232,7 +252,7 @@ $output"
 regs_offsets() {
 	local c="$BATS_TEST_TMPDIR/regs_$1.c" o="$BATS_TEST_TMPDIR/regs_$1.o" m
 	{
-		echo '#include "bpf_tracing.h"'
+		echo '#include <bpf/bpf_tracing.h>'
 		for m in PARM1 PARM2 PARM3 PARM4 PARM5 RC IP SP FP; do
 			echo "SEC(\"kprobe/$m\") unsigned long $m(struct pt_regs *ctx) { return PT_REGS_$m(ctx); }"
 		done
@@ -288,8 +308,8 @@ FP 232"
 
 @test "bpf_endian.h: constant forms fold, run-time forms are one byte swap" {
 	cat >"$BATS_TEST_TMPDIR/endian.c" <<'EOF'
-#include "bpf_helpers.h"
-#include "bpf_endian.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_endian.h>
 _Static_assert(__bpf_constant_htons(0x1234) == 0x3412, "htons");
 _Static_assert(__bpf_constant_ntohl(0x12345678) == 0x78563412, "ntohl");
 _Static_assert(__bpf_constant_cpu_to_be64(0x0102030405060708ULL) ==
@@ -308,9 +328,9 @@ EOF
 	assert_success
 	[ -z "$output" ] || fail "diagnostics: $output"
 	run deps_of "$BATS_FILE_TMPDIR/ours.o.d"
-	assert_line "$REPO/include/bpf_helpers.h"
-	assert_line "$REPO/include/bpf_helper_defs.h"
-	assert_line "$REPO/include/bpf_tracing.h"
+	assert_line "$REPO/include/bpf/bpf_helpers.h"
+	assert_line "$REPO/include/bpf/bpf_helper_defs.h"
+	assert_line "$REPO/include/bpf/bpf_tracing.h"
 	refute_line --partial "$LIBBPF_INC/"
 	# bpf_perf_event_output is helper 25: a call through our pointer is a
 	# BPF call instruction with that number.
@@ -407,7 +427,7 @@ $btf"
 @test "make check-headers passes on the tree" {
 	run make --no-print-directory check-headers BUILD="$BATS_TEST_TMPDIR/build"
 	assert_success
-	assert_output --partial "OK      include/bpf_helper_defs.h matches"
+	assert_output --partial "OK      include/bpf/bpf_helper_defs.h matches"
 }
 
 # copy_tree DIR: the source tree without build output or git metadata.
@@ -427,16 +447,16 @@ copy_tree() {
 	copy="$BATS_TEST_TMPDIR/tree"
 	copy_tree "$copy"
 	line='static long (*bpf_perf_event_output)(void *ctx, void *map, __u64 flags, void *data, __u64 size) = (void *) 25;'
-	grep -qxF "$line" "$copy/include/bpf_helper_defs.h" ||
+	grep -qxF "$line" "$copy/include/bpf/bpf_helper_defs.h" ||
 		fail "expected line not in the copy: $line"
 	sed -i 's/^\(static long (\*bpf_perf_event_output)(.*\) = (void \*) 25;$/\1 = (void *) 26;/' \
-		"$copy/include/bpf_helper_defs.h"
-	run grep -c '(void \*) 26;$' "$copy/include/bpf_helper_defs.h"
+		"$copy/include/bpf/bpf_helper_defs.h"
+	run grep -c '(void \*) 26;$' "$copy/include/bpf/bpf_helper_defs.h"
 	assert_output 2	# the edited line and bpf_skb_load_bytes, helper 26
 	run make -C "$copy" --no-print-directory check-headers BUILD="$copy/build"
 	assert_failure
 	assert_line "+$line"
-	assert_line --partial "error: include/bpf_helper_defs.h differs from what tools/gen-helper-defs makes"
+	assert_line --partial "error: include/bpf/bpf_helper_defs.h differs from what tools/gen-helper-defs makes"
 }
 
 @test "every helper of enum bpf_func_id is declared, with its number" {
@@ -446,8 +466,8 @@ copy_tree() {
 	{
 		echo '#include <linux/bpf.h>'
 		sed -n 's/^static .*(\*bpf_\([a-z0-9_]*\))(.*) = (void \*) \([0-9]*\);$/_Static_assert(BPF_FUNC_\1 == \2, "bpf_\1 is helper \2");/p' \
-			include/bpf_helper_defs.h
-		n=$(grep -c '^static .* = (void \*) [0-9]*;$' include/bpf_helper_defs.h)
+			include/bpf/bpf_helper_defs.h
+		n=$(grep -c '^static .* = (void \*) [0-9]*;$' include/bpf/bpf_helper_defs.h)
 		echo "_Static_assert(__BPF_FUNC_MAX_ID - 1 == $n, \"$n helpers declared\");"
 	} >"$c"
 	run grep -c _Static_assert "$c"
@@ -459,7 +479,7 @@ copy_tree() {
 @test "every declaration has a summary comment of its own above it" {
 	run awk '
 		/^static / && prev !~ /^\/\* [0-9]+: [a-z].* \*\/$/ { print "no summary: " $0 }
-		{ prev = $0 }' include/bpf_helper_defs.h
+		{ prev = $0 }' include/bpf/bpf_helper_defs.h
 	assert_output ""
 }
 
@@ -497,7 +517,7 @@ copy_tree() {
 	run grep -c ', ##ctx)' "$BATS_TEST_TMPDIR/bpf.h"
 	[ "$output" -gt 200 ] || fail "rewrite produced $output numbered entries"
 	tools/gen-helper-defs "$BATS_TEST_TMPDIR/bpf.h" >"$BATS_TEST_TMPDIR/defs.h"
-	run diff -u include/bpf_helper_defs.h "$BATS_TEST_TMPDIR/defs.h"
+	run diff -u include/bpf/bpf_helper_defs.h "$BATS_TEST_TMPDIR/defs.h"
 	assert_success
 }
 
@@ -505,14 +525,13 @@ copy_tree() {
 #
 # Each tests/compat/*.bpf.c includes <bpf/bpf_helpers.h> and friends the
 # way libbpf users write it. compat_cc WHICH NAME builds one against our
-# headers (WHICH=ours: a bpf/ directory that is include/) or libbpf's
+# headers (WHICH=ours: -Iinclude, as a clone builds) or libbpf's
 # (WHICH=libbpf) into $BATS_FILE_TMPDIR/NAME-WHICH.o.
 compat_cc() {
-	local dir="$BATS_FILE_TMPDIR/inc-$1"
-	mkdir -p "$dir"
-	if [ "$1" = ours ]; then
-		ln -sfn "$REPO/include" "$dir/bpf"
-	else
+	local dir="$REPO/include"
+	if [ "$1" = libbpf ]; then
+		dir="$BATS_FILE_TMPDIR/inc-libbpf"
+		mkdir -p "$dir"
 		ln -sfn "$LIBBPF_INC" "$dir/bpf"
 	fi
 	run clang -O2 -g -target bpf -D__TARGET_ARCH_$TARGET_ARCH -Wall -Werror \
@@ -713,7 +732,7 @@ $theirs"
 	major=$(clang -dM -E -x c /dev/null | awk '$2 == "__clang_major__" { print $3 }')
 	[ "$major" -lt 15 ] || skip "clang $major supports the type-matches relocation"
 	cat >"$BATS_TEST_TMPDIR/match.c" <<'EOF'
-#include "bpf_core_read.h"
+#include <bpf/bpf_core_read.h>
 struct thing { int a; };
 SEC("raw_tp/x") int f(void *ctx) { return bpf_core_type_matches(struct thing); }
 EOF

@@ -176,6 +176,17 @@ bpf_flags() {
 	clang $(bpf_flags) -I"$inc" -c "$WORK/count.bpf.c" -o "$WORK/count.bpf.o"
 }
 
+@test "install: pkg-config --variable=bpfsdk names the installed tool, which writes a skeleton" {
+	local tool
+	tool=$(pkg-config --variable=bpfsdk bpfsdk)
+	[[ $tool == "$STAGE"/* ]] || tool="$STAGE$tool"
+	[ "$tool" = "$STAGE$PREFIX_DIR/bin/bpfsdk" ] || fail "bpfsdk variable: $tool, expected $STAGE$PREFIX_DIR/bin/bpfsdk"
+	clang $(bpf_flags) -I"$STAGE$PREFIX_DIR/include/bpfsdk" -c "$WORK/count.bpf.c" -o "$WORK/skel.bpf.o"
+	"$tool" gen skeleton "$WORK/skel.bpf.o" >"$WORK/skel.skel.h" || fail "$tool gen skeleton failed"
+	run grep -c '^static inline struct skel \*skel__open(void)$' "$WORK/skel.skel.h"
+	assert_output 1
+}
+
 # build_and_run SHARED|STATIC: link count.c with pkg-config, run it on count.bpf.o.
 build_and_run() {
 	[ -f "$WORK/count.bpf.o" ] ||

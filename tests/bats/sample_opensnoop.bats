@@ -221,12 +221,12 @@ PY
 	[ -f /usr/include/bpf/bpf_helpers.h ] || skip "libbpf-dev is not installed"
 	src=samples/opensnoop/opensnoop.bpf.c
 	multiarch=$(gcc -print-multiarch)
-	for inc in include /usr/include/bpf; do
+	for inc in include /usr/include; do
 		run clang -O2 -g -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 			-I"$inc" -Isamples/opensnoop -idirafter "/usr/include/$multiarch" \
 			-c "$src" -o "$BATS_TEST_TMPDIR/out.o" -MD -MF "$BATS_TEST_TMPDIR/out.d"
 		assert_success
-		grep -q "$inc/bpf_helpers.h" "$BATS_TEST_TMPDIR/out.d" ||
+		grep -q "$inc/bpf/bpf_helpers.h" "$BATS_TEST_TMPDIR/out.d" ||
 			fail "built with -I$inc but bpf_helpers.h came from elsewhere: $(cat "$BATS_TEST_TMPDIR/out.d")"
 	done
 }

@@ -129,12 +129,12 @@ PY
 	[ -f /usr/include/bpf/bpf_helpers.h ] || skip "libbpf-dev is not installed"
 	command -v clang >/dev/null || skip "no clang here"
 	multiarch=$(gcc -print-multiarch)
-	for inc in include /usr/include/bpf; do
+	for inc in include /usr/include; do
 		run clang -O2 -g -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 			-I"$inc" -Isamples/profile -idirafter "/usr/include/$multiarch" \
 			-c samples/profile/profile.bpf.c -o "$BATS_TEST_TMPDIR/out.o" -MD -MF "$BATS_TEST_TMPDIR/out.d"
 		assert_success
-		grep -q "$inc/bpf_helpers.h" "$BATS_TEST_TMPDIR/out.d" ||
+		grep -q "$inc/bpf/bpf_helpers.h" "$BATS_TEST_TMPDIR/out.d" ||
 			fail "built with -I$inc but bpf_helpers.h came from elsewhere"
 	done
 }

@@ -92,8 +92,8 @@ s64() {
 	cat >"$BATS_TEST_TMPDIR/two.bpf.c" <<'EOF'
 #include <linux/bpf.h>
 #include <linux/ptrace.h>
-#include "bpf_helpers.h"
-#include "usdt.bpf.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/usdt.bpf.h>
 char LICENSE[] SEC("license") = "GPL";
 SEC("usdt/usdt_probe:bpfsdk:no_such_probe") int BPF_USDT(missing) { return 0; }
 SEC("usdt/usdt_probe:bpfsdk:hit") int BPF_USDT(present, int i) { return i; }
@@ -114,7 +114,7 @@ EOF
 	command -v clang >/dev/null || skip "no clang here (the test VM has no compiler)"
 	cat >"$BATS_TEST_TMPDIR/bare.bpf.c" <<'EOF'
 #include <linux/bpf.h>
-#include "bpf_helpers.h"
+#include <bpf/bpf_helpers.h>
 char LICENSE[] SEC("license") = "GPL";
 SEC("usdt/usdt_probe:bpfsdk:hit") int bare(void *ctx) { return 0; }
 EOF
@@ -123,7 +123,7 @@ EOF
 	cd "$(dirname "$PROBE")"
 	run "$BPFSDK" run --duration 1 "$BATS_TEST_TMPDIR/bare.bpf.o"
 	assert_failure 1
-	assert_output --partial "a USDT program needs the map '__bpf_usdt_specs': include usdt.bpf.h"
+	assert_output --partial "a USDT program needs the map '__bpf_usdt_specs': #include <bpf/usdt.bpf.h> and read the arguments with bpf_usdt_arg()"
 }
 
 @test "usdt: bsdk_prog_attach_usdt() attaches a target-less program in one process, with a cookie, until destroyed" {

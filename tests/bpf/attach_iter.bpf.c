@@ -10,7 +10,7 @@
  * kernel's BTF, through the two knobs below.
  */
 #include <linux/bpf.h>
-#include "bpf_helpers.h"
+#include <bpf/bpf_helpers.h>
 
 char LICENSE[] SEC("license") = "GPL";
 

@@ -5,7 +5,7 @@
  * with a warning and exits 1, since nothing could be attached.
  */
 #include <linux/bpf.h>
-#include "bpf_helpers.h"
+#include <bpf/bpf_helpers.h>
 
 char LICENSE[] SEC("license") = "GPL";
 

@@ -7,7 +7,7 @@
  * last program's target exists everywhere with kprobes.
  */
 #include <linux/bpf.h>
-#include "bpf_helpers.h"
+#include <bpf/bpf_helpers.h>
 
 char LICENSE[] SEC("license") = "GPL";
 

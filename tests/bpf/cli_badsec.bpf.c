@@ -5,7 +5,7 @@
  * that names the section and lists the accepted prefixes.
  */
 #include <linux/bpf.h>
-#include "bpf_helpers.h"
+#include <bpf/bpf_helpers.h>
 
 char LICENSE[] SEC("license") = "GPL";
 

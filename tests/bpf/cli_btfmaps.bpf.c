@@ -8,7 +8,7 @@
  * after this call: 1, 2, 3, ... when the map works.
  */
 #include <linux/bpf.h>
-#include "bpf_helpers.h"
+#include <bpf/bpf_helpers.h>
 
 char LICENSE[] SEC("license") = "GPL";
 

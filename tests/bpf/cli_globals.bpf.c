@@ -11,7 +11,7 @@
  * zero and is writable (hits runs 1, 2, 3, ...).
  */
 #include <linux/bpf.h>
-#include "bpf_helpers.h"
+#include <bpf/bpf_helpers.h>
 
 char LICENSE[] SEC("license") = "GPL";
 

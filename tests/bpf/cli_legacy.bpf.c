@@ -9,7 +9,7 @@
  * Record: { pid, count } with count 1, 2, 3, ...
  */
 #include <linux/bpf.h>
-#include "bpf_helpers.h"
+#include <bpf/bpf_helpers.h>
 
 char LICENSE[] SEC("license") = "GPL";
 

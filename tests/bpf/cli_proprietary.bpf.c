@@ -5,7 +5,7 @@
  * the kernel refuses to load the program.
  */
 #include <linux/bpf.h>
-#include "bpf_helpers.h"
+#include <bpf/bpf_helpers.h>
 
 char LICENSE[] SEC("license") = "Proprietary";
 

@@ -7,7 +7,7 @@
  * which copies without the 8-byte padding of perf rings.
  */
 #include <linux/bpf.h>
-#include "bpf_helpers.h"
+#include <bpf/bpf_helpers.h>
 
 char LICENSE[] SEC("license") = "GPL";
 

@@ -9,7 +9,7 @@
  * Record: { pid, syscall number, getpgid's argument }
  */
 #include <linux/bpf.h>
-#include "bpf_helpers.h"
+#include <bpf/bpf_helpers.h>
 
 char LICENSE[] SEC("license") = "GPL";
 

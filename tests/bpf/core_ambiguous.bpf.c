@@ -6,8 +6,8 @@
  * pick one, it refuses the relocation and says which candidates disagree.
  */
 #include <linux/bpf.h>
-#include "bpf_helpers.h"
-#include "bpf_core_read.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
 
 char LICENSE[] SEC("license") = "GPL";
 

@@ -23,8 +23,8 @@
  *   sub_pid            task->pid again, read by a .text subprogram: its relocation moves with it
  */
 #include <linux/bpf.h>
-#include "bpf_helpers.h"
-#include "bpf_core_read.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
 
 char LICENSE[] SEC("license") = "GPL";
 

@@ -6,8 +6,8 @@
  * relocation, its type and access string and this file's line. For tests/bats/cli_core.bats.
  */
 #include <linux/bpf.h>
-#include "bpf_helpers.h"
-#include "bpf_core_read.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
 
 char LICENSE[] SEC("license") = "GPL";
 

@@ -7,7 +7,7 @@
  * poisoned), b an unsigned int (narrowed: resolved), c the same size as here.
  */
 #include <linux/bpf.h>
-#include "bpf_helpers.h"
+#include <bpf/bpf_helpers.h>
 
 char LICENSE[] SEC("license") = "GPL";
 

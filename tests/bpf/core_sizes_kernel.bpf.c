@@ -4,7 +4,7 @@
  * tests/bats/cli_core.bats resolves core_sizes.bpf.c against (with --btf).
  */
 #include <linux/bpf.h>
-#include "bpf_helpers.h"
+#include <bpf/bpf_helpers.h>
 
 char LICENSE[] SEC("license") = "GPL";
 

@@ -6,7 +6,7 @@
  * compares with uname -r and the kernel's configuration.
  */
 #include <linux/bpf.h>
-#include "bpf_helpers.h"
+#include <bpf/bpf_helpers.h>
 
 char LICENSE[] SEC("license") = "GPL";
 

@@ -8,7 +8,7 @@
  * ext_ksym_typed.bpf.c has the typed variable.
  */
 #include <linux/bpf.h>
-#include "bpf_helpers.h"
+#include <bpf/bpf_helpers.h>
 
 char LICENSE[] SEC("license") = "GPL";
 

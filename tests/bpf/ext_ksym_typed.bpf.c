@@ -7,7 +7,7 @@
  * kernel needs the variable in kallsyms too: CONFIG_KALLSYMS_ALL.)
  */
 #include <linux/bpf.h>
-#include "bpf_helpers.h"
+#include <bpf/bpf_helpers.h>
 
 char LICENSE[] SEC("license") = "GPL";
 

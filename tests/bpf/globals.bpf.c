@@ -6,7 +6,7 @@
  * and the program copies into .bss, and a counter in .bss.
  */
 #include <linux/bpf.h>
-#include "bpf_helpers.h"
+#include <bpf/bpf_helpers.h>
 
 char LICENSE[] SEC("license") = "GPL";
 

@@ -6,7 +6,7 @@
  * bpf_perf_event_output() and not for its license alone.
  */
 #include <linux/bpf.h>
-#include "bpf_helpers.h"
+#include <bpf/bpf_helpers.h>
 
 char LICENSE[] SEC("license") = "Proprietary";
 

@@ -9,7 +9,7 @@
  * and a uprobe on the driver itself. The driver loads only the one it uses.
  */
 #include <linux/bpf.h>
-#include "bpf_helpers.h"
+#include <bpf/bpf_helpers.h>
 #include "kern_output.h"
 
 /* GPL: the helper is GPL-only (kern_reject_license.bpf.c shows the other

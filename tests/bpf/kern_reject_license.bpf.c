@@ -7,7 +7,7 @@
  * valid one.
  */
 #include <linux/bpf.h>
-#include "bpf_helpers.h"
+#include <bpf/bpf_helpers.h>
 
 char LICENSE[] SEC("license") = "Proprietary";
 

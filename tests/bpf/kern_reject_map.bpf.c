@@ -6,7 +6,7 @@
  * Everything else is valid, so that is the only reason to reject it.
  */
 #include <linux/bpf.h>
-#include "bpf_helpers.h"
+#include <bpf/bpf_helpers.h>
 
 char LICENSE[] SEC("license") = "GPL";
 

@@ -6,7 +6,7 @@
  * tests inspect it, load it, and mutate its bytes into malformed objects.
  */
 #include <linux/bpf.h>
-#include "bpf_helpers.h"
+#include <bpf/bpf_helpers.h>
 
 char LICENSE[] SEC("license") = "GPL";
 

@@ -7,7 +7,7 @@
  * fields) in two "maps"-style sections the test renames.
  */
 #include <linux/bpf.h>
-#include "bpf_helpers.h"
+#include <bpf/bpf_helpers.h>
 
 char LICENSE[] SEC("license") = "GPL";
 

@@ -4,7 +4,7 @@
  * must reuse the map the first one pinned under /sys/fs/bpf.
  */
 #include <linux/bpf.h>
-#include "bpf_helpers.h"
+#include <bpf/bpf_helpers.h>
 
 char LICENSE[] SEC("license") = "GPL";
 

@@ -16,7 +16,7 @@
  */
 #include <linux/bpf.h>
 #include <asm-generic/errno-base.h>
-#include "bpf_helpers.h"
+#include <bpf/bpf_helpers.h>
 
 #include "perf_overflow.h"
 

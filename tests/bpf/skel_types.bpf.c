@@ -7,7 +7,7 @@
  * written through the skeleton before load and after are the ones it sees.
  */
 #include <linux/bpf.h>
-#include "bpf_helpers.h"
+#include <bpf/bpf_helpers.h>
 #include "skel_types.h"
 
 char LICENSE[] SEC("license") = "GPL";

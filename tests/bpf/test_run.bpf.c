@@ -7,7 +7,7 @@
  * tracepoint, a type the kernel cannot test-run.
  */
 #include <linux/bpf.h>
-#include "bpf_helpers.h"
+#include <bpf/bpf_helpers.h>
 
 char LICENSE[] SEC("license") = "GPL";
 

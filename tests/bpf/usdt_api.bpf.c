@@ -6,8 +6,8 @@
  */
 #include <linux/bpf.h>
 #include <linux/ptrace.h>
-#include "bpf_helpers.h"
-#include "usdt.bpf.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/usdt.bpf.h>
 
 char LICENSE[] SEC("license") = "GPL";
 
