@@ -461,6 +461,8 @@ int relos_link_prog(const struct bsdk_prog *prog, struct linked *out)
 	size_t base;
 	int err;
 
+	/* the caller frees *out whatever the result: it must hold nothing owned on failure too */
+	*out = (struct linked){ 0 };
 	l.placed = calloc(prog->obj->nsubprogs ? prog->obj->nsubprogs : 1, sizeof(*l.placed));
 	if (!l.placed)
 		return fail(ENOMEM);
