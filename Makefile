@@ -15,6 +15,8 @@
 #   make fuzz          fuzz every parser, FUZZ_SECONDS each (default 60)
 #                      (the targets: tests/fuzz/fuzz.mk; make fuzz-obj ...)
 #   make test-asan     the unit tests and CLI suites under ASan/UBSan/LSan
+#   make test-faults   fail every allocation and system call of each workflow
+#                      in turn (tests/faults/; make test runs a sample)
 #   make check-headers regenerate include/bpf/bpf_helper_defs.h and diff it
 #   make update-headers rewrite include/bpf/bpf_helper_defs.h from the UAPI header
 #   make picture       redraw docs/picture.svg from docs/picture.dot
@@ -125,6 +127,7 @@ include include/include.mk
 include samples/samples.mk
 -include bench/bench.mk
 include tests/tests.mk
+include tests/faults/faults.mk
 -include tests/fuzz/fuzz.mk
 -include kernel/kernel.mk
 -include docs/docs.mk

@@ -49,3 +49,7 @@ test-all: test
 # A driver built on a generated skeleton (tests/bats/cli_gen.bats).
 $(eval $(call skeleton,tests/skel_types))
 $(BUILD)/obj/tests/drivers/skel_driver.o: $(BUILD)/skel/tests/skel_types.skel.h
+
+# The fault walk's driver (tests/faults/) runs a workflow through a skeleton too.
+$(eval $(call skeleton,tests/fault_glob))
+$(BUILD)/obj/tests/drivers/fault_flow.o: $(BUILD)/skel/tests/fault_glob.skel.h

@@ -1,0 +1,52 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+#
+# The fault walk (tests/faults/): a workflow is run once per failure point,
+# with one allocation or system call failing each time, and must end by
+# itself with exit 0, or 1 and one error: line, leaving nothing in the
+# kernel, no pin, no file descriptor and no child behind. make test-faults
+# walks every point; these walk a fixed stride of them, which still fails
+# every kind of call (and bpf() command) at its first and last call.
+
+setup() {
+	BUILD=${BUILD:-build}
+	WALK=$BUILD/tests/faults/walk
+	SO=$BUILD/tests/preload/faultinject.so
+	[ -x "$WALK" ] && [ -f "$SO" ] || {
+		echo "$WALK or $SO is not built (make test-programs)" >&2
+		return 1
+	}
+}
+
+# walk_ok NAME STRIDE: tests/faults/run for workflow NAME, its output shown
+# when it fails, its summary line checked.
+walk_ok() {
+	run tests/faults/run --stride "$2" "$1"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"walk $1: "*" points ("*"), 0 failed"* ]]
+}
+
+@test "faults: inspect of an object with subprograms survives every failing allocation (a failed link freed a pointer into the stack)" {
+	run "$WALK" --name inspect-subprog "$SO" -- "$BUILD/bin/bpfsdk" inspect \
+		"$BUILD/bpf/tests/cli_subprog.bpf.o"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"inspect-subprog: "*"(alloc "*"), 0 failed"* ]]
+}
+
+@test "faults: CO-RE object with externs, open to close, every 5th point" {
+	walk_ok core 5
+}
+
+@test "faults: ring buffer object, open to close, every 5th point" {
+	walk_ok ring 5
+}
+
+@test "faults: skeleton with globals and a pinned map, every 5th point" {
+	walk_ok skel 5
+}
+
+@test "faults: bpfsdk run --format json with a map view, every 5th point" {
+	walk_ok run 5
+}

@@ -1,0 +1,20 @@
+# tests/faults/ - the fault walk: fail every allocation and system call a
+# workflow makes, one at a time (walk.c, with tests/preload/faultinject.c).
+#
+#   make test-faults   every point of every workflow (tests/faults/run);
+#                      make test runs a sample of them (tests/bats/faults.bats)
+
+FAULT_WALK := $(BUILD)/tests/faults/walk
+
+$(FAULT_WALK): tests/faults/walk.c | $(BUILD)/.deps-ok
+	$(msg) LINK $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
+
+test-programs: $(FAULT_WALK)
+
+test-faults: setup
+	$(Q)$(MAKE) --no-print-directory test-programs
+	$(Q)BUILD=$(BUILD) tests/faults/run
+
+.PHONY: test-faults
