@@ -87,7 +87,9 @@ enum bsdk_log_level bsdk_set_log_level(enum bsdk_log_level level);
  * per-CPU maps and of a PERF_EVENT_ARRAY with a slot per CPU. Or -errno. */
 int bsdk_cpu_possible_count(void);
 
-/* Whether CPU cpu is online now. */
+/* Whether CPU cpu is online now; true when /sys/devices/system/cpu/online cannot be read, so
+ * that nothing is skipped on a guess (the kernel refuses a perf event on an offline CPU with
+ * ENODEV). */
 bool bsdk_cpu_is_online(int cpu);
 
 /* Mount tracefs on /sys/kernel/tracing and bpffs on /sys/fs/bpf when they
