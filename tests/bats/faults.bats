@@ -43,10 +43,14 @@ walk_ok() {
 	walk_ok ring 5
 }
 
-@test "faults: skeleton with globals and a pinned map, every 5th point" {
+@test "faults: skeleton with globals and a pinned map, every 5th point (an unreadable online-CPU list left a CPU without its ring)" {
 	walk_ok skel 5
 }
 
 @test "faults: bpfsdk run --format json with a map view, every 5th point" {
 	walk_ok run 5
+}
+
+@test "faults: .data/.bss/.rodata and a map pinned by name, every 5th point (an unreadable online-CPU list left a CPU without its ring)" {
+	walk_ok glob 5
 }

@@ -424,7 +424,7 @@ int main(int argc, char **argv)
 					if (e != (int)(turn % (unsigned long)ne))
 						continue;
 				}
-				snprintf(fault, sizeof(fault), "%s:%lu:%s", kinds[k].name, n, errs[e]);
+				snprintf(fault, sizeof(fault), "%.47s:%lu:%s", kinds[k].name, n, errs[e]);
 				status = run_once(fault, &timed_out);
 				fired = access(path_fired, F_OK) == 0;
 				verdict = judge(status, timed_out, fired, same_stdout, why, sizeof(why));
@@ -439,7 +439,7 @@ int main(int argc, char **argv)
 			}
 			turn++;
 		}
-		snprintf(summary + strlen(summary), sizeof(summary) - strlen(summary), "%s%s %lu",
+		snprintf(summary + strlen(summary), sizeof(summary) - strlen(summary), "%s%.47s %lu",
 			 summary[0] ? ", " : "", kinds[k].name, walked);
 	}
 	printf("walk %s: %lu points (%s), %lu failed, %lu not reached\n", name, points, summary,
