@@ -15,7 +15,8 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "object/internal.h"
+#include "attach/attach.h"
+#include "ext/ext.h"
 
 static const char *const tracefs_roots[] = {
 	"/sys/kernel/tracing",

@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <linux/btf.h>
 
-#include "object/internal.h"
+#include "attach/attach.h"
 #include "co-re/kbtf.h"
 
 int attach_btf_resolve(struct bsdk_prog *prog, char *why, size_t size)

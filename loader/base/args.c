@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "object/internal.h"
+#include "base/base.h"
 
 int bsdk_arg_parse_seconds(const char *opt, const char *arg, double max, double *secs)
 {

@@ -5,7 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "object/internal.h"
+#include "base/base.h"
 
 static void log_to_stderr(enum bsdk_log_level level, const char *msg, void *ctx)
 {

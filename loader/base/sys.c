@@ -7,7 +7,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "object/internal.h"
+#include "base/base.h"
 
 int sys_bpf(enum bpf_cmd cmd, union bpf_attr *attr, unsigned int size)
 {

@@ -10,7 +10,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#include "object/internal.h"
+#include "base/base.h"
 
 /* Parse a kernel CPU list such as "0-3,5,7-8"; *found (may be NULL) says
  * whether cpu is in it. Returns the highest CPU + 1, or negative errno. */

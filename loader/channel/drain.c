@@ -1,21 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * drain.c - what perfbuf.c and ringbuf.c share: the options convention,
- * the map check, and the loop that waits on epoll and, while a ring is
- * streaming (wakeup.c), drains every max_latency_ms.
+ * drain.c - what perfbuf.c and ringbuf.c share: the map check, and the
+ * loop that waits on epoll and, while a ring is streaming (wakeup.c),
+ * drains every max_latency_ms.
  */
 #include <sys/epoll.h>
 #include <time.h>
 
-#include "object/internal.h"
-
-uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
+#include "channel/channel.h"
 
 /* Milliseconds until t, rounded up: waking a little late is fine, early is
  * a wasted pass. 0 once t has passed. */
@@ -24,22 +16,6 @@ static int ms_until(uint64_t t)
 	uint64_t now = now_ns();
 
 	return now >= t ? 0 : (int)((t - now + 999999) / 1000000);
-}
-
-int opts_copy(void *dst, size_t size, const void *src, size_t src_sz,
-	      size_t min_sz, const char *who)
-{
-	memset(dst, 0, size);
-	if (!src)
-		return log_fail(EINVAL, "%s: options are required (on_sample at least)", who);
-	if (src_sz < min_sz)
-		return log_fail(EINVAL, "%s: opts.sz is %zu, smaller than the first version of the options; set it to sizeof(opts)",
-				who, src_sz);
-	for (size_t i = size; i < src_sz; i++)
-		if (((const uint8_t *)src)[i])
-			return log_fail(EINVAL, "%s: options set fields this library does not know (opts.sz %zu > %zu)", who, src_sz, size);
-	memcpy(dst, src, src_sz < size ? src_sz : size);
-	return 0;
 }
 
 int map_check(int map_fd, uint32_t type, const char *type_name,

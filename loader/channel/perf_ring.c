@@ -4,7 +4,7 @@
  * data_head. See perf_ring.h for the format; perfbuf.c does the system
  * calls and the memory ordering around it.
  */
-#include "object/internal.h"
+#include "channel/channel.h"
 #include "channel/perf_ring.h"
 
 /* The fixed part of the two record types the walker decodes. A sample carries only

@@ -23,7 +23,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "object/internal.h"
+#include "channel/channel.h"
 #include "channel/perf_ring.h"
 
 /* The default ring size: a budget for all CPUs, split evenly, 64 KiB to 1 MiB per CPU (4 KiB

@@ -32,7 +32,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "object/internal.h"
+#include "channel/channel.h"
 #include "channel/perf_ring.h"
 
 struct rb_ring {

@@ -9,7 +9,7 @@
 #include <signal.h>
 #include <string.h>
 
-#include "object/internal.h"
+#include "channel/channel.h"
 
 #define DEFAULT_POLL_MS 100
 

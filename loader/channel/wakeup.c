@@ -13,7 +13,7 @@
  * drains (another ring woke the consumer) does not matter. The two thresholds are apart, so a
  * rate between them keeps whichever mode it has: no flapping at a steady rate.
  */
-#include "object/internal.h"
+#include "channel/channel.h"
 
 /* Records per second above which a wakeup per record costs more than the timer (switch to
  * STREAM), and below which the timer's latency is not worth its saving (back to EAGER). At 8,000

@@ -30,7 +30,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "object/internal.h"
+#include "object/object.h"
 #include "format/btf.h"
 #include "co-re/core.h"
 #include "co-re/kbtf.h"
@@ -872,7 +872,7 @@ struct parse_ctx {
 };
 
 #define relo_error(fmt, ...) ext_error("core_relo for section '%s': record %u: " fmt, \
-				       obj->secs[sec].name, i, ##__VA_ARGS__)
+				       obj->file.secs[sec].name, i, ##__VA_ARGS__)
 
 static int core_rec(struct bsdk_obj *obj, size_t sec, uint32_t i, uint32_t n, const void *rec,
 		    void *ctx)
@@ -884,7 +884,7 @@ static int core_rec(struct bsdk_obj *obj, size_t sec, uint32_t i, uint32_t n, co
 	const char *err;
 	struct core_spec spec;
 	struct calc c;
-	size_t ninsns = obj->secs[sec].size / sizeof(struct bpf_insn);
+	size_t ninsns = obj->file.secs[sec].size / sizeof(struct bpf_insn);
 	uint64_t have;
 
 	(void)n;
@@ -914,7 +914,7 @@ static int core_rec(struct bsdk_obj *obj, size_t sec, uint32_t i, uint32_t n, co
 	r.orig_ptr_or_uint = c.ptr_or_uint;
 
 	/* The instruction must be one that carries such a value, and carry the local one. */
-	insn = (const struct bpf_insn *)obj->secs[sec].data + r.insn;
+	insn = (const struct bpf_insn *)obj->file.secs[sec].data + r.insn;
 	if (is_ld_imm64(insn)) {
 		if (r.insn + 1 >= ninsns)
 			return relo_error("is on an ld_imm64 cut off by the end of the section");
@@ -971,7 +971,7 @@ int core_relos_parse(struct bsdk_obj *obj, const char *p, uint32_t len)
 	for (size_t i = 1; i < obj->ncore; i++)
 		if (relo_cmp(&obj->core[i - 1], &obj->core[i]) == 0)
 			return ext_error("core_relo for section '%s': instruction %zu is relocated twice",
-					 obj->secs[obj->core[i].sec].name, obj->core[i].insn);
+					 obj->file.secs[obj->core[i].sec].name, obj->core[i].insn);
 	return 0;
 }
 
@@ -1006,7 +1006,7 @@ int core_resolve_all(struct bsdk_obj *obj)
 		err = core_resolve(obj->btf, r, path);
 		if (err)
 			return err;
-		check_fits(r, (const struct bpf_insn *)obj->secs[r->sec].data + r->insn);
+		check_fits(r, (const struct bpf_insn *)obj->file.secs[r->sec].data + r->insn);
 	}
 	return 0;
 }

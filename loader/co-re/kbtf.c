@@ -22,7 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "object/internal.h"
+#include "base/base.h"
 #include "format/btf.h"
 #include "co-re/kbtf.h"
 

@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "object/internal.h"
+#include "ext/ext.h"
 
 /* Whether tracepoint CAT/NAME is missing: only when tracefs says so. */
 static bool tracepoint_missing(const char *target)

@@ -17,7 +17,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "object/internal.h"
+#include "ext/ext.h"
 #include "format/btf.h"
 #include "base/c_ident.h"
 

@@ -19,7 +19,7 @@
 #include <limits.h>
 #include <math.h>
 
-#include "object/internal.h"
+#include "ext/ext.h"
 #include "format/btf.h"
 #include "ext/btf_print.h"
 

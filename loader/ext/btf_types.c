@@ -8,7 +8,7 @@
  * struct bsdk_btf is the public name of the loader's struct btf: the
  * handle is never anything but a cast of it.
  */
-#include "object/internal.h"
+#include "ext/ext.h"
 #include "format/btf.h"
 #include "ext/btf_print.h"
 

@@ -32,7 +32,7 @@
 #include <sys/utsname.h>
 #include <zlib.h>
 
-#include "object/internal.h"
+#include "ext/ext.h"
 #include "format/btf.h"
 #include "co-re/kbtf.h"
 
@@ -325,12 +325,12 @@ static int ext_cmp(const void *a, const void *b)
 /* The symbol of an extern, by name: undefined, global or weak. */
 static const GElf_Sym *ext_sym(const struct bsdk_obj *obj, const char *name)
 {
-	for (size_t i = 1; i < obj->nsyms; i++) {
-		const GElf_Sym *s = &obj->syms[i];
+	for (size_t i = 1; i < obj->file.nsyms; i++) {
+		const GElf_Sym *s = &obj->file.syms[i];
 		int bind = GELF_ST_BIND(s->st_info);
 
 		if (s->st_shndx == SHN_UNDEF && (bind == STB_GLOBAL || bind == STB_WEAK) &&
-		    strcmp(elf_sym_name(obj, s), name) == 0)
+		    strcmp(elf_sym_name(&obj->file, s), name) == 0)
 			return s;
 	}
 	return NULL;
@@ -505,13 +505,13 @@ int externs_collect(struct bsdk_obj *obj)
 
 	obj->kconfig_map = SIZE_MAX;
 	if (!obj->btf) {
-		for (size_t i = 1; i < obj->nsyms; i++) {
-			const GElf_Sym *s = &obj->syms[i];
+		for (size_t i = 1; i < obj->file.nsyms; i++) {
+			const GElf_Sym *s = &obj->file.syms[i];
 
 			if (s->st_shndx == SHN_UNDEF && GELF_ST_BIND(s->st_info) != STB_LOCAL &&
-			    *elf_sym_name(obj, s))
+			    *elf_sym_name(&obj->file, s))
 				return obj_fail(obj, BSDK_EBTF, "extern '%s': the object has no BTF, which says whether it is __kconfig or __ksym (build with clang -g)",
-						elf_sym_name(obj, s));
+						elf_sym_name(&obj->file, s));
 		}
 		return 0;
 	}

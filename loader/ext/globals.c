@@ -17,7 +17,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "object/internal.h"
+#include "ext/ext.h"
 #include "format/btf.h"
 
 int globals_mmap(struct bsdk_map *map)

@@ -9,7 +9,7 @@
  */
 #include <stdio.h>
 
-#include "object/internal.h"
+#include "ext/ext.h"
 
 /* The length of the valid UTF-8 sequence at p (end excluded), 0 if none.
  * RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF. */

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "object/internal.h"
+#include "ext/ext.h"
 
 struct sym {
 	uint64_t addr, size;	/* size 0: up to the next symbol */

@@ -32,7 +32,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "object/internal.h"
+#include "ext/ext.h"
 
 #define NT_STAPSDT 3
 

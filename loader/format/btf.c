@@ -12,7 +12,7 @@
  */
 #include <unistd.h>
 
-#include "object/internal.h"
+#include "object/object.h"
 #include "format/btf.h"
 #include "co-re/core.h"
 
@@ -578,7 +578,7 @@ int btf_ext_walk(struct bsdk_obj *obj, const char *p, uint32_t len, const char *
 		memcpy(blk, p + off, sizeof(blk));
 		off += sizeof(blk);
 		name = btf_str(obj->btf, blk[0]);
-		if (!name || !elf_sec_by_name(obj, name, &sec) || !elf_sec_is_prog(obj, sec))
+		if (!name || !elf_sec_by_name(&obj->file, name, &sec) || !elf_sec_is_prog(&obj->file, sec))
 			return ext_error("%s names a section that holds no code", what);
 		if (blk[1] == 0 || blk[1] > (len - off) / rec_size)
 			return ext_error("%s for section '%s': %u records do not fit", what, name, blk[1]);
@@ -599,7 +599,7 @@ static int ext_info_rec(struct bsdk_obj *obj, size_t sec, uint32_t i, uint32_t n
 			const void *rec, void *ctx)
 {
 	bool line = ctx != NULL;
-	const char *what = line ? "line_info" : "func_info", *name = obj->secs[sec].name;
+	const char *what = line ? "line_info" : "func_info", *name = obj->file.secs[sec].name;
 	struct ext_info *e = &obj->ext[sec];
 	struct bpf_line_info li;
 	struct bpf_func_info fi;
@@ -617,7 +617,7 @@ static int ext_info_rec(struct bsdk_obj *obj, size_t sec, uint32_t i, uint32_t n
 	}
 	memcpy(line ? (void *)&li : (void *)&fi, rec, line ? sizeof(li) : sizeof(fi));
 	if ((line ? li.insn_off : fi.insn_off) % 8 ||
-	    (line ? li.insn_off : fi.insn_off) >= obj->secs[sec].size)
+	    (line ? li.insn_off : fi.insn_off) >= obj->file.secs[sec].size)
 		return ext_error("%s for section '%s': record %u points outside the section", what, name, i);
 	if (line) {
 		if (!btf_str(obj->btf, li.file_name_off) || !btf_str(obj->btf, li.line_off))
@@ -655,7 +655,7 @@ int btf_ext_parse(struct bsdk_obj *obj, const void *data, size_t size)
 	    range_outside(h.line_info_off, h.line_info_len, size - h.hdr_len) ||
 	    range_outside(core[0], core[1], size - h.hdr_len))
 		return ext_error("header describes sections outside the data");
-	obj->ext = calloc(obj->nsecs, sizeof(*obj->ext));
+	obj->ext = calloc(obj->file.nsecs, sizeof(*obj->ext));
 	if (!obj->ext)
 		return fail(ENOMEM);
 	err = btf_ext_walk(obj, body + h.func_info_off, h.func_info_len, "func_info",
@@ -861,17 +861,17 @@ static int named_sym_cmp(const void *a, const void *b)
 int btf_fixup_datasecs(struct bsdk_obj *obj)
 {
 	struct btf *btf = obj->btf;
-	struct named_sym *syms = malloc((obj->nsyms ? obj->nsyms : 1) * sizeof(*syms));
+	struct named_sym *syms = malloc((obj->file.nsyms ? obj->file.nsyms : 1) * sizeof(*syms));
 	size_t nsyms = 0;
 
 	if (!syms)
 		return fail(ENOMEM);
-	for (size_t s = 0; s < obj->nsyms; s++) {
-		const GElf_Sym *sym = &obj->syms[s];
+	for (size_t s = 0; s < obj->file.nsyms; s++) {
+		const GElf_Sym *sym = &obj->file.syms[s];
 
 		if (GELF_ST_TYPE(sym->st_info) == STT_OBJECT && sym->st_value <= UINT32_MAX)
 			syms[nsyms++] = (struct named_sym){ sym->st_shndx,
-				elf_sym_name(obj, sym), (uint32_t)sym->st_value };
+				elf_sym_name(&obj->file, sym), (uint32_t)sym->st_value };
 	}
 	qsort(syms, nsyms, sizeof(*syms), named_sym_cmp);
 	for (uint32_t id = 1; id < btf->ntypes; id++) {
@@ -880,10 +880,10 @@ int btf_fixup_datasecs(struct bsdk_obj *obj)
 		size_t sec;
 
 		if (btf_kind(t) != BTF_KIND_DATASEC ||
-		    !elf_sec_by_name(obj, btf_name(btf, t), &sec) ||
-		    obj->secs[sec].size > UINT32_MAX)
+		    !elf_sec_by_name(&obj->file, btf_name(btf, t), &sec) ||
+		    obj->file.secs[sec].size > UINT32_MAX)
 			continue;
-		t->size = (uint32_t)obj->secs[sec].size;
+		t->size = (uint32_t)obj->file.secs[sec].size;
 		for (uint16_t i = 0; i < btf_vlen(t); i++) {
 			const struct btf_type *var = btf_type_by_id(btf, v[i].type);
 			struct named_sym key = { sec, var ? btf_name(btf, var) : "", 0 };
@@ -906,15 +906,15 @@ int btf_fixup_datasecs(struct bsdk_obj *obj)
  * the BTF FUNC's linkage, so make it static, as libbpf does. */
 void btf_mark_hidden_static(struct bsdk_obj *obj)
 {
-	for (size_t i = 1; i < obj->nsyms; i++) {
-		const GElf_Sym *sym = &obj->syms[i];
+	for (size_t i = 1; i < obj->file.nsyms; i++) {
+		const GElf_Sym *sym = &obj->file.syms[i];
 		int vis = GELF_ST_VISIBILITY(sym->st_other);
 		uint32_t id;
 
 		if (GELF_ST_TYPE(sym->st_info) != STT_FUNC || GELF_ST_BIND(sym->st_info) == STB_LOCAL ||
 		    (vis != STV_HIDDEN && vis != STV_INTERNAL) || sym->st_shndx == SHN_UNDEF)
 			continue;
-		id = btf_find(obj->btf, elf_sym_name(obj, sym), BTF_KIND_FUNC);
+		id = btf_find(obj->btf, elf_sym_name(&obj->file, sym), BTF_KIND_FUNC);
 		if (id) {
 			struct btf_type *t = (struct btf_type *)btf_type_by_id(obj->btf, id);
 

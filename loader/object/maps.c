@@ -16,7 +16,8 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "object/internal.h"
+#include "object/object.h"
+#include "ext/ext.h"
 #include "format/btf.h"
 
 /* The fields of the legacy struct bpf_map_def that we read, in order. */
@@ -45,12 +46,12 @@ struct bsdk_map *map_add(struct bsdk_obj *obj, const char *name,
 
 static int collect_legacy(struct bsdk_obj *obj, size_t sec)
 {
-	const struct elf_sec *s = &obj->secs[sec];
+	const struct elf_sec *s = &obj->file.secs[sec];
 	size_t nsyms = 0, def_size;
 
-	for (size_t i = 0; i < obj->nsyms; i++)
-		if (obj->syms[i].st_shndx == sec &&
-		    GELF_ST_TYPE(obj->syms[i].st_info) != STT_SECTION)
+	for (size_t i = 0; i < obj->file.nsyms; i++)
+		if (obj->file.syms[i].st_shndx == sec &&
+		    GELF_ST_TYPE(obj->file.syms[i].st_info) != STT_SECTION)
 			nsyms++;
 	if (nsyms == 0)
 		return 0;
@@ -61,9 +62,9 @@ static int collect_legacy(struct bsdk_obj *obj, size_t sec)
 	if (s->size % nsyms || def_size < LEGACY_DEF_MIN_SIZE)
 		return obj_fail(obj, BSDK_EFORMAT, "section 'maps': size %zu is not a multiple of a map definition for %zu maps",
 				s->size, nsyms);
-	for (size_t i = 0; i < obj->nsyms; i++) {
-		const GElf_Sym *sym = &obj->syms[i];
-		const char *name = elf_sym_name(obj, sym);
+	for (size_t i = 0; i < obj->file.nsyms; i++) {
+		const GElf_Sym *sym = &obj->file.syms[i];
+		const char *name = elf_sym_name(&obj->file, sym);
 		struct legacy_map_def def = { 0 };
 		struct bsdk_map *map;
 
@@ -192,7 +193,7 @@ static int collect_btf_maps(struct bsdk_obj *obj, size_t sec)
 		if (!var || btf_kind(var) != BTF_KIND_VAR)
 			return obj_fail(obj, BSDK_EBTF, "'.maps' entry %u is not a variable", i);
 		/* btf_fixup_datasecs() took the offset from the symbol */
-		if (range_outside(vi[i].offset, vi[i].size, obj->secs[sec].size))
+		if (range_outside(vi[i].offset, vi[i].size, obj->file.secs[sec].size))
 			return obj_fail(obj, BSDK_EBTF, "map '%s': lies outside the '.maps' section", btf_name(obj->btf, var));
 		map = map_add(obj, btf_name(obj->btf, var), ".maps", sec, vi[i].offset);
 		if (!map)
@@ -207,7 +208,7 @@ static int collect_btf_maps(struct bsdk_obj *obj, size_t sec)
 /* *total: the bytes of the data sections before this one. */
 static int collect_data(struct bsdk_obj *obj, size_t sec, size_t *total)
 {
-	const struct elf_sec *s = &obj->secs[sec];
+	const struct elf_sec *s = &obj->file.secs[sec];
 	struct bsdk_map *map;
 
 	if (s->size == 0)
@@ -275,14 +276,14 @@ int maps_collect(struct bsdk_obj *obj)
 	size_t data_total = 0;
 	int err = 0;
 
-	for (size_t i = 1; i < obj->nsecs && !err; i++) {
-		const char *name = obj->secs[i].name;
+	for (size_t i = 1; i < obj->file.nsecs && !err; i++) {
+		const char *name = obj->file.secs[i].name;
 
 		if (strcmp(name, "maps") == 0)
 			err = collect_legacy(obj, i);
 		else if (strcmp(name, ".maps") == 0)
 			err = collect_btf_maps(obj, i);
-		else if (elf_sec_is_data(obj, i))
+		else if (elf_sec_is_data(&obj->file, i))
 			err = collect_data(obj, i, &data_total);
 	}
 	return err ? err : maps_index(obj);

@@ -11,7 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "object/internal.h"
+#include "object/object.h"
+#include "ext/ext.h"
 #include "format/btf.h"
 #include "co-re/core.h"
 #include "co-re/kbtf.h"
@@ -25,8 +26,8 @@ static int btf_collect(struct bsdk_obj *obj)
 	const struct elf_sec *s;
 	uint32_t to;
 
-	s = elf_sec_by_name(obj, ".BTF", NULL);
-	if (s && !elf_sec_name_unique(obj, ".BTF"))
+	s = elf_sec_by_name(&obj->file, ".BTF", NULL);
+	if (s && !elf_sec_name_unique(&obj->file, ".BTF"))
 		return obj_fail(obj, BSDK_EFORMAT, "two sections are named '.BTF'");
 	if (s) {
 		if (s->shdr.sh_type != SHT_PROGBITS || !s->data)
@@ -64,9 +65,10 @@ static struct bsdk_obj *obj_open_image(void *image, size_t size, const char *nam
 		return fail_ptr(ENOMEM);
 	}
 	obj->btf_fd = -1;
-	obj->image = image;
-	obj->image_size = size;
+	obj->file.image = image;
+	obj->file.image_size = size;
 	obj->name = strdup(name ? name : "(memory)");
+	obj->file.name = obj->name;
 	if (o.btf_path)
 		obj->btf_path = strdup(o.btf_path);
 	if (!obj->name || (o.btf_path && !obj->btf_path)) {
@@ -77,7 +79,7 @@ static struct bsdk_obj *obj_open_image(void *image, size_t size, const char *nam
 	/* A kernel BTF named by the caller is checked now, whether or not this object needs it. */
 	err = obj->btf_path && !kbtf_vmlinux(obj->btf_path) ? -errno : 0;
 	if (!err)
-		err = elf_parse(obj);
+		err = elf_parse(&obj->file);
 	if (!err)
 		err = btf_collect(obj);
 	if (!err)
@@ -91,8 +93,8 @@ static struct bsdk_obj *obj_open_image(void *image, size_t size, const char *nam
 		err = -BSDK_EFORMAT;
 	}
 	/* func and line info name types and strings of .BTF: alone, it means nothing. */
-	s = err ? NULL : elf_sec_by_name(obj, ".BTF.ext", NULL);
-	if (s && !elf_sec_name_unique(obj, ".BTF.ext"))
+	s = err ? NULL : elf_sec_by_name(&obj->file, ".BTF.ext", NULL);
+	if (s && !elf_sec_name_unique(&obj->file, ".BTF.ext"))
 		err = obj_fail(obj, BSDK_EFORMAT, "two sections are named '.BTF.ext'");
 	else if (s && s->data && obj->btf)
 		err = btf_ext_parse(obj, s->data, s->size);
@@ -108,7 +110,7 @@ static struct bsdk_obj *obj_open_image(void *image, size_t size, const char *nam
 	}
 	if (!bsdk_obj_gpl_compatible(obj))
 		log_debug("'%s': license '%s' is not GPL-compatible: GPL-only helpers such as bpf_perf_event_output() will be refused",
-			  obj->name, obj->license);
+			  obj->name, obj->file.license);
 	return obj;
 }
 
@@ -297,9 +299,9 @@ void bsdk_obj_close(struct bsdk_obj *obj)
 		free(obj->progs[i].target_buf);
 		free(obj->progs[i].core);
 	}
-	for (size_t i = 0; obj->relos && i < obj->nsecs; i++)
+	for (size_t i = 0; obj->relos && i < obj->file.nsecs; i++)
 		free(obj->relos[i]);
-	for (size_t i = 0; obj->ext && i < obj->nsecs; i++) {
+	for (size_t i = 0; obj->ext && i < obj->file.nsecs; i++) {
 		free(obj->ext[i].func);
 		free(obj->ext[i].line);
 	}
@@ -312,13 +314,7 @@ void bsdk_obj_close(struct bsdk_obj *obj)
 	free(obj->progs);
 	free(obj->subprogs);
 	btf_free(obj->btf);
-	free(obj->syms);
-	free(obj->secs);
-	free(obj->sec_order);
-	free(obj->license);
-	if (obj->elf)
-		elf_end(obj->elf);
-	free(obj->image);
+	elf_file_free(&obj->file);
 	free(obj->name);
 	free(obj->btf_path);
 	free(obj->exts);
@@ -327,8 +323,8 @@ void bsdk_obj_close(struct bsdk_obj *obj)
 }
 
 const char *bsdk_obj_name(const struct bsdk_obj *obj) { return obj->name; }
-const char *bsdk_obj_license(const struct bsdk_obj *obj) { return obj->license; }
-uint32_t bsdk_obj_kversion(const struct bsdk_obj *obj) { return obj->kversion; }
+const char *bsdk_obj_license(const struct bsdk_obj *obj) { return obj->file.license; }
+uint32_t bsdk_obj_kversion(const struct bsdk_obj *obj) { return obj->file.kversion; }
 bool bsdk_obj_has_btf(const struct bsdk_obj *obj) { return obj->btf != NULL; }
 
 bool bsdk_obj_gpl_compatible(const struct bsdk_obj *obj)
@@ -338,7 +334,7 @@ bool bsdk_obj_gpl_compatible(const struct bsdk_obj *obj)
 		"Dual MPL/GPL" };
 
 	for (size_t i = 0; i < ARRAY_SIZE(gpl); i++)
-		if (strcmp(obj->license, gpl[i]) == 0)
+		if (strcmp(obj->file.license, gpl[i]) == 0)
 			return true;
 	return false;
 }
@@ -377,12 +373,12 @@ struct bsdk_map *bsdk_obj_map_find(const struct bsdk_obj *obj, const char *name)
 const GElf_Sym *obj_global_find(const struct bsdk_obj *obj, const char *name,
 				struct bsdk_map **map)
 {
-	for (size_t i = 0; i < obj->nsyms; i++) {
-		const GElf_Sym *sym = &obj->syms[i];
+	for (size_t i = 0; i < obj->file.nsyms; i++) {
+		const GElf_Sym *sym = &obj->file.syms[i];
 
 		if (GELF_ST_TYPE(sym->st_info) == STT_OBJECT &&
-		    sym->st_shndx > 0 && sym->st_shndx < obj->nsecs &&
-		    strcmp(elf_sym_name(obj, sym), name) == 0 &&
+		    sym->st_shndx > 0 && sym->st_shndx < obj->file.nsecs &&
+		    strcmp(elf_sym_name(&obj->file, sym), name) == 0 &&
 		    (*map = map_by_data_sec(obj, sym->st_shndx)))
 			return sym;
 	}

@@ -9,7 +9,8 @@
  */
 #include <linux/btf.h>
 
-#include "object/internal.h"
+#include "object/object.h"
+#include "ext/ext.h"
 #include "co-re/core.h"
 #include "format/btf.h"
 
@@ -97,7 +98,7 @@ const char *attach_kind_forms(void)
 
 static int prog_add(struct bsdk_obj *obj, size_t sec, size_t first, size_t count, const char *name)
 {
-	const char *section = obj->secs[sec].name;
+	const char *section = obj->file.secs[sec].name;
 	const struct attach_kind *kind = attach_kind_find(section);
 	struct bsdk_prog prog;
 
@@ -122,13 +123,13 @@ static int prog_add(struct bsdk_obj *obj, size_t sec, size_t first, size_t count
 /* A function symbol's instructions: checked to lie inside its section. */
 static int func_range(const struct bsdk_obj *obj, const GElf_Sym *sym, size_t *first, size_t *count)
 {
-	const struct elf_sec *s = &obj->secs[sym->st_shndx];
+	const struct elf_sec *s = &obj->file.secs[sym->st_shndx];
 
 	if (sym->st_value % sizeof(struct bpf_insn) ||
 	    sym->st_size % sizeof(struct bpf_insn) || sym->st_size == 0 ||
 	    range_outside(sym->st_value, sym->st_size, s->size))
 		return obj_fail(obj, BSDK_EFORMAT, "function '%s' in '%s': offset %llu, size %llu do not describe whole instructions inside the section",
-				elf_sym_name(obj, sym), s->name,
+				elf_sym_name(&obj->file, sym), s->name,
 				(unsigned long long)sym->st_value,
 				(unsigned long long)sym->st_size);
 	*first = sym->st_value / sizeof(struct bpf_insn);
@@ -160,25 +161,25 @@ static int progs_collect_sorted(struct bsdk_obj *obj, const size_t *funcs, size_
 	size_t next = 0;	/* into funcs: the first of the section's */
 	int err;
 
-	elf_sec_by_name(obj, ".text", &obj->text_sec);
-	for (size_t sec = 1; sec < obj->nsecs; sec++) {
+	elf_sec_by_name(&obj->file, ".text", &obj->text_sec);
+	for (size_t sec = 1; sec < obj->file.nsecs; sec++) {
 		size_t nfuncs = 0;
 
-		if (!elf_sec_is_prog(obj, sec))
+		if (!elf_sec_is_prog(&obj->file, sec))
 			continue;
-		if (obj->secs[sec].size % sizeof(struct bpf_insn))
+		if (obj->file.secs[sec].size % sizeof(struct bpf_insn))
 			return obj_fail(obj, BSDK_EFORMAT, "section '%s': size %zu is not a multiple of the 8-byte instruction size",
-					obj->secs[sec].name, obj->secs[sec].size);
+					obj->file.secs[sec].name, obj->file.secs[sec].size);
 		/* Instructions are read in place, as structs. */
-		if ((uintptr_t)obj->secs[sec].data % sizeof(struct bpf_insn))
+		if ((uintptr_t)obj->file.secs[sec].data % sizeof(struct bpf_insn))
 			return obj_fail(obj, BSDK_EFORMAT, "section '%s': offset %#llx in the file is not 8-byte aligned",
-					obj->secs[sec].name,
-					(unsigned long long)obj->secs[sec].shdr.sh_offset);
-		while (next < nfsyms && obj->syms[funcs[next]].st_shndx < sec)
+					obj->file.secs[sec].name,
+					(unsigned long long)obj->file.secs[sec].shdr.sh_offset);
+		while (next < nfsyms && obj->file.syms[funcs[next]].st_shndx < sec)
 			next++;
-		for (; next < nfsyms && obj->syms[funcs[next]].st_shndx == sec; next++) {
-			const GElf_Sym *sym = &obj->syms[funcs[next]];
-			struct func f = { sec, 0, 0, elf_sym_name(obj, sym) };
+		for (; next < nfsyms && obj->file.syms[funcs[next]].st_shndx == sec; next++) {
+			const GElf_Sym *sym = &obj->file.syms[funcs[next]];
+			struct func f = { sec, 0, 0, elf_sym_name(&obj->file, sym) };
 
 			err = func_range(obj, sym, &f.first, &f.count);
 			nfuncs++;
@@ -192,8 +193,8 @@ static int progs_collect_sorted(struct bsdk_obj *obj, const size_t *funcs, size_
 		/* Hand-written assembly may have no symbol: the whole section
 		 * is one program named after it. */
 		if (nfuncs == 0 && sec != obj->text_sec) {
-			err = prog_add(obj, sec, 0, obj->secs[sec].size /
-				       sizeof(struct bpf_insn), obj->secs[sec].name);
+			err = prog_add(obj, sec, 0, obj->file.secs[sec].size /
+				       sizeof(struct bpf_insn), obj->file.secs[sec].name);
 			if (err)
 				return err;
 		}
@@ -212,16 +213,16 @@ static int progs_collect_sorted(struct bsdk_obj *obj, const size_t *funcs, size_
 
 int progs_collect(struct bsdk_obj *obj)
 {
-	size_t *funcs = malloc((obj->nsyms ? obj->nsyms : 1) * sizeof(*funcs));
+	size_t *funcs = malloc((obj->file.nsyms ? obj->file.nsyms : 1) * sizeof(*funcs));
 	size_t nfsyms = 0;
 	int err;
 
 	if (!funcs)
 		return fail(ENOMEM);
-	for (size_t i = 0; i < obj->nsyms; i++)
-		if (GELF_ST_TYPE(obj->syms[i].st_info) == STT_FUNC)
+	for (size_t i = 0; i < obj->file.nsyms; i++)
+		if (GELF_ST_TYPE(obj->file.syms[i].st_info) == STT_FUNC)
 			funcs[nfsyms++] = i;
-	qsort_r(funcs, nfsyms, sizeof(*funcs), func_sym_cmp, obj->syms);
+	qsort_r(funcs, nfsyms, sizeof(*funcs), func_sym_cmp, obj->file.syms);
 	err = progs_collect_sorted(obj, funcs, nfsyms);
 	free(funcs);
 	return err;
@@ -357,8 +358,8 @@ int prog_load(struct bsdk_prog *prog)
 	}
 	attr.insns = (uint64_t)(uintptr_t)l.insns;
 	attr.insn_cnt = (uint32_t)l.count;
-	attr.license = (uint64_t)(uintptr_t)obj->license;
-	attr.kern_version = obj->kversion;
+	attr.license = (uint64_t)(uintptr_t)obj->file.license;
+	attr.kern_version = obj->file.kversion;
 	kernel_name(attr.prog_name, prog->fn.name);
 	/* kfuncs of modules: their calls' off indexes this (extern.c) */
 	if (obj->nfd_array)

@@ -16,7 +16,8 @@
  * opened, so `bpfsdk inspect` sees the same errors `run` would;
  * relos_link_prog() applies them to a copy of the program at load time.
  */
-#include "object/internal.h"
+#include "object/object.h"
+#include "ext/ext.h"
 #include "co-re/core.h"
 
 #define INSN_SIZE sizeof(struct bpf_insn)
@@ -31,7 +32,7 @@ static bool is_pseudo_call(const struct bpf_insn *insn)
 
 static const struct bpf_insn *sec_insn(const struct bsdk_obj *obj, size_t sec, size_t idx)
 {
-	return (const struct bpf_insn *)obj->secs[sec].data + idx;
+	return (const struct bpf_insn *)obj->file.secs[sec].data + idx;
 }
 
 /* The byte offset st_value + imm that a data or function relocation names,
@@ -59,7 +60,7 @@ static int relo_cmp(const void *a, const void *b)
 
 /* Name the place of a bad relocation the same way everywhere, and fail. */
 #define relo_error(obj, sec, n, fmt, ...) obj_fail(obj, BSDK_ERELO, \
-	"section '%s': relocation %zu " fmt, (obj)->secs[sec].name, (size_t)(n), ##__VA_ARGS__)
+	"section '%s': relocation %zu " fmt, (obj)->file.secs[sec].name, (size_t)(n), ##__VA_ARGS__)
 
 /* A use of an extern (an undefined symbol): a kfunc call, or an ld_imm64
  * of a kconfig variable (its place in .kconfig), a ksym variable or a
@@ -84,7 +85,7 @@ static int relo_extern(struct bsdk_obj *obj, size_t sec, size_t n,
 	if (!is_ld_imm64(insn))
 		return relo_error(obj, sec, n, "(extern '%s') is on instruction %zu, which is neither ld_imm64 nor a call (code %#x)",
 				  e->name, out->insn, insn->code);
-	if ((out->insn + 2) * INSN_SIZE > obj->secs[sec].size)
+	if ((out->insn + 2) * INSN_SIZE > obj->file.secs[sec].size)
 		return relo_error(obj, sec, n, "is on an ld_imm64 cut off by the end of the section");
 	if (e->kind == EXT_KCONFIG) {
 		out->kind = BSDK_RELO_DATA;
@@ -100,7 +101,7 @@ static int relo_extern(struct bsdk_obj *obj, size_t sec, size_t n,
 static int relo_parse(struct bsdk_obj *obj, size_t sec, size_t n,
 		      const GElf_Rel *rel, struct relo *out)
 {
-	const struct elf_sec *s = &obj->secs[sec];
+	const struct elf_sec *s = &obj->file.secs[sec];
 	size_t sym_idx = GELF_R_SYM(rel->r_info);
 	const struct bpf_insn *insn;
 	const GElf_Sym *sym;
@@ -111,12 +112,12 @@ static int relo_parse(struct bsdk_obj *obj, size_t sec, size_t n,
 	if (rel->r_offset >= s->size)
 		return relo_error(obj, sec, n, "points past the end of the section (offset %llu, size %zu)",
 				  (unsigned long long)rel->r_offset, s->size);
-	if (sym_idx >= obj->nsyms)
-		return relo_error(obj, sec, n, "names symbol %zu, past the end of the symbol table (%zu)", sym_idx, obj->nsyms);
-	sym = &obj->syms[sym_idx];
+	if (sym_idx >= obj->file.nsyms)
+		return relo_error(obj, sec, n, "names symbol %zu, past the end of the symbol table (%zu)", sym_idx, obj->file.nsyms);
+	sym = &obj->file.syms[sym_idx];
 	sym_sec = sym->st_shndx;
 	out->insn = rel->r_offset / INSN_SIZE;
-	out->sym_name = elf_sym_name(obj, sym);
+	out->sym_name = elf_sym_name(&obj->file, sym);
 	insn = sec_insn(obj, sec, out->insn);
 
 	if (sym_sec == SHN_UNDEF && GELF_ST_BIND(sym->st_info) != STB_LOCAL && *out->sym_name)
@@ -127,7 +128,7 @@ static int relo_parse(struct bsdk_obj *obj, size_t sec, size_t n,
 		/* imm counts instructions from the one after the call. */
 		int64_t target = (int64_t)(sym->st_value / INSN_SIZE) + insn->imm + 1;
 
-		if (target < 0 || (uint64_t)target >= obj->secs[sym_sec].size / INSN_SIZE)
+		if (target < 0 || (uint64_t)target >= obj->file.secs[sym_sec].size / INSN_SIZE)
 			return relo_error(obj, sec, n, "calls outside .text");
 		out->kind = BSDK_RELO_CALL;
 		out->target = (size_t)target;
@@ -138,10 +139,10 @@ static int relo_parse(struct bsdk_obj *obj, size_t sec, size_t n,
 				  out->sym_name, out->insn, insn->code);
 	if (rel->r_offset + 2 * INSN_SIZE > s->size)
 		return relo_error(obj, sec, n, "is on an ld_imm64 cut off by the end of the section");
-	if (sym_sec == 0 || sym_sec >= obj->nsecs)
+	if (sym_sec == 0 || sym_sec >= obj->file.nsecs)
 		return relo_error(obj, sec, n, "refers to symbol %zu '%s', which is not defined in this object", sym_idx, out->sym_name);
 
-	const char *sname = obj->secs[sym_sec].name;
+	const char *sname = obj->file.secs[sym_sec].name;
 
 	if (strcmp(sname, "maps") == 0 || strcmp(sname, ".maps") == 0) {
 		struct bsdk_map *map = map_by_sec_offset(obj, sym_sec, sym->st_value);
@@ -152,7 +153,7 @@ static int relo_parse(struct bsdk_obj *obj, size_t sec, size_t n,
 		out->map = (size_t)(map - obj->maps);
 		return 0;
 	}
-	if (elf_sec_is_data(obj, sym_sec)) {
+	if (elf_sec_is_data(&obj->file, sym_sec)) {
 		struct bsdk_map *map = map_by_data_sec(obj, sym_sec);
 		/* Named variables carry their offset in st_value, section
 		 * symbols in the instruction's imm; one of them is 0. */
@@ -174,7 +175,7 @@ static int relo_parse(struct bsdk_obj *obj, size_t sec, size_t n,
 		 * the addend is in bytes here. */
 		uint64_t off;
 
-		if (!sym_offset(sym->st_value, insn->imm, obj->secs[sym_sec].size, &off) || off % INSN_SIZE)
+		if (!sym_offset(sym->st_value, insn->imm, obj->file.secs[sym_sec].size, &off) || off % INSN_SIZE)
 			return relo_error(obj, sec, n, "takes the address of an invalid .text offset");
 		out->kind = BSDK_RELO_FUNC;
 		out->target = (size_t)off / INSN_SIZE;
@@ -185,19 +186,19 @@ static int relo_parse(struct bsdk_obj *obj, size_t sec, size_t n,
 
 static int collect_section(struct bsdk_obj *obj, size_t rel_sec)
 {
-	const struct elf_sec *rs = &obj->secs[rel_sec];
+	const struct elf_sec *rs = &obj->file.secs[rel_sec];
 	size_t target = rs->shdr.sh_info, count;
 	Elf_Data *data;
 	struct relo *relos;
 
-	if (target == 0 || target >= obj->nsecs)
+	if (target == 0 || target >= obj->file.nsecs)
 		return obj_fail(obj, BSDK_EFORMAT, "section '%s': relocates section %zu, which does not exist", rs->name, target);
 	/* Relocations of debug info and BTF are for debuggers, not us. */
-	if (!elf_sec_is_prog(obj, target))
+	if (!elf_sec_is_prog(&obj->file, target))
 		return 0;
 	if (rs->shdr.sh_type == SHT_RELA)
 		return obj_fail(obj, BSDK_EFORMAT, "section '%s': RELA relocations are not used by BPF", rs->name);
-	if (rs->shdr.sh_link != obj->symtab_sec)
+	if (rs->shdr.sh_link != obj->file.symtab_sec)
 		return obj_fail(obj, BSDK_EFORMAT, "section '%s': does not use the symbol table", rs->name);
 	if (rs->shdr.sh_entsize != sizeof(Elf64_Rel) ||
 	    rs->size % sizeof(Elf64_Rel) || (rs->size && !rs->data))
@@ -205,7 +206,7 @@ static int collect_section(struct bsdk_obj *obj, size_t rel_sec)
 				rs->name,
 				(unsigned long long)rs->shdr.sh_entsize, sizeof(Elf64_Rel));
 	if (obj->relos[target])
-		return obj_fail(obj, BSDK_EFORMAT, "section '%s' has two relocation sections", obj->secs[target].name);
+		return obj_fail(obj, BSDK_EFORMAT, "section '%s' has two relocation sections", obj->file.secs[target].name);
 	count = rs->size / sizeof(Elf64_Rel);
 	relos = calloc(count ? count : 1, sizeof(*relos));
 	if (!relos)
@@ -213,13 +214,13 @@ static int collect_section(struct bsdk_obj *obj, size_t rel_sec)
 	obj->relos[target] = relos;
 	obj->nrelos[target] = count;
 
-	data = elf_getdata(elf_getscn(obj->elf, rel_sec), NULL);
+	data = elf_getdata(elf_getscn(obj->file.elf, rel_sec), NULL);
 	for (size_t i = 0; i < count; i++) {
 		GElf_Rel rel;
 		int err;
 
 		if (!data || !gelf_getrel(data, (int)i, &rel))
-			return obj_fail(obj, BSDK_EFORMAT, "section '%s': relocation %zu cannot be read", obj->secs[target].name, i);
+			return obj_fail(obj, BSDK_EFORMAT, "section '%s': relocation %zu cannot be read", obj->file.secs[target].name, i);
 		err = relo_parse(obj, target, i, &rel, &relos[i]);
 		if (err)
 			return err;
@@ -234,12 +235,12 @@ static int collect_section(struct bsdk_obj *obj, size_t rel_sec)
 
 int relos_collect(struct bsdk_obj *obj)
 {
-	obj->relos = calloc(obj->nsecs, sizeof(*obj->relos));
-	obj->nrelos = calloc(obj->nsecs, sizeof(*obj->nrelos));
+	obj->relos = calloc(obj->file.nsecs, sizeof(*obj->relos));
+	obj->nrelos = calloc(obj->file.nsecs, sizeof(*obj->nrelos));
 	if (!obj->relos || !obj->nrelos)
 		return fail(ENOMEM);
-	for (size_t i = 1; i < obj->nsecs; i++) {
-		if (obj->secs[i].shdr.sh_type == SHT_REL || obj->secs[i].shdr.sh_type == SHT_RELA) {
+	for (size_t i = 1; i < obj->file.nsecs; i++) {
+		if (obj->file.secs[i].shdr.sh_type == SHT_REL || obj->file.secs[i].shdr.sh_type == SHT_RELA) {
 			int err = collect_section(obj, i);
 
 			if (err)
@@ -511,7 +512,7 @@ int relos_link_all(struct bsdk_obj *obj)
 {
 	/* the linker looks a function's records up by instruction: sort the
 	 * rare object whose records are not (clang's are) */
-	for (size_t i = 0; obj->ext && i < obj->nsecs; i++) {
+	for (size_t i = 0; obj->ext && i < obj->file.nsecs; i++) {
 		struct ext_info *e = &obj->ext[i];
 		bool sorted = true;
 

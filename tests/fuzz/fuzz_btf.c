@@ -13,7 +13,8 @@
 #include <string.h>
 
 #include "bpfsdk.h"
-#include "object/internal.h"
+#include "ext/ext.h"
+#include "channel/channel.h"
 #include "format/btf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

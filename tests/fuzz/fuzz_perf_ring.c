@@ -19,7 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "object/internal.h"
+#include "ext/ext.h"
+#include "channel/channel.h"
 #include "channel/perf_ring.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

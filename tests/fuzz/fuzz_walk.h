@@ -13,7 +13,8 @@
 #include <string.h>
 
 #include "bpfsdk.h"
-#include "object/internal.h"
+#include "ext/ext.h"
+#include "channel/channel.h"
 #include "format/btf.h"
 
 static size_t sink;
@@ -71,8 +72,8 @@ static void walk(struct bsdk_obj *obj)
 			bsdk_map_pinning(m);
 	}
 	/* what `bpfsdk run --set` does for each global */
-	for (size_t i = 0; i < obj->nsyms; i++) {
-		const char *name = elf_sym_name(obj, &obj->syms[i]);
+	for (size_t i = 0; i < obj->file.nsyms; i++) {
+		const char *name = elf_sym_name(&obj->file, &obj->file.syms[i]);
 		int size = bsdk_obj_global_size(obj, name);
 
 		if (size > 0 && size <= 64) {

@@ -6,7 +6,8 @@
  */
 #include <errno.h>
 
-#include "object/internal.h"
+#include "ext/ext.h"
+#include "channel/channel.h"
 #include "check.h"
 
 static char logged[256];

@@ -9,7 +9,8 @@
 #include <linux/btf.h>
 
 #include "test_obj_craft.h"
-#include "object/internal.h"
+#include "ext/ext.h"
+#include "channel/channel.h"
 #include "format/btf.h"
 
 #define CHAIN (1u << 20)	/* typedefs added */

@@ -8,7 +8,8 @@
 #include <linux/btf.h>
 
 #include "test_obj_craft.h"
-#include "object/internal.h"
+#include "ext/ext.h"
+#include "channel/channel.h"
 
 struct ext_hdr {
 	uint16_t magic;

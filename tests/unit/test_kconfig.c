@@ -5,7 +5,8 @@
  * variable's type wants it, including every malformed case.
  */
 #include "check.h"
-#include "object/internal.h"
+#include "ext/ext.h"
+#include "channel/channel.h"
 
 static const char config[] =
 	"#\n"

@@ -10,7 +10,8 @@
 #include <linux/btf.h>
 
 #include "test_obj_craft.h"
-#include "object/internal.h"
+#include "ext/ext.h"
+#include "channel/channel.h"
 #include "format/btf.h"
 
 /* ---- BTF of an image: find a type, get its bytes in the image ---- */

@@ -14,7 +14,8 @@
 #include <unistd.h>
 
 #include "bpfsdk.h"
-#include "object/internal.h"
+#include "ext/ext.h"
+#include "channel/channel.h"
 #include "channel/perf_ring.h"
 #include "check.h"
 

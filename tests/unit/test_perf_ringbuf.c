@@ -10,7 +10,8 @@
 #include <string.h>
 
 #include "bpfsdk.h"
-#include "object/internal.h"
+#include "ext/ext.h"
+#include "channel/channel.h"
 #include "channel/perf_ring.h"
 #include "check.h"
 

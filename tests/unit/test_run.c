@@ -8,7 +8,8 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include "object/internal.h"
+#include "ext/ext.h"
+#include "channel/channel.h"
 #include "check.h"
 
 struct fake {

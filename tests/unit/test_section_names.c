@@ -5,7 +5,8 @@
  * function and flags, and names that only look alike match nothing (or
  * the right row, never a longer one's prefix).
  */
-#include "object/internal.h"
+#include "ext/ext.h"
+#include "channel/channel.h"
 #include "check.h"
 
 struct want {

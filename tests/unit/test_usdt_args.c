@@ -5,7 +5,8 @@
  * the malformed ones refused with a reason.
  */
 #include "check.h"
-#include "object/internal.h"
+#include "ext/ext.h"
+#include "channel/channel.h"
 
 /* struct pt_regs offsets of the kernel (x86-64) */
 enum { R15 = 0, RBP = 32, RBX = 40, R9 = 64, R8 = 72, RAX = 80, RDX = 96, RSI = 104, RDI = 112, RIP = 128, RSP = 152 };

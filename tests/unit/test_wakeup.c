@@ -3,7 +3,8 @@
  * test_wakeup.c - the policy that chooses between a wakeup per record (EAGER) and drains on a
  * timer (STREAM), driven with synthetic clocks and counts: no kernel, no sleeping.
  */
-#include "object/internal.h"
+#include "ext/ext.h"
+#include "channel/channel.h"
 #include "check.h"
 
 #define MS 1000000ull

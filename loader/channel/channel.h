@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * channel.h - what the readers of BPF output share: the perf buffer
+ * (perfbuf.c), the ring buffer (ringbuf.c), the wait-and-drain loop
+ * (drain.c), the wakeup policy (wakeup.c) and the tool's poll loop
+ * (run.c). A channel knows a map only by its fd. Not installed.
+ */
+#ifndef BPFSDK_CHANNEL_H
+#define BPFSDK_CHANNEL_H
+
+#include <stdio.h>
+
+#include "base/base.h"
+
+/* ---- run.c: the poll loop behind bsdk_perfbuf_run() and bsdk_ringbuf_run(), over any poll
+ * function (the unit tests give it a fake one); what names the buffer in messages. */
+int run_loop(int (*poll)(void *buf, int timeout_ms), void *buf, const char *what,
+	     const struct bsdk_run_opts *opts);
+/* fflush(out): 0, BSDK_RUN_CLOSED on EPIPE, else negative errno, logged. */
+int run_flush(FILE *out);
+
+/* ---- drain.c */
+/* Get the info of map_fd into *info and check it is of map type type. */
+int map_check(int map_fd, uint32_t type, const char *type_name,
+	      const char *who, struct bpf_map_info *info);
+
+/* The wait-and-drain loop: an epoll set, and while some ring is streaming (see wakeup.c) a drain
+ * every period_ns; with none streaming it sleeps until the kernel wakes it (or idle_ns). */
+struct epoll_event;
+struct drain {
+	const char *who;	/* "perf buffer", "ring buffer": for messages */
+	int epfd;		/* -1 before drain_init() */
+	uint64_t period_ns;	/* the streaming drain period; 0: none */
+	uint64_t idle_ns;	/* drain this often even with nothing streaming; 0: never */
+	bool streaming;		/* some ring wants the timer: set by the owner's consume */
+	uint64_t last_ns;	/* when the last drain began */
+	uint64_t wakeups;	/* epoll waits that ended with an fd ready */
+	uint64_t drains;	/* calls of consume */
+};
+/* Create the epoll set; *max_latency_ms 0 becomes the default (DEFAULT_MAX_LATENCY_MS). */
+int drain_init(struct drain *d, const char *who, int *max_latency_ms);
+#define DEFAULT_MAX_LATENCY_MS 5
+int drain_timeout_ms(const struct drain *d);
+/* bsdk_perfbuf_poll() for any consumer: wait on d->epfd (into events, at most nevents), then
+ * consume(owner), until it returns records (or a negative value) or the timeout passes. */
+int drain_poll(struct drain *d, struct epoll_event *events, int nevents,
+	       int timeout_ms, int (*consume)(void *owner), void *owner);
+
+/* ---- wakeup.c: per ring, be woken by the kernel for each record (EAGER) or drain on the
+ * timer (STREAM), by the rate seen over windows of one drain period. */
+enum wake_mode { WAKE_EAGER, WAKE_STREAM };
+
+struct wake_cfg {
+	uint64_t period_ns;	/* the streaming drain period, and the window */
+	uint64_t n_stream;	/* records in one window that switch EAGER to STREAM */
+	uint64_t n_eager;	/* fewer in a window switch STREAM back to EAGER */
+};
+
+struct wake_policy {
+	enum wake_mode mode;
+	uint64_t window_start;	/* ns */
+	uint64_t window_n;	/* records in the current window */
+	uint64_t switches;	/* mode changes so far */
+	uint64_t hold_until;	/* ns: stay EAGER until then (wake_hold_eager) */
+};
+
+void wake_cfg_init(struct wake_cfg *c, uint64_t period_ns);
+/* Start EAGER, with a window beginning at now. */
+void wake_init(struct wake_policy *p, uint64_t now);
+/* Go EAGER now and stay so for hold_ns, whatever the rate: a ring that filled past a quarter
+ * within one period is too small to be drained on the timer at that rate. */
+void wake_hold_eager(struct wake_policy *p, uint64_t now, uint64_t hold_ns);
+/* The drain period for a ring of size bytes that took bytes in elapsed ns while streaming: the
+ * time a quarter of it takes to fill at that rate, at most base. 0 when that is under
+ * WAKE_MIN_PERIOD_NS (epoll_wait() counts in ms): the ring is too small for any timer. */
+#define WAKE_MIN_PERIOD_NS 1000000ull
+uint64_t wake_stream_period(uint64_t base, uint64_t bytes, uint64_t elapsed, uint64_t size);
+/* Account the n records a drain at time now found; true when p->mode changed. */
+bool wake_update(struct wake_policy *p, const struct wake_cfg *c, uint64_t now, uint64_t n);
+
+#endif /* BPFSDK_CHANNEL_H */

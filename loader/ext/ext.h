@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * ext.h - the extensions, above the core: externs (extern.c), USDT
+ * (usdt.c), global variables (globals.c), and what the printers share
+ * (json.c). Not installed.
+ */
+#ifndef BPFSDK_EXT_H
+#define BPFSDK_EXT_H
+
+#include "object/object.h"
+#include "attach/attach.h"
+
+/* json.c: the length of the valid UTF-8 sequence of 2 to 4 bytes at p (end
+ * excluded), 0 if there is none (RFC 3629); ASCII is the caller's. */
+size_t utf8_len(const unsigned char *p, const unsigned char *end);
+
+/* ---- globals.c */
+/* Map the global data map just created and filled (.rodata read-only: it is frozen). */
+int globals_mmap(struct bsdk_map *map);
+void globals_unmap(struct bsdk_map *map);
+
+/* obj.c: the symbol of global variable name and the data map that holds it, or NULL. */
+const GElf_Sym *obj_global_find(const struct bsdk_obj *obj, const char *name,
+				struct bsdk_map **map);
+
+/* ---- extern.c: __kconfig variables, __ksym variables and kfuncs. */
+enum ext_kind { EXT_KCONFIG, EXT_KSYM, EXT_KFUNC };	/* as enum bsdk_extern_kind */
+enum kcfg_type { KCFG_BOOL, KCFG_TRISTATE, KCFG_CHAR, KCFG_INT, KCFG_CHAR_ARR };
+struct ext {
+	const char *name;
+	enum ext_kind kind;
+	bool weak;
+	uint32_t btf_id;	/* its VAR or FUNC in the object's BTF */
+	uint32_t type_id;	/* KSYM: the variable's type, 0 for void; KFUNC: its proto */
+	bool typed;		/* KSYM: resolved through kernel BTF, not kallsyms */
+	/* EXT_KCONFIG: how its bytes are filled, and where in .kconfig */
+	enum kcfg_type kcfg;
+	uint32_t size, align, offset;
+	bool is_signed;
+	/* what externs_resolve() found */
+	bool resolved;
+	bool bad_value;		/* found, but not fit for the declared type */
+	uint64_t addr;		/* untyped KSYM */
+	uint32_t kernel_btf_id;
+	int kernel_btf_fd;	/* 0: vmlinux */
+	int16_t fd_idx;		/* KFUNC in a module: its slot in obj->fd_array */
+	char value[96];		/* resolved: the value, in words */
+	char why[192];		/* not resolved: the reason, in words */
+};
+/* At open: find the externs, lay out .kconfig (a map), fix the BTF for the kernel. */
+int externs_collect(struct bsdk_obj *obj);
+const struct ext *extern_by_name(const struct bsdk_obj *obj, const char *name, size_t *index);
+/* Resolve every extern against the running kernel; the count of those that
+ * cannot be (weak ones never count), or -errno. Records, never logs. */
+int externs_resolve(struct bsdk_obj *obj);
+/* At load: resolve, log what cannot be, fill .kconfig. 0 or -ENOENT. */
+int externs_load(struct bsdk_obj *obj);
+/* Write extern relocation r (KSYM, KFUNC) into the linked instruction insn. */
+void extern_apply(const struct bsdk_obj *obj, const struct relo *r, struct bpf_insn *insn);
+/* When the verifier stopped at instruction insn of l, a poisoned call of a
+ * weak kfunc the kernel lacks: say so, naming it. */
+void extern_explain(const struct bsdk_prog *prog, const struct linked *l, long insn);
+/* The configuration parser, for the unit tests: find name's value in a
+ * kernel config text (1, 0 when absent, -EINVAL), and store it as e's type
+ * wants (0, or -EINVAL with the reason in err). */
+int kconfig_lookup(const char *text, size_t len, const char *name, char *val, size_t size);
+int kconfig_set(const struct ext *e, const char *val, void *dst, char *err, size_t err_size);
+
+/* ---- usdt.c: USDT probes. The spec layout is include/bpf/usdt.bpf.h's. */
+#define USDT_MAX_ARGS 12
+enum usdt_arg_type { USDT_ARG_CONST, USDT_ARG_REG, USDT_ARG_REG_DEREF };
+struct usdt_arg_spec {
+	uint64_t val_off;	/* CONST: the value; REG_DEREF: the offset */
+	uint32_t arg_type;	/* enum usdt_arg_type */
+	int16_t reg_off;	/* the register's offset in struct pt_regs */
+	uint8_t arg_signed;
+	int8_t arg_bitshift;	/* 64 - 8 * size */
+};
+struct usdt_spec {
+	struct usdt_arg_spec args[USDT_MAX_ARGS];
+	uint64_t usdt_cookie;
+	int16_t arg_cnt;
+};
+/* One probe site in a binary. */
+struct usdt_site {
+	uint64_t offset;		/* file offset of the probe's nop */
+	uint64_t ref_ctr_offset;	/* file offset of its semaphore, 0: none */
+	uint64_t vaddr;			/* its link-time address */
+	bool relocatable;		/* the binary is PIE or a library */
+	char *args;			/* "-4@%edi 8@-8(%rbp)" */
+};
+/* Parse a site's argument string into spec: 0, or -errno with the reason in err. */
+int usdt_parse_args(const char *args, struct usdt_spec *spec, char *err, size_t err_size);
+/* Every site of provider:name in the ELF file at path (logged when none). */
+int usdt_sites_find(const char *path, const char *provider, const char *name,
+		    struct usdt_site **sites, size_t *n);
+void usdt_sites_free(struct usdt_site *sites, size_t n);
+int attach_usdt(struct bsdk_prog *prog, struct bsdk_link *link);
+
+#endif /* BPFSDK_EXT_H */
