@@ -428,6 +428,30 @@ int bsdk_obj_attach_prepare(struct bsdk_obj *obj, unsigned int flags);
  * to the object (bsdk_obj_close() destroys them). */
 int bsdk_obj_attach_all(struct bsdk_obj *obj, unsigned int flags);
 
+/* How many of obj's programs hold a link now (made by bsdk_obj_attach_all(),
+ * bsdk_obj_attach_skeleton(), bsdk_prog_attach() or the other attach calls): after a
+ * skeleton's NAME__attach(), the number it attached. */
+int bsdk_obj_attached_count(const struct bsdk_obj *obj);
+
+/* libbpf's skeleton contract for NAME__attach() (bpf_object__attach_skeleton()):
+ * bsdk_obj_attach_all(obj, 0), then 0 when the programs it should attach are attached, so that
+ * `err = NAME__attach(skel); if (err) goto cleanup;` reads as with libbpf. Which count: a
+ * program the attach policy leaves out (the kernel cannot attach its kind, its tracepoint or
+ * function is missing, it is load-only: perf_event, xdp, a uprobe without PATH:FUNCTION) is a
+ * warning, not an error, as long as another program is attached; nothing attached at all is
+ * the error: logged ("'OBJ': no program attached: ..."), and the errno of the last program
+ * left out returned (-BSDK_ENOPROBE when none was tried, -ENOENT for an object without
+ * programs). Other errors as bsdk_obj_attach_all(). bsdk_obj_attached_count() gives the
+ * count. */
+int bsdk_obj_attach_skeleton(struct bsdk_obj *obj);
+
+/* Destroy the links bsdk_obj_attach_all() (or a skeleton's NAME__attach()) made, without
+ * closing anything else: the programs stay loaded and the maps stay, so that a final drain of
+ * a perf or ring buffer after detaching reads what the programs wrote up to then, and nothing
+ * after. Links the caller made itself (bsdk_prog_attach(), ...) are the caller's to destroy
+ * and stay. The programs can be attached again. Returns how many links were destroyed. */
+int bsdk_obj_detach_all(struct bsdk_obj *obj);
+
 /* ---- what `bpfsdk inspect` shows of a program. Opening links each program once (its .text
  * subprograms appended, as load will do), so these describe the program the kernel gets. */
 
@@ -861,13 +885,14 @@ void bsdk_ringbuf_free(struct bsdk_ringbuf *rb);
  * run -> clean up. bsdk_signals_catch() makes SIGINT and SIGTERM set a flag, and
  * bsdk_perfbuf_run() or bsdk_ringbuf_run() polls until that flag is set, a duration has
  * passed, or the reader of the output has gone (`tool | head`: fflush() fails with EPIPE),
- * and says which. Then the caller detaches and takes what is left with bsdk_perfbuf_drain().
+ * and says which. Then the caller detaches (bsdk_obj_detach_all(), a skeleton's NAME__detach(),
+ * or bsdk_link_destroy() of its own links) and takes what is left with bsdk_perfbuf_drain().
  *
  *	bsdk_signals_catch();
  *	...load, open the perf buffer, attach...
  *	end = bsdk_perfbuf_run(pb, &(struct bsdk_run_opts){ .sz = sizeof(struct bsdk_run_opts),
  *				      .duration = secs, .out = stdout });
- *	...detach...
+ *	...detach: bsdk_obj_detach_all(obj)...
  *	if (end > 0 && end != BSDK_RUN_CLOSED)
  *		end = bsdk_perfbuf_drain(pb, stdout);
  */

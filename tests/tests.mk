@@ -53,3 +53,7 @@ $(BUILD)/obj/tests/drivers/skel_driver.o: $(BUILD)/skel/tests/skel_types.skel.h
 # The fault walk's driver (tests/faults/) runs a workflow through a skeleton too.
 $(eval $(call skeleton,tests/fault_glob))
 $(BUILD)/obj/tests/drivers/fault_flow.o: $(BUILD)/skel/tests/fault_glob.skel.h
+
+# A libbpf-bootstrap-style main() on a generated skeleton (cli_gen.bats).
+$(eval $(call skeleton,tests/skel_bootstrap))
+$(BUILD)/obj/tests/drivers/skel_bootstrap.o: $(BUILD)/skel/tests/skel_bootstrap.skel.h

@@ -4,7 +4,7 @@
  * names its parts, in the shape libbpf's users know from bpftool: a struct
  * with the object, its maps and programs by name, and its global variables
  * as structs laid out like their sections, plus NAME__open(), __load(),
- * __attach(), __destroy(). A tool built on it ships as one binary.
+ * __attach(), __detach(), __destroy(). A tool built on it ships as one binary.
  *
  * The header is written to memory first and to stdout only when all of it
  * could be made: a failure never leaves half a header behind a redirect.
@@ -46,8 +46,12 @@ static const char gen_usage[] =
 "        debugging, another build of it at PATH) and find its parts.\n"
 "    NAME__load(skel), NAME__open_and_load()\n"
 "    NAME__attach(skel)\n"
-"        attach every program where its section says\n"
-"        (bsdk_obj_attach_all()); the number attached.\n"
+"        attach every program where its section says, as libbpf's does:\n"
+"        0, or a negative errno when nothing could be attached (a program\n"
+"        this kernel cannot attach is left out with a warning);\n"
+"        bsdk_obj_attached_count(skel->obj) says how many are.\n"
+"    NAME__detach(skel)\n"
+"        detach them, closing nothing else, before the final drain.\n"
 "    NAME__destroy(skel)\n"
 "        detach, close and free everything.\n"
 "    NAME__elf_bytes(&size)\n"

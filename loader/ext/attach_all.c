@@ -144,7 +144,9 @@ int bsdk_obj_attach_prepare(struct bsdk_obj *obj, unsigned int flags)
 	return left;
 }
 
-int bsdk_obj_attach_all(struct bsdk_obj *obj, unsigned int flags)
+/* bsdk_obj_attach_all(), and in *last_err the errno of the last program
+ * left out (0 when none was). */
+static int attach_all(struct bsdk_obj *obj, unsigned int flags, int *last_err)
 {
 	bool require_all = flags & BSDK_ATTACH_REQUIRE_ALL;
 	char why[1024];
@@ -170,6 +172,7 @@ int bsdk_obj_attach_all(struct bsdk_obj *obj, unsigned int flags)
 		    (prog->kind->attach == attach_usdt && !*prog->target)) {
 			bsdk_prog_attach_check(prog, why, sizeof(why));
 			left_out(prog, require_all, why);
+			*last_err = EOPNOTSUPP;
 			if (require_all)
 				return fail(EOPNOTSUPP);
 			continue;
@@ -178,6 +181,7 @@ int bsdk_obj_attach_all(struct bsdk_obj *obj, unsigned int flags)
 		link = bsdk_prog_attach(prog);
 		log_capture_end();
 		if (link) {
+			link->policy = true;
 			count++;
 			continue;
 		}
@@ -185,8 +189,71 @@ int bsdk_obj_attach_all(struct bsdk_obj *obj, unsigned int flags)
 		if (!why[0])
 			snprintf(why, sizeof(why), "%s", bsdk_strerror(err));
 		left_out(prog, require_all, why);
+		*last_err = err;
 		if (require_all)
 			return fail(err);
 	}
 	return count;
+}
+
+int bsdk_obj_attach_all(struct bsdk_obj *obj, unsigned int flags)
+{
+	int last_err = 0;
+
+	return attach_all(obj, flags, &last_err);
+}
+
+static bool prog_has_link(const struct bsdk_prog *prog)
+{
+	for (const struct bsdk_link *l = prog->obj->links; l; l = l->next)
+		if (l->prog == prog)
+			return true;
+	return false;
+}
+
+int bsdk_obj_attached_count(const struct bsdk_obj *obj)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < obj->nprogs; i++)
+		n += prog_has_link(&obj->progs[i]);
+	return n;
+}
+
+/* libbpf's skeleton contract: 0 when the programs to attach are attached,
+ * where bsdk_obj_attach_all() counts them; a leave-out is a warning, but
+ * nothing attached at all is an error, so that `if (err)` after attach
+ * catches a tool that would trace nothing. */
+int bsdk_obj_attach_skeleton(struct bsdk_obj *obj)
+{
+	int last_err = 0, n = attach_all(obj, 0, &last_err);
+
+	if (n < 0 || bsdk_obj_attached_count(obj) > 0)
+		return n < 0 ? n : 0;
+	if (!last_err)
+		last_err = obj->nprogs ? BSDK_ENOPROBE : ENOENT;
+	return log_fail(last_err, "'%s': no program attached: %s", obj->name,
+			obj->nprogs ? "each was left out (the warnings above say why)"
+				    : "the object has no programs");
+}
+
+int bsdk_obj_detach_all(struct bsdk_obj *obj)
+{
+	struct bsdk_link *l, *next;
+	int n = 0;
+
+	for (l = obj->links; l; l = next) {
+		struct bsdk_prog *prog = l->prog;
+
+		next = l->next;
+		if (!l->policy)
+			continue;
+		bsdk_link_destroy(l);
+		n++;
+		/* attachable again, unless the caller holds a link of its own */
+		prog->attached = prog_has_link(prog);
+	}
+	if (n)
+		log_info("'%s': %d program%s detached", obj->name, n, n == 1 ? "" : "s");
+	return n;
 }

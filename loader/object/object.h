@@ -111,6 +111,7 @@ struct bsdk_link {
 	int link_fd;		/* BPF link, or -1 */
 	int perf_fd;		/* perf event, or -1 */
 	struct bsdk_link *more;	/* USDT: the link of the next probe site */
+	bool policy;		/* made by bsdk_obj_attach_all(): bsdk_obj_detach_all() destroys it */
 };
 
 struct bsdk_obj {

@@ -31,6 +31,7 @@ setup() {
 		    'static inline struct skel_types \*skel_types__open\(void\)' \
 		    'static inline int skel_types__load\(struct skel_types \*skel\)' \
 		    'static inline int skel_types__attach\(struct skel_types \*skel\)' \
+		    'static inline void skel_types__detach\(struct skel_types \*skel\)' \
 		    'static inline void skel_types__destroy\(struct skel_types \*skel\)' \
 		    'static inline struct skel_types \*skel_types__open_and_load\(void\)'; do
 		grep -Eq "^[[:space:]]*$line" "$SKEL" || fail "no line '$line' in the skeleton"
@@ -76,6 +77,34 @@ setup() {
 	# 10 + 0x1122334455667788 + 5 + 7 + (1 + 2) + (9 + 3 + 100 + 77) + 6 + 4 hidden runs
 	assert_line "after 4: hits=4 seen_cookie=0xc0ffee seen_sum=1234605616436508776 small=10"
 	assert_line "after 5: hits=5 seen_cookie=0xabc"
+}
+
+@test "gen: a libbpf-bootstrap-style main(): attach is 0, detach stops tracing, the final drain still reads" {
+	[ "$(id -u)" = 0 ] || skip "needs root for bpf()"
+	run --separate-stderr "$BUILD/bin/skel_bootstrap"
+	assert_success
+	# stdout exactly: the record polled, then after detaching only what
+	# came before it (getpgid(200) after detach never arrives)
+	expected=$(printf '%s\n' "attached 1" "poll 101" "attached after detach 0" "drain 102" "drain 103" "records 3")
+	[ "$output" = "$expected" ] || fail "stdout:
+$output
+expected:
+$expected"
+	# the program that cannot attach is a warning, not an error
+	[[ $stderr == *"warning: 'skel_bootstrap.bpf.o': program 'on_missing' (section 'tracepoint/syscalls/sys_enter_bpfsdk_no_such_call'): left out: tracepoint 'syscalls/sys_enter_bpfsdk_no_such_call' does not exist on this kernel"* ]] ||
+		fail "no leave-out warning for on_missing; stderr: $stderr"
+	[[ $stderr != *error:* ]] || fail "an error on stderr: $stderr"
+}
+
+@test "gen: NAME__attach() with nothing attached is a negative errno, said once" {
+	[ "$(id -u)" = 0 ] || skip "needs root for bpf()"
+	run --separate-stderr "$BUILD/bin/skel_bootstrap" --none
+	assert_failure 1
+	[ -z "$output" ] || fail "stdout: $output"
+	[[ $stderr == *"error: 'skel_bootstrap.bpf.o': no program attached: each was left out (the warnings above say why)"* ]] ||
+		fail "stderr: $stderr"
+	[[ $stderr == *"failed to attach the BPF skeleton: -4006 (probe point not found)"* ]] ||
+		fail "stderr: $stderr"
 }
 
 @test "gen: NAME__open_file() of another object fails with a message naming what is missing" {

@@ -37,7 +37,7 @@ static int dump(const char *path)
 int main(int argc, char **argv)
 {
 	struct skel_types *skel;
-	int n;
+	int err;
 
 	if (argc == 3 && strcmp(argv[1], "--dump") == 0)
 		return dump(argv[2]);
@@ -59,8 +59,13 @@ int main(int argc, char **argv)
 		skel_types__destroy(skel);
 		return 1;
 	}
-	n = skel_types__attach(skel);
-	printf("attached %d\n", n);
+	err = skel_types__attach(skel);
+	if (err) {
+		fprintf(stderr, "attach failed: %s\n", strerror(-err));
+		skel_types__destroy(skel);
+		return 1;
+	}
+	printf("attached %d\n", bsdk_obj_attached_count(skel->obj));
 	for (int i = 0; i < 4; i++)
 		syscall(SYS_getppid);
 	printf("after 4: hits=%llu seen_cookie=0x%llx seen_sum=%llu small=%u\n",
