@@ -96,14 +96,15 @@ $(BUILD)/obj/$(1:.c=.o): $(1) | $(BUILD)/.deps-ok
 endef
 
 # $(call user_program,NAME,SOURCES,EXTRA-LDLIBS): build/bin/NAME linked
-# against the loader library.
+# against the loader library; EXTRA-LDLIBS come before it, so that an
+# archive built on it (libbpfsdk-http.a) may be one.
 define user_program
 $(foreach s,$(2),$(eval $(call user_object,$(s))))
 $(BUILD)/bin/$(1): $(patsubst %.c,$(BUILD)/obj/%.o,$(2)) $(LOADER_LIB)
 	$$(msg) LINK $$@
 	@mkdir -p $$(@D)
 	$(Q)$$(CC) $$(CFLAGS) $$(LDFLAGS) -o $$@ $$(filter %.o,$$^) \
-		$(LOADER_LIB) $(3) $$(LDLIBS_ELF)
+		$(3) $(LOADER_LIB) $$(LDLIBS_ELF)
 USER_BINS += $(BUILD)/bin/$(1)
 endef
 

@@ -1027,6 +1027,12 @@ int bsdk_btf_info(const struct bsdk_btf *btf, uint32_t id, const char *name,
 int bsdk_btf_member(const struct bsdk_btf *btf, uint32_t id, uint32_t i,
 		    struct bsdk_btf_info *info);
 
+/* Whether info (bsdk_btf_info(), bsdk_btf_member()) is an integer or enum of 1, 2, 4 or 8 bytes
+ * that is no bitfield: a number a map view or a metric can read as it lies. */
+bool bsdk_btf_is_int(const struct bsdk_btf_info *info);
+/* Whether info is an array of such integers (not a char[] string): BCC's log2 "slots". */
+bool bsdk_btf_is_int_array(const struct bsdk_btf *btf, const struct bsdk_btf_info *info);
+
 /* The BTF type IDs of a map's key and value, as its definition in ".maps" gives them
  * (__type(key, ...), __type(value, ...)); 0 when it has none (legacy maps, key_size only). */
 uint32_t bsdk_map_btf_key_type(const struct bsdk_map *map);
@@ -1131,6 +1137,116 @@ void bsdk_syms_free(struct bsdk_syms *syms);
  * the sum of the counts.
  */
 uint64_t bsdk_hist_print_log2(FILE *f, const uint64_t *slots, size_t nslots, const char *unit);
+
+/* ------------------------------------------------------------------ metrics */
+
+/*
+ * Maps as Prometheus metrics, by their BTF, with no configuration (loader/metrics*.c;
+ * docs/metrics.md says it for users). Each map is one or more metric families named
+ * PREFIX_MAP (PREFIX "bpfsdk" unless opts say otherwise; bytes other than letters, digits, '_'
+ * and ':' become '_'):
+ *
+ *  - a value struct with an integer array member "slots" (BCC's log2 histogram: slot 0 holds
+ *    0 and 1, slot k >= 1 the values in [2^k, 2^(k+1) - 1]) is a histogram: cumulative
+ *    PREFIX_MAP_bucket{le="..."} for every slot, le being slot k's largest value 2^(k+1) - 1
+ *    (exact for integer values), le="+Inf", _count (the slots added up) and _sum from a
+ *    member named "sum", "sum_*" or "*_sum" when the value has one. A map whose name (else its
+ *    value type's) says usecs, _us, nsecs, _ns, msecs or _ms has its le and sum in seconds,
+ *    written as exact decimals; bytes stay bytes, anything else is the raw number.
+ *  - every other integer member M of the value is a counter PREFIX_MAP_M_total (an integer
+ *    value: PREFIX_MAP_total), or a gauge PREFIX_MAP_M for a map named *_gauge or *_gauges or
+ *    listed in opts->gauges. Members that are no integer are left out, with one warning.
+ *  - the key's struct members are labels: integers in decimal, enums by enumerator name,
+ *    char[] as strings (escaped as the format says; bytes that are not UTF-8 as U+FFFD),
+ *    nested structs flattened (outer_inner); unions, other arrays and bitfields are left out
+ *    with one warning. A scalar key is the label "key"; a key without BTF, "key" in decimal
+ *    (1, 2, 4 or 8 bytes) or hex; an array of one entry has no key label. Label names that
+ *    the series' own labels take (object, cpu, le, overflow) or that start with "__" become
+ *    key_NAME.
+ *  - per-CPU values are added up, or with BSDK_METRICS_PER_CPU one series per CPU (label
+ *    cpu). Arrays of more than one entry leave out the entries whose value is all zero.
+ *  - every series has the label object="NAME" when an object name is given.
+ *  - at most opts->max_series keys per map (with BSDK_METRICS_PER_CPU, series = keys x CPUs):
+ *    the keys kept are the smallest by their bytes, the same at every render; the others are
+ *    added up into one series labelled overflow="true", and their number is the gauge
+ *    PREFIX_MAP_metrics_keys_folded.
+ *  - bsdk_metrics_set_records() adds PREFIX_records_total and PREFIX_records_lost_total
+ *    {object, map}: the records a program's channels delivered and lost.
+ *
+ * A render reads each map whole before writing it, so that its series agree with each other
+ * (a histogram's +Inf bucket is its _count); maps are read one after another.
+ */
+
+enum bsdk_metrics_flags {
+	/* render: OpenMetrics 1.0.0 (a counter's family named without _total, "# EOF" at the
+	 * end) instead of the text format 0.0.4 */
+	BSDK_METRICS_OPENMETRICS = 1 << 0,
+	/* opts: per-CPU maps as one series per CPU, label cpu, instead of the sum */
+	BSDK_METRICS_PER_CPU = 1 << 1,
+};
+
+#define BSDK_METRICS_MAX_SERIES 10000
+
+struct bsdk_metrics_opts {
+	size_t sz;              /* sizeof(struct bsdk_metrics_opts): fields are only appended */
+	const char *prefix;     /* the names' first word; NULL: "bpfsdk" */
+	const char *gauges;     /* "MAP,MAP": maps whose integers are gauges; NULL: none */
+	size_t max_series;      /* per map; 0: BSDK_METRICS_MAX_SERIES */
+	unsigned int flags;     /* BSDK_METRICS_PER_CPU */
+};
+
+struct bsdk_metrics;
+
+/* An empty set of maps to export; opts may be NULL (the defaults) and is copied. NULL with
+ * errno: EINVAL for a prefix that is no metric name (logged) or an opts.sz too small, ENOMEM. */
+struct bsdk_metrics *bsdk_metrics_new(const struct bsdk_metrics_opts *opts);
+
+/* Add map (a hash or array map, per-CPU or not, created: after load, or pinned) with its BTF
+ * (btf may be NULL: keys and values by their sizes); object (may be NULL) is the object label's
+ * value. The plan is made here, from the BTF, once. 0; negative errno: -EINVAL for another kind
+ * of map or a value with nothing to export, -EEXIST when its names are another map's (both
+ * logged as a warning, the set unchanged), -ENOMEM. The map must outlive the set. */
+int bsdk_metrics_add_map(struct bsdk_metrics *m, const struct bsdk_map *map,
+			 const struct bsdk_btf *btf, const char *object);
+
+/* Every hash and array map of obj's .maps (and legacy maps), labelled with the object's name
+ * (its file's, without the directory and ".bpf.o" or ".o": object="runqlat").
+ * The number added (maps with nothing to export are left out with a warning), or -ENOMEM. */
+int bsdk_metrics_add_obj(struct bsdk_metrics *m, const struct bsdk_obj *obj);
+
+/* Set the record counters of map (a perf buffer's or ring buffer's) to received and lost.
+ * Safe while another thread renders: it waits only for the numbers' copy. 0 or -ENOMEM. */
+int bsdk_metrics_set_records(struct bsdk_metrics *m, const char *object, const char *map,
+			     uint64_t received, uint64_t lost);
+
+/* Read every map of the set and write its metrics to f, then fflush(f). flags: 0 or
+ * BSDK_METRICS_OPENMETRICS. Renders of one set from several threads run one at a time. 0, or
+ * negative errno: a map that cannot be read (logged), the write's error (EIO when f has none),
+ * -EINVAL for bad arguments. */
+int bsdk_metrics_render(struct bsdk_metrics *m, unsigned int flags, FILE *f);
+
+/* Render (text format 0.0.4) into path atomically: a temporary file in the same directory,
+ * then rename(), so a reader such as node_exporter's textfile collector sees the old file or
+ * the new one whole. The file is mode 0644. 0 or negative errno (logged). */
+int bsdk_metrics_write_file(struct bsdk_metrics *m, const char *path);
+
+/* Free the set; NULL is ignored. Stop its server first. */
+void bsdk_metrics_free(struct bsdk_metrics *m);
+
+/* One call for one map, or all of an object's maps (bsdk_metrics_add_obj()): a set made,
+ * rendered to f with flags, and freed. 0 or negative errno. */
+int bsdk_map_metrics_render(const struct bsdk_map *map, const struct bsdk_btf *btf,
+			    const struct bsdk_metrics_opts *opts, unsigned int flags, FILE *f);
+int bsdk_obj_metrics_render(const struct bsdk_obj *obj, const struct bsdk_metrics_opts *opts,
+			    unsigned int flags, FILE *f);
+
+/* A socket listening at addr for a metrics server: "ADDR:PORT", "[IPV6]:PORT", or ":PORT" and
+ * "PORT" for 127.0.0.1 (loopback unless an address is named); port 0 takes a free one. The
+ * file descriptor (close-on-exec), or negative errno, logged with what to change: -EINVAL for
+ * an address that is not one or does not resolve, what bind() said (-EADDRINUSE...). */
+int bsdk_metrics_listen(const char *addr);
+
+/* The server that answers GET /metrics on that socket is bpfsdk_http.h's, in libbpfsdk-http.a. */
 
 #if defined(__GNUC__) && __GNUC__ >= 4
 #pragma GCC visibility pop

@@ -40,12 +40,14 @@ install: all
 		$(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man3
 	$(Q)install -m 755 $(BUILD)/bin/bpfsdk $(DESTDIR)$(BINDIR)/bpfsdk
 	$(Q)install -m 644 $(LOADER_LIB) $(DESTDIR)$(LIBDIR)/libbpfsdk.a
+	$(Q)install -m 644 $(LOADER_HTTP_LIB) $(DESTDIR)$(LIBDIR)/libbpfsdk-http.a
 	$(Q)install -m 755 $(LOADER_SO_REAL) $(DESTDIR)$(LIBDIR)/$(notdir $(LOADER_SO_REAL))
 	$(Q)ln -sf $(notdir $(LOADER_SO_REAL)) $(DESTDIR)$(LIBDIR)/$(notdir $(LOADER_SO))
 	$(Q)ln -sf $(notdir $(LOADER_SO)) $(DESTDIR)$(LIBDIR)/libbpfsdk.so
 	$(Q)sed $(PC_SED) loader/bpfsdk.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/bpfsdk.pc
 	$(Q)chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/bpfsdk.pc
 	$(Q)install -m 644 loader/bpfsdk.h $(DESTDIR)$(INCLUDEDIR)/bpfsdk.h
+	$(Q)install -m 644 loader/http/bpfsdk_http.h $(DESTDIR)$(INCLUDEDIR)/bpfsdk_http.h
 	$(Q)install -m 644 $(SDK_HEADERS) $(DESTDIR)$(BPF_INCLUDEDIR)/bpf/
 	$(Q)install -m 644 docs/man/bpfsdk.8 $(DESTDIR)$(MANDIR)/man8/bpfsdk.8
 	$(Q)install -m 644 docs/man/bpfsdk.3 $(DESTDIR)$(MANDIR)/man3/bpfsdk.3
@@ -54,9 +56,11 @@ uninstall:
 	$(msg) UNINSTALL $(DESTDIR)$(PREFIX)
 	$(Q)rm -f $(DESTDIR)$(BINDIR)/bpfsdk \
 		$(DESTDIR)$(LIBDIR)/libbpfsdk.a $(DESTDIR)$(LIBDIR)/libbpfsdk.so \
+		$(DESTDIR)$(LIBDIR)/libbpfsdk-http.a \
 		$(DESTDIR)$(LIBDIR)/$(notdir $(LOADER_SO)) \
 		$(DESTDIR)$(LIBDIR)/$(notdir $(LOADER_SO_REAL)) \
 		$(DESTDIR)$(PKGCONFIGDIR)/bpfsdk.pc $(DESTDIR)$(INCLUDEDIR)/bpfsdk.h \
+		$(DESTDIR)$(INCLUDEDIR)/bpfsdk_http.h \
 		$(addprefix $(DESTDIR)$(BPF_INCLUDEDIR)/bpf/,$(notdir $(SDK_HEADERS))) \
 		$(DESTDIR)$(MANDIR)/man8/bpfsdk.8 $(DESTDIR)$(MANDIR)/man3/bpfsdk.3
 	$(Q)rmdir $(DESTDIR)$(BPF_INCLUDEDIR)/bpf $(DESTDIR)$(BPF_INCLUDEDIR) 2>/dev/null || true

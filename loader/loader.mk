@@ -62,7 +62,26 @@ $(LOADER_SO): $(LOADER_SO_REAL)
 
 all: $(LOADER_LIB_INTERNAL) $(LOADER_SO)
 
+# libbpfsdk-http.a: the metrics server (loader/http/), on the library's
+# public API and libmicrohttpd, for the programs that serve metrics only;
+# the library itself never needs libmicrohttpd.
+LOADER_HTTP_SRCS := $(sort $(wildcard loader/http/*.c))
+LOADER_HTTP_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(LOADER_HTTP_SRCS))
+LOADER_HTTP_LIB  := $(BUILD)/lib/libbpfsdk-http.a
+LDLIBS_HTTP      := $(LOADER_HTTP_LIB) -lmicrohttpd
+
+$(foreach s,$(LOADER_HTTP_SRCS),$(eval $(call user_object,$(s))))
+$(LOADER_HTTP_OBJS): CFLAGS += -fPIC
+
+$(LOADER_HTTP_LIB): $(LOADER_HTTP_OBJS)
+	$(msg) AR $@
+	@mkdir -p $(@D)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+all: $(LOADER_HTTP_LIB)
+
 CLI_SRCS := $(sort $(wildcard loader/cli/*.c))
 ifneq ($(CLI_SRCS),)
-$(eval $(call user_program,bpfsdk,$(CLI_SRCS)))
+$(eval $(call user_program,bpfsdk,$(CLI_SRCS),$(LDLIBS_HTTP)))
+$(BUILD)/bin/bpfsdk: $(LOADER_HTTP_LIB)
 endif

@@ -98,21 +98,6 @@ static const char *unit_of(const char *name)
 	return NULL;
 }
 
-static bool is_int(const struct bsdk_btf_info *i)
-{
-	return (i->kind == BTF_KIND_INT || i->kind == BTF_KIND_ENUM) && !i->bitfield &&
-	       (i->size == 1 || i->size == 2 || i->size == 4 || i->size == 8);
-}
-
-static bool is_int_array(const struct bsdk_btf *btf, const struct bsdk_btf_info *i)
-{
-	struct bsdk_btf_info e;
-
-	return i->kind == BTF_KIND_ARRAY && !i->is_string && i->nelems &&
-	       !bsdk_btf_info(btf, i->elem_type_id, NULL, &e) && e.kind == BTF_KIND_INT &&
-	       (e.size == 4 || e.size == 8);
-}
-
 static void add_span(struct view *v, uint64_t off, uint64_t size, uint64_t count)
 {
 	if (v->nspans < sizeof(v->spans) / sizeof(v->spans[0]) &&
@@ -129,25 +114,25 @@ static void describe_value(struct mapviews *mv, struct view *v)
 	if (!v->value_type || bsdk_btf_info(mv->btf, v->value_type, NULL, &info) ||
 	    info.size != v->value_size)
 		return;
-	if (is_int(&info)) {
+	if (bsdk_btf_is_int(&info)) {
 		add_span(v, 0, info.size, 1);
 		v->sort_size = (uint32_t)info.size;
 		return;
 	}
-	if (is_int_array(mv->btf, &info)) {
+	if (bsdk_btf_is_int_array(mv->btf, &info)) {
 		add_span(v, 0, info.elem_size, info.nelems);
 		return;
 	}
 	if (info.kind != BTF_KIND_STRUCT)
 		return;
 	for (uint32_t i = 0; bsdk_btf_member(mv->btf, v->value_type, i, &m) == 0; i++) {
-		if (is_int(&m)) {
+		if (bsdk_btf_is_int(&m)) {
 			add_span(v, m.offset, m.size, 1);
 			if (!v->sort_size) {
 				v->sort_off = (uint32_t)m.offset;
 				v->sort_size = (uint32_t)m.size;
 			}
-		} else if (is_int_array(mv->btf, &m)) {
+		} else if (bsdk_btf_is_int_array(mv->btf, &m)) {
 			add_span(v, m.offset, m.elem_size, m.nelems);
 			if (strcmp(m.member, "slots") == 0 && m.offset + m.size <= v->value_size) {
 				v->hist = true;

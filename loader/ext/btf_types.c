@@ -215,6 +215,21 @@ int bsdk_btf_info(const struct bsdk_btf *btf, uint32_t id, const char *name,
 	return 0;
 }
 
+bool bsdk_btf_is_int(const struct bsdk_btf_info *i)
+{
+	return (i->kind == BTF_KIND_INT || i->kind == BTF_KIND_ENUM) && !i->bitfield &&
+	       (i->size == 1 || i->size == 2 || i->size == 4 || i->size == 8);
+}
+
+bool bsdk_btf_is_int_array(const struct bsdk_btf *btf, const struct bsdk_btf_info *i)
+{
+	struct bsdk_btf_info e;
+
+	return i->kind == BTF_KIND_ARRAY && !i->is_string && i->nelems &&
+	       !bsdk_btf_info(btf, i->elem_type_id, NULL, &e) && e.kind == BTF_KIND_INT &&
+	       (e.size == 1 || e.size == 2 || e.size == 4 || e.size == 8);
+}
+
 int bsdk_btf_member(const struct bsdk_btf *btf, uint32_t id, uint32_t i,
 		    struct bsdk_btf_info *info)
 {

@@ -41,6 +41,13 @@ check_names() {
 	nm -D --defined-only "$LIB/libbpfsdk.so.0" | check_names libbpfsdk.so
 }
 
+@test "symbols: libbpfsdk-http.a defines what bpfsdk_http.h declares, and nothing else" {
+	local names declared
+	names=$(nm -g --defined-only "$LIB/libbpfsdk-http.a" | awk 'NF == 3 { print $3 }' | sort -u)
+	declared=$(grep -v '^ \*\|^/\*' loader/http/bpfsdk_http.h | grep -o '\bbsdk_[a-z0-9_]*(' | tr -d '(' | sort -u)
+	assert_equal "$names" "$declared"
+}
+
 @test "symbols: libbpfsdk.so has the soname libbpfsdk.so.0" {
 	run readelf -d "$LIB/libbpfsdk.so.0"
 	assert_success
