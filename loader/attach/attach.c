@@ -132,11 +132,13 @@ int probe_pmu(const char *pmu, int *type, int *ret_bit)
 	return 0;
 }
 
+/* Only a PMU that is not there says "no support": one that cannot be read
+ * (no memory, no file descriptor left) is tried, and its error told. */
 static bool pmu_exists(const char *pmu)
 {
 	int type, bit;
 
-	return probe_pmu(pmu, &type, &bit) == 0;
+	return probe_pmu(pmu, &type, &bit) != -ENOENT;
 }
 
 bool bsdk_prog_attach_supported(const struct bsdk_prog *prog)
@@ -158,9 +160,12 @@ static int open_probe(struct bsdk_prog *prog, const char *pmu, bool retprobe, in
 	int type, ret_bit, pfd, err;
 
 	err = probe_pmu(pmu, &type, &ret_bit);
-	if (err)
+	if (err == -ENOENT)
 		return log_fail(BSDK_ENOTSUPP, "program '%s': this kernel has no %s support (no '%s' PMU in /sys/bus/event_source/devices): cannot attach '%s'",
 				prog->fn.name, pmu, pmu, prog->section);
+	if (err)
+		return log_fail(-err, "program '%s': cannot read the '%s' PMU in /sys/bus/event_source/devices: %s",
+				prog->fn.name, pmu, bsdk_strerror(err));
 	attr = (struct perf_event_attr){ .size = sizeof(attr),
 		.type = (uint32_t)type,
 		.config = retprobe ? 1ull << ret_bit : 0,

@@ -412,9 +412,12 @@ static int attach_site(struct bsdk_prog *prog, struct bsdk_link *link, const str
 		return log_fail(-rc, "program '%s': cannot write USDT spec %u: %s", prog->fn.name, id, bsdk_strerror(rc));
 
 	rc = probe_pmu("uprobe", &type, &ret_bit);
-	if (rc)
+	if (rc == -ENOENT)
 		return log_fail(BSDK_ENOTSUPP, "program '%s': this kernel has no uprobe support: cannot attach USDT probe %s",
 				prog->fn.name, what);
+	if (rc)
+		return log_fail(-rc, "program '%s': cannot read the 'uprobe' PMU in /sys/bus/event_source/devices: %s",
+				prog->fn.name, bsdk_strerror(rc));
 	pa = (struct perf_event_attr){ .size = sizeof(pa), .type = (uint32_t)type,
 		/* the semaphore's file offset: the kernel counts attached probes there */
 		.config = site->ref_ctr_offset << 32,
@@ -433,6 +436,10 @@ static int attach_site(struct bsdk_prog *prog, struct bsdk_link *link, const str
 	fd = sys_bpf(BPF_LINK_CREATE, &attr, sizeof(attr));
 	if (fd >= 0) {
 		link->link_fd = fd;
+	} else if (fd != -EINVAL && fd != -EOPNOTSUPP) {
+		/* a kernel without perf links says EINVAL; anything else is this call's failure */
+		return log_fail(-fd, "program '%s': cannot link to USDT probe %s: %s", prog->fn.name, what,
+				bsdk_strerror(fd));
 	} else {
 		/* no cookies here: the program finds its spec by address */
 		uint64_t ip = site->vaddr;

@@ -54,3 +54,7 @@ walk_ok() {
 @test "faults: .data/.bss/.rodata and a map pinned by name, every 5th point (an unreadable online-CPU list left a CPU without its ring)" {
 	walk_ok glob 5
 }
+
+@test "faults: USDT object on this driver's own probe, every 3rd point (a /sys read or link that failed was told as a kernel without uprobes or cookies)" {
+	walk_ok usdt 3
+}
