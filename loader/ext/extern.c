@@ -52,32 +52,40 @@ static const char *const kind_names[] = { "kconfig", "ksym", "kfunc" };
 /* ---- The kernel's configuration text ----------------------------------- */
 
 /* The text of the running kernel's configuration, read once: /proc/config.gz
- * (CONFIG_IKCONFIG_PROC), else /boot/config-$(uname -r). NULL when neither
- * is readable; *where names what was read (or tried). */
-static const char *kconfig_text(size_t *len, const char **where)
+ * (CONFIG_IKCONFIG_PROC), else /boot/config-$(uname -r). NULL when it cannot
+ * be had: *err is -ENOENT when neither file is there, else why reading failed
+ * (then the next call tries again); *where names what was read (or tried). */
+static const char *kconfig_text(size_t *len, const char **where, int *err)
 {
 	static char *text;
 	static size_t text_len;
 	static char path[PATH_MAX];
-	static bool tried;
+	static bool done;
 	struct utsname u;
 	gzFile gz;
 
 	*where = path;
 	*len = text_len;
-	if (tried)
+	*err = text ? 0 : -ENOENT;
+	if (done)
 		return text;
-	tried = true;
 	snprintf(path, sizeof(path), "/proc/config.gz");
+	errno = 0;
 	gz = gzopen(path, "rb");
-	if (!gz && uname(&u) == 0) {
+	if (!gz && (errno == ENOENT || errno == 0) && uname(&u) == 0) {
 		snprintf(path, sizeof(path), "/boot/config-%s", u.release);
 		gz = gzopen(path, "rb");	/* zlib reads plain files too */
 	}
 	if (!gz) {
-		snprintf(path, sizeof(path), "/proc/config.gz or /boot/config-$(uname -r)");
+		*err = errno && errno != ENOENT ? -errno : -ENOENT;
+		if (*err == -ENOENT) {
+			done = true;
+			snprintf(path, sizeof(path), "/proc/config.gz or /boot/config-$(uname -r)");
+		}
 		return NULL;
 	}
+	text_len = 0;
+	*err = 0;
 	for (size_t cap = 0;;) {
 		char *grown;
 		int n;
@@ -85,20 +93,31 @@ static const char *kconfig_text(size_t *len, const char **where)
 		if (text_len + 65536 > cap) {
 			cap = cap ? cap * 2 : 262144;
 			grown = realloc(text, cap + 1);
-			if (!grown)
+			if (!grown) {
+				*err = -ENOMEM;
 				break;
+			}
 			text = grown;
 		}
 		n = gzread(gz, text + text_len, 65536);
+		if (n < 0)
+			*err = errno ? -errno : -EIO;
 		if (n <= 0)
 			break;
 		text_len += (size_t)n;
 	}
 	gzclose(gz);
-	if (text)
+	if (!*err) {
 		text[text_len] = '\0';
-	*len = text_len;
-	return text;
+		*len = text_len;
+		done = true;
+		return text;
+	}
+	/* half a configuration would make options that are there look absent */
+	free(text);
+	text = NULL;
+	text_len = 0;
+	return NULL;
 }
 
 /*
@@ -649,7 +668,7 @@ static int resolve_kconfig(struct bsdk_obj *obj, struct ext *e, uint8_t *data,
 	const char *text, *where;
 	char val[256];
 	size_t len;
-	int found;
+	int found, err;
 
 	memset(dst, 0, e->size);
 	if (strcmp(e->name, "LINUX_KERNEL_VERSION") == 0) {
@@ -671,7 +690,13 @@ static int resolve_kconfig(struct bsdk_obj *obj, struct ext *e, uint8_t *data,
 	}
 	if (strncmp(e->name, "CONFIG_", 7) != 0)
 		return ext_unresolved(e, "is not a name the loader knows (LINUX_KERNEL_VERSION, LINUX_HAS_BPF_COOKIE, LINUX_HAS_SYSCALL_WRAPPER, CONFIG_*)");
-	text = kconfig_text(&len, &where);
+	text = kconfig_text(&len, &where, &err);
+	if (!text && err != -ENOENT) {
+		/* not the same as absent: weak must not turn it into 0 */
+		e->bad_value = true;
+		return ext_unresolved(e, "cannot be looked up: reading %.100s failed: %s", where,
+				      bsdk_strerror(err));
+	}
 	if (!text)
 		return ext_unresolved(e, "the kernel's configuration cannot be read (%.100s)", where);
 	found = kconfig_lookup(text, len, e->name, val, sizeof(val));
