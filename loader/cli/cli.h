@@ -115,8 +115,9 @@ __attribute__((format(printf, 2, 3)))
 bool table_cell(struct table *t, const char *fmt, ...);
 size_t table_rows(const struct table *t);
 /* Print with indent spaces in front of each line; cells padded to their
- * column's width with two spaces between columns. */
-void table_print(const struct table *t, FILE *f, int indent);
+ * column's width with two spaces between columns. -ENOMEM, having printed
+ * nothing, when memory ran out here or in a table_cell() before. */
+int table_print(const struct table *t, FILE *f, int indent);
 void table_free(struct table *t);
 
 /* Names and strings in text output come from the object file: replace

@@ -69,7 +69,10 @@ static int print_externs(const struct bsdk_obj *obj)
 		}
 	}
 	printf("\nexterns: %zu\n", n);
-	table_print(t, stdout, 2);
+	if (table_print(t, stdout, 2)) {
+		table_free(t);
+		return -1;
+	}
 	table_free(t);
 	return 0;
 }
@@ -113,7 +116,10 @@ static int print_core_relos(const struct bsdk_prog *prog)
 		}
 	}
 	printf("  CO-RE relocations: %zu\n", n);
-	table_print(t, stdout, 2);
+	if (table_print(t, stdout, 2)) {
+		table_free(t);
+		return -1;
+	}
 	table_free(t);
 	return 0;
 }
@@ -147,8 +153,10 @@ static int print_prog_details(const struct bsdk_prog *prog)
 	       text_printable(bsdk_prog_name(prog), name, sizeof(name)),
 	       bsdk_prog_linked_insn_count(prog),
 	       nrelos, nrelos == 1 ? "" : "s", nhelpers, nhelpers == 1 ? "" : "s");
-	if (table_rows(t))
-		table_print(t, stdout, 2);
+	if (table_rows(t) && table_print(t, stdout, 2)) {
+		table_free(t);
+		return -1;
+	}
 	table_free(t);
 	if (print_core_relos(prog))
 		return -1;
@@ -230,11 +238,11 @@ int inspect_print_text(const struct bsdk_obj *obj, const struct warnings *w)
 	printf("BTF      %s\n", bsdk_obj_has_btf(obj) ? "yes" : "no");
 
 	printf("\nprograms: %zu\n", table_rows(progs));
-	if (table_rows(progs))
-		table_print(progs, stdout, 2);
+	if (table_rows(progs) && table_print(progs, stdout, 2))
+		goto out;
 	printf("\nmaps: %zu\n", table_rows(maps));
-	if (table_rows(maps))
-		table_print(maps, stdout, 2);
+	if (table_rows(maps) && table_print(maps, stdout, 2))
+		goto out;
 	if (print_externs(obj))
 		goto out;
 	while ((prog = bsdk_obj_prog_next(obj, prog)))

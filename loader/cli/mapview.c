@@ -487,7 +487,8 @@ static void print_table(const struct mapviews *mv, const struct view *v, FILE *f
 		free(key);
 	}
 	fprintf(f, "%s:\n", v->label);
-	table_print(t, f, 2);
+	if (table_print(t, f, 2))
+		cli_error("map '%s': out of memory: its view is left out", v->label);
 	table_free(t);
 }
 

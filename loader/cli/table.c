@@ -5,6 +5,7 @@
  * at the end, since a column's width is known only after its last row);
  * and strings from object files made safe for a terminal.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@ struct table {
 	size_t ncols;
 	char **cells;		/* row-major, ncols per row */
 	size_t ncells, cap;
+	bool failed;		/* a cell could not be added: printing refuses */
 };
 
 static bool is_control(unsigned char c)
@@ -67,16 +69,20 @@ bool table_cell(struct table *t, const char *fmt, ...)
 		size_t cap = t->cap ? t->cap * 2 : 16 * t->ncols;
 		char **cells = realloc(t->cells, cap * sizeof(*cells));
 
-		if (!cells)
+		if (!cells) {
+			t->failed = true;
 			return false;
+		}
 		t->cells = cells;
 		t->cap = cap;
 	}
 	va_start(ap, fmt);
 	n = vasprintf(&cell, fmt, ap);
 	va_end(ap);
-	if (n < 0)
+	if (n < 0) {
+		t->failed = true;
 		return false;
+	}
 	text_clean(cell);
 	t->cells[t->ncells++] = cell;
 	return true;
@@ -105,13 +111,14 @@ static void print_row(const struct table *t, FILE *f, int indent,
 	}
 }
 
-void table_print(const struct table *t, FILE *f, int indent)
+int table_print(const struct table *t, FILE *f, int indent)
 {
-	size_t *width = calloc(t->ncols, sizeof(*width));
+	size_t *width = t->failed ? NULL : calloc(t->ncols, sizeof(*width));
 	size_t nrows = table_rows(t);
 
+	/* a table with a cell missing would shift every cell after it */
 	if (!width)
-		return;
+		return -ENOMEM;
 	for (size_t c = 0; c < t->ncols; c++)
 		width[c] = strlen(t->headers[c]);
 	for (size_t i = 0; i < nrows * t->ncols; i++) {
@@ -125,6 +132,7 @@ void table_print(const struct table *t, FILE *f, int indent)
 		print_row(t, f, indent, (const char *const *)&t->cells[r * t->ncols],
 			  width);
 	free(width);
+	return 0;
 }
 
 void table_free(struct table *t)
