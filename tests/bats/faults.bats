@@ -58,3 +58,7 @@ walk_ok() {
 @test "faults: USDT object on this driver's own probe, every 3rd point (a /sys read or link that failed was told as a kernel without uprobes or cookies)" {
 	walk_ok usdt 3
 }
+
+@test "faults: bpfsdk inspect of the CO-RE object survives every point and prints what it printed, or says what failed (a kernel configuration that could not be read was shown as absent; a table that ran out of memory was left out)" {
+	walk_ok inspect 1
+}

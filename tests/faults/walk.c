@@ -15,7 +15,9 @@
  *   - end by itself (60 s) and not by a signal, with no sanitizer report
  *     and no "double free"/"corrupted" message from libc on stderr;
  *   - exit 0, or 1 with exactly one line starting "error:" on stderr;
- *     with --same-stdout, a run that exits 0 prints what the first did;
+ *     with --same-stdout, a run that exits 0 prints what the first did,
+ *     or output that names the failure (the errno's text), or the call
+ *     failed with ENOENT (which says the thing is absent);
  *   - leave nothing in the kernel: every program, map, link and BTF it
  *     created (faultinject.so writes their ids) is gone once it ended,
  *     and every pin it made is removed;
@@ -81,6 +83,14 @@ static const char *const *errnos_of(const char *kind)
 	if (strcmp(kind, "read") == 0)
 		return read_errnos;
 	return NULL;
+}
+
+static int errno_value(const char *name)
+{
+	for (int e = 1; e < 134; e++)
+		if (strerrorname_np(e) && strcmp(strerrorname_np(e), name) == 0)
+			return e;
+	return 0;
 }
 
 static char dir[] = "/tmp/bsdk-walk-XXXXXX";
@@ -261,7 +271,7 @@ static const char *const bad_words[] = {
 };
 
 /* Check one run; the reason it failed, or NULL. */
-static const char *judge(int status, bool timed_out, bool fired, bool same_stdout,
+static const char *judge(int status, bool timed_out, bool fired, bool same_stdout, int errnum,
 			 char *why, size_t size)
 {
 	char *err = slurp(path_err), *out = NULL;
@@ -293,10 +303,13 @@ static const char *judge(int status, bool timed_out, bool fired, bool same_stdou
 	}
 	if (!verdict && rc == 1 && !fired)
 		verdict = "exit 1 though the fault never fired";
-	if (!verdict && rc == 0 && same_stdout && first_stdout) {
+	if (!verdict && rc == 0 && same_stdout && first_stdout && fired) {
+		/* Different output is right when it says what failed (the errno's
+		 * text), or when the call said ENOENT: then the thing is absent. */
 		out = slurp(path_out);
-		if (!out || strcmp(out, first_stdout) != 0)
-			verdict = "exit 0 but stdout differs from the run without a fault";
+		if (!out || (strcmp(out, first_stdout) != 0 && errnum != ENOENT &&
+			     !strstr(out, strerror(errnum))))
+			verdict = "exit 0 but stdout differs from the run without a fault, without saying why";
 	}
 	if (!verdict) {
 		char left[4096];
@@ -391,12 +404,12 @@ int main(int argc, char **argv)
 	status = run_once(NULL, &timed_out);
 	nkinds = read_counts(kinds);
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !nkinds) {
-		show_failure("no fault", judge(status, timed_out, false, false, why, sizeof(why)) ?:
+		show_failure("no fault", judge(status, timed_out, false, false, 0, why, sizeof(why)) ?:
 			     "exit 0 but no counts written (is PRELOAD faultinject.so?)");
 		return 2;
 	}
 	first_stdout = slurp(path_out);
-	if (judge(status, timed_out, false, false, why, sizeof(why))) {
+	if (judge(status, timed_out, false, false, 0, why, sizeof(why))) {
 		show_failure("no fault", why);
 		return 2;
 	}
@@ -427,7 +440,8 @@ int main(int argc, char **argv)
 				snprintf(fault, sizeof(fault), "%.47s:%lu:%s", kinds[k].name, n, errs[e]);
 				status = run_once(fault, &timed_out);
 				fired = access(path_fired, F_OK) == 0;
-				verdict = judge(status, timed_out, fired, same_stdout, why, sizeof(why));
+				verdict = judge(status, timed_out, fired, same_stdout, errno_value(errs[e]),
+						why, sizeof(why));
 				points++;
 				walked++;
 				if (verdict) {
