@@ -52,33 +52,9 @@ static void json_core_relos(struct json *j, const struct bsdk_prog *prog)
 	json_array_end(j);
 }
 
-static void json_prog(struct json *j, const struct bsdk_prog *prog,
-		      const char *license)
+static void json_relos(struct json *j, const struct bsdk_prog *prog)
 {
 	size_t nrelos = bsdk_prog_relo_count(prog);
-	size_t nhelpers = bsdk_prog_helper_count(prog);
-
-	json_object_begin(j);
-	json_key(j, "name");
-	json_string(j, bsdk_prog_name(prog));
-	json_key(j, "section");
-	json_string(j, bsdk_prog_section(prog));
-	json_key(j, "type");
-	json_string(j, bsdk_prog_type_name(prog));
-	json_key(j, "type_id");
-	json_uint(j, (uint64_t)bsdk_prog_type(prog));
-	json_key(j, "attach_target");
-	json_string(j, bsdk_prog_attach_target(prog));
-	json_key(j, "instructions");
-	json_uint(j, bsdk_prog_insn_count(prog));
-	json_key(j, "linked_instructions");
-	json_uint(j, bsdk_prog_linked_insn_count(prog));
-	json_key(j, "func_info");
-	json_uint(j, bsdk_prog_func_info_count(prog));
-	json_key(j, "line_info");
-	json_uint(j, bsdk_prog_line_info_count(prog));
-	json_key(j, "license");
-	json_string(j, license);
 
 	json_key(j, "relocations");
 	json_array_begin(j);
@@ -113,6 +89,36 @@ static void json_prog(struct json *j, const struct bsdk_prog *prog,
 		json_object_end(j);
 	}
 	json_array_end(j);
+}
+
+static void json_prog(struct json *j, const struct bsdk_prog *prog,
+		      const char *license)
+{
+	size_t nhelpers = bsdk_prog_helper_count(prog);
+
+	json_object_begin(j);
+	json_key(j, "name");
+	json_string(j, bsdk_prog_name(prog));
+	json_key(j, "section");
+	json_string(j, bsdk_prog_section(prog));
+	json_key(j, "type");
+	json_string(j, bsdk_prog_type_name(prog));
+	json_key(j, "type_id");
+	json_uint(j, (uint64_t)bsdk_prog_type(prog));
+	json_key(j, "attach_target");
+	json_string(j, bsdk_prog_attach_target(prog));
+	json_key(j, "instructions");
+	json_uint(j, bsdk_prog_insn_count(prog));
+	json_key(j, "linked_instructions");
+	json_uint(j, bsdk_prog_linked_insn_count(prog));
+	json_key(j, "func_info");
+	json_uint(j, bsdk_prog_func_info_count(prog));
+	json_key(j, "line_info");
+	json_uint(j, bsdk_prog_line_info_count(prog));
+	json_key(j, "license");
+	json_string(j, license);
+
+	json_relos(j, prog);
 	json_core_relos(j, prog);
 
 	json_key(j, "helpers");

@@ -35,9 +35,6 @@ struct run_args {
 	unsigned int freq;	/* --freq: perf_event programs' sampling rate */
 };
 
-/* How late the records of a ringbuf producer that never wakes the reader may be. */
-#define RUN_RINGBUF_IDLE_MS 100
-
 /* A map being read: a perf_event_array (one ring per CPU) or a ringbuf
  * (one ring for all); the two readers have the same shape. */
 struct stream {
@@ -67,6 +64,18 @@ struct sample_ctx {
 	struct decoder *dec;	/* prints its records */
 };
 
+/* Everything the command holds, released in one place at its end. */
+struct run {
+	struct run_args a;
+	struct run_state st;
+	struct sample_ctx *ctxs;	/* one per stream, nctxs of them */
+	size_t nctxs;
+	struct bsdk_obj *obj;
+	struct decode_cfg dcfg;
+	int nsampled;		/* perf_event programs, given a CPU-clock event */
+	int nlinks;		/* programs attached */
+};
+
 /* ---- run_args.c: the command line and --set */
 
 extern const char run_usage[];
@@ -81,10 +90,12 @@ int run_apply_set(struct bsdk_obj *obj, const char *arg);
 
 /* The signal that asked to stop (SIGINT, SIGTERM), 0 until one came. */
 extern volatile sig_atomic_t run_stop_signal;
-void run_on_signal(int sig);
+/* Ctrl-C and SIGTERM only set run_stop_signal; SIGPIPE is ignored. */
+void run_signals_catch(void);
 int64_t run_now_ms(void);
-/* A perfbuf's or ringbuf's on_sample: ctx is the map's struct sample_ctx. */
-void run_on_sample(void *ctx, int cpu, const void *data, uint32_t size);
+/* A reader on every perf_event_array and ringbuf map of r->obj, in r->st.streams, each with
+ * its r->ctxs entry and decoder. 0, or EXIT_USAGE / EXIT_RUNTIME after one error line. */
+int run_streams_new(struct run *r);
 void stream_free(struct stream *s);
 /* Poll every stream until --count, the duration, a signal, a failed write
  * or a record that cannot be decoded; 0, or -1 after an error line. */

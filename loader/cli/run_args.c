@@ -319,13 +319,86 @@ static bool parse_seconds(const char *value, double *sec)
 		 !(*sec > 0) || *sec > 1e9);
 }
 
+/* An option whose value is checked: 0, or EXIT_USAGE after the error line
+ * (also for an id that is none of them: OPT_ERROR, already said). */
+static int parse_value(int opt, const char *value, struct run_args *a)
+{
+	uint64_t n;
+
+	switch (opt) {
+	case OPT_COUNT:
+		if (!cli_parse_u64(value, &n) || n == 0)
+			return cli_usage_error("run", "--count '%s' is not a positive integer",
+					       value);
+		a->count = n;
+		break;
+	case OPT_DURATION:
+		if (!parse_seconds(value, &a->duration))
+			return cli_usage_error("run", "--duration '%s' is not a positive number of seconds",
+					       value);
+		break;
+	case OPT_PAGES:
+		if (!cli_parse_u64(value, &n) || n == 0 ||
+		    (n & (n - 1)) || n > (1u << 20))
+			return cli_usage_error("run", "--pages '%s' is not a power of two between 1 and 1048576",
+					       value);
+		a->pages = (unsigned int)n;
+		break;
+	case OPT_FORMAT:
+		if (strcmp(value, "hex") == 0)
+			a->format = RECORD_HEX;
+		else if (strcmp(value, "text") == 0)
+			a->format = RECORD_TEXT;
+		else if (strcmp(value, "json") == 0)
+			a->format = RECORD_JSON;
+		else
+			return cli_usage_error("run", "--format '%s' is not one of hex, text, json",
+					       value);
+		break;
+	case OPT_TYPE:
+		if (!*value || value[0] == '=' || value[strlen(value) - 1] == '=')
+			return cli_usage_error("run", "--type '%s' is not NAME or MAP=NAME", value);
+		a->types[a->ntypes++] = value;
+		break;
+	case OPT_INTERVAL:
+		if (!parse_seconds(value, &a->interval))
+			return cli_usage_error("run", "--interval '%s' is not a positive number of seconds",
+					       value);
+		break;
+	case OPT_TOP:
+		if (!cli_parse_u64(value, &n) || n == 0 || n > SIZE_MAX)
+			return cli_usage_error("run", "--top '%s' is not a positive integer", value);
+		a->views.top = (size_t)n;
+		break;
+	case OPT_MAPS:
+		if (!*value || value[0] == ',' || strstr(value, ",,") ||
+		    value[strlen(value) - 1] == ',')
+			return cli_usage_error("run", "--maps '%s' is not NAME[,NAME]...", value);
+		a->views.maps = value;
+		break;
+	case OPT_UNIT:
+		if (!*value)
+			return cli_usage_error("run", "--unit needs a name, e.g. usecs");
+		a->views.unit = value;
+		break;
+	case OPT_FREQ:
+		if (!cli_parse_u64(value, &n) || n == 0 || n > 100000)
+			return cli_usage_error("run", "--freq '%s' is not a rate between 1 and 100000 Hz",
+					       value);
+		a->freq = (unsigned int)n;
+		break;
+	default:
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
 /* 0, or a usage error already printed (EXIT_USAGE), or -1 for --help. */
 int run_parse_args(int argc, char **argv, struct run_args *a)
 {
 	const char *value;
 	struct cli_opts o;
-	uint64_t n;
-	int opt;
+	int opt, ret;
 
 	cli_opts_init(&o, "run", run_options, argc, argv);
 	while ((opt = cli_opt_next(&o, &value)) != OPT_DONE) {
@@ -342,40 +415,6 @@ int run_parse_args(int argc, char **argv, struct run_args *a)
 			/* argv outlives the command: keep pointers only */
 			a->sets[a->nsets++] = value;
 			break;
-		case OPT_COUNT:
-			if (!cli_parse_u64(value, &n) || n == 0)
-				return cli_usage_error("run", "--count '%s' is not a positive integer",
-						       value);
-			a->count = n;
-			break;
-		case OPT_DURATION:
-			if (!parse_seconds(value, &a->duration))
-				return cli_usage_error("run", "--duration '%s' is not a positive number of seconds",
-						       value);
-			break;
-		case OPT_PAGES:
-			if (!cli_parse_u64(value, &n) || n == 0 ||
-			    (n & (n - 1)) || n > (1u << 20))
-				return cli_usage_error("run", "--pages '%s' is not a power of two between 1 and 1048576",
-						       value);
-			a->pages = (unsigned int)n;
-			break;
-		case OPT_FORMAT:
-			if (strcmp(value, "hex") == 0)
-				a->format = RECORD_HEX;
-			else if (strcmp(value, "text") == 0)
-				a->format = RECORD_TEXT;
-			else if (strcmp(value, "json") == 0)
-				a->format = RECORD_JSON;
-			else
-				return cli_usage_error("run", "--format '%s' is not one of hex, text, json",
-						       value);
-			break;
-		case OPT_TYPE:
-			if (!*value || value[0] == '=' || value[strlen(value) - 1] == '=')
-				return cli_usage_error("run", "--type '%s' is not NAME or MAP=NAME", value);
-			a->types[a->ntypes++] = value;
-			break;
 		case OPT_TIMESTAMP:
 			a->timestamp = true;
 			break;
@@ -385,38 +424,11 @@ int run_parse_args(int argc, char **argv, struct run_args *a)
 		case OPT_SORT_BY:
 			a->sort_by = value;
 			break;
-		case OPT_INTERVAL:
-			if (!parse_seconds(value, &a->interval))
-				return cli_usage_error("run", "--interval '%s' is not a positive number of seconds",
-						       value);
-			break;
 		case OPT_CLEAR:
 			a->views.clear = true;
 			break;
-		case OPT_TOP:
-			if (!cli_parse_u64(value, &n) || n == 0 || n > SIZE_MAX)
-				return cli_usage_error("run", "--top '%s' is not a positive integer", value);
-			a->views.top = (size_t)n;
-			break;
-		case OPT_MAPS:
-			if (!*value || value[0] == ',' || strstr(value, ",,") ||
-			    value[strlen(value) - 1] == ',')
-				return cli_usage_error("run", "--maps '%s' is not NAME[,NAME]...", value);
-			a->views.maps = value;
-			break;
-		case OPT_UNIT:
-			if (!*value)
-				return cli_usage_error("run", "--unit needs a name, e.g. usecs");
-			a->views.unit = value;
-			break;
 		case OPT_PER_CPU:
 			a->views.per_cpu = true;
-			break;
-		case OPT_FREQ:
-			if (!cli_parse_u64(value, &n) || n == 0 || n > 100000)
-				return cli_usage_error("run", "--freq '%s' is not a rate between 1 and 100000 Hz",
-						       value);
-			a->freq = (unsigned int)n;
 			break;
 		case OPT_VERBOSE:
 			cli_verbosity++;
@@ -430,7 +442,10 @@ int run_parse_args(int argc, char **argv, struct run_args *a)
 		case OPT_HELP:
 			return -1;
 		default:
-			return EXIT_USAGE;
+			ret = parse_value(opt, value, a);
+			if (ret)
+				return ret;
+			break;
 		}
 	}
 	if (!a->path)

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * run_poll.c - `bpfsdk run`'s poll loop: every reader's epoll fd in one
- * set, the records printed as they come, the views every --interval.
+ * run_poll.c - `bpfsdk run`'s readers and poll loop: a perf buffer or a
+ * ring buffer reader on every map that streams records, every reader's
+ * epoll fd in one set, the records printed as they come, the views every
+ * --interval; and the signals that end it.
  */
 #include <errno.h>
 #include <signal.h>
@@ -10,10 +12,14 @@
 #include <sys/epoll.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/bpf.h>
 
 #include "bpfsdk.h"
 #include "cli.h"
 #include "run.h"
+
+/* How late the records of a ringbuf producer that never wakes the reader may be. */
+#define RUN_RINGBUF_IDLE_MS 100
 
 static int stream_epoll_fd(const struct stream *s)
 {
@@ -36,7 +42,7 @@ void stream_free(struct stream *s)
 	bsdk_ringbuf_free(s->rb);
 }
 
-void run_on_sample(void *ctx, int cpu, const void *data, uint32_t size)
+static void run_on_sample(void *ctx, int cpu, const void *data, uint32_t size)
 {
 	struct sample_ctx *c = ctx;
 	struct run_state *st = c->st;
@@ -52,11 +58,118 @@ void run_on_sample(void *ctx, int cpu, const void *data, uint32_t size)
 		st->done = true;
 }
 
+/* The reader of one map, for c (its label and decoder set). */
+static int stream_open(struct run *r, struct bsdk_map *map, struct sample_ctx *c,
+		       struct stream *s)
+{
+	if (bsdk_map_type(map) == BPF_MAP_TYPE_PERF_EVENT_ARRAY) {
+		struct bsdk_perfbuf_opts opts = {
+			.sz = sizeof(opts), .pages = r->a.pages,
+			.on_sample = run_on_sample, .ctx = c,
+		};
+		int ts_offset = 0;
+
+		/* the rings' k-way merge orders each drain by the field */
+		if (r->a.sort_by) {
+			ts_offset = decoder_field_offset(c->dec, r->a.sort_by);
+			if (ts_offset < 0)
+				return EXIT_USAGE;
+			opts.merge_by_ts = true;
+			opts.ts_offset = (unsigned int)ts_offset;
+		}
+
+		s->pb = bsdk_perfbuf_new(bsdk_map_fd(map), &opts);
+		if (!s->pb) {
+			cli_error_unless_logged("map '%s': cannot open its perf rings: %s",
+						c->map, bsdk_strerror(errno));
+			return EXIT_RUNTIME;
+		}
+	} else {
+		/* run cannot know whether the program passes BPF_RB_NO_WAKEUP, for
+		 * which the kernel never wakes the reader: drain an idle ring
+		 * every RUN_RINGBUF_IDLE_MS too, ten cheap checks a second */
+		struct bsdk_ringbuf_opts opts = {
+			.sz = sizeof(opts), .on_sample = run_on_sample, .ctx = c,
+			.idle_drain_ms = RUN_RINGBUF_IDLE_MS,
+		};
+
+		s->rb = bsdk_ringbuf_new(bsdk_map_fd(map), &opts);
+		if (!s->rb) {
+			cli_error_unless_logged("map '%s': cannot map its ring buffer: %s",
+						c->map, bsdk_strerror(errno));
+			return EXIT_RUNTIME;
+		}
+	}
+	return 0;
+}
+
+static bool map_streams(const struct bsdk_map *map)
+{
+	return bsdk_map_type(map) == BPF_MAP_TYPE_PERF_EVENT_ARRAY ||
+	       bsdk_map_type(map) == BPF_MAP_TYPE_RINGBUF;
+}
+
+int run_streams_new(struct run *r)
+{
+	struct run_state *st = &r->st;
+	struct bsdk_map *map = NULL;
+	size_t nmaps = 0;
+	int ret;
+
+	while ((map = bsdk_obj_map_next(r->obj, map)))
+		nmaps += map_streams(map);
+	st->streams = calloc(nmaps ? nmaps : 1, sizeof(*st->streams));
+	r->ctxs = calloc(nmaps ? nmaps : 1, sizeof(*r->ctxs));
+	if (!st->streams || !r->ctxs) {
+		cli_error("out of memory");
+		return EXIT_RUNTIME;
+	}
+	r->nctxs = nmaps;
+	r->dcfg.columns = nmaps == 1;	/* columns when one stream has them alone */
+	while ((map = bsdk_obj_map_next(r->obj, map))) {
+		struct sample_ctx *c = &r->ctxs[st->nstreams];
+		struct stream *s = &st->streams[st->nstreams];
+
+		if (!map_streams(map))
+			continue;
+		c->st = st;
+		c->map = record_map_label(bsdk_map_name(map));
+		if (!c->map) {
+			cli_error("out of memory");
+			return EXIT_RUNTIME;
+		}
+		s->map = c->map;
+		c->dec = decoder_new(r->obj, map, c->map, &r->dcfg);
+		if (!c->dec)
+			return EXIT_RUNTIME;
+		ret = stream_open(r, map, c, s);
+		if (ret)
+			return ret;
+		st->nstreams++;
+	}
+	return 0;
+}
+
 volatile sig_atomic_t run_stop_signal;
 
-void run_on_signal(int sig)
+static void run_on_signal(int sig)
 {
 	run_stop_signal = sig;
+}
+
+void run_signals_catch(void)
+{
+	struct sigaction sa;
+
+	/* Ctrl-C and SIGTERM only set a flag, checked after each step of the
+	 * command (no SA_RESTART: a wait they interrupt returns); a closed
+	 * stdout shows up as EPIPE from fflush, not as a signal. */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = run_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
 }
 
 int64_t run_now_ms(void)
@@ -65,6 +178,46 @@ int64_t run_now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* One epoll set that holds every reader's own: the fd, or -1 after an error line. */
+static int epoll_set_new(const struct run_state *st)
+{
+	struct epoll_event ev;
+	int epfd;
+
+	epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (epfd < 0) {
+		cli_error("cannot create an epoll set: %s", strerror(errno));
+		return -1;
+	}
+	for (size_t i = 0; i < st->nstreams; i++) {
+		ev.events = EPOLLIN;
+		ev.data.u64 = i;
+		if (epoll_ctl(epfd, EPOLL_CTL_ADD,
+			      stream_epoll_fd(&st->streams[i]), &ev) < 0) {
+			cli_error("map '%s': cannot watch its rings: %s",
+				  st->streams[i].map, strerror(errno));
+			close(epfd);
+			return -1;
+		}
+	}
+	return epfd;
+}
+
+/* Drain every reader, up to --count: 0, or -1 after an error line. */
+static int consume_all(struct run_state *st)
+{
+	for (size_t i = 0; i < st->nstreams && !st->done; i++) {
+		int n = stream_consume(&st->streams[i]);
+
+		if (n < 0) {
+			cli_error_unless_logged("map '%s': cannot read its rings: %s",
+						st->streams[i].map, bsdk_strerror(n));
+			return -1;
+		}
+	}
+	return 0;
 }
 
 /*
@@ -83,23 +236,9 @@ int run_poll_loop(struct run_state *st, double duration,
 	struct epoll_event ev;
 	int epfd, ret = 0;
 
-	epfd = epoll_create1(EPOLL_CLOEXEC);
-	if (epfd < 0) {
-		cli_error("cannot create an epoll set: %s", strerror(errno));
+	epfd = epoll_set_new(st);
+	if (epfd < 0)
 		return -1;
-	}
-	for (size_t i = 0; i < st->nstreams; i++) {
-		ev.events = EPOLLIN;
-		ev.data.u64 = i;
-		if (epoll_ctl(epfd, EPOLL_CTL_ADD,
-			      stream_epoll_fd(&st->streams[i]), &ev) < 0) {
-			cli_error("map '%s': cannot watch its rings: %s",
-				  st->streams[i].map, strerror(errno));
-			close(epfd);
-			return -1;
-		}
-	}
-
 	while (!run_stop_signal && !st->done && !st->write_failed && !st->failed) {
 		int timeout = -1, n;
 
@@ -139,15 +278,7 @@ int run_poll_loop(struct run_state *st, double duration,
 			ret = -1;
 			break;
 		}
-		for (size_t i = 0; i < st->nstreams && !st->done; i++) {
-			n = stream_consume(&st->streams[i]);
-			if (n < 0) {
-				cli_error_unless_logged("map '%s': cannot read its rings: %s",
-							st->streams[i].map, bsdk_strerror(n));
-				ret = -1;
-				break;
-			}
-		}
+		ret = consume_all(st);
 		/* one flush per batch: a pipe reader sees records promptly
 		 * without a write per record */
 		if (fflush(stdout) == EOF || ferror(stdout)) {
