@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * log.c - the library's single exit for messages, and error names.
+ *
+ * Threads: the log function and level are the process's, set by the caller
+ * (before its threads start, bpfsdk.h asks); a capture (log_capture_begin())
+ * and the default logger's memory of an error line are each thread's own,
+ * so that one thread's messages never land in another's capture.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,7 +15,7 @@
 static void log_to_stderr(enum bsdk_log_level level, const char *msg, void *ctx)
 {
 	static const char *const prefix[] = { "error: ", "warning: ", "", "" };
-	static bool after_error;	/* an error's detail lines follow it */
+	static __thread bool after_error;	/* an error's detail lines follow it */
 	bool detail = level == BSDK_LOG_ERROR && after_error && msg[0] == ' ';
 
 	(void)ctx;
@@ -22,21 +27,18 @@ static void log_to_stderr(enum bsdk_log_level level, const char *msg, void *ctx)
 static bsdk_log_fn log_fn = log_to_stderr;
 static void *log_ctx;
 static enum bsdk_log_level log_max = BSDK_LOG_WARN;
-static char *capture_buf;	/* log_capture_begin()'s buffer, or NULL */
-static size_t capture_size;
+static __thread char *capture_buf;	/* log_capture_begin()'s buffer, or NULL */
+static __thread size_t capture_size;
 
 void bsdk_set_log(bsdk_log_fn fn, void *ctx)
 {
-	log_fn = fn ? fn : log_to_stderr;
-	log_ctx = fn ? ctx : NULL;
+	__atomic_store_n(&log_ctx, fn ? ctx : NULL, __ATOMIC_RELAXED);
+	__atomic_store_n(&log_fn, fn ? fn : log_to_stderr, __ATOMIC_RELEASE);
 }
 
 enum bsdk_log_level bsdk_set_log_level(enum bsdk_log_level level)
 {
-	enum bsdk_log_level old = log_max;
-
-	log_max = level;
-	return old;
+	return __atomic_exchange_n(&log_max, level, __ATOMIC_RELAXED);
 }
 
 void bsdk_log(enum bsdk_log_level level, const char *fmt, ...)
@@ -56,12 +58,12 @@ void bsdk_log(enum bsdk_log_level level, const char *fmt, ...)
 		errno = saved_errno;
 		return;
 	}
-	if (level > log_max)
+	if (level > __atomic_load_n(&log_max, __ATOMIC_RELAXED))
 		return;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	log_fn(level, buf, log_ctx);
+	__atomic_load_n(&log_fn, __ATOMIC_ACQUIRE)(level, buf, __atomic_load_n(&log_ctx, __ATOMIC_RELAXED));
 	errno = saved_errno;	/* logging must not clobber the caller's errno */
 }
 
