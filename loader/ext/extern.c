@@ -28,6 +28,7 @@
  */
 #include <ctype.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <sys/utsname.h>
 #include <zlib.h>
@@ -55,7 +56,7 @@ static const char *const kind_names[] = { "kconfig", "ksym", "kfunc" };
  * (CONFIG_IKCONFIG_PROC), else /boot/config-$(uname -r). NULL when it cannot
  * be had: *err is -ENOENT when neither file is there, else why reading failed
  * (then the next call tries again); *where names what was read (or tried). */
-static const char *kconfig_text(size_t *len, const char **where, int *err)
+static const char *kconfig_text_locked(size_t *len, const char **where, int *err)
 {
 	static char *text;
 	static size_t text_len;
@@ -118,6 +119,21 @@ static const char *kconfig_text(size_t *len, const char **where, int *err)
 	text = NULL;
 	text_len = 0;
 	return NULL;
+}
+
+/* kconfig_text_locked() for any thread: the first ones to ask may read at
+ * once; once read, the text does not change. where (PATH_MAX bytes) gets
+ * the path. */
+static const char *kconfig_text(size_t *len, char *where, int *err)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	const char *text, *path;
+
+	pthread_mutex_lock(&lock);
+	text = kconfig_text_locked(len, &path, err);
+	snprintf(where, PATH_MAX, "%s", path);
+	pthread_mutex_unlock(&lock);
+	return text;
 }
 
 /*
@@ -665,8 +681,8 @@ static int resolve_kconfig(struct bsdk_obj *obj, struct ext *e, uint8_t *data,
 			   const bool *wrapper)
 {
 	uint8_t *dst = data + e->offset;
-	const char *text, *where;
-	char val[256];
+	char val[256], where[PATH_MAX];
+	const char *text;
 	size_t len;
 	int found, err;
 
@@ -690,7 +706,7 @@ static int resolve_kconfig(struct bsdk_obj *obj, struct ext *e, uint8_t *data,
 	}
 	if (strncmp(e->name, "CONFIG_", 7) != 0)
 		return ext_unresolved(e, "is not a name the loader knows (LINUX_KERNEL_VERSION, LINUX_HAS_BPF_COOKIE, LINUX_HAS_SYSCALL_WRAPPER, CONFIG_*)");
-	text = kconfig_text(&len, &where, &err);
+	text = kconfig_text(&len, where, &err);
 	if (!text && err != -ENOENT) {
 		/* not the same as absent: weak must not turn it into 0 */
 		e->bad_value = true;
