@@ -247,7 +247,8 @@ static const char *syscall_prefix(void)
  * bpf(2), which every BPF-capable kernel has, can be opened. Asked once. */
 static bool syscall_wrappers(void)
 {
-	static int known = -1;
+	static int cached = -1;
+	int known = __atomic_load_n(&cached, __ATOMIC_ACQUIRE);
 	char name[64];
 	int type, ret_bit;
 
@@ -265,6 +266,7 @@ static bool syscall_wrappers(void)
 		if (pfd >= 0)
 			close(pfd);
 	}
+	__atomic_store_n(&cached, known, __ATOMIC_RELEASE);	/* whole: threads may ask at once */
 	return known;
 }
 

@@ -47,14 +47,14 @@ static int cpulist_read(const char *path, int cpu, bool *found)
 int bsdk_cpu_possible_count(void)
 {
 	static int cached;
-	int n;
+	int n = __atomic_load_n(&cached, __ATOMIC_RELAXED);
 
-	if (cached > 0)
-		return cached;
+	if (n > 0)
+		return n;
 	n = cpulist_read("/sys/devices/system/cpu/possible", -1, NULL);
 	if (n <= 0)
 		return log_fail(n ? -n : EINVAL, "cannot read /sys/devices/system/cpu/possible: %s", bsdk_strerror(n ? n : -EINVAL));
-	cached = n;
+	__atomic_store_n(&cached, n, __ATOMIC_RELAXED);
 	return n;
 }
 

@@ -472,11 +472,16 @@ int btf_type_size(const struct btf *btf, uint32_t id, uint64_t *size)
 static uint32_t find_hash(const char *name, int kind)
 {
 	static uint32_t seed;
-	uint32_t h;
+	uint32_t s = __atomic_load_n(&seed, __ATOMIC_ACQUIRE), mine = 0;
 
-	if (!seed)
-		seed = (uint32_t)(((uintptr_t)&seed >> 4) ^ (uint64_t)now_ns()) | 1;
-	h = 2166136261u ^ seed;
+	/* one seed for the process, whichever thread comes first: an index
+	 * built with another would find nothing */
+	if (!s) {
+		mine = (uint32_t)(((uintptr_t)&seed >> 4) ^ (uint64_t)now_ns()) | 1;
+		s = __atomic_compare_exchange_n(&seed, &s, mine, false, __ATOMIC_ACQ_REL,
+						__ATOMIC_ACQUIRE) ? mine : s;
+	}
+	uint32_t h = 2166136261u ^ s;
 	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
 		h = (h ^ *p) * 16777619u;
 	return (h ^ (uint32_t)kind) * 16777619u;
@@ -797,7 +802,8 @@ void *btf_sanitize(const struct btf *btf, unsigned int missing, size_t *size)
 
 void btf_load(struct bsdk_obj *obj)
 {
-	static int missing = -1;	/* the kernel does not change under us */
+	static int cached = -1;	/* the kernel does not change under us */
+	int missing = __atomic_load_n(&cached, __ATOMIC_ACQUIRE);
 	char log[4096];
 	size_t size;
 	void *raw;
@@ -806,11 +812,13 @@ void btf_load(struct bsdk_obj *obj)
 	if (!obj->btf)
 		return;
 	if (missing < 0) {
+		/* whole before it is shared: another thread may load meanwhile */
 		missing = 0;
 		for (int f = 0; f < FEAT_COUNT; f++)
 			if (!feature_probe(f))
 				missing |= 1 << f;
 		log_debug("BTF kinds this kernel lacks: mask %#x", missing);
+		__atomic_store_n(&cached, missing, __ATOMIC_RELEASE);
 	}
 	raw = btf_sanitize(obj->btf, (unsigned int)missing, &size);
 	fd = raw ? btf_load_raw(raw, size, NULL, 0) : -ENOMEM;
