@@ -17,6 +17,7 @@
 #   make test-asan     the unit tests and CLI suites under ASan/UBSan/LSan
 #   make test-faults   fail every allocation and system call of each workflow
 #                      in turn (tests/faults/; make test runs a sample)
+#   make test-tsan     8 threads using the library at once, under TSan
 #   make check-headers regenerate include/bpf/bpf_helper_defs.h and diff it
 #   make update-headers rewrite include/bpf/bpf_helper_defs.h from the UAPI header
 #   make picture       redraw docs/picture.svg from docs/picture.dot
@@ -129,6 +130,7 @@ include samples/samples.mk
 -include bench/bench.mk
 include tests/tests.mk
 include tests/faults/faults.mk
+include tests/threads/threads.mk
 -include tests/fuzz/fuzz.mk
 -include kernel/kernel.mk
 -include docs/docs.mk

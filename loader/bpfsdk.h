@@ -19,6 +19,19 @@
  * BSDK_E* codes below; bsdk_strerror() names both. Before a function fails,
  * a message saying why goes through the log hook (bsdk_set_log()); the
  * library itself never prints. Types are opaque.
+ *
+ * Threads: as with libbpf, any number of threads may use the library at
+ * once, each on objects of its own (a bsdk_obj with its programs, maps,
+ * links, and a bsdk_perfbuf or bsdk_ringbuf): what they share inside the
+ * library - the kernel's BTF, its configuration, what was probed of the
+ * kernel - is locked or set once. One object, or one consumer, used from
+ * two threads at the same time needs the caller's lock, except the map
+ * element calls (bsdk_map_lookup_elem() ...), system calls on the map's fd
+ * that any thread may make once the object is loaded. The log function and
+ * level (bsdk_set_log(), bsdk_set_log_level()) are the process's: set them
+ * before other threads use the library. The log function is called in the
+ * thread whose call logs, by several threads at once if they log at once.
+ * The poll loop's signal flag (bsdk_signals_catch()) is the process's too.
  */
 #ifndef BPFSDK_H
 #define BPFSDK_H

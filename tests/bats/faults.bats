@@ -62,3 +62,10 @@ walk_ok() {
 @test "faults: bpfsdk inspect of the CO-RE object survives every point and prints what it printed, or says what failed (a kernel configuration that could not be read was shown as absent; a table that ran out of memory was left out)" {
 	walk_ok inspect 1
 }
+
+@test "threads: 8 threads open, load, attach, stream, read maps and close their own objects, 5 rounds, each told only its own messages" {
+	run "$BUILD/tests/threads/threads" "$BUILD/bpf/tests/threads.bpf.o" 8 5
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$output" = "ok: 8 threads x 5 rounds" ]
+}
