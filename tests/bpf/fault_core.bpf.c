@@ -10,15 +10,9 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 #include "fault_events.h"
+#include "kernel_facts.h"
 
 char LICENSE[] SEC("license") = "GPL";
-
-extern unsigned int LINUX_KERNEL_VERSION __kconfig;
-extern int CONFIG_HZ __kconfig __weak;
-
-struct task_struct {
-	int tgid;
-} __attribute__((preserve_access_index));
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
