@@ -166,8 +166,12 @@ struct bsdk_obj *bsdk_obj_open_mem_opts(const void *buf, size_t size, const char
  * none, warn and go on without), create the maps, relocate and load every program whose
  * autoload is on, with its BTF func and line info. On failure nothing stays loaded. 0 or
  * negative errno; a verifier rejection is -BSDK_EVERIFIER, with the end of the verifier's log
- * and the C file:line where it stopped logged at error level; -EINTR when a signal arrived while
- * the verifier ran (it stops at once then), so a tool can be interrupted during a slow load. */
+ * and the C file:line where it stopped logged at error level (and, for a program the verifier
+ * gave up on at its million instructions, a hint: a loop it cannot bound). A rejected program
+ * goes through the verifier twice at most: once without a log, once with a log sized at once
+ * (the kernel keeps a log's end since Linux 6.4; before, the buffer is made large enough to
+ * hold it all). -EINTR when a signal arrived while the verifier ran (it stops at once then) or
+ * between its runs (bsdk_signals_caught()), so a tool can be interrupted during a slow load. */
 int bsdk_obj_load(struct bsdk_obj *obj);
 
 /* Remove the pins bsdk_obj_load() created for maps pinned by name (the pins it reused stay),
@@ -934,8 +938,15 @@ int bsdk_signals_catch(void);
 
 /* The signal that asked to stop (SIGINT or SIGTERM), 0 while none has come. Safe to call at
  * any time; a program typically checks it before a long step (load) and uses 128 + it as the
- * exit status when the signal came before the work began. */
+ * exit status when the signal came before the work began. Loading looks at it after every
+ * bpf(BPF_PROG_LOAD): once it is set, bsdk_obj_load() runs the verifier no more and fails
+ * with -EINTR, whatever the kernel answered (a run the signal cut short may end in ENOSPC). */
 int bsdk_signals_caught(void);
+
+/* Record sig as bsdk_signals_catch()'s handler does, for a program with a handler of its own
+ * (e.g. one without SA_RESTART): call it there, so that the poll loop stops and a load stops
+ * between two runs of the verifier. Async-signal-safe: one store. */
+void bsdk_signals_note(int sig);
 
 /* Seconds on CLOCK_MONOTONIC, for measuring how long a run took. */
 double bsdk_time_now(void);

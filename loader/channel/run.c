@@ -13,41 +13,6 @@
 
 #define DEFAULT_POLL_MS 100
 
-/* The signal that asked to stop, 0 before one came. sig_atomic_t: the
- * handler's store and the loop's load are each one access. */
-static volatile sig_atomic_t stop_signal;
-
-static void on_stop_signal(int sig)
-{
-	stop_signal = sig;
-}
-
-int bsdk_signals_catch(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sigemptyset(&sa.sa_mask);
-	/* SA_RESTART as signal() gives: reads and writes resume, while
-	 * epoll_wait() and sleeps still return EINTR (signal(7)), so the loop
-	 * sees the flag at once. */
-	sa.sa_flags = SA_RESTART;
-	sa.sa_handler = on_stop_signal;
-	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL))
-		return log_fail(errno, "cannot catch SIGINT and SIGTERM: %s", bsdk_strerror(errno));
-	/* A write to a closed pipe then fails with EPIPE, which the loop
-	 * sees at its next fflush(), instead of killing the process. */
-	sa.sa_handler = SIG_IGN;
-	if (sigaction(SIGPIPE, &sa, NULL))
-		return log_fail(errno, "cannot ignore SIGPIPE: %s", bsdk_strerror(errno));
-	return 0;
-}
-
-int bsdk_signals_caught(void)
-{
-	return stop_signal;
-}
-
 double bsdk_time_now(void)
 {
 	return (double)now_ns() / 1e9;
@@ -83,7 +48,7 @@ int run_loop(int (*poll)(void *buf, int timeout_ms), void *buf, const char *what
 	for (;;) {
 		int wait = poll_ms;
 
-		if (stop_signal)
+		if (bsdk_signals_caught())
 			return BSDK_RUN_SIGNAL;
 		if (duration > 0) {
 			left = duration - (bsdk_time_now() - start);

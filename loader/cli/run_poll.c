@@ -155,6 +155,7 @@ volatile sig_atomic_t run_stop_signal;
 static void run_on_signal(int sig)
 {
 	run_stop_signal = sig;
+	bsdk_signals_note(sig);	/* so that loading stops between two verifier runs */
 }
 
 void run_signals_catch(void)

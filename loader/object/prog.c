@@ -7,11 +7,13 @@
  * One table maps a section name prefix to the program type and to the
  * function that attaches it: to support a new hook, add a row.
  */
+#include <unistd.h>
 #include <linux/btf.h>
 
 #include "object/object.h"
 #include "ext/ext.h"
 #include "co-re/core.h"
+#include "co-re/kbtf.h"
 #include "format/btf.h"
 
 /* Why a load-only kind has no attach point of its own: what its user does. */
@@ -274,11 +276,39 @@ static long verifier_last_insn(const char *log)
 	return insn;
 }
 
+/* Log one detail line, "  " + text with its tabs expanded to the next
+ * multiple of 8 columns: the C lines the verifier quotes are indented
+ * with tabs, which a terminal-safe log shows as '?'. */
+static void log_detail_untabbed(const char *prefix, const char *text)
+{
+	size_t n = strlen(text), col = 0, o = 0;
+	char *out = malloc(n * 8 + 1);
+
+	if (!out) {
+		log_error("  %s%s", prefix, text);
+		return;
+	}
+	for (const char *p = text; *p; p++) {
+		if (*p == '\t') {
+			do
+				out[o++] = ' ';
+			while (++col % 8);
+		} else {
+			out[o++] = *p;
+			col++;
+		}
+	}
+	out[o] = '\0';
+	log_error("  %s%s", prefix, out);
+	free(out);
+}
+
 /* Name the C line of instruction insn from the program's line info. */
 static void log_source_line(const struct bsdk_prog *prog, long insn, const struct linked *l)
 {
 	const struct bpf_line_info *li = NULL;
 	const char *src;
+	char where[512];
 
 	for (size_t i = 0; insn >= 0 && i < l->nline; i++)
 		if (l->line[i].insn_off <= (unsigned long)insn)
@@ -288,20 +318,57 @@ static void log_source_line(const struct bsdk_prog *prog, long insn, const struc
 	src = btf_str(prog->obj->btf, li->line_off);
 	while (*src == ' ' || *src == '\t')
 		src++;
-	log_error("  the verifier stopped at %s:%u (instruction %ld): %s",
-		  btf_str(prog->obj->btf, li->file_name_off),
-		  BPF_LINE_INFO_LINE_NUM(li->line_col), insn, src);
+	snprintf(where, sizeof(where), "the verifier stopped at %s:%u (instruction %ld): ",
+		 btf_str(prog->obj->btf, li->file_name_off),
+		 BPF_LINE_INFO_LINE_NUM(li->line_col), insn);
+	log_detail_untabbed(where, src);
+}
+
+/* Whether the running kernel's BTF has the function name; -1 when its BTF
+ * cannot be read (nothing logged). */
+static int kernel_has_func(const char *name)
+{
+	char swallowed[256];
+	int err;
+
+	log_capture_begin(swallowed, sizeof(swallowed));
+	err = kbtf_find(NULL, name, BTF_KIND_FUNC, NULL, NULL, NULL);
+	log_capture_end();
+	return err == 0 ? 1 : err == -ENOENT ? 0 : -1;
+}
+
+/* The verifier gave up at its instruction limit ("BPF program is too
+ * large. Processed 1000001 insn"): nearly always a loop whose trip count it
+ * cannot see. Say so, and what this kernel offers instead: bpf_loop() is a
+ * helper since Linux 5.17, bpf_for() (bpf_iter_num_new) a kfunc since 6.4. */
+static void log_too_large_hint(void)
+{
+	int loop = kernel_has_func("bpf_loop"), iter = kernel_has_func("bpf_iter_num_new");
+	const char *offer;
+
+	if (loop < 0 || iter < 0)
+		offer = "bpf_loop() (Linux 5.17+) or bpf_for() (Linux 6.4+)";
+	else if (loop && iter)
+		offer = "bpf_loop() or bpf_for(), which this kernel has";
+	else if (loop)
+		offer = "bpf_loop(), which this kernel has (not bpf_for(): Linux 6.4+)";
+	else
+		offer = "nothing else: this kernel has neither bpf_loop() nor bpf_for()";
+	log_error("  hint: a loop the verifier cannot bound (it stopped after 1000000 instructions): give it a constant bound, or use %s",
+		  offer);
 }
 
 /* Send the verifier's log: its last lines at error level, since the
  * reason for a rejection is at the end; all of it at debug level (-v -v);
  * then the C source line where it stopped. One error, told in lines: the
  * first names the program, each after it begins with two spaces (its
- * detail, see bsdk_log_fn). log is consumed. */
-static void log_verifier(const struct bsdk_prog *prog, char *log, const struct linked *l)
+ * detail, see bsdk_log_fn). log is consumed. cut: the log's beginning was
+ * dropped by the kernel (a rotating log that did not fit). */
+static void log_verifier(const struct bsdk_prog *prog, char *log, bool cut, const struct linked *l)
 {
 	enum { TAIL_LINES = 20 };
 	long insn = verifier_last_insn(log);
+	bool too_large = strstr(log, "BPF program is too large") != NULL;
 	size_t nlines = 0, skip;
 	char *line, *save = NULL;
 
@@ -310,112 +377,205 @@ static void log_verifier(const struct bsdk_prog *prog, char *log, const struct l
 	skip = nlines > TAIL_LINES ? nlines - TAIL_LINES : 0;
 	log_error("program '%s' (section '%s'): rejected by the verifier; %s:",
 		  prog->fn.name, prog->section,
-		  skip ? "the end of its log" : "its log");
+		  skip || cut ? "the end of its log" : "its log");
 	for (line = strtok_r(log, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		if (skip) {
 			skip--;
 			log_debug("  %s", line);
 		} else {
-			log_error("  %s", line);
+			log_detail_untabbed("", line);
 		}
 	}
 	log_source_line(prog, insn, l);
+	if (too_large)
+		log_too_large_hint();
 	core_explain(prog, l, insn);
 	extern_explain(prog, l, insn);
 }
 
-/* Load once without a log (cheap); on failure load again with a log
- * buffer that grows until the whole log fits, to show why. */
-int prog_load(struct bsdk_prog *prog)
+/* BPF_PROG_LOAD's log_true_size (Linux 6.4): the bytes the whole log
+ * needed, written back by the kernel. It follows core_relo_rec_size; UAPI
+ * headers before 6.4 do not name it. */
+#define LOG_TRUE_SIZE_OFF (offsetof(union bpf_attr, core_relo_rec_size) + sizeof(uint32_t))
+
+static uint32_t attr_log_true_size(const union bpf_attr *attr)
+{
+	uint32_t size;
+
+	memcpy(&size, (const char *)attr + LOG_TRUE_SIZE_OFF, sizeof(size));
+	return size;
+}
+
+/* Whether the kernel keeps the end of a log that does not fit (Linux 6.4:
+ * a rotating log, which reports log_true_size), asked once per process by
+ * loading "r0 = 0; exit" with a log. Kernels before keep the beginning, and
+ * the reason for a rejection is at the end. */
+static bool kernel_log_rotates(void)
+{
+	static int known;	/* 0 not asked, 1 rotates, 2 does not */
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	char log[1024];
+	union bpf_attr attr;
+	int fd, state = __atomic_load_n(&known, __ATOMIC_RELAXED);
+
+	if (state)
+		return state == 1;
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
+	attr.insns = (uint64_t)(uintptr_t)insns;
+	attr.insn_cnt = ARRAY_SIZE(insns);
+	attr.license = (uint64_t)(uintptr_t)"GPL";
+	attr.log_level = 1;
+	attr.log_buf = (uint64_t)(uintptr_t)log;
+	attr.log_size = sizeof(log);
+	fd = sys_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
+	if (fd >= 0)
+		close(fd);
+	state = attr_log_true_size(&attr) ? 1 : 2;
+	__atomic_store_n(&known, state, __ATOMIC_RELAXED);
+	return state == 1;
+}
+
+/* The log of the one run made to explain a rejection. Where the kernel
+ * keeps a log's end, 4 MiB hold far more than the lines shown; where it
+ * keeps the beginning, the buffer must hold all of it for the end to be
+ * there: a log of a million instructions at level 1 runs to tens of MiB,
+ * so take 256 MiB (address space; only what the kernel writes is touched). */
+static size_t verifier_log_size(void)
+{
+	return kernel_log_rotates() ? 4u << 20 : 256u << 20;
+}
+
+/* Fill attr for loading prog from the linked instructions l. 0, or a
+ * negative errno (logged) when its BTF target cannot be found. */
+static int prog_attr_fill(struct bsdk_prog *prog, struct linked *l, union bpf_attr *attr)
 {
 	struct bsdk_obj *obj = prog->obj;
-	size_t log_size = 64 * 1024;
+
+	memset(attr, 0, sizeof(*attr));
+	attr->prog_type = prog->kind->prog_type;
+	attr->expected_attach_type = prog->kind->expected_attach_type;
+	attr->prog_flags = prog->kind->sleepable ? BPF_F_SLEEPABLE : 0;
+	if (prog->kind->btf_prefix) {
+		char why[512];
+
+		/* found already when the attach policy checked it */
+		if (!prog->attach_btf_id && attach_btf_resolve(prog, why, sizeof(why)))
+			return log_fail(BSDK_ENOPROBE, "program '%s' (section '%s'): %s",
+					prog->fn.name, prog->section, why);
+		attr->attach_btf_id = prog->attach_btf_id;
+		attr->attach_btf_obj_fd = (uint32_t)prog->attach_btf_obj_fd;
+	}
+	attr->insns = (uint64_t)(uintptr_t)l->insns;
+	attr->insn_cnt = (uint32_t)l->count;
+	attr->license = (uint64_t)(uintptr_t)obj->file.license;
+	attr->kern_version = obj->file.kversion;
+	kernel_name(attr->prog_name, prog->fn.name);
+	/* kfuncs of modules: their calls' off indexes this (extern.c) */
+	if (obj->nfd_array)
+		attr->fd_array = (uint64_t)(uintptr_t)obj->fd_array;
+	/* With BTF the verifier checks global functions one by one and
+	 * writes the C source into its log. */
+	if (obj->btf_fd >= 0) {
+		attr->prog_btf_fd = (uint32_t)obj->btf_fd;
+		attr->func_info_rec_size = sizeof(*l->func);
+		attr->func_info = (uint64_t)(uintptr_t)l->func;
+		attr->func_info_cnt = (uint32_t)l->nfunc;
+		attr->line_info_rec_size = sizeof(*l->line);
+		attr->line_info = (uint64_t)(uintptr_t)l->line;
+		attr->line_info_cnt = (uint32_t)l->nline;
+	} else {
+		l->nline = 0;
+	}
+	return 0;
+}
+
+/* A signal asked to stop: the verifier ends a run with EAGAIN when one is
+ * pending, but a run whose log it truncated answers ENOSPC instead, and one
+ * may come between two runs. So the flag is looked at after every bpf(),
+ * whatever it returned. */
+static bool load_interrupted(int fd)
+{
+	return fd == -EAGAIN || fd == -EINTR || bsdk_signals_caught();
+}
+
+/* The failed load of prog, again with a log, once, to show why; the
+ * kernel's answer to that run (a negative errno) unless a signal came. */
+static int prog_explain(struct bsdk_prog *prog, union bpf_attr *attr, int fd, const struct linked *l)
+{
+	size_t size = verifier_log_size();
+	char *log = malloc(size);
+	int again;
+
+	if (!log) {
+		log_error("program '%s' (section '%s'): the kernel refused to load it: %s (no memory for its log)",
+			  prog->fn.name, prog->section, bsdk_strerror(fd));
+		return fd;
+	}
+	log[0] = '\0';
+	attr->log_level = 1;
+	attr->log_buf = (uint64_t)(uintptr_t)log;
+	attr->log_size = (uint32_t)size;
+	again = sys_bpf(BPF_PROG_LOAD, attr, sizeof(*attr));
+	if (again >= 0) {	/* loaded this time: rejected once, so unload */
+		close(again);
+		again = fd;
+	}
+	if (load_interrupted(again)) {
+		free(log);
+		return -EINTR;
+	}
+	/* the log's end is there unless a fixed log was cut (ENOSPC without
+	 * log_true_size): then what is shown is its beginning; say so */
+	if (log[0] && again == -ENOSPC && !attr_log_true_size(attr))
+		log_warn("program '%s': the verifier's log did not fit in %zu MiB and this kernel keeps its beginning: what follows is not where it stopped",
+			 prog->fn.name, size >> 20);
+	if (log[0]) {
+		log_verifier(prog, log, attr_log_true_size(attr) > size, l);
+		fd = fd == -EACCES || fd == -EINVAL ? -BSDK_EVERIFIER : fd;
+	} else {
+		log_error("program '%s' (section '%s'): the kernel refused to load it: %s",
+			  prog->fn.name, prog->section, bsdk_strerror(fd));
+	}
+	free(log);
+	return fd;
+}
+
+/* Load once without a log (cheap); on failure once more with a log sized
+ * at once (verifier_log_size()), to show why: at most two runs of the
+ * verifier, which may take seconds each, and none after a signal. */
+int prog_load(struct bsdk_prog *prog)
+{
 	union bpf_attr attr;
 	struct linked l;
-	char *log = NULL;
 	int fd, err;
 
 	err = relos_link_prog(prog, &l);
 	if (err)
 		return err;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = prog->kind->prog_type;
-	attr.expected_attach_type = prog->kind->expected_attach_type;
-	attr.prog_flags = prog->kind->sleepable ? BPF_F_SLEEPABLE : 0;
-	if (prog->kind->btf_prefix) {
-		char why[512];
-
-		/* found already when the attach policy checked it */
-		if (!prog->attach_btf_id && attach_btf_resolve(prog, why, sizeof(why))) {
-			err = log_fail(BSDK_ENOPROBE, "program '%s' (section '%s'): %s",
-				       prog->fn.name, prog->section, why);
-			linked_free(&l);
-			return err;
-		}
-		attr.attach_btf_id = prog->attach_btf_id;
-		attr.attach_btf_obj_fd = (uint32_t)prog->attach_btf_obj_fd;
+	err = prog_attr_fill(prog, &l, &attr);
+	if (err) {
+		linked_free(&l);
+		return err;
 	}
-	attr.insns = (uint64_t)(uintptr_t)l.insns;
-	attr.insn_cnt = (uint32_t)l.count;
-	attr.license = (uint64_t)(uintptr_t)obj->file.license;
-	attr.kern_version = obj->file.kversion;
-	kernel_name(attr.prog_name, prog->fn.name);
-	/* kfuncs of modules: their calls' off indexes this (extern.c) */
-	if (obj->nfd_array)
-		attr.fd_array = (uint64_t)(uintptr_t)obj->fd_array;
-	/* With BTF the verifier checks global functions one by one and
-	 * writes the C source into its log. */
-	if (obj->btf_fd >= 0) {
-		attr.prog_btf_fd = (uint32_t)obj->btf_fd;
-		attr.func_info_rec_size = sizeof(*l.func);
-		attr.func_info = (uint64_t)(uintptr_t)l.func;
-		attr.func_info_cnt = (uint32_t)l.nfunc;
-		attr.line_info_rec_size = sizeof(*l.line);
-		attr.line_info = (uint64_t)(uintptr_t)l.line;
-		attr.line_info_cnt = (uint32_t)l.nline;
-	} else {
-		l.nline = 0;
-	}
-
 	fd = sys_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
-	/* The verifier gives up with EAGAIN when a signal is pending: not a
-	 * rejection to explain but the caller being stopped, so no retry. */
-	while (fd < 0 && fd != -EAGAIN && fd != -EINTR && log_size <= 256u * 1024 * 1024) {
-		char *grown = realloc(log, log_size);
-
-		if (!grown) {
-			fd = -ENOMEM;
-			break;
-		}
-		log = grown;
-		log[0] = '\0';
-		attr.log_level = 1;
-		attr.log_buf = (uint64_t)(uintptr_t)log;
-		attr.log_size = (uint32_t)log_size;
-		fd = sys_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
-		if (fd != -ENOSPC)
-			break;
-		log_size *= 4;	/* the log did not fit: try a bigger one */
-	}
-
-	if (fd == -EAGAIN || fd == -EINTR) {
-		log_debug("program '%s': loading interrupted by a signal", prog->fn.name);
+	if (load_interrupted(fd)) {
+		if (fd >= 0)
+			close(fd);	/* loaded, but the caller is being stopped */
 		fd = -EINTR;
 	} else if (fd < 0) {
-		if (log && log[0]) {
-			log_verifier(prog, log, &l);
-			fd = fd == -EACCES || fd == -EINVAL ? -BSDK_EVERIFIER : fd;
-		} else {
-			log_error("program '%s' (section '%s'): the kernel refused to load it: %s",
-				  prog->fn.name, prog->section, bsdk_strerror(fd));
-		}
-	} else {
+		fd = prog_explain(prog, &attr, fd, &l);
+	}
+	if (fd == -EINTR) {
+		log_debug("program '%s': loading interrupted by a signal", prog->fn.name);
+	} else if (fd >= 0) {
 		prog->fd = fd;
 		log_info("program '%s': loaded (%s, %zu instructions), fd %d",
 			 prog->fn.name, prog->kind->type_name, l.count, fd);
 	}
-	free(log);
 	linked_free(&l);
 	if (fd < 0)
 		errno = -fd;

@@ -93,6 +93,27 @@ expect_one_error() {
 	refute_output --partial 'received'
 }
 
+@test "errors: a loop the verifier cannot bound: one run with a log, its end, the C line and the hint" {
+	command -v strace >/dev/null || skip "strace is not installed (make setup)"
+	run strace -f -qq -e trace=bpf -e signal=none -o "$BATS_TEST_TMPDIR/trace" \
+		"$BPFSDK" run --duration 1 "$OBJS/verifier_unbounded.bpf.o"
+	expect_eq "$status" 1 "exit status"
+	assert_line --index 0 "error: program 'unbounded' (section 'tracepoint/syscalls/sys_enter_getppid'): rejected by the verifier; the end of its log:"
+	expect_eq "$(grep -c '^error:' <<<"$output")" 1 "error: lines"
+	assert_output --partial "BPF program is too large. Processed 1000001 insn"
+	# where it stopped: inside the loop, the header or the body
+	assert_line --regexp "^  the verifier stopped at .*verifier_unbounded\.bpf\.c:3[01] \(instruction [0-9]+\): (for \(__u32 i = 0; i < n; i\+\+\)|sum \+= i \* 3;)$"
+	# the hint names what this kernel has instead
+	assert_line --regexp "^  hint: a loop the verifier cannot bound \(it stopped after 1000000 instructions\): give it a constant bound, or use (bpf_loop\(\) or bpf_for\(\), which this kernel has|bpf_loop\(\), which this kernel has \(not bpf_for\(\): Linux 6\.4\+\)|nothing else: this kernel has neither bpf_loop\(\) nor bpf_for\(\)|bpf_loop\(\) \(Linux 5\.17\+\) or bpf_for\(\) \(Linux 6\.4\+\))$"
+	# no tab reaches the log (a terminal-safe log shows one as '?')
+	refute_output --partial "?sum"
+	refute_output --partial "?for"
+	# the verifier ran twice: once without a log, once with one
+	runs=$(grep -c 'BPF_PROG_LOAD, {prog_type=BPF_PROG_TYPE_TRACEPOINT' "$BATS_TEST_TMPDIR/trace")
+	logged=$(grep 'BPF_PROG_LOAD, {prog_type=BPF_PROG_TYPE_TRACEPOINT' "$BATS_TEST_TMPDIR/trace" | grep -c 'log_level=1')
+	expect_eq "$runs $logged" "2 1" "verifier runs, of which with a log"
+}
+
 @test "errors: the library's own stderr log tells a rejection as one error: line and its detail" {
 	# attach_load leaves the library's default log in place, as samples do
 	run "$BUILD/bin/attach_load" "$OBJS/cli_reject.bpf.o"

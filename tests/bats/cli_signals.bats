@@ -55,6 +55,22 @@ interrupt() {
 	no_slow_progs || fail "programs of cli_slow.bpf.o are still loaded"
 }
 
+@test "signals: SIGINT 3 s into the verification of an unbounded loop ends run with 130, no pin, no program left" {
+	local pin=/sys/fs/bpf/verifier_unbounded_sum i
+	rm -f "$pin"
+	# the verifier walks for seconds before it gives up: the signal comes
+	# during its first run or the one with a log, and neither goes on
+	run timeout --preserve-status -k 3 -s INT 3 "$BPFSDK" run "$OBJS/verifier_unbounded.bpf.o"
+	expect_eq "$status" 130 "exit status"
+	refute_output --partial "error:"
+	[ ! -e "$pin" ] || fail "the pin $pin was left behind"
+	for i in $(seq 50); do
+		bpftool prog show | grep -q 'name unbounded ' || return 0
+		sleep 0.1
+	done
+	fail "the program 'unbounded' is still loaded"
+}
+
 @test "signals: SIGINT at several moments of open, load and attach" {
 	for delay in 0.01 0.05 0.2 1 1.5 2.5; do
 		interrupt INT "$delay"
