@@ -216,6 +216,11 @@ int mapviews_new(const struct bsdk_obj *obj, const struct mapview_cfg *cfg,
 		/* --maps a,b,c: each must be a result map of the object */
 		char *list = strdup(cfg->maps), *save = NULL;
 
+		if (!list) {
+			mapviews_free(mv);
+			cli_error("out of memory");
+			return EXIT_RUNTIME;
+		}
 		for (char *name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
 			map = bsdk_obj_map_find(obj, name);
 			if (!map || !viewable_type(bsdk_map_type(map))) {
