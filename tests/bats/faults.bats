@@ -69,3 +69,10 @@ walk_ok() {
 	[ "$status" -eq 0 ]
 	[ "$output" = "ok: 8 threads x 5 rounds" ]
 }
+
+@test "faults: bpfsdk run --maps survives every failing allocation (a copy of the --maps list that failed was split as if it were there)" {
+	run tests/faults/run --kind alloc run
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"walk run: "*" points (alloc "*"), 0 failed"* ]]
+}

@@ -3,7 +3,7 @@
  * walk - fail every call a command makes, one at a time, and check that it
  * survives each (make test-faults; a sample of the points in make test).
  *
- *   walk [--stride N] [--same-stdout] [--name NAME] PRELOAD -- COMMAND [ARG]...
+ *   walk [--stride N] [--kind KIND] [--same-stdout] [--name NAME] PRELOAD -- COMMAND [ARG]...
  *
  * First runs COMMAND once with PRELOAD (faultinject.so) counting its calls;
  * that run must succeed. Then, for each kind of call (tests/preload/
@@ -24,6 +24,7 @@
  *   - leave no child running (walk is the children's subreaper).
  * A run whose fault never fired (its Nth call did not come) must exit 0.
  *
+ * --kind KIND walks only the calls of KIND (alloc, bpf.PROG_LOAD, ...).
  * With --stride N only every Nth point of each kind is run, the first and
  * the last always, with the errnos taken in turn: what make test runs.
  * {PID} in an argument of COMMAND becomes the pid COMMAND runs as.
@@ -93,8 +94,8 @@ static int errno_value(const char *name)
 	return 0;
 }
 
-static char dir[] = "/tmp/bsdk-walk-XXXXXX";
-static char path_counts[64], path_fired[64], path_ids[64], path_out[64], path_err[64];
+static char dir[4096];
+static char path_counts[4200], path_fired[4200], path_ids[4200], path_out[4200], path_err[4200];
 static const char *preload;
 static char **command;
 static char *first_stdout;
@@ -363,7 +364,7 @@ static size_t read_counts(struct kind *kinds)
 int main(int argc, char **argv)
 {
 	struct kind kinds[MAX_KINDS];
-	const char *name = NULL;
+	const char *name = NULL, *only = NULL;
 	unsigned long stride = 1, points = 0, failed = 0, unreached = 0, turn = 0;
 	bool same_stdout = false, timed_out;
 	char summary[MAX_KINDS * 64] = "", why[8192];
@@ -375,19 +376,22 @@ int main(int argc, char **argv)
 			stride = strtoul(argv[++i], NULL, 10);
 		else if (strcmp(argv[i], "--name") == 0 && i + 1 < argc)
 			name = argv[++i];
+		else if (strcmp(argv[i], "--kind") == 0 && i + 1 < argc)
+			only = argv[++i];
 		else if (strcmp(argv[i], "--same-stdout") == 0)
 			same_stdout = true;
 		else
 			break;
 	}
 	if (i + 2 >= argc || strcmp(argv[i + 1], "--") != 0 || stride == 0) {
-		fprintf(stderr, "usage: walk [--stride N] [--same-stdout] [--name NAME] PRELOAD -- COMMAND [ARG]...\n");
+		fprintf(stderr, "usage: walk [--stride N] [--kind KIND] [--same-stdout] [--name NAME] PRELOAD -- COMMAND [ARG]...\n");
 		return 2;
 	}
 	preload = argv[i];
 	command = argv + i + 2;
 	if (!name)
 		name = command[0];
+	snprintf(dir, sizeof(dir), "%s/bsdk-walk-XXXXXX", getenv("TMPDIR") ?: "/tmp");
 	if (!mkdtemp(dir)) {
 		perror("walk: mkdtemp");
 		return 2;
@@ -418,7 +422,7 @@ int main(int argc, char **argv)
 		const char *const *errs = errnos_of(kinds[k].name);
 		unsigned long walked = 0;
 
-		if (!errs)
+		if (!errs || (only && strcmp(only, kinds[k].name) != 0))
 			continue;
 		for (unsigned long n = 1; n <= kinds[k].count; n++) {
 			if (stride > 1 && (n - 1) % stride && n != kinds[k].count)
