@@ -574,6 +574,9 @@ bool bsdk_obj_gpl_compatible(const struct bsdk_obj *obj);
 const char *bsdk_map_name(const struct bsdk_map *map);
 /* enum bpf_map_type */
 int bsdk_map_type(const struct bsdk_map *map);
+/* The name of a map type (enum bpf_map_type) as bpftool spells it: "hash", "ringbuf", ...;
+ * NULL for a number it does not know. Static. */
+const char *bsdk_map_type_name(int type);
 uint32_t bsdk_map_key_size(const struct bsdk_map *map);
 uint32_t bsdk_map_value_size(const struct bsdk_map *map);
 uint32_t bsdk_map_max_entries(const struct bsdk_map *map);

@@ -377,6 +377,61 @@ static int pin_path(const struct bsdk_map *map, char path[PATH_MAX])
 	return 0;
 }
 
+/* The kernel's rule, for the map types whose shape it checks, that map
+ * breaks; "" when none does (then the kernel's errno says it all). */
+static const char *map_shape_rule(const struct bsdk_map *map, char *buf, size_t size)
+{
+	uint32_t n = map->max_entries, page = (uint32_t)sysconf(_SC_PAGESIZE), fit = page;
+
+	buf[0] = '\0';
+	switch (map->type) {
+	case BPF_MAP_TYPE_RINGBUF:
+		while (fit < n && fit < (1u << 31))
+			fit <<= 1;
+		if (n < page || n % page || (n & (n - 1)))
+			snprintf(buf, size, "a ring buffer's size (max_entries) is a power of two and a multiple of the page size (%u bytes): %u is not; %u would do",
+				 page, n, fit);
+		else if (map->key_size || map->value_size)
+			snprintf(buf, size, "a ring buffer has no key and no value: leave out key_size, value_size and their types");
+		return buf;
+	case BPF_MAP_TYPE_ARRAY:
+	case BPF_MAP_TYPE_PERCPU_ARRAY:
+		if (map->key_size != sizeof(uint32_t))
+			snprintf(buf, size, "an array's key is its index, 4 bytes (__u32): this key is %u bytes",
+				 map->key_size);
+		break;
+	case BPF_MAP_TYPE_SK_STORAGE:
+	case BPF_MAP_TYPE_INODE_STORAGE:
+	case BPF_MAP_TYPE_TASK_STORAGE:
+		if (n)
+			snprintf(buf, size, "a local storage map has one value per object: max_entries is 0 (leave it out)");
+		return buf;
+	default:
+		break;
+	}
+	if (!buf[0] && n == 0)
+		snprintf(buf, size, "max_entries is 0: give the map a size (__uint(max_entries, N))");
+	else if (!buf[0] && map->value_size == 0 && map->type != BPF_MAP_TYPE_BLOOM_FILTER)
+		snprintf(buf, size, "the value size is 0: give the map a value type (__type(value, ...))");
+	return buf;
+}
+
+/* The kernel refused to create map: one error, with the rule it broke
+ * as a detail line when there is one. */
+static int map_create_failed(const struct bsdk_map *map, int err)
+{
+	const char *type = bsdk_map_type_name((int)map->type);
+	char rule[256], num[16];
+
+	snprintf(num, sizeof(num), "type %u", map->type);
+	log_error("map '%s': the kernel refused to create it (%s, key %u, value %u, max_entries %u): %s",
+		  map->name, type ? type : num, map->key_size, map->value_size,
+		  map->max_entries, bsdk_strerror(err));
+	if (err == -EINVAL && *map_shape_rule(map, rule, sizeof(rule)))
+		log_error("  %s", rule);
+	return fail(-err);
+}
+
 static int map_create(struct bsdk_map *map)
 {
 	char path[PATH_MAX];
@@ -438,9 +493,7 @@ static int map_create(struct bsdk_map *map)
 		fd = sys_bpf(BPF_MAP_CREATE, &attr, sizeof(attr));
 	}
 	if (fd < 0)
-		return log_fail(-fd, "map '%s': the kernel refused to create it (type %u, key %u, value %u, max_entries %u): %s",
-				map->name, map->type, map->key_size, map->value_size,
-				map->max_entries, bsdk_strerror(fd));
+		return map_create_failed(map, fd);
 	map->fd = fd;
 	map->mmapable = attr.map_flags & BPF_F_MMAPABLE;
 	log_debug("map '%s': created, fd %d", map->name, fd);

@@ -159,3 +159,26 @@ expect_one_error() {
 	run_bpfsdk run --set =5 "$OBJS/cli_globals.bpf.o"
 	expect_one_error 2 "is not NAME=VALUE"
 }
+
+# ---- a newcomer's maps: the error names the map type and the kernel's rule
+
+@test "errors: a ring buffer of 100000 bytes: the type by name, the rule, a size that would do" {
+	run_bpfsdk run --duration 1 "$OBJS/mistake_ringbuf_size.bpf.o"
+	expect_eq "$status" 1 "exit status"
+	expect_eq "$output" "error: map 'mistake_events': the kernel refused to create it (ringbuf, key 0, value 0, max_entries 100000): Invalid argument
+  a ring buffer's size (max_entries) is a power of two and a multiple of the page size ($(getconf PAGESIZE) bytes): 100000 is not; 131072 would do" "output"
+}
+
+@test "errors: an array keyed by 8 bytes: an array's key is its 4-byte index" {
+	run_bpfsdk run --duration 1 "$OBJS/mistake_array_key.bpf.o"
+	expect_eq "$status" 1 "exit status"
+	expect_eq "$output" "error: map 'mistake_counts': the kernel refused to create it (array, key 8, value 8, max_entries 64): Invalid argument
+  an array's key is its index, 4 bytes (__u32): this key is 8 bytes" "output"
+}
+
+@test "errors: the library loading a map of max_entries 0 says to give it a size" {
+	run "$BUILD/bin/attach_load" "$OBJS/mistake_no_max_entries.bpf.o"
+	expect_eq "$status" 1 "exit status"
+	assert_line "error: map 'mistake_by_pid': the kernel refused to create it (hash, key 4, value 8, max_entries 0): Invalid argument"
+	assert_line "  max_entries is 0: give the map a size (__uint(max_entries, N))"
+}
