@@ -1220,6 +1220,8 @@ struct bsdk_metrics_opts {
 	const char *gauges;     /* "MAP,MAP": maps whose integers are gauges; NULL: none */
 	size_t max_series;      /* per map; 0: BSDK_METRICS_MAX_SERIES */
 	unsigned int flags;     /* BSDK_METRICS_PER_CPU */
+	const char *unit;       /* the unit of every histogram ("usecs", "nsecs", "msecs"), before
+				 * the one its map's name says; NULL: the name's */
 };
 
 struct bsdk_metrics;
@@ -1229,20 +1231,23 @@ struct bsdk_metrics;
 struct bsdk_metrics *bsdk_metrics_new(const struct bsdk_metrics_opts *opts);
 
 /* Add map (a hash or array map, per-CPU or not, created: after load, or pinned) with its BTF
- * (btf may be NULL: keys and values by their sizes); object (may be NULL) is the object label's
- * value. The plan is made here, from the BTF, once. 0; negative errno: -EINVAL for another kind
+ * (btf may be NULL: keys and values by their sizes); object (may be NULL: no label) is the
+ * object's name or path (bsdk_obj_name()), whose file name without ".bpf.o" or ".o" is the
+ * object label's value (object="runqlat" for build/bpf/runqlat.bpf.o). The plan is made here, from the BTF, once. 0; negative errno: -EINVAL for another kind
  * of map or a value with nothing to export, -EEXIST when its names are another map's (both
  * logged as a warning, the set unchanged), -ENOMEM. The map must outlive the set. */
 int bsdk_metrics_add_map(struct bsdk_metrics *m, const struct bsdk_map *map,
 			 const struct bsdk_btf *btf, const char *object);
 
-/* Every hash and array map of obj's .maps (and legacy maps), labelled with the object's name
- * (its file's, without the directory and ".bpf.o" or ".o": object="runqlat").
+/* Every hash and array map of obj's .maps (and legacy maps), labelled with the object's name.
  * The number added (maps with nothing to export are left out with a warning), or -ENOMEM. */
 int bsdk_metrics_add_obj(struct bsdk_metrics *m, const struct bsdk_obj *obj);
 
-/* Set the record counters of map (a perf buffer's or ring buffer's) to received and lost.
- * Safe while another thread renders: it waits only for the numbers' copy. 0 or -ENOMEM. */
+/* Set the record counters of map (a perf buffer's or ring buffer's; object labelled as
+ * bsdk_metrics_add_map() does) to received and lost;
+ * lost UINT64_MAX: the channel cannot know (a ring buffer's reader is told of no loss), and the
+ * map has no PREFIX_records_lost_total series. Safe while another thread renders: it waits only
+ * for the numbers' copy. 0 or -ENOMEM. */
 int bsdk_metrics_set_records(struct bsdk_metrics *m, const char *object, const char *map,
 			     uint64_t received, uint64_t lost);
 

@@ -224,6 +224,8 @@ struct mapviews;
 int mapviews_new(const struct bsdk_obj *obj, const struct mapview_cfg *cfg,
 		 struct mapviews **out);
 size_t mapviews_count(const struct mapviews *mv);
+/* The i-th viewed map, i < mapviews_count(). */
+const struct bsdk_map *mapviews_map(const struct mapviews *mv, size_t i);
 /* Print every view to f (then empty the maps with --clear). 0, or -1 after an error line. */
 int mapviews_print(struct mapviews *mv, FILE *f);
 void mapviews_free(struct mapviews *mv);

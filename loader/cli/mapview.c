@@ -255,6 +255,7 @@ int mapviews_new(const struct bsdk_obj *obj, const struct mapview_cfg *cfg,
 }
 
 size_t mapviews_count(const struct mapviews *mv) { return mv ? mv->nviews : 0; }
+const struct bsdk_map *mapviews_map(const struct mapviews *mv, size_t i) { return mv->views[i].map; }
 
 /* ---- reading */
 

@@ -204,6 +204,10 @@ static int run_poll(struct run *r)
 	/* the views once more at the end, unless nobody reads stdout */
 	if (!st->write_failed && mapviews_count(st->views) && mapviews_print(st->views, stdout))
 		ret = EXIT_RUNTIME;
+	/* the metrics file once more, with the last records counted */
+	if (run_metrics_stop(st->metrics))
+		ret = EXIT_RUNTIME;
+	st->metrics = NULL;
 	if (st->write_failed && st->write_errno != EPIPE) {
 		cli_error("cannot write records: %s", strerror(st->write_errno));
 		ret = EXIT_RUNTIME;
@@ -236,9 +240,10 @@ static void run_summary(const struct run *r)
 		(unsigned long long)st->printed, (unsigned long long)lost);
 }
 
-/* clean up: readers, then links, then maps and programs */
+/* clean up: the metrics server, readers, then links, then maps and programs */
 static void run_free(struct run *r)
 {
+	run_metrics_stop(r->st.metrics);
 	for (size_t i = 0; r->st.streams && i < r->st.nstreams; i++)
 		stream_free(&r->st.streams[i]);
 	for (size_t i = 0; r->ctxs && i < r->nctxs; i++) {
@@ -298,6 +303,10 @@ static int run_main(int argc, char **argv)
 	ret = run_streams_new(&r);
 	if (!ret)
 		ret = run_views_new(&r);
+	/* --metrics, --metrics-file: the viewed maps and the records' counts */
+	if (!ret)
+		ret = run_metrics_start(&r.a.metrics, r.obj, &r.st, r.ctxs, &r.a.views,
+					r.st.interval_ms, &r.st.metrics);
 	if (ret)
 		goto out;
 	/* poll, then say what came */

@@ -33,6 +33,13 @@ struct run_args {
 	unsigned int pages;	/* 0: the library's default */
 	unsigned int attach_flags;	/* --require-all: BSDK_ATTACH_REQUIRE_ALL */
 	unsigned int freq;	/* --freq: perf_event programs' sampling rate */
+	struct run_metrics_cfg {
+		const char *addr;	/* --metrics ADDR:PORT */
+		const char *file;	/* --metrics-file PATH */
+		const char *prefix;	/* --metrics-prefix */
+		const char *gauges;	/* --metrics-gauges */
+		size_t max_series;	/* --metrics-max-series; 0: the library's */
+	} metrics;
 };
 
 /* A map being read: a perf_event_array (one ring per CPU) or a ringbuf
@@ -53,6 +60,7 @@ struct run_state {
 	int write_errno;	/* why, for the message */
 	bool failed;		/* a record could not be decoded: said, stop */
 	struct mapviews *views;	/* the result maps, printed at the end */
+	struct run_metrics *metrics;	/* --metrics, --metrics-file: NULL without */
 	int64_t interval_ms;	/* --interval: also every interval_ms */
 	int64_t next_view;	/* when, on the run_now_ms() clock */
 };
@@ -60,6 +68,7 @@ struct run_state {
 /* Each perfbuf gets its own ctx so that a record knows its map. */
 struct sample_ctx {
 	struct run_state *st;
+	uint64_t received;	/* records of this map, printed or not */
 	char *map;		/* record_map_label() of the map's name */
 	struct decoder *dec;	/* prints its records */
 };
@@ -100,5 +109,24 @@ void stream_free(struct stream *s);
 /* Poll every stream until --count, the duration, a signal, a failed write
  * or a record that cannot be decoded; 0, or -1 after an error line. */
 int run_poll_loop(struct run_state *st, double duration, const sigset_t *waitmask);
+
+/* ---- run_metrics.c: --metrics, --metrics-file */
+
+struct run_metrics;
+
+/* Export the viewed maps of obj (st->views; --per-cpu and --unit as they say) and the streams'
+ * record counts: listen on
+ * cfg->addr, serve from a thread of its own; write cfg->file every interval_ms (0: 15 s).
+ * 0 with *out set (NULL when neither is asked for), or EXIT_USAGE / EXIT_RUNTIME after one
+ * error line. */
+int run_metrics_start(const struct run_metrics_cfg *cfg, const struct bsdk_obj *obj,
+		      const struct run_state *st, const struct sample_ctx *ctxs,
+		      const struct mapview_cfg *views, int64_t interval_ms, struct run_metrics **out);
+/* In the poll loop: the record counts brought up to date, the file written when it is due.
+ * The milliseconds until the next write (-1: none to come), or -2 after an error line. */
+int run_metrics_tick(struct run_metrics *rm);
+/* Write the file a last time, stop the server, free; NULL is ignored. 0, or -1 after an error
+ * line (the last write failed). */
+int run_metrics_stop(struct run_metrics *rm);
 
 #endif /* BPFSDK_CLI_RUN_H */

@@ -22,7 +22,9 @@ const char run_usage[] =
 "               [--timestamp] [--durations] [--sort-by FIELD]\n"
 "               [--interval SEC] [--clear] [--maps NAME,...] [--top N]\n"
 "               [--unit NAME] [--per-cpu] [--freq HZ] [--btf FILE]\n"
-"               [--require-all] [-v]... OBJECT.o\n"
+"               [--metrics ADDR:PORT] [--metrics-file PATH]\n"
+"               [--metrics-prefix NAME] [--metrics-max-series N]\n"
+"               [--metrics-gauges MAP,...] [--require-all] [-v]... OBJECT.o\n"
 "\n"
 "DESCRIPTION\n"
 "    Opens OBJECT.o, gives the global variables named with --set their\n"
@@ -194,6 +196,30 @@ const char run_usage[] =
 "    --per-cpu\n"
 "        Show per-CPU maps' values one CPU at a time instead of summed.\n"
 "\n"
+"    --metrics ADDR:PORT\n"
+"        Serve the viewed maps (the maps MAP VIEWS prints) and the records'\n"
+"        counts as Prometheus metrics at http://ADDR:PORT/metrics while the\n"
+"        program runs: ':PORT' or 'PORT' listens on 127.0.0.1 only, another\n"
+"        address must be named (0.0.0.0:PORT for every interface); port 0\n"
+"        takes a free one. The address served is said on standard error.\n"
+"        Names, units and labels come from the maps' BTF: docs/metrics.md.\n"
+"\n"
+"    --metrics-file PATH\n"
+"        Write the same metrics to PATH every --interval (default 15 s) and\n"
+"        at the end, atomically (a temporary file beside it, then rename):\n"
+"        for node_exporter's textfile collector (PATH ending in .prom).\n"
+"\n"
+"    --metrics-prefix NAME\n"
+"        The metrics' first word (default bpfsdk): NAME_MAP.\n"
+"\n"
+"    --metrics-max-series N\n"
+"        At most N keys of each map as series (default 10000); the others\n"
+"        are added up into one series labelled overflow=\"true\".\n"
+"\n"
+"    --metrics-gauges MAP[,MAP]...\n"
+"        These maps' integers are gauges, not counters (as are those of\n"
+"        maps whose names end in _gauge).\n"
+"\n"
 "    -F, --freq HZ\n"
 "        The sampling rate of perf_event programs' CPU-clock events\n"
 "        (default 49).\n"
@@ -227,7 +253,8 @@ const char run_usage[] =
 "    2   the command line is wrong, including a --set of a variable the\n"
 "        object does not have or a value that does not fit it, a --type\n"
 "        or --maps naming what the object does not have, a --sort-by\n"
-"        field that is not a u64 member, --interval with no maps to show\n"
+"        field that is not a u64 member, --interval with no maps to show,\n"
+"        --metrics with --clear, a --metrics address that is not one\n"
 "    130, 143\n"
 "        Ctrl-C (SIGINT) or SIGTERM arrived before the records streamed,\n"
 "        while the object was opened, loaded (a slow verifier run stops at\n"
@@ -257,6 +284,7 @@ enum {
 	OPT_VERBOSE, OPT_HELP, OPT_BTF, OPT_REQUIRE_ALL,
 	OPT_TYPE, OPT_TIMESTAMP, OPT_SORT_BY, OPT_DURATIONS,
 	OPT_INTERVAL, OPT_CLEAR, OPT_TOP, OPT_MAPS, OPT_UNIT, OPT_PER_CPU, OPT_FREQ,
+	OPT_METRICS, OPT_METRICS_FILE, OPT_METRICS_PREFIX, OPT_METRICS_MAX, OPT_METRICS_GAUGES,
 };
 
 static const struct cli_option run_options[] = {
@@ -280,6 +308,11 @@ static const struct cli_option run_options[] = {
 	{ "unit",     0,   true,  OPT_UNIT },
 	{ "per-cpu",  0,   false, OPT_PER_CPU },
 	{ "freq",     'F', true,  OPT_FREQ },
+	{ "metrics",  0,   true,  OPT_METRICS },
+	{ "metrics-file", 0, true, OPT_METRICS_FILE },
+	{ "metrics-prefix", 0, true, OPT_METRICS_PREFIX },
+	{ "metrics-max-series", 0, true, OPT_METRICS_MAX },
+	{ "metrics-gauges", 0, true, OPT_METRICS_GAUGES },
 	{ 0 },
 };
 
@@ -317,6 +350,43 @@ static bool parse_seconds(const char *value, double *sec)
 	*sec = strtod(value, &end);
 	return !(errno || end == value || *end || strspn(value, "0123456789.") != strlen(value) ||
 		 !(*sec > 0) || *sec > 1e9);
+}
+
+/* --metrics and the options that shape the metrics: 0, or EXIT_USAGE after the error line. */
+static int parse_metrics_value(int opt, const char *value, struct run_args *a)
+{
+	uint64_t n;
+
+	switch (opt) {
+	case OPT_METRICS:
+		if (!*value)
+			return cli_usage_error("run", "--metrics needs ADDR:PORT, e.g. 127.0.0.1:9435");
+		a->metrics.addr = value;
+		break;
+	case OPT_METRICS_FILE:
+		if (!*value)
+			return cli_usage_error("run", "--metrics-file needs a path");
+		a->metrics.file = value;
+		break;
+	case OPT_METRICS_PREFIX:
+		a->metrics.prefix = value;
+		break;
+	case OPT_METRICS_MAX:
+		if (!cli_parse_u64(value, &n) || n == 0 || n > SIZE_MAX)
+			return cli_usage_error("run", "--metrics-max-series '%s' is not a positive integer",
+					       value);
+		a->metrics.max_series = (size_t)n;
+		break;
+	case OPT_METRICS_GAUGES:
+		if (!*value || value[0] == ',' || strstr(value, ",,") ||
+		    value[strlen(value) - 1] == ',')
+			return cli_usage_error("run", "--metrics-gauges '%s' is not MAP[,MAP]...", value);
+		a->metrics.gauges = value;
+		break;
+	default:
+		return EXIT_USAGE;
+	}
+	return 0;
 }
 
 /* An option whose value is checked: 0, or EXIT_USAGE after the error line
@@ -388,7 +458,7 @@ static int parse_value(int opt, const char *value, struct run_args *a)
 		a->freq = (unsigned int)n;
 		break;
 	default:
-		return EXIT_USAGE;
+		return parse_metrics_value(opt, value, a);
 	}
 	return 0;
 }
@@ -450,6 +520,15 @@ int run_parse_args(int argc, char **argv, struct run_args *a)
 	}
 	if (!a->path)
 		return cli_usage_error("run", "no object file given");
+	if (!a->metrics.addr && !a->metrics.file &&
+	    (a->metrics.prefix || a->metrics.max_series || a->metrics.gauges))
+		return cli_usage_error("run", "--metrics-%s shapes the metrics: it needs --metrics or --metrics-file",
+				       a->metrics.prefix ? "prefix" : a->metrics.max_series ?
+				       "max-series" : "gauges");
+	/* a counter only grows: emptied maps would make every scrape a reset */
+	if ((a->metrics.addr || a->metrics.file) && a->views.clear)
+		return cli_usage_error("run", "--clear empties the maps that --metrics%s exports as counters: drop one",
+				       a->metrics.addr ? "" : "-file");
 	if (a->format == RECORD_HEX && (a->ntypes || a->sort_by || a->durations))
 		return cli_usage_error("run", "--%s decodes records: it needs --format text or json",
 				       a->ntypes ? "type" : a->sort_by ? "sort-by" : "durations");

@@ -47,6 +47,7 @@ static void run_on_sample(void *ctx, int cpu, const void *data, uint32_t size)
 	struct sample_ctx *c = ctx;
 	struct run_state *st = c->st;
 
+	c->received++;
 	/* the rest of a batch after the N-th record is not printed */
 	if (st->done || st->write_failed || st->failed)
 		return;
@@ -264,6 +265,16 @@ int run_poll_loop(struct run_state *st, double duration,
 			}
 			if (timeout < 0 || left < timeout)
 				timeout = (int)left;
+		}
+		if (st->metrics) {
+			int left = run_metrics_tick(st->metrics);
+
+			if (left == -2) {
+				ret = -1;
+				break;
+			}
+			if (left >= 0 && (timeout < 0 || left < timeout))
+				timeout = left;
 		}
 		if (deadline >= 0) {
 			int64_t left = deadline - run_now_ms();

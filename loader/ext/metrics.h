@@ -14,8 +14,6 @@
 
 #include "bpfsdk.h"
 
-struct mplan;
-
 /* What a map is, for its plan: the map's own numbers, or made up by a test. */
 struct mplan_map {
 	const char *name;		/* the map's name: the family's, after the prefix */
@@ -28,6 +26,50 @@ struct mplan_map {
 	int ncpus;			/* per-CPU map: values of each CPU, round_up(value_size, 8)
 					 * apart; 0: one value */
 };
+
+/* The plan of one map (metrics.c makes it, metrics_text.c writes by it). */
+#define MAX_LABELS 32
+#define MAX_VALUES 32
+
+enum lab_kind { LAB_UINT, LAB_INT, LAB_ENUM, LAB_STR, LAB_HEX };
+
+struct label {
+	char *name;
+	uint32_t off, size, type_id;	/* type_id: the enum, for its enumerator names */
+	enum lab_kind kind;
+};
+
+struct vfield {
+	char *member;		/* the value's member, NULL for an integer value */
+	char *name;		/* the family: a counter's without "_total" */
+	uint32_t off, size;
+	bool is_signed;
+};
+
+struct mplan {
+	struct mplan_map m;
+	char *object;
+	char *family;		/* PREFIX_MAP, without the unit a histogram's name says */
+	char *hist_family;	/* the histogram's: family_seconds for times */
+	char *map_name;
+	bool gauge;
+	bool per_cpu;		/* a cpu label per CPU instead of the sum */
+	size_t max_keys;
+	struct label labels[MAX_LABELS];
+	size_t nlabels;
+	bool hist;
+	uint32_t slots_off, slots_n, slots_size;
+	bool has_sum;
+	struct vfield sum;
+	unsigned int digits;	/* le and sum are raw / 10^digits (usecs: 6) */
+	const char *unit;	/* "seconds", "bytes" or NULL, for HELP */
+	struct vfield vals[MAX_VALUES];
+	size_t nvals;
+	char **families;	/* every family name written, for duplicate checks */
+	size_t nfamilies;
+};
+
+
 
 /* The plan of a map under opts (prefix, gauges, max_series, BSDK_METRICS_PER_CPU): NULL with
  * errno ENOMEM, or EINVAL when the map has nothing to export (the reason logged as a

@@ -38,6 +38,19 @@ struct bsdk_metrics {
 	size_t nrecords;
 };
 
+/* The object label of an object's name or path: "runqlat" for build/bpf/runqlat.bpf.o. */
+static char *object_label(const char *path)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	size_t n = strlen(base);
+
+	if (n > 6 && !strcmp(base + n - 6, ".bpf.o"))
+		n -= 6;
+	else if (n > 2 && !strcmp(base + n - 2, ".o"))
+		n -= 2;
+	return strndup(base, n);
+}
+
 static bool prefix_valid(const char *s)
 {
 	if (!*s || !(*s == '_' || *s == ':' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')))
@@ -127,6 +140,7 @@ int bsdk_metrics_add_map(struct bsdk_metrics *m, const struct bsdk_map *map,
 	struct mset_map *grown;
 	struct mplan *plan;
 	const char *taken;
+	char *label = NULL;
 
 	if (!m || !map)
 		return fail(EINVAL);
@@ -136,8 +150,10 @@ int bsdk_metrics_add_map(struct bsdk_metrics *m, const struct bsdk_map *map,
 	    type != BPF_MAP_TYPE_PERCPU_HASH && type != BPF_MAP_TYPE_LRU_PERCPU_HASH)
 		return log_fail(EINVAL, "map '%s': only hash and array maps hold values to export",
 				bsdk_map_name(map));
+	if (object && !(label = object_label(object)))
+		return fail(ENOMEM);
 	pm = (struct mplan_map){
-		.name = bsdk_map_name(map), .object = object, .btf = btf,
+		.name = bsdk_map_name(map), .object = label, .btf = btf,
 		.key_type = btf ? bsdk_map_btf_key_type(map) : 0,
 		.value_type = btf ? bsdk_map_btf_value_type(map) : 0,
 		.key_size = bsdk_map_key_size(map), .value_size = bsdk_map_value_size(map),
@@ -145,11 +161,10 @@ int bsdk_metrics_add_map(struct bsdk_metrics *m, const struct bsdk_map *map,
 		.skip_zero = array && bsdk_map_max_entries(map) > 1,
 		.ncpus = percpu ? bsdk_cpu_possible_count() : 0,
 	};
-	if (pm.ncpus < 0)
-		return pm.ncpus;
-	plan = mplan_new(&pm, &m->opts);
+	plan = pm.ncpus < 0 ? NULL : mplan_new(&pm, &m->opts);
+	free(label);	/* the plan has its copy */
 	if (!plan)
-		return -errno;
+		return pm.ncpus < 0 ? pm.ncpus : -errno;
 	taken = family_taken(m, plan);
 	if (taken) {
 		log_warn("map '%s': not exported: its metric names are %s's", pm.name, taken);
@@ -172,22 +187,8 @@ int bsdk_metrics_add_obj(struct bsdk_metrics *m, const struct bsdk_obj *obj)
 	const struct bsdk_btf *btf;
 	int added = 0, err;
 
-	const char *path = obj ? bsdk_obj_name(obj) : NULL, *base;
-	char *name;
-	size_t n;
-
 	if (!m || !obj)
 		return fail(EINVAL);
-	/* the object label: "runqlat" for .../runqlat.bpf.o */
-	base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	n = strlen(base);
-	if (n > 6 && !strcmp(base + n - 6, ".bpf.o"))
-		n -= 6;
-	else if (n > 2 && !strcmp(base + n - 2, ".o"))
-		n -= 2;
-	name = strndup(base, n);
-	if (!name)
-		return fail(ENOMEM);
 	btf = bsdk_obj_btf(obj);
 	while ((map = bsdk_obj_map_next(obj, map))) {
 		const char *origin = bsdk_map_origin(map);
@@ -199,14 +200,11 @@ int bsdk_metrics_add_obj(struct bsdk_metrics *m, const struct bsdk_obj *obj)
 		    type != BPF_MAP_TYPE_PERCPU_HASH && type != BPF_MAP_TYPE_PERCPU_ARRAY &&
 		    type != BPF_MAP_TYPE_LRU_HASH && type != BPF_MAP_TYPE_LRU_PERCPU_HASH)
 			continue;
-		err = bsdk_metrics_add_map(m, map, btf, name);
-		if (err == -ENOMEM) {
-			free(name);
+		err = bsdk_metrics_add_map(m, map, btf, bsdk_obj_name(obj));
+		if (err == -ENOMEM)
 			return err;
-		}
 		added += !err;
 	}
-	free(name);
 	return added;
 }
 
@@ -214,13 +212,16 @@ int bsdk_metrics_set_records(struct bsdk_metrics *m, const char *object, const c
 			     uint64_t received, uint64_t lost)
 {
 	struct mset_records *r = NULL;
+	char *label;
 
 	if (!m || !map)
 		return fail(EINVAL);
+	label = object_label(object ? object : "");
+	if (!label)
+		return fail(ENOMEM);
 	pthread_mutex_lock(&m->records_lock);
 	for (size_t i = 0; i < m->nrecords && !r; i++)
-		if (!strcmp(m->records[i].map, map) &&
-		    !strcmp(m->records[i].object, object ? object : ""))
+		if (!strcmp(m->records[i].map, map) && !strcmp(m->records[i].object, label))
 			r = &m->records[i];
 	if (!r) {
 		struct mset_records *grown = realloc(m->records, (m->nrecords + 1) * sizeof(*grown));
@@ -228,7 +229,7 @@ int bsdk_metrics_set_records(struct bsdk_metrics *m, const char *object, const c
 		if (grown) {
 			m->records = grown;
 			r = &m->records[m->nrecords];
-			r->object = strdup(object ? object : "");
+			r->object = strdup(label);
 			r->map = strdup(map);
 			if (r->object && r->map) {
 				m->nrecords++;
@@ -241,6 +242,7 @@ int bsdk_metrics_set_records(struct bsdk_metrics *m, const char *object, const c
 	if (r)
 		r->received = received, r->lost = lost;
 	pthread_mutex_unlock(&m->records_lock);
+	free(label);
 	return r ? 0 : fail(ENOMEM);
 }
 
@@ -330,11 +332,20 @@ static void render_records(struct bsdk_metrics *m, bool om, FILE *f)
 
 	pthread_mutex_lock(&m->records_lock);
 	for (int w = 0; w < 2 && m->nrecords; w++) {
+		size_t known = 0;
+
+		for (size_t i = 0; i < m->nrecords; i++)
+			known += !w || m->records[i].lost != UINT64_MAX;
+		if (!known)
+			continue;
 		fprintf(f, "# HELP %s_%s%s %s from the map's channel\n", m->prefix, name[w],
 			om ? "" : "_total", what[w]);
 		fprintf(f, "# TYPE %s_%s%s counter\n", m->prefix, name[w], om ? "" : "_total");
 		for (size_t i = 0; i < m->nrecords; i++) {
 			const struct mset_records *r = &m->records[i];
+
+			if (w && r->lost == UINT64_MAX)
+				continue;	/* a channel that cannot count its losses */
 
 			fprintf(f, "%s_%s_total{", m->prefix, name[w]);
 			if (r->object[0]) {

@@ -209,30 +209,31 @@ static void test_hist_text(void)
 	/* values 0, 1 (slot 0), 5 (slot 2), 1000000 (slot 19): sum 1000006 usecs */
 	val[0] = 2, val[2] = 1, val[19] = 1, val[64] = 1000006, val[65] = 7;
 	text = render(&m, NULL, keys, vals, 1, 0);
-	check_str(value_of(text, "bpfsdk_runq_lat_us_bucket{object=\"obj\",le=\"0.000001\"}", buf, sizeof(buf)), "2",
+	check_str(value_of(text, "bpfsdk_runq_lat_seconds_bucket{object=\"obj\",le=\"0.000001\"}", buf, sizeof(buf)), "2",
 		  "usecs: slot 0's le is 1 us = 0.000001 s");
-	check_str(value_of(text, "bpfsdk_runq_lat_us_bucket{object=\"obj\",le=\"0.000003\"}", buf, sizeof(buf)), "2",
+	check_str(value_of(text, "bpfsdk_runq_lat_seconds_bucket{object=\"obj\",le=\"0.000003\"}", buf, sizeof(buf)), "2",
 		  "slot 1's le is 3 us, cumulative");
-	check_str(value_of(text, "bpfsdk_runq_lat_us_bucket{object=\"obj\",le=\"0.000007\"}", buf, sizeof(buf)), "3",
+	check_str(value_of(text, "bpfsdk_runq_lat_seconds_bucket{object=\"obj\",le=\"0.000007\"}", buf, sizeof(buf)), "3",
 		  "slot 2's le is 7 us");
-	check_str(value_of(text, "bpfsdk_runq_lat_us_bucket{object=\"obj\",le=\"1.048575\"}", buf, sizeof(buf)), "4",
+	check_str(value_of(text, "bpfsdk_runq_lat_seconds_bucket{object=\"obj\",le=\"1.048575\"}", buf, sizeof(buf)), "4",
 		  "slot 19's le is 2^20 - 1 us");
-	check_str(value_of(text, "bpfsdk_runq_lat_us_bucket{object=\"obj\",le=\"18446744073709.551615\"}", buf, sizeof(buf)), "4",
+	check_str(value_of(text, "bpfsdk_runq_lat_seconds_bucket{object=\"obj\",le=\"18446744073709.551615\"}", buf, sizeof(buf)), "4",
 		  "slot 63's le is the largest u64");
-	check_str(value_of(text, "bpfsdk_runq_lat_us_bucket{object=\"obj\",le=\"+Inf\"}", buf, sizeof(buf)), "4",
+	check_str(value_of(text, "bpfsdk_runq_lat_seconds_bucket{object=\"obj\",le=\"+Inf\"}", buf, sizeof(buf)), "4",
 		  "+Inf holds every value");
-	check_str(value_of(text, "bpfsdk_runq_lat_us_count{object=\"obj\"}", buf, sizeof(buf)), "4", "_count");
-	check_str(value_of(text, "bpfsdk_runq_lat_us_sum{object=\"obj\"}", buf, sizeof(buf)), "1.000006",
+	check_str(value_of(text, "bpfsdk_runq_lat_seconds_count{object=\"obj\"}", buf, sizeof(buf)), "4", "_count");
+	check_str(value_of(text, "bpfsdk_runq_lat_seconds_sum{object=\"obj\"}", buf, sizeof(buf)), "1.000006",
 		  "_sum from the member 'sum', in seconds");
-	check_str(value_of(text, "bpfsdk_runq_lat_us_wakeups_total{object=\"obj\"}", buf, sizeof(buf)), "7",
+	check_str(value_of(text, "bpfsdk_runq_lat_wakeups_total{object=\"obj\"}", buf, sizeof(buf)), "7",
 		  "another integer member is a counter");
-	check(strstr(text, "# TYPE bpfsdk_runq_lat_us histogram\n") != NULL, "TYPE histogram");
-	check(strstr(text, "# TYPE bpfsdk_runq_lat_us_wakeups_total counter\n") != NULL,
+	check(strstr(text, "# TYPE bpfsdk_runq_lat_seconds histogram\n") != NULL,
+	      "TYPE histogram, named in seconds without the name's '_us'");
+	check(strstr(text, "# TYPE bpfsdk_runq_lat_wakeups_total counter\n") != NULL,
 	      "0.0.4: a counter's TYPE line names it with _total");
 	free(text);
 	text = render(&m, NULL, keys, vals, 1, BSDK_METRICS_OPENMETRICS);
-	check(strstr(text, "# TYPE bpfsdk_runq_lat_us_wakeups counter\n") != NULL &&
-	      strstr(text, "\nbpfsdk_runq_lat_us_wakeups_total{object=\"obj\"} 7\n") != NULL,
+	check(strstr(text, "# TYPE bpfsdk_runq_lat_wakeups counter\n") != NULL &&
+	      strstr(text, "\nbpfsdk_runq_lat_wakeups_total{object=\"obj\"} 7\n") != NULL,
 	      "OpenMetrics: the family without _total, its sample with it");
 	free(text);
 
