@@ -57,3 +57,13 @@ $(BUILD)/obj/tests/drivers/fault_flow.o: $(BUILD)/skel/tests/fault_glob.skel.h
 # A libbpf-bootstrap-style main() on a generated skeleton (cli_gen.bats).
 $(eval $(call skeleton,tests/skel_bootstrap))
 $(BUILD)/obj/tests/drivers/skel_bootstrap.o: $(BUILD)/skel/tests/skel_bootstrap.skel.h
+
+# Objects built the way a newcomer does without the Makefile, at -O0:
+# tests/bpf-O0/NAME.bpf.c -> build/bpf/tests/NAME.bpf.o (cli_errors.bats).
+TEST_BPF_O0_SRCS := $(sort $(wildcard tests/bpf-O0/*.bpf.c))
+$(BUILD)/bpf/tests/%.bpf.o: tests/bpf-O0/%.bpf.c | $(BUILD)/.deps-ok
+	$(msg) BPF-O0 $@
+	@mkdir -p $(@D)
+	$(Q)$(CLANG) $(filter-out -O2,$(BPF_CFLAGS)) -O0 -MMD -MP -MF $@.d -c $< -o $@
+-include $(patsubst tests/bpf-O0/%.bpf.c,$(BUILD)/bpf/tests/%.bpf.o.d,$(TEST_BPF_O0_SRCS))
+BPF_OBJS += $(patsubst tests/bpf-O0/%.bpf.c,$(BUILD)/bpf/tests/%.bpf.o,$(TEST_BPF_O0_SRCS))

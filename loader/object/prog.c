@@ -358,6 +358,37 @@ static void log_too_large_hint(void)
 		  offer);
 }
 
+/* The verifier refused a GPL-only helper to a program whose license is not
+ * GPL-compatible: say the line that fixes it, and which helper it was when
+ * the last instruction is its call. */
+static void log_license_fix(const struct bsdk_prog *prog, long insn, const struct linked *l)
+{
+	const char *license = prog->obj->file.license, *helper = NULL;
+	char lic[96];
+
+	if (insn >= 0 && (size_t)insn < l->count &&
+	    l->insns[insn].code == (BPF_JMP | BPF_CALL) && l->insns[insn].src_reg == 0)
+		helper = bsdk_helper_gpl_only(l->insns[insn].imm);
+	if (license && *license)
+		snprintf(lic, sizeof(lic), "'%.60s' is not GPL-compatible", license);
+	else
+		snprintf(lic, sizeof(lic), "the object has no license section");
+	log_error("  fix: declare char LICENSE[] SEC(\"license\") = \"GPL\"; (%s, and %s%s is GPL-only)",
+		  lic, helper ? helper : "the helper it stopped at",
+		  helper ? "()" : "");
+}
+
+/* The first indirect call (callx, BPF_JMP | BPF_CALL | BPF_X) among the
+ * linked instructions, or -1: clang writes one for every helper call when it
+ * does not optimise (-O0), since the helper is then a pointer it loads. */
+static long first_callx(const struct linked *l)
+{
+	for (size_t i = 0; i < l->count; i++)
+		if (l->insns[i].code == (BPF_JMP | BPF_CALL | BPF_X))
+			return (long)i;
+	return -1;
+}
+
 /* Send the verifier's log: its last lines at error level, since the
  * reason for a rejection is at the end; all of it at debug level (-v -v);
  * then the C source line where it stopped. One error, told in lines: the
@@ -369,6 +400,7 @@ static void log_verifier(const struct bsdk_prog *prog, char *log, bool cut, cons
 	enum { TAIL_LINES = 20 };
 	long insn = verifier_last_insn(log);
 	bool too_large = strstr(log, "BPF program is too large") != NULL;
+	bool gpl_refused = strstr(log, "cannot call GPL-restricted function") != NULL;
 	size_t nlines = 0, skip;
 	char *line, *save = NULL;
 
@@ -389,6 +421,11 @@ static void log_verifier(const struct bsdk_prog *prog, char *log, bool cut, cons
 	log_source_line(prog, insn, l);
 	if (too_large)
 		log_too_large_hint();
+	if (gpl_refused)
+		log_license_fix(prog, insn, l);
+	if (first_callx(l) >= 0)
+		log_error("  fix: instruction %ld is an indirect call (callx, opcode 0x8d), which clang writes for helper calls in an object built without optimisation (-O0): build with -O2",
+			  first_callx(l));
 	core_explain(prog, l, insn);
 	extern_explain(prog, l, insn);
 }

@@ -128,6 +128,15 @@ expect_one_error() {
 	expect_eq "$status" 1 "exit status"
 	assert_output --partial 'GPL'
 	assert_line --regexp "^error: program 'gpl_helper_without_gpl'"
+	assert_line --index $((${#lines[@]} - 1)) "  fix: declare char LICENSE[] SEC(\"license\") = \"GPL\"; ('Proprietary' is not GPL-compatible, and bpf_perf_event_output() is GPL-only)"
+}
+
+@test "errors: no license and a GPL-only helper: run prints the line that fixes it" {
+	run_bpfsdk run --duration 1 "$OBJS/mistake_no_license.bpf.o"
+	expect_eq "$status" 1 "exit status"
+	assert_line --index 0 "error: program 'send_pid' (section 'tracepoint/syscalls/sys_enter_getppid'): rejected by the verifier; its log:"
+	assert_line "  cannot call GPL-restricted function from non-GPL compatible program"
+	assert_line --index $((${#lines[@]} - 1)) "  fix: declare char LICENSE[] SEC(\"license\") = \"GPL\"; (the object has no license section, and bpf_perf_event_output() is GPL-only)"
 }
 
 @test "errors: --set of a variable the object does not have" {
@@ -181,4 +190,13 @@ expect_one_error() {
 	expect_eq "$status" 1 "exit status"
 	assert_line "error: map 'mistake_by_pid': the kernel refused to create it (hash, key 4, value 8, max_entries 0): Invalid argument"
 	assert_line "  max_entries is 0: give the map a size (__uint(max_entries, N))"
+}
+
+@test "errors: an object built at -O0 is named as such, with the flag that fixes it" {
+	run_bpfsdk run --duration 1 "$OBJS/mistake_O0.bpf.o"
+	expect_eq "$status" 1 "exit status"
+	assert_line "error: program 'unoptimised' (section 'tracepoint/syscalls/sys_enter_getppid'): rejected by the verifier; its log:"
+	assert_line "  unknown opcode 8d"
+	assert_line --index $((${#lines[@]} - 1)) --regexp "^  fix: instruction [0-9]+ is an indirect call \(callx, opcode 0x8d\), which clang writes for helper calls in an object built without optimisation \(-O0\): build with -O2$"
+	expect_eq "$(grep -c '^error:' <<<"$output")" 1 "error: lines"
 }
