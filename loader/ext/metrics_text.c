@@ -191,15 +191,15 @@ static void put_hist(const struct mplan *p, const unsigned char *key, bool overf
 }
 
 static void put_help(const struct mplan *p, const char *family, const char *type,
-		     const char *what, FILE *f)
+		     const char *what, const char *unit, FILE *f)
 {
 	fprintf(f, "# HELP %s %s of map '", family, what);
 	/* HELP escapes only \ and newline */
 	for (const char *c = p->map_name; *c; c++)
 		fputs(*c == '\\' ? "\\\\" : *c == '\n' ? "\\n" : (char[]){ *c, 0 }, f);
 	fputc('\'', f);
-	if (p->unit)
-		fprintf(f, ", in %s", p->unit);
+	if (unit)
+		fprintf(f, ", in %s", unit);
 	fprintf(f, "\n# TYPE %s %s\n", family, type);
 }
 
@@ -233,7 +233,7 @@ static void render_hist(const struct mplan *p, const unsigned char *const *keys,
 	int ncpu = p->per_cpu ? p->m.ncpus : 0;
 	struct hvals over = { { 0 }, 0 };
 
-	put_help(p, p->hist_family, "histogram", "log2 histogram", f);
+	put_help(p, p->hist_family, "histogram", "log2 histogram", p->unit, f);
 	for (size_t i = 0; i < kept; i++) {
 		for (int c = ncpu ? 0 : -1; c < ncpu; c++) {
 			struct hvals h = { { 0 }, 0 };
@@ -259,7 +259,7 @@ static void render_values(const struct mplan *p, const struct vfield *v,
 
 	/* 0.0.4 names the family as its samples; OpenMetrics a counter's without _total */
 	snprintf(family, sizeof(family), "%s%s", v->name, om ? "" : suffix);
-	put_help(p, family, p->gauge ? "gauge" : "counter", p->gauge ? "gauge" : "counter", f);
+	put_help(p, family, p->gauge ? "gauge" : "counter", p->gauge ? "gauge" : "counter", NULL, f);
 	for (size_t i = 0; i < kept; i++)
 		for (int c = ncpu ? 0 : -1; c < ncpu; c++) {
 			uint64_t x = field(p, vals[order[i]], v->off, v->size, v->is_signed, c);

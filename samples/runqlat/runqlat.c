@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "bpfsdk.h"
+#include "bpfsdk_http.h"	/* --metrics: libbpfsdk-http */
 #include "runqlat.h"
 #include "runqlat.skel.h"	/* generated: bpfsdk gen skeleton runqlat.bpf.o */
 
@@ -39,6 +40,9 @@ static const char usage[] =
 "  -T, --time           a line with the wall clock before each histogram\n"
 "  -d, --duration SEC   without INTERVAL: stop after SEC seconds\n"
 "  -j, --json           one JSON object per histogram instead of the chart\n"
+"      --metrics ADDR:PORT  serve the histogram to Prometheus while tracing,\n"
+"                       at http://ADDR:PORT/metrics (':PORT': 127.0.0.1),\n"
+"                       as bpfsdk_hist_seconds (docs/metrics.md)\n"
 "  -o, --object PATH    load this build of runqlat.bpf.o instead of the one\n"
 "                       built into the program\n"
 "  -v, --verbose        what the loader does; twice for debug messages\n"
@@ -67,6 +71,7 @@ struct options {
 	long count;		/* intervals; 0: until Ctrl-C */
 	const char *object;
 	bool json;
+	const char *metrics;	/* --metrics ADDR:PORT */
 	int verbose;
 };
 
@@ -119,6 +124,27 @@ static void print_hist(const struct options *o, const struct runqlat_hist *cur,
 	printf("\n");
 }
 
+/* --metrics: the hist map served by the library (bsdk_metrics_*) from a thread of its own.
+ * NULL after an error line. */
+static struct bsdk_metrics_server *serve_metrics(struct runqlat *skel, const struct options *o,
+						 struct bsdk_metrics **set)
+{
+	struct bsdk_metrics_opts mo = { .sz = sizeof(mo), .unit = o->msecs ? "msecs" : "usecs" };
+	struct bsdk_metrics_server *s;
+	int fd;
+
+	*set = bsdk_metrics_new(&mo);
+	if (!*set || bsdk_metrics_add_map(*set, skel->maps.hist, bsdk_obj_btf(skel->obj), "runqlat") ||
+	    (fd = bsdk_metrics_listen(o->metrics)) < 0)
+		return NULL;	/* the library said why */
+	s = bsdk_metrics_serve(*set, fd);
+	if (!s)
+		fprintf(stderr, "error: --metrics %s: %s\n", o->metrics, strerror(errno));
+	else
+		fprintf(stderr, "runqlat: serving metrics on port %d\n", bsdk_metrics_server_port(s));
+	return s;
+}
+
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
@@ -129,6 +155,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "json", no_argument, NULL, 'j' },
 		{ "object", required_argument, NULL, 'o' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "metrics", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -137,7 +164,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":mp:Td:jo:vh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":mp:Td:jo:vhM:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
 			o->msecs = true;
@@ -161,6 +188,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 'v':
 			o->verbose++;
+			break;
+		case 'M':
+			o->metrics = optarg;
 			break;
 		case 'h':
 			fputs(usage, stdout);
@@ -200,6 +230,8 @@ int main(int argc, char **argv)
 	struct bsdk_link *links[3] = { NULL };
 	struct bsdk_prog *progs[3];
 	struct runqlat *skel = NULL;
+	struct bsdk_metrics *metrics = NULL;
+	struct bsdk_metrics_server *server = NULL;
 	__u32 zero = 0;
 	int ret = 1, err;
 	long printed = 0;
@@ -240,6 +272,9 @@ int main(int argc, char **argv)
 			goto cleanup;
 	fprintf(stderr, "runqlat: tracing run queue latency%s, Ctrl-C to end\n",
 		opt.pid ? " of one process" : "");
+	/* Serve: with --metrics, Prometheus reads the map itself, as often as it scrapes. */
+	if (opt.metrics && !(server = serve_metrics(skel, &opt, &metrics)))
+		goto cleanup;
 
 	/* Read: at each interval's end (or once, at the end) take the map's
 	 * value and print what it gained. */
@@ -279,6 +314,8 @@ cleanup:
 	if (bsdk_signals_caught() && ret)	/* Ctrl-C or SIGTERM before the tracing began */
 		ret = 128 + bsdk_signals_caught();
 	/* Clean up: one place, in reverse order; each call accepts NULL. */
+	bsdk_metrics_server_stop(server);
+	bsdk_metrics_free(metrics);
 	for (int i = 2; i >= 0; i--)
 		bsdk_link_destroy(links[i]);
 	runqlat__destroy(skel);

@@ -134,6 +134,36 @@ PY
 	[ "$wakeups" -le 11 ] && [ "$total" -ge 11 ] || fail "11 wakeups caused, $wakeups + $preempted counted"
 }
 
+@test "runqlat --metrics serves the histogram Prometheus reads: the worker's wakeups, the JSON's counts" {
+	start_worker 20 0.01
+	"$BIN" --pid "$WPID" --json --metrics 127.0.0.1:0 >"$OUT" 2>"$ERR" 3>&- &
+	TRACER=$!
+	wait_for '^runqlat: serving metrics on port ' "$ERR"
+	port=$(sed -n 's/^runqlat: serving metrics on port \([0-9]*\)$/\1/p' "$ERR")
+	kill -USR1 "$WPID"
+	wait "$WPID"
+	WORKER=
+	curl -s "http://127.0.0.1:$port/metrics" >"$BATS_TEST_TMPDIR/metrics"
+	kill -INT "$TRACER"
+	status=0
+	wait "$TRACER" || status=$?
+	TRACER=
+	cat "$BATS_TEST_TMPDIR/metrics" "$OUT" "$ERR"
+	assert_equal "$status" 0
+	m="$BATS_TEST_TMPDIR/metrics"
+	promtool check metrics <"$m" || fail "promtool check metrics"
+	count=$(sed -n 's/^bpfsdk_hist_seconds_count{object="runqlat"} \([0-9]*\)$/\1/p' "$m")
+	inf=$(sed -n 's/^bpfsdk_hist_seconds_bucket{object="runqlat",le="+Inf"} \([0-9]*\)$/\1/p' "$m")
+	wakeups=$(sed -n 's/^bpfsdk_hist_wakeups_total{object="runqlat"} \([0-9]*\)$/\1/p' "$m")
+	preempted=$(sed -n 's/^bpfsdk_hist_preempted_total{object="runqlat"} \([0-9]*\)$/\1/p' "$m")
+	assert_equal "$inf" "$count"
+	assert_equal "$((wakeups + preempted))" "$count"
+	[ "$wakeups" -le 21 ] && [ "$count" -ge 21 ] || fail "21 wakeups caused, $wakeups + $preempted served"
+	# slot 0 (0 and 1 us) ends at 1 us, slot 1 at 3 us: le in seconds
+	grep -q '^bpfsdk_hist_seconds_bucket{object="runqlat",le="0.000001"} ' "$m" || fail "no le of 1 us"
+	grep -q '^bpfsdk_hist_seconds_bucket{object="runqlat",le="0.000003"} ' "$m" || fail "no le of 3 us"
+}
+
 @test "runqlat in a pipe: head ends it quietly with status 0" {
 	run bash -c "set -o pipefail; '$BIN' 0.2 2>'$ERR' | head -3"
 	assert_success
