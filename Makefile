@@ -67,7 +67,8 @@ CFLAGS     ?= -O2 -g
 CFLAGS     += -std=gnu11 -Wall -Wextra -Wno-unused-parameter \
 	      -Wmissing-prototypes -Wshadow -Wformat=2 -D_GNU_SOURCE
 CPPFLAGS   += -Iloader -I$(BUILD)/skel -MMD -MP
-LDLIBS_ELF := -lelf -lz
+# libdw: the record types of loader/record_type.c, from DWARF
+LDLIBS_ELF := -ldw -lelf -lz
 
 .DELETE_ON_ERROR:
 .SUFFIXES:

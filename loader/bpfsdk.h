@@ -1070,6 +1070,66 @@ uint32_t bsdk_map_btf_value_type(const struct bsdk_map *map);
  * -BSDK_EBTF when the annotation names no struct of the object. */
 int bsdk_map_record_type(const struct bsdk_map *map);
 
+/* ---- Record types (loader/record_type.c): which struct a PERF_EVENT_ARRAY's or RINGBUF's
+ * records have when BPFSDK_RECORD() does not say. clang leaves a struct that lives only on the
+ * stack or behind bpf_ringbuf_reserve() out of .BTF; the object's DWARF (clang -g), read
+ * through elfutils' libdw, has it. A type found there is converted into a BTF of its own, so
+ * bsdk_btf_print() and the other bsdk_btf_*() calls work on it. */
+
+enum bsdk_record_source {
+	BSDK_RECORD_NONE,        /* nothing known: bsdk_records_by_size() at the first record */
+	BSDK_RECORD_ANNOTATION,  /* BPFSDK_RECORD(NAME) on the map */
+	BSDK_RECORD_DWARF_LOCAL, /* the variable whose address (or value, a pointer) a program
+				  * passes to bpf_perf_event_output()/bpf_ringbuf_output() for the
+				  * map, or gets from bpf_ringbuf_reserve(): every such call agrees */
+	BSDK_RECORD_SIZE,        /* the only struct of the program's own files the record fits */
+	BSDK_RECORD_AMBIGUOUS,   /* several candidates: none chosen, candidates names them */
+	BSDK_RECORD_NAMED,       /* bsdk_records_find(): asked for by name */
+};
+
+struct bsdk_record_type {
+	enum bsdk_record_source source;
+	const char *source_name;     /* "annotation", "DWARF local", "size rule", "ambiguous",
+				      * "none", "by name" */
+	const struct bsdk_btf *btf;  /* the BTF type_id is in: the object's, or one converted
+				      * from DWARF; NULL when none was chosen */
+	uint32_t type_id;
+	const char *name;            /* the type's name */
+	const char *layout;          /* where its layout was read: "BTF" or "DWARF" */
+	const char *prog;            /* DWARF_LOCAL: the function (program or subprogram) whose
+				      * call named it */
+	const char *variable;        /* DWARF_LOCAL: that variable's name (may be NULL) */
+	const char *candidates;      /* AMBIGUOUS: the candidates, ", "-separated */
+};
+
+/* Never a kernel struct by guess: a struct declared in vmlinux*.h, a system header (/usr/...)
+ * or a BPF SDK header (bpf_*.h), or read by a CO-RE relocation (its name or a ___flavour of
+ * it), is not the program's own, and neither the call-site scope rule nor the size rule choose
+ * it. Only a variable whose stack slot is exactly the data a call passes names any struct. */
+
+struct bsdk_records;
+
+/* The record types of obj's maps, found on demand; lives no longer than obj. An object
+ * without DWARF gives no DWARF_LOCAL, and its size rule keeps to .BTF's structs that no CO-RE
+ * relocation reads. NULL with errno ENOMEM. */
+struct bsdk_records *bsdk_records_new(const struct bsdk_obj *obj);
+void bsdk_records_free(struct bsdk_records *r);
+/* Whether the object has DWARF to read. */
+bool bsdk_records_have_dwarf(const struct bsdk_records *r);
+/* What is known of map's record type before any record: ANNOTATION, DWARF_LOCAL, AMBIGUOUS
+ * (its calls name different structs) or NONE. Strings and BTF live as long as r. 0; -EINVAL;
+ * -ENOMEM; -BSDK_EBTF when BPFSDK_RECORD() names no struct (logged). */
+int bsdk_records_map_type(struct bsdk_records *r, const struct bsdk_map *map,
+			  struct bsdk_record_type *t);
+/* The size rule, for a record of size bytes of map (a PERF_EVENT_ARRAY's may carry up to 7
+ * bytes of padding): SIZE with the only fitting struct of the program's own, AMBIGUOUS with the
+ * candidates, or NONE. 0, -EINVAL or -ENOMEM. */
+int bsdk_records_by_size(struct bsdk_records *r, const struct bsdk_map *map, uint64_t size,
+			 struct bsdk_record_type *t);
+/* The struct, union or typedef called name: from .BTF, else from DWARF (any file). 0;
+ * -ENOENT; -EOPNOTSUPP when BTF cannot hold it (logged); -ENOMEM. */
+int bsdk_records_find(struct bsdk_records *r, const char *name, struct bsdk_record_type *t);
+
 enum bsdk_btf_format {
 	BSDK_BTF_JSON,     /* one JSON value on one line: objects, arrays, numbers, strings */
 	BSDK_BTF_TEXT,     /* name=value, nested as {a=1 b=2} and [1, 2] */

@@ -24,13 +24,14 @@ SDK_HEADERS := $(sort $(wildcard include/bpf/*.h))
 MAN_PAGES   := docs/man/bpfsdk.8 docs/man/bpfsdk.3
 
 # The pkg-config file, written at install time with that PREFIX and the
-# library's version. libelf's own .pc brings its dependencies (zlib, maybe
-# zstd) to --static links; where libelf has none, the -l flags say them.
-PC_PRIVATE_PC := $(shell pkg-config --exists libelf zlib 2>/dev/null && echo y)
+# library's version. libdw's and libelf's own .pc bring their dependencies
+# (zlib, maybe zstd) to --static links; where they have none, the -l flags
+# say them.
+PC_PRIVATE_PC := $(shell pkg-config --exists libdw libelf zlib 2>/dev/null && echo y)
 PC_SED := -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|' \
 	  -e 's|@BPF_INCLUDEDIR@|$(BPF_INCLUDEDIR)|; s|@VERSION@|$(LIB_VERSION)|' \
 	  -e 's|@BINDIR@|$(BINDIR)|' \
-	  -e 's|@REQUIRES_PRIVATE@|$(if $(PC_PRIVATE_PC),libelf zlib,)|' \
+	  -e 's|@REQUIRES_PRIVATE@|$(if $(PC_PRIVATE_PC),libdw libelf zlib,)|' \
 	  -e 's|@LIBS_PRIVATE@|$(if $(PC_PRIVATE_PC),,$(LDLIBS_ELF))|'
 
 install: all

@@ -5,11 +5,14 @@
  * printer.
  *
  * The type is, in this order: the one --type gives for the map (--type
- * MAP=NAME, or --type NAME for every map), the struct BPFSDK_RECORD() names
- * on the map, or - decided at the first record - the only named struct of
- * the object whose size matches the record's (a perf ring pads size + data
- * to 8 bytes, so a record may be up to 7 bytes longer). Without one the
- * records stay hex, with a hint saying how to name the type.
+ * MAP=NAME, or --type NAME for every map, from .BTF or else DWARF), then
+ * what the library's record types find (loader/record_type.c): the struct
+ * BPFSDK_RECORD() names on the map, the struct of the variable the
+ * program's calls send, or - decided at the first record - the only struct
+ * of the program's own files whose size matches the record's (a perf ring
+ * pads size + data to 8 bytes, so a record may be up to 7 bytes longer).
+ * Without one the records stay hex, with a hint saying how to name the
+ * type (and which structs were candidates).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -22,7 +25,9 @@
 #include "cli.h"
 
 struct decoder {
-	const struct bsdk_btf *btf;
+	const struct bsdk_btf *btf;	/* the one the type is in: the object's or DWARF's */
+	struct bsdk_records *records;
+	const struct bsdk_map *map;
 	const struct decode_cfg *cfg;
 	const char *label;	/* the map's name, fit for text */
 	char *json_map;		/* {"@map":NAME,"@cpu": - each record's start */
@@ -41,6 +46,41 @@ struct decoder {
 	uint64_t partial;		/* records the printer could not show whole */
 	int partial_err;
 };
+
+/* The record types of the object the run decodes, shared by its decoders and
+ * --type's check (one DWARF read), freed with the last of them. */
+static struct {
+	const struct bsdk_obj *obj;
+	struct bsdk_records *r;
+	int refs;
+} shared;
+
+static struct bsdk_records *records_get(const struct bsdk_obj *obj)
+{
+	if (shared.r && shared.obj != obj && shared.refs == 0) {
+		bsdk_records_free(shared.r);
+		shared.r = NULL;
+	}
+	if (!shared.r) {
+		shared.r = bsdk_records_new(obj);
+		if (!shared.r) {
+			cli_error("out of memory");
+			return NULL;
+		}
+		shared.obj = obj;
+	}
+	shared.refs++;
+	return shared.r;
+}
+
+static void records_put(struct bsdk_records *r)
+{
+	if (!r || r != shared.r || --shared.refs > 0)
+		return;
+	bsdk_records_free(shared.r);
+	shared.r = NULL;
+	shared.obj = NULL;
+}
 
 /* The --type for map: "MAP=NAME" for it, else a plain "NAME", else NULL. */
 static const char *type_for(const struct decode_cfg *cfg, const char *map)
@@ -61,37 +101,54 @@ static const char *type_for(const struct decode_cfg *cfg, const char *map)
 
 int decode_check_types(const struct bsdk_obj *obj, const struct decode_cfg *cfg)
 {
-	const struct bsdk_btf *btf = bsdk_obj_btf(obj);
+	struct bsdk_records *r = cfg->ntypes ? records_get(obj) : NULL;
+	int ret = 0;
+
+	if (cfg->ntypes && !r)
+		return EXIT_FAILURE;
 
 	for (size_t i = 0; i < cfg->ntypes; i++) {
 		const char *t = cfg->types[i], *eq = strchr(t, '=');
 		const char *name = eq ? eq + 1 : t;
 		char map[256];
 
+		struct bsdk_record_type rt;
+		int err;
+
 		if (eq) {
 			snprintf(map, sizeof(map), "%.*s", (int)(eq - t), t);
 			if (!bsdk_obj_map_find(obj, map)) {
 				cli_error("--type %s: '%s' has no map '%s'", t, bsdk_obj_name(obj), map);
-				return EXIT_USAGE;
+				ret = EXIT_USAGE;
+				break;
 			}
 		}
-		if (!btf) {
-			cli_error("--type %s: '%s' has no BTF (build it with clang -g)", t,
-				  bsdk_obj_name(obj));
-			return EXIT_USAGE;
+		if (!bsdk_obj_btf(obj) && !bsdk_records_have_dwarf(r)) {
+			cli_error("--type %s: '%s' has neither BTF nor DWARF (build it with clang -g)",
+				  t, bsdk_obj_name(obj));
+			ret = EXIT_USAGE;
+			break;
 		}
-		if (bsdk_btf_find_type(btf, name) < 0) {
+		err = bsdk_records_find(r, name, &rt);
+		if (err == -ENOENT) {
 			cli_error("--type %s: '%s' has no type '%s'", t, bsdk_obj_name(obj), name);
-			return EXIT_USAGE;
+			ret = EXIT_USAGE;
+		} else if (err) {
+			cli_error("--type %s: %s", t, bsdk_strerror(err));
+			ret = EXIT_USAGE;
 		}
+		if (ret)
+			break;
 	}
-	return 0;
+	records_put(r);
+	return ret;
 }
 
-static void set_type(struct decoder *d, int id)
+static void set_type(struct decoder *d, const struct bsdk_btf *btf, int id)
 {
 	struct bsdk_btf_info info;
 
+	d->btf = btf;
 	if (bsdk_btf_info(d->btf, (uint32_t)id, NULL, &info)) {
 		d->type_id = -1;
 		return;
@@ -103,13 +160,29 @@ static void set_type(struct decoder *d, int id)
 	d->columns = d->cfg->columns && info.flat;
 }
 
+/* -v: which type, and where it came from. */
+static void print_source(const struct decoder *d, const struct bsdk_record_type *rt,
+			 const char *option)
+{
+	fprintf(stderr, "map '%s': records decoded as %s (%llu bytes), from ", d->label,
+		d->type_name, (unsigned long long)d->type_size);
+	if (option)
+		fprintf(stderr, "--type (%s)\n", rt->layout);
+	else if (rt->source == BSDK_RECORD_ANNOTATION)
+		fputs("BPFSDK_RECORD()\n", stderr);
+	else
+		fprintf(stderr, "the DWARF local '%s' of %s (layout from %s)\n",
+			rt->variable ? rt->variable : "?", rt->prog, rt->layout);
+}
+
 struct decoder *decoder_new(const struct bsdk_obj *obj, const struct bsdk_map *map,
 			    const char *label, const struct decode_cfg *cfg)
 {
 	struct decoder *d = calloc(1, sizeof(*d));
+	struct bsdk_record_type rt;
 	const char *name;
 	char *quoted;
-	int id;
+	int err;
 
 	if (!d) {
 		cli_error("out of memory");
@@ -137,26 +210,43 @@ struct decoder *decoder_new(const struct bsdk_obj *obj, const struct bsdk_map *m
 		decoder_free(d);
 		return NULL;
 	}
-	if (cfg->format == RECORD_HEX || !d->btf) {
-		if (cfg->format != RECORD_HEX)
-			fprintf(stderr, "hint: map '%s': '%s' has no BTF (clang -g writes it): records printed as hex\n",
-				label, bsdk_obj_name(obj));
+	if (cfg->format == RECORD_HEX) {
+		d->type_id = -1;
+		return d;
+	}
+	d->records = records_get(obj);
+	if (!d->records) {
+		decoder_free(d);
+		return NULL;
+	}
+	d->map = map;
+	if (!d->btf && !bsdk_records_have_dwarf(d->records)) {
+		fprintf(stderr, "hint: map '%s': '%s' has neither BTF nor DWARF (clang -g writes them): records printed as hex\n",
+			label, bsdk_obj_name(obj));
 		d->type_id = -1;
 		return d;
 	}
 	name = type_for(cfg, bsdk_map_name(map));
-	id = name ? bsdk_btf_find_type(d->btf, name) : bsdk_map_record_type(map);
-	if (id == -BSDK_EBTF) {
+	err = name ? bsdk_records_find(d->records, name, &rt) :
+		     bsdk_records_map_type(d->records, map, &rt);
+	if (err == -BSDK_EBTF) {
 		decoder_free(d);	/* the library said which annotation */
 		return NULL;
 	}
-	if (id > 0) {
-		set_type(d, id);
+	if (err) {
+		cli_error("map '%s': its record type: %s", label, bsdk_strerror(err));
+		decoder_free(d);
+		return NULL;
+	}
+	if (rt.btf) {
+		set_type(d, rt.btf, (int)rt.type_id);
 		d->named = true;
 		if (cli_verbosity)
-			fprintf(stderr, "map '%s': records decoded as %s (%llu bytes), from %s\n",
-				label, d->type_name, (unsigned long long)d->type_size,
-				name ? "--type" : "BPFSDK_RECORD()");
+			print_source(d, &rt, name);
+	} else if (rt.source == BSDK_RECORD_AMBIGUOUS) {
+		d->type_id = -1;
+		fprintf(stderr, "hint: map '%s': the programs send records of several structs (%s): printed as hex; --type %s=NAME chooses one\n",
+			label, rt.candidates, label);
 	}
 	return d;
 }
@@ -168,40 +258,31 @@ static uint64_t padded(const struct decoder *d, uint64_t size)
 	return d->perf ? ((size + 4 + 7) & ~(uint64_t)7) - 4 : size;
 }
 
-/* No type named: the only named struct or union the record fits. */
-static void choose_by_size(struct decoder *d, uint32_t size)
+/* No type named: the only struct of the program's own the record fits. */
+static int choose_by_size(struct decoder *d, uint32_t size)
 {
-	uint32_t n = bsdk_btf_type_count(d->btf);
-	const char *names[3];
-	int found = 0, id = 0;
+	struct bsdk_record_type rt;
+	int err = bsdk_records_by_size(d->records, d->map, size, &rt);
 
-	for (uint32_t i = 1; i < n; i++) {
-		struct bsdk_btf_info info;
-
-		if (bsdk_btf_info(d->btf, i, NULL, &info) || info.type_id != i || !*info.name ||
-		    (info.kind != BTF_KIND_STRUCT && info.kind != BTF_KIND_UNION) ||
-		    info.size == 0 || info.size > size || padded(d, info.size) < size)
-			continue;
-		if (found < 3)
-			names[found] = info.name;
-		found++;
-		id = (int)i;
+	if (err) {
+		cli_error("map '%s': its record type: %s", d->label, bsdk_strerror(err));
+		return -1;
 	}
-	if (found == 1) {
-		set_type(d, id);
+	if (rt.btf) {
+		set_type(d, rt.btf, (int)rt.type_id);
 		if (cli_verbosity)
 			fprintf(stderr, "map '%s': records of %u bytes decoded as %s, the only struct of that size (--type NAME chooses another)\n",
 				d->label, size, d->type_name);
-		return;
+		return 0;
 	}
 	d->type_id = -1;
-	if (found == 0)
-		fprintf(stderr, "hint: map '%s': no struct of the object fits its records of %u bytes: printed as hex; BPFSDK_RECORD(NAME) on the map or --type NAME decodes them\n",
-			d->label, size);
+	if (rt.source == BSDK_RECORD_AMBIGUOUS)
+		fprintf(stderr, "hint: map '%s': several structs fit its records of %u bytes (%s): printed as hex; --type %s=NAME chooses one\n",
+			d->label, size, rt.candidates, d->label);
 	else
-		fprintf(stderr, "hint: map '%s': %d structs fit its records of %u bytes (%s, %s%s): printed as hex; --type %s=NAME chooses one\n",
-			d->label, found, size, names[0], names[1], found > 2 ? ", ..." : "",
-			d->label);
+		fprintf(stderr, "hint: map '%s': no struct of the program's own fits its records of %u bytes: printed as hex; BPFSDK_RECORD(NAME) on the map or --type NAME decodes them\n",
+			d->label, size);
+	return 0;
 }
 
 /* "HH:MM:SS.uuuuuu " in text, "@time" seconds in JSON. */
@@ -294,8 +375,8 @@ int decoder_record(struct decoder *d, FILE *f, int cpu, const void *data, uint32
 	bool json = d->cfg->format == RECORD_JSON;
 	int err;
 
-	if (d->type_id == 0)
-		choose_by_size(d, size);
+	if (d->type_id == 0 && choose_by_size(d, size))
+		return -1;
 	if (d->type_id > 0 && size < d->min_size) {
 		cli_error("map '%s': a record of %u bytes is shorter than %s (%llu bytes%s)%s",
 			  d->label, size, d->type_name, (unsigned long long)d->min_size,
@@ -396,6 +477,7 @@ void decoder_free(struct decoder *d)
 {
 	if (!d)
 		return;
+	records_put(d->records);
 	free(d->json_map);
 	free(d->line);
 	free(d);

@@ -85,7 +85,7 @@ PROG
 @test "symbols: a program defining read_file, btf_parse, sys_bpf, now_ns links with libbpfsdk.a" {
 	write_clash_program
 	run cc -Wall -Iloader -o "$BATS_TEST_TMPDIR/clash" "$BATS_TEST_TMPDIR/clash.c" \
-		"$LIB/libbpfsdk.a" -lelf -lz
+		"$LIB/libbpfsdk.a" -ldw -lelf -lz
 	assert_success
 	run "$BATS_TEST_TMPDIR/clash" "$OBJS/obj_basic.bpf.o"
 	assert_success

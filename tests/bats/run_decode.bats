@@ -28,6 +28,17 @@ build_libbpf_object() {
 		fail "tests/bpf-libbpf/decode_event.bpf.c does not build with libbpf's headers"
 }
 
+# stop_when_seen TEXT: once a record holding TEXT is out (at most 10 s),
+# stop bpfsdk with SIGINT and wait for it.
+stop_when_seen() {
+	for _ in $(seq 100); do
+		grep -q "$1" "$OUT" && break
+		sleep 0.1
+	done
+	kill -INT "$RUN_PID"
+	wait_run
+}
+
 # check_events: $OUT holds the 3 records of getpgid(1001..1003) by
 # $TRIGGER_PID, as JSON Lines.
 check_events() {
@@ -46,8 +57,22 @@ check_events() {
 	jq -e '."@cpu" | type == "number"' "$OUT" >/dev/null || fail "@cpu is not a number"
 }
 
-@test "a libbpf-style struct event decodes with no annotation: the only struct of its size" {
+@test "a libbpf-style struct event decodes with no annotation: the local the program sends" {
 	build_libbpf_object
+	start_trigger getpgid 3 1001
+	start_run --set target_pid="$TRIGGER_PID" --format json --count 3 "$LIBBPF_OBJ"
+	go
+	wait_run
+	expect_eq "$RUN_STATUS" 0 "exit status"
+	check_events
+	grep -q "map 'events': records decoded as event (40 bytes), from the DWARF local 'e' of on_getpgid" "$ERR" ||
+		fail "-v does not say which struct was chosen"
+}
+
+@test "without DWARF (llvm-strip -g, as libbpf-tools ship), the only struct of the records' size in BTF" {
+	command -v llvm-strip >/dev/null || skip "llvm-strip is not installed"
+	build_libbpf_object
+	llvm-strip -g "$LIBBPF_OBJ"
 	start_trigger getpgid 3 1001
 	start_run --set target_pid="$TRIGGER_PID" --format json --count 3 "$LIBBPF_OBJ"
 	go
@@ -56,6 +81,52 @@ check_events() {
 	check_events
 	grep -q "map 'events': records of 44 bytes decoded as event, the only struct of that size" "$ERR" ||
 		fail "-v does not say which struct was chosen"
+}
+
+@test "a local sent with bpf_perf_event_output() beside CO-RE reads of task_struct: struct event from DWARF, never the kernel's" {
+	obj="$OBJS/decode_local.bpf.o"
+	start_trigger getpgid 3 2001
+	start_run --set target_pid="$TRIGGER_PID" --format json --count 3 "$obj"
+	go
+	wait_run
+	expect_eq "$RUN_STATUS" 0 "exit status"
+	expect_eq "$(wc -l <"$OUT")" 3 "records"
+	expect_eq "$(jq -r '.arg' "$OUT" | tr '\n' ' ')" "2001 2002 2003 " "the getpgid() arguments"
+	expect_eq "$(jq -r '.pid' "$OUT" | sort -u)" "$TRIGGER_PID" "pid (task_struct->pid by CO-RE)"
+	expect_eq "$(jq -r '.tgid' "$OUT" | sort -u)" "$TRIGGER_PID" "tgid"
+	expect_eq "$(jq -r '.comm' "$OUT" | sort -u)" cli_trigger "comm"
+	grep -q "map 'events': records decoded as event (32 bytes), from the DWARF local 'e' of local_getpgid (layout from DWARF)" "$ERR" ||
+		fail "-v does not say where struct event came from"
+
+	# Without DWARF, .BTF's only 32-byte struct is the kernel's sched_info:
+	# hex and a hint, never its members
+	command -v llvm-strip >/dev/null || skip "llvm-strip is not installed"
+	llvm-strip -g -o "$BATS_TEST_TMPDIR/nodwarf.bpf.o" "$obj"
+	start_trigger getpgid 1 2004
+	start_run --set target_pid="$TRIGGER_PID" --format json --count 1 "$BATS_TEST_TMPDIR/nodwarf.bpf.o"
+	go
+	wait_run
+	expect_eq "$RUN_STATUS" 0 "exit status without DWARF"
+	expect_eq "$(jq -r 'has("@hex")' "$OUT")" true "a hex record"
+	expect_eq "$(jq -r 'has("pcount") or has("run_delay")' "$OUT")" false "sched_info's members"
+	grep -q "hint: map 'events': no struct of the program's own fits its records of 36 bytes" "$ERR" ||
+		fail "no hint for the hex records"
+}
+
+@test "a record behind bpf_ringbuf_reserve(), filled inline: the filename the test opened" {
+	file="$BATS_TEST_TMPDIR/reserve-$$-$RANDOM"
+	start_trigger open "$file"
+	start_run --set target_pid="$TRIGGER_PID" --format json --duration 30 "$OBJS/decode_reserve.bpf.o"
+	go
+	stop_when_seen "$file"
+	expect_eq "$RUN_STATUS" 0 "exit status"
+	rec=$(jq -c --arg f "$file" 'select(.filename == $f)' "$OUT")
+	[ -n "$rec" ] || fail "no record with filename $file"
+	expect_eq "$(jq -r .pid <<<"$rec")" "$TRIGGER_PID" "pid"
+	expect_eq "$(jq -r .comm <<<"$rec")" cli_trigger "comm"
+	expect_eq "$(jq -r .dfd <<<"$rec")" -100 "dfd (AT_FDCWD)"
+	grep -q "map 'opens': records decoded as open_event (88 bytes), from the DWARF local 'e' of reserve_openat (layout from DWARF)" "$ERR" ||
+		fail "-v does not say where struct open_event came from"
 }
 
 @test "--type event and --type events=event decode the same records" {
@@ -129,12 +200,7 @@ check_events() {
 	start_run --set target_tgid="$opener" --format json --duration 30 "$BUILD/bpf/opensnoop.bpf.o"
 	go
 	wait "$opener"
-	for _ in $(seq 100); do
-		grep -q "$file" "$OUT" && break
-		sleep 0.1
-	done
-	kill -INT "$RUN_PID"
-	wait_run
+	stop_when_seen "$file"
 	expect_eq "$RUN_STATUS" 0 "exit status"
 	rec=$(jq -c --arg f "$file" 'select(.path == $f)' "$OUT")
 	[ -n "$rec" ] || fail "no record with path $file"
@@ -211,7 +277,9 @@ check_events() {
 	jq -e --argjson now "$now" '."@time" | type == "number" and . > $now - 600 and . <= $now + 1' \
 		"$OUT" >/dev/null || fail "@time is not the time of reading"
 
-	run "$BPFSDK" run --format json --sort-by arg "$LIBBPF_OBJ"
+	llvm-strip -g -o "$BATS_TEST_TMPDIR/nodwarf.bpf.o" "$LIBBPF_OBJ" ||
+		fail "llvm-strip -g failed"
+	run "$BPFSDK" run --format json --sort-by arg "$BATS_TEST_TMPDIR/nodwarf.bpf.o"
 	expect_eq "$status" 2 "exit status without a type"
 	assert_output --partial "error: --sort-by arg: map 'events' has no record type yet"
 	run "$BPFSDK" run --format json --type event --sort-by comm "$LIBBPF_OBJ"

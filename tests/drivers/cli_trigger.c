@@ -10,6 +10,9 @@
  *   getppid N           N getppid() calls
  *   getpgid N START     getpgid(START + i) for i < N
  *   uprobe N START      cli_uprobe_hit(START + i) for i < N
+ *   open PATH           open(PATH, O_RDONLY) once (it need not exist)
+ *   exec PROG ARG...    execv(PROG, [PROG, ARG...]): the last step, the
+ *                       same pid
  *
  * A test creates FILE once bpfsdk says it is attached, so that no call
  * happens before the probes are in place; several --go steps let it fire
@@ -17,6 +20,7 @@
  * which is fine: the tracepoint fires on entry.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,7 +66,7 @@ static int parse(const char *s, uint64_t *v)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: cli_trigger [--go FILE | getppid N | getpgid N START | uprobe N START]...\n");
+	fprintf(stderr, "usage: cli_trigger [--go FILE | getppid N | getpgid N START | uprobe N START | open PATH]... [exec PROG ARG...]\n");
 	return 2;
 }
 
@@ -77,6 +81,19 @@ int main(int argc, char **argv)
 		uint64_t n, start = 0;
 		int args = strcmp(step, "--go") == 0 || strcmp(step, "getppid") == 0 ? 1 : 2;
 
+		if (strcmp(step, "exec") == 0 && i + 1 < argc) {
+			execv(argv[i + 1], &argv[i + 1]);
+			fprintf(stderr, "error: exec '%s': %s\n", argv[i + 1], strerror(errno));
+			return 1;
+		}
+		if (strcmp(step, "open") == 0 && i + 1 < argc) {
+			int fd = open(argv[i + 1], O_RDONLY);
+
+			if (fd >= 0)
+				close(fd);
+			i += 2;
+			continue;
+		}
 		if (strcmp(step, "--go") && strcmp(step, "getppid") &&
 		    strcmp(step, "getpgid") && strcmp(step, "uprobe")) {
 			fprintf(stderr, "error: unknown step '%s'\n", step);

@@ -1,0 +1,985 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * record_type.c - which struct the records of a PERF_EVENT_ARRAY or RINGBUF
+ * map have, and where that was learnt.
+ *
+ * In this order:
+ *  1. BPFSDK_RECORD(NAME) in front of the map (btf_types.c).
+ *  2. The program's own code. clang writes into .BTF only the types of
+ *     globals and function signatures, so the usual `struct event e = {};
+ *     ... bpf_perf_event_output(ctx, &events, flags, &e, sizeof(e))`, or a
+ *     `struct event *e = bpf_ringbuf_reserve(&rb, sizeof(*e), 0)`, leaves
+ *     struct event out of it. The object's DWARF (clang -g) has it: every
+ *     call of bpf_perf_event_output(), bpf_ringbuf_output() or
+ *     bpf_ringbuf_reserve() whose map argument is the map's address (the
+ *     ld_imm64 relocated against it) names the struct of the variable whose
+ *     stack slot the data argument points to, or else of the one variable in
+ *     scope at the call that is, or points to, a struct of the program's own
+ *     of the size passed. Every call must agree.
+ *  3. At the first record, by size: the only struct of the program's own
+ *     files the record fits.
+ * "The program's own" keeps kernel structs out of every guess: a struct
+ * declared in vmlinux.h, in a system header or in a BPF SDK header
+ * (bpf_*.h), or that a CO-RE relocation reads (its name, or a ___flavour of
+ * it), is never chosen by 2's scope rule or by 3. Several candidates choose
+ * nothing: the caller prints hex and names them.
+ *
+ * DWARF is read through elfutils' libdw. A type found there is written as a
+ * BTF of its own (dwarf_btf.c) unless the object's .BTF has a struct of
+ * that name and size, which is then used as it is.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+
+#include "ext/ext.h"
+#include "format/btf.h"
+#include "ext/btf_print.h"
+#include "co-re/core.h"
+#include "ext/dwarf_btf.h"
+
+#define HELPER_PERF_EVENT_OUTPUT 25
+#define HELPER_RINGBUF_OUTPUT 130
+#define HELPER_RINGBUF_RESERVE 131
+
+/* A type found in DWARF, as the printer will have it. */
+struct found {
+	Dwarf_Off off;		/* its DIE */
+	char *name;
+	uint64_t size;
+	struct btf *own;	/* converted from DWARF; NULL when the object's .BTF is used */
+	uint32_t id;		/* in own, or in the object's BTF */
+	bool converted;		/* own/id are set (or conversion failed: id 0) */
+};
+
+struct map_rec {
+	bool done;
+	struct bsdk_record_type t;
+	char *cands;		/* AMBIGUOUS: the candidates, malloc'ed */
+	char *prog;
+	char *var;
+};
+
+struct bsdk_records {
+	const struct bsdk_obj *obj;
+	Dwarf *dw;		/* NULL: no DWARF */
+	struct found *found;
+	size_t nfound;
+	struct map_rec *maps;	/* by map index */
+	char **core_roots;	/* essential names of the kernel types CO-RE reaches */
+	size_t ncore_roots;
+	char *size_cands;	/* the last size rule's candidate list */
+};
+
+/* One call that sends records, found in the instructions. */
+struct site {
+	const char *func;	/* the function (program or .text subprogram) */
+	uint64_t pc;		/* byte offset of the call in its section */
+	uint64_t func_pc;	/* where the function starts in that section */
+	bool stack;		/* the data argument is r10 + stack_off */
+	int64_t stack_off;
+	bool size_known;
+	uint64_t size;
+};
+
+/* ---- the call sites */
+
+enum reg_kind { R_UNKNOWN, R_STACK, R_MAP, R_CONST };
+struct reg { enum reg_kind kind; int64_t v; };
+
+static const struct relo *relo_of(const struct bsdk_obj *obj, size_t sec, size_t insn)
+{
+	const struct relo *rs = obj->relos[sec];
+	size_t lo = 0, hi = obj->nrelos[sec];
+
+	while (rs && lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (rs[mid].insn == insn)
+			return &rs[mid];
+		if (rs[mid].insn < insn)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* Instructions a jump lands on: what the registers hold there depends on the path. */
+static bool *jump_targets(const struct bpf_insn *in, size_t n)
+{
+	bool *t = calloc(n + 1, 1);
+
+	for (size_t i = 0; t && i < n; i++) {
+		uint8_t cls = BPF_CLASS(in[i].code), op = BPF_OP(in[i].code);
+		int64_t to;
+
+		if (in[i].code == (BPF_LD | BPF_IMM | BPF_DW)) {
+			i++;
+			continue;
+		}
+		if ((cls != BPF_JMP && cls != BPF_JMP32) || op == BPF_CALL || op == BPF_EXIT)
+			continue;
+		to = (int64_t)i + 1 + (cls == BPF_JMP32 && op == BPF_JA ? in[i].imm : in[i].off);
+		if (to >= 0 && (size_t)to <= n)
+			t[to] = true;
+	}
+	return t;
+}
+
+/* Walk fn's instructions once, following what r1-r5 hold (a map's address, a stack slot,
+ * a constant), and note each call of an output helper whose map argument is map. */
+static int scan_func(const struct bsdk_obj *obj, const struct func *fn, size_t map,
+		     struct site **sites, size_t *nsites)
+{
+	const struct elf_sec *s = &obj->file.secs[fn->sec];
+	const struct bpf_insn *in;
+	struct reg r[11];
+	bool *targets;
+
+	if (!s->data || (fn->first + fn->count) * sizeof(*in) > s->size)
+		return 0;
+	in = (const struct bpf_insn *)s->data + fn->first;
+	targets = jump_targets(in, fn->count);
+	if (!targets)
+		return -ENOMEM;
+	memset(r, 0, sizeof(r));
+	for (size_t i = 0; i < fn->count; i++) {
+		const struct bpf_insn *x = &in[i];
+		uint8_t cls = BPF_CLASS(x->code), dst = x->dst_reg, src = x->src_reg;
+		const struct relo *rel;
+
+		if (targets[i])
+			memset(r, 0, sizeof(r));
+		if (x->code == (BPF_LD | BPF_IMM | BPF_DW)) {
+			rel = relo_of(obj, fn->sec, fn->first + i);
+			if (dst < 10) {
+				r[dst].kind = rel && rel->kind == BSDK_RELO_MAP ? R_MAP : R_UNKNOWN;
+				r[dst].v = rel ? (int64_t)rel->map : 0;
+			}
+			i++;
+			continue;
+		}
+		if (x->code == (BPF_JMP | BPF_CALL) && src == 0) {
+			int h = x->imm;
+			const struct reg *m = NULL, *data = NULL, *size = NULL;
+
+			if (h == HELPER_PERF_EVENT_OUTPUT)
+				m = &r[2], data = &r[4], size = &r[5];
+			else if (h == HELPER_RINGBUF_OUTPUT)
+				m = &r[1], data = &r[2], size = &r[3];
+			else if (h == HELPER_RINGBUF_RESERVE)
+				m = &r[1], size = &r[2];
+			if (m && m->kind == R_MAP && (size_t)m->v == map) {
+				struct site *grown = realloc(*sites, (*nsites + 1) * sizeof(**sites));
+
+				if (!grown) {
+					free(targets);
+					return -ENOMEM;
+				}
+				*sites = grown;
+				grown[*nsites] = (struct site){
+					.func = fn->name,
+					.pc = (fn->first + i) * sizeof(*in),
+					.func_pc = fn->first * sizeof(*in),
+					.stack = data && data->kind == R_STACK,
+					.stack_off = data ? data->v : 0,
+					.size_known = size->kind == R_CONST && size->v > 0,
+					.size = (uint64_t)size->v,
+				};
+				(*nsites)++;
+			}
+			memset(r, 0, 6 * sizeof(r[0]));
+			continue;
+		}
+		if (cls == BPF_ALU64 && dst < 10) {
+			uint8_t op = BPF_OP(x->code);
+
+			if (op == BPF_MOV && BPF_SRC(x->code) == BPF_X && x->off == 0 && src <= 10) {
+				r[dst] = src == 10 ? (struct reg){ R_STACK, 0 } : r[src];
+			} else if (op == BPF_MOV && BPF_SRC(x->code) == BPF_K) {
+				r[dst] = (struct reg){ R_CONST, x->imm };
+			} else if (op == BPF_ADD && BPF_SRC(x->code) == BPF_K && r[dst].kind == R_STACK) {
+				r[dst].v += x->imm;
+			} else {
+				r[dst].kind = R_UNKNOWN;
+			}
+			continue;
+		}
+		if ((cls == BPF_ALU || cls == BPF_LDX || cls == BPF_LD) && dst < 10)
+			r[dst].kind = R_UNKNOWN;
+		if (cls == BPF_STX && BPF_MODE(x->code) == BPF_ATOMIC) {
+			if (src < 10)
+				r[src].kind = R_UNKNOWN;	/* BPF_FETCH writes it */
+			r[0].kind = R_UNKNOWN;			/* BPF_CMPXCHG writes r0 */
+		}
+		if (x->code == (BPF_JMP | BPF_CALL))	/* a subprogram or kfunc */
+			memset(r, 0, 6 * sizeof(r[0]));
+	}
+	free(targets);
+	return 0;
+}
+
+static int find_sites(const struct bsdk_obj *obj, size_t map, struct site **sites, size_t *n)
+{
+	int err = 0;
+
+	*sites = NULL;
+	*n = 0;
+	for (size_t i = 0; !err && i < obj->nprogs; i++)
+		err = scan_func(obj, &obj->progs[i].fn, map, sites, n);
+	for (size_t i = 0; !err && i < obj->nsubprogs; i++)
+		err = scan_func(obj, &obj->subprogs[i], map, sites, n);
+	return err;
+}
+
+/* ---- DWARF: whose struct it is */
+
+/* Typedefs and qualifiers skipped; a typedef of an anonymous struct is kept as the
+ * type's name holder. *is_ptr when die is a pointer (then the pointee is given). */
+static bool struct_of(Dwarf_Die *die, Dwarf_Die *out, bool *is_ptr, bool follow_ptr)
+{
+	Dwarf_Die cur = *die, named;
+	bool have_named = false;
+	Dwarf_Attribute a;
+
+	*is_ptr = false;
+	for (int depth = 0; depth < 32; depth++) {
+		int tag = dwarf_tag(&cur);
+
+		if (tag == DW_TAG_structure_type || tag == DW_TAG_union_type) {
+			*out = !dwarf_diename(&cur) && have_named ? named : cur;
+			return !dwarf_hasattr(&cur, DW_AT_declaration);
+		}
+		if (tag == DW_TAG_pointer_type) {
+			if (!follow_ptr || *is_ptr)
+				return false;
+			*is_ptr = true;
+			have_named = false;
+		} else if (tag == DW_TAG_typedef) {
+			if (!have_named) {
+				named = cur;
+				have_named = true;
+			}
+		} else if (tag != DW_TAG_const_type && tag != DW_TAG_volatile_type &&
+			   tag != DW_TAG_restrict_type && tag != DW_TAG_atomic_type) {
+			return false;
+		}
+		if (!dwarf_attr_integrate(&cur, DW_AT_type, &a) || !dwarf_formref_die(&a, &cur))
+			return false;
+	}
+	return false;
+}
+
+static const char *type_name(Dwarf_Die *t)
+{
+	const char *n = dwarf_diename(t);
+
+	return n ? n : "";
+}
+
+static uint64_t type_size(Dwarf_Die *t)
+{
+	Dwarf_Word size;
+
+	return dwarf_aggregate_size(t, &size) == 0 ? size : 0;
+}
+
+/* The file a DIE was declared in. DWARF 5 numbers the compilation's own
+ * source file 0, which dwarf_decl_file() does not take: the CU's file table
+ * is read for it. */
+static const char *decl_file(Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	Dwarf_Files *files;
+	Dwarf_Word idx;
+	Dwarf_Die cu;
+	size_t n;
+	const char *f = dwarf_decl_file(die);
+
+	if (f)
+		return f;
+	if (!dwarf_attr_integrate(die, DW_AT_decl_file, &a) || dwarf_formudata(&a, &idx) ||
+	    !dwarf_diecu(die, &cu, NULL, NULL) || dwarf_getsrcfiles(&cu, &files, &n) || idx >= n)
+		return NULL;
+	return dwarf_filesrc(files, idx, NULL, NULL);
+}
+
+/* Whether a struct is the program's own: declared in none of vmlinux*.h, a system header,
+ * an SDK header (bpf_*.h), and no CO-RE relocation reads a type of its name. */
+static bool own_struct(const struct bsdk_records *r, Dwarf_Die *t)
+{
+	const char *file = decl_file(t), *base, *name = dwarf_diename(t);
+
+	if (!name || !*name || strstr(name, "___"))
+		return false;
+	for (size_t i = 0; i < r->ncore_roots; i++)
+		if (strcmp(r->core_roots[i], name) == 0)
+			return false;
+	if (!file)
+		return false;
+	base = strrchr(file, '/');
+	base = base ? base + 1 : file;
+	return strncmp(base, "vmlinux", 7) != 0 && strncmp(base, "bpf_", 4) != 0 &&
+	       strncmp(file, "/usr/", 5) != 0;
+}
+
+/* The subprogram called name that starts at low in its section. */
+static bool find_subprogram(Dwarf *dw, const char *name, uint64_t low, Dwarf_Die *out)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu, child;
+
+		if (dwarf_offdie(dw, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
+			do {
+				Dwarf_Addr pc;
+				const char *n;
+
+				if (dwarf_tag(&child) != DW_TAG_subprogram)
+					continue;
+				n = dwarf_diename(&child);
+				if (n && strcmp(n, name) == 0 && dwarf_lowpc(&child, &pc) == 0 &&
+				    pc == low) {
+					*out = child;
+					return true;
+				}
+			} while (dwarf_siblingof(&child, &child) == 0);
+		}
+		off = next;
+	}
+	return false;
+}
+
+struct cand {
+	Dwarf_Die type;
+	const char *var;
+	bool exact;		/* its stack slot is the data argument */
+};
+
+/* Whether the variable's location at pc (or its one location) is the frame base + off. */
+static bool at_stack(Dwarf_Die *var, uint64_t pc, int64_t off)
+{
+	Dwarf_Attribute a;
+	Dwarf_Op *expr;
+	size_t len;
+
+	if (!dwarf_attr(var, DW_AT_location, &a))
+		return false;
+	if (dwarf_getlocation_addr(&a, pc, &expr, &len, 1) != 1 &&
+	    dwarf_getlocation(&a, &expr, &len) != 0)
+		return false;
+	return len == 1 && expr[0].atom == DW_OP_fbreg && (int64_t)expr[0].number == off;
+}
+
+/* Variables and parameters of the scopes holding pc, from scope down. */
+static int scope_vars(const struct bsdk_records *r, Dwarf_Die *scope, const struct site *s,
+		      struct cand **c, size_t *n, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 64 || dwarf_child(scope, &child) != 0)
+		return 0;
+	do {
+		int tag = dwarf_tag(&child);
+
+		if (tag == DW_TAG_lexical_block || tag == DW_TAG_inlined_subroutine) {
+			if (dwarf_haspc(&child, s->pc) > 0) {
+				int err = scope_vars(r, &child, s, c, n, depth + 1);
+
+				if (err)
+					return err;
+			}
+			continue;
+		}
+		if (tag != DW_TAG_variable && tag != DW_TAG_formal_parameter)
+			continue;
+		Dwarf_Attribute a;
+		Dwarf_Die vt, st;
+		bool is_ptr;
+
+		if (!dwarf_attr_integrate(&child, DW_AT_type, &a) || !dwarf_formref_die(&a, &vt) ||
+		    !struct_of(&vt, &st, &is_ptr, true))
+			continue;
+		bool exact = s->stack && !is_ptr && at_stack(&child, s->pc, s->stack_off);
+
+		if (!exact && !own_struct(r, &st))
+			continue;
+		struct cand *grown = realloc(*c, (*n + 1) * sizeof(**c));
+
+		if (!grown)
+			return -ENOMEM;
+		*c = grown;
+		grown[*n] = (struct cand){ st, dwarf_diename(&child), exact };
+		(*n)++;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return 0;
+}
+
+/* The struct a call site's data has: 1 and *out; 0 when the site does not tell. */
+static int site_type(const struct bsdk_records *r, const struct site *s, struct cand *out)
+{
+	struct cand *c = NULL, *pick = NULL;
+	size_t n = 0, kept = 0;
+	Dwarf_Die sub;
+	int err;
+
+	if (!find_subprogram(r->dw, s->func, s->func_pc, &sub))
+		return 0;
+	err = scope_vars(r, &sub, s, &c, &n, 0);
+	for (size_t i = 0; !err && i < n && !pick; i++)
+		if (c[i].exact && (!s->size_known || type_size(&c[i].type) == s->size))
+			pick = &c[i];
+	for (size_t i = 0; !err && !pick && i < n; i++) {
+		if (s->size_known && type_size(&c[i].type) != s->size)
+			continue;
+		if (kept && dwarf_dieoffset(&c[kept - 1].type) != dwarf_dieoffset(&c[i].type)) {
+			kept = 0;	/* two different structs: the site does not tell */
+			break;
+		}
+		c[kept++] = c[i];
+	}
+	if (!err && !pick && kept)
+		pick = &c[0];
+	if (pick)
+		*out = *pick;
+	free(c);
+	return err ? err : pick != NULL;
+}
+
+/* ---- the BTF the printer uses */
+
+static int add_kernel_name(struct bsdk_records *r, const char *name, size_t len)
+{
+	char **grown;
+
+	for (size_t j = 0; j < r->ncore_roots; j++)
+		if (strlen(r->core_roots[j]) == len && strncmp(r->core_roots[j], name, len) == 0)
+			return 0;
+	grown = realloc(r->core_roots, (r->ncore_roots + 1) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	r->core_roots = grown;
+	grown[r->ncore_roots] = strndup(name, len);
+	if (!grown[r->ncore_roots])
+		return -ENOMEM;
+	r->ncore_roots++;
+	return 0;
+}
+
+/* The kernel's types as the object sees them: the root type of every CO-RE relocation and
+ * every struct, union or enum it holds or points to, each by its essential name
+ * (task_struct___x is task_struct). None of them is the program's own record. */
+static int collect_core_roots(struct bsdk_records *r)
+{
+	const struct bsdk_obj *obj = r->obj;
+	uint32_t n = obj->btf ? btf_type_count(obj->btf) : 0, *stack, top = 0;
+	bool *seen;
+	int err = 0;
+
+	if (!obj->btf || !obj->ncore)
+		return 0;
+	seen = calloc(n, sizeof(*seen));
+	stack = calloc(n, sizeof(*stack));
+	if (!seen || !stack) {
+		free(seen);
+		free(stack);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < obj->ncore; i++)
+		if (obj->core[i].type_id < n && !seen[obj->core[i].type_id]) {
+			seen[obj->core[i].type_id] = true;
+			stack[top++] = obj->core[i].type_id;
+		}
+	while (!err && top) {
+		const struct btf_type *t = btf_type_by_id(obj->btf, stack[--top]);
+		const char *name = t ? btf_name(obj->btf, t) : "", *cut = strstr(name, "___");
+		int kind = t ? btf_kind(t) : 0;
+		uint32_t next[1];
+		size_t nnext = 0;
+
+		if (!t)
+			continue;
+		if (*name && (kind == BTF_KIND_STRUCT || kind == BTF_KIND_UNION ||
+			      kind == BTF_KIND_ENUM || kind == BTF_KIND_ENUM64 ||
+			      kind == BTF_KIND_TYPEDEF))
+			err = add_kernel_name(r, name, cut ? (size_t)(cut - name) : strlen(name));
+		if (kind == BTF_KIND_STRUCT || kind == BTF_KIND_UNION) {
+			const struct btf_member *m = btf_members(t);
+
+			for (uint16_t k = 0; k < btf_vlen(t); k++)
+				if (m[k].type < n && !seen[m[k].type]) {
+					seen[m[k].type] = true;
+					stack[top++] = m[k].type;
+				}
+		} else if (kind == BTF_KIND_ARRAY) {
+			next[nnext++] = ((const struct btf_array *)(t + 1))->type;
+		} else if (kind == BTF_KIND_PTR || kind == BTF_KIND_TYPEDEF ||
+			   kind == BTF_KIND_CONST || kind == BTF_KIND_VOLATILE ||
+			   kind == BTF_KIND_RESTRICT || kind == BTF_KIND_TYPE_TAG) {
+			next[nnext++] = t->type;
+		}
+		for (size_t k = 0; k < nnext; k++)
+			if (next[k] < n && !seen[next[k]]) {
+				seen[next[k]] = true;
+				stack[top++] = next[k];
+			}
+	}
+	free(seen);
+	free(stack);
+	return err;
+}
+
+/* The found entry of DWARF type t, converted to BTF on first use. */
+static struct found *found_of(struct bsdk_records *r, Dwarf_Die *t)
+{
+	Dwarf_Off off = dwarf_dieoffset(t);
+	struct found *f;
+
+	for (size_t i = 0; i < r->nfound; i++)
+		if (r->found[i].off == off)
+			return &r->found[i];
+	f = realloc(r->found, (r->nfound + 1) * sizeof(*f));
+	if (!f)
+		return fail_ptr(ENOMEM);
+	r->found = f;
+	f = &f[r->nfound];
+	*f = (struct found){ .off = off, .size = type_size(t), .name = strdup(type_name(t)) };
+	if (!f->name)
+		return fail_ptr(ENOMEM);
+	r->nfound++;
+	return f;
+}
+
+static int convert(struct bsdk_records *r, struct found *f)
+{
+	Dwarf_Die die;
+	uint32_t id;
+	uint64_t size;
+
+	if (f->converted)
+		return f->id ? 0 : -EOPNOTSUPP;
+	f->converted = true;
+	/* the object's own .BTF has it when a global or a signature uses it */
+	if (r->obj->btf && *f->name) {
+		id = btf_find(r->obj->btf, f->name, BTF_KIND_STRUCT);
+		if (!id)
+			id = btf_find(r->obj->btf, f->name, BTF_KIND_UNION);
+		if (!id)
+			id = btf_find(r->obj->btf, f->name, BTF_KIND_TYPEDEF);
+		if (id && btf_type_size(r->obj->btf, id, &size) == 0 && size == f->size) {
+			f->id = id;
+			return 0;
+		}
+	}
+	if (!dwarf_offdie(r->dw, f->off, &die))
+		return -EOPNOTSUPP;
+	f->own = dwarf_type_to_btf(&die, r->obj->name, &id);
+	if (!f->own)
+		return -errno;
+	f->id = id;
+	return 0;
+}
+
+static void fill(struct bsdk_records *r, const struct found *f, struct bsdk_record_type *t)
+{
+	t->btf = (const struct bsdk_btf *)(f->own ? f->own : r->obj->btf);
+	t->type_id = f->id;
+	t->name = *f->name ? f->name : "(anonymous)";
+	t->layout = f->own ? "DWARF" : "BTF";
+}
+
+static const char *const source_names[] = {
+	[BSDK_RECORD_NONE] = "none",
+	[BSDK_RECORD_ANNOTATION] = "annotation",
+	[BSDK_RECORD_DWARF_LOCAL] = "DWARF local",
+	[BSDK_RECORD_SIZE] = "size rule",
+	[BSDK_RECORD_AMBIGUOUS] = "ambiguous",
+	[BSDK_RECORD_NAMED] = "by name",
+};
+
+static void set_source(struct bsdk_record_type *t, enum bsdk_record_source src)
+{
+	t->source = src;
+	t->source_name = source_names[src];
+}
+
+/* Append "name" to a ", "-separated list. */
+static int list_add(char **list, const char *name)
+{
+	char *s;
+
+	if (*list && (strcmp(*list, name) == 0 || strstr(*list, name)))
+		for (const char *p = *list; (p = strstr(p, name)); p += strlen(name))
+			if ((p == *list || p[-1] == ' ') && (p[strlen(name)] == ',' || !p[strlen(name)]))
+				return 0;
+	if (asprintf(&s, "%s%s%s", *list ? *list : "", *list ? ", " : "", name) < 0)
+		return -ENOMEM;
+	free(*list);
+	*list = s;
+	return 0;
+}
+
+static int analyse(struct bsdk_records *r, size_t mi, struct map_rec *m)
+{
+	const struct bsdk_map *map = &r->obj->maps[mi];
+	struct found *chosen = NULL;
+	struct site *sites = NULL;
+	size_t nsites = 0, nprogs = 0;
+	int id, err;
+
+	set_source(&m->t, BSDK_RECORD_NONE);
+	id = bsdk_map_record_type(map);
+	if (id == -BSDK_EBTF)
+		return id;
+	if (id > 0) {
+		set_source(&m->t, BSDK_RECORD_ANNOTATION);
+		m->t.btf = (const struct bsdk_btf *)r->obj->btf;
+		m->t.type_id = (uint32_t)id;
+		m->t.name = btf_name(r->obj->btf, btf_type_by_id(r->obj->btf, (uint32_t)id));
+		m->t.layout = "BTF";
+		return 0;
+	}
+	if (!r->dw || (map->type != BPF_MAP_TYPE_PERF_EVENT_ARRAY && map->type != BPF_MAP_TYPE_RINGBUF))
+		return 0;
+	err = find_sites(r->obj, mi, &sites, &nsites);
+	for (size_t i = 0; !err && i < nsites; i++) {
+		struct cand c;
+		struct found *f;
+		int got = site_type(r, &sites[i], &c);
+
+		if (got < 0) {
+			err = got;
+			break;
+		}
+		if (!got)
+			continue;
+		f = found_of(r, &c.type);
+		if (!f) {
+			err = -errno;
+			break;
+		}
+		if (chosen && f != chosen && (strcmp(f->name, chosen->name) || f->size != chosen->size)) {
+			err = list_add(&m->cands, chosen->name);
+			if (!err)
+				err = list_add(&m->cands, f->name);
+			continue;
+		}
+		if (!chosen) {
+			chosen = f;
+			m->prog = strdup(sites[i].func);
+			m->var = c.var ? strdup(c.var) : NULL;
+			if (!m->prog || (c.var && !m->var))
+				err = -ENOMEM;
+		}
+		nprogs++;
+	}
+	free(sites);
+	if (err)
+		return err;
+	if (m->cands) {
+		set_source(&m->t, BSDK_RECORD_AMBIGUOUS);
+		m->t.candidates = m->cands;
+		return 0;
+	}
+	if (!chosen)
+		return 0;
+	err = convert(r, chosen);
+	if (err == -ENOMEM)
+		return err;
+	if (err)		/* said why; the size rule may still find one */
+		return 0;
+	set_source(&m->t, BSDK_RECORD_DWARF_LOCAL);
+	fill(r, chosen, &m->t);
+	m->t.prog = m->prog;
+	m->t.variable = m->var;
+	return 0;
+}
+
+struct bsdk_records *bsdk_records_new(const struct bsdk_obj *obj)
+{
+	struct bsdk_records *r = calloc(1, sizeof(*r));
+	int err;
+
+	if (!r)
+		return fail_ptr(ENOMEM);
+	r->obj = obj;
+	r->maps = calloc(obj->nmaps ? obj->nmaps : 1, sizeof(*r->maps));
+	if (!r->maps) {
+		free(r);
+		return fail_ptr(ENOMEM);
+	}
+	/* libdw reads the object where the loader's libelf handle has it; an object without
+	 * DWARF (no -g, or stripped) opens as none */
+	r->dw = dwarf_begin_elf(obj->file.elf, DWARF_C_READ, NULL);
+	err = collect_core_roots(r);
+	if (err) {
+		bsdk_records_free(r);
+		return fail_ptr(-err);
+	}
+	return r;
+}
+
+void bsdk_records_free(struct bsdk_records *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->nfound; i++) {
+		free(r->found[i].name);
+		btf_free(r->found[i].own);
+	}
+	for (size_t i = 0; i < r->obj->nmaps; i++) {
+		free(r->maps[i].cands);
+		free(r->maps[i].prog);
+		free(r->maps[i].var);
+	}
+	for (size_t i = 0; i < r->ncore_roots; i++)
+		free(r->core_roots[i]);
+	free(r->core_roots);
+	free(r->found);
+	free(r->maps);
+	free(r->size_cands);
+	if (r->dw)
+		dwarf_end(r->dw);
+	free(r);
+}
+
+bool bsdk_records_have_dwarf(const struct bsdk_records *r) { return r->dw != NULL; }
+
+int bsdk_records_map_type(struct bsdk_records *r, const struct bsdk_map *map,
+			  struct bsdk_record_type *t)
+{
+	size_t mi;
+	int err;
+
+	if (!r || !map || !t || map->obj != r->obj)
+		return fail(EINVAL);
+	mi = (size_t)(map - r->obj->maps);
+	if (!r->maps[mi].done) {
+		err = analyse(r, mi, &r->maps[mi]);
+		if (err)
+			return fail(-err);
+		r->maps[mi].done = true;
+	}
+	*t = r->maps[mi].t;
+	return 0;
+}
+
+/* Named structs and unions of the program's own files in DWARF, each once. */
+static int dwarf_own_structs(struct bsdk_records *r, Dwarf_Die *die, int depth,
+			     int (*cb)(struct bsdk_records *, Dwarf_Die *, void *), void *arg)
+{
+	Dwarf_Die child;
+
+	if (depth > 16 || dwarf_child(die, &child) != 0)
+		return 0;
+	do {
+		int tag = dwarf_tag(&child), err = 0;
+
+		if ((tag == DW_TAG_structure_type || tag == DW_TAG_union_type) &&
+		    !dwarf_hasattr(&child, DW_AT_declaration) && own_struct(r, &child))
+			err = cb(r, &child, arg);
+		if (!err && (tag == DW_TAG_subprogram || tag == DW_TAG_lexical_block ||
+			     tag == DW_TAG_structure_type || tag == DW_TAG_union_type))
+			err = dwarf_own_structs(r, &child, depth + 1, cb, arg);
+		if (err)
+			return err;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return 0;
+}
+
+struct by_size {
+	uint64_t size;
+	bool perf;
+	struct found *one;
+	size_t n;
+	const char *find;	/* bsdk_records_find(): the name */
+};
+
+/* Records of a PERF_EVENT_ARRAY are padded so that size + data is a multiple of 8. */
+static bool fits(uint64_t type_size, uint64_t rec, bool perf)
+{
+	uint64_t most = perf ? ((type_size + 4 + 7) & ~(uint64_t)7) - 4 : type_size;
+
+	return type_size && type_size <= rec && rec <= most;
+}
+
+static int size_cb(struct bsdk_records *r, Dwarf_Die *t, void *arg)
+{
+	struct by_size *b = arg;
+	struct found *f;
+
+	if (b->find ? strcmp(type_name(t), b->find) != 0 : !fits(type_size(t), b->size, b->perf))
+		return 0;
+	f = found_of(r, t);
+	if (!f)
+		return -errno;
+	if (b->one && (strcmp(b->one->name, f->name) == 0 && b->one->size == f->size))
+		return 0;	/* one struct seen from two places */
+	b->n++;
+	if (!b->one)
+		b->one = f;
+	return list_add(&r->size_cands, f->name);
+}
+
+static int walk_own(struct bsdk_records *r, struct by_size *b)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	int err = 0;
+
+	free(r->size_cands);
+	r->size_cands = NULL;
+	while (!err && dwarf_nextcu(r->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+
+		if (dwarf_offdie(r->dw, off + hsize, &cu))
+			err = dwarf_own_structs(r, &cu, 0, size_cb, b);
+		off = next;
+	}
+	return err;
+}
+
+/* Without DWARF: BTF's named structs that no CO-RE relocation, function signature or kernel
+ * type leads to - those a global or a map of the program's own names. */
+static int btf_by_size(struct bsdk_records *r, struct by_size *b)
+{
+	const struct btf *btf = r->obj->btf;
+	uint32_t n = btf ? btf_type_count(btf) : 0, one = 0;
+
+	free(r->size_cands);
+	r->size_cands = NULL;
+	for (uint32_t i = 1; i < n; i++) {
+		const struct btf_type *t = btf_type_by_id(btf, i);
+		const char *name = btf_name(btf, t);
+		uint64_t size;
+		bool core = false;
+
+		if ((btf_kind(t) != BTF_KIND_STRUCT && btf_kind(t) != BTF_KIND_UNION) || !*name ||
+		    strstr(name, "___") || btf_type_size(btf, i, &size) || !fits(size, b->size, b->perf))
+			continue;
+		for (size_t j = 0; j < r->ncore_roots && !core; j++)
+			core = strcmp(r->core_roots[j], name) == 0;
+		if (core)
+			continue;
+		if (list_add(&r->size_cands, name))
+			return -ENOMEM;
+		b->n++;
+		one = i;
+	}
+	if (b->n == 1) {
+		struct found *f = realloc(r->found, (r->nfound + 1) * sizeof(*f));
+
+		if (!f)
+			return -ENOMEM;
+		r->found = f;
+		f = &f[r->nfound];
+		*f = (struct found){ .off = (Dwarf_Off)-1, .name = strdup(btf_name(btf, btf_type_by_id(btf, one))),
+				     .id = one, .converted = true };
+		if (!f->name)
+			return -ENOMEM;
+		btf_type_size(btf, one, &f->size);
+		r->nfound++;
+		b->one = f;
+	}
+	return 0;
+}
+
+int bsdk_records_by_size(struct bsdk_records *r, const struct bsdk_map *map, uint64_t size,
+			 struct bsdk_record_type *t)
+{
+	struct by_size b = { .size = size };
+	int err;
+
+	if (!r || !map || !t || map->obj != r->obj)
+		return fail(EINVAL);
+	b.perf = map->type == BPF_MAP_TYPE_PERF_EVENT_ARRAY;
+	memset(t, 0, sizeof(*t));
+	set_source(t, BSDK_RECORD_NONE);
+	err = r->dw ? walk_own(r, &b) : btf_by_size(r, &b);
+	if (err)
+		return fail(-err);
+	if (b.n > 1) {
+		set_source(t, BSDK_RECORD_AMBIGUOUS);
+		t->candidates = r->size_cands;
+		return 0;
+	}
+	if (b.n == 0)
+		return 0;
+	err = convert(r, b.one);
+	if (err == -ENOMEM)
+		return fail(ENOMEM);
+	if (err)
+		return 0;
+	set_source(t, BSDK_RECORD_SIZE);
+	fill(r, b.one, t);
+	return 0;
+}
+
+/* Every named struct or union of DWARF, own or not: --type may name any. */
+static int any_struct(struct bsdk_records *r, Dwarf_Die *die, struct by_size *b, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 16 || dwarf_child(die, &child) != 0)
+		return 0;
+	do {
+		int tag = dwarf_tag(&child);
+
+		if ((tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+		     tag == DW_TAG_typedef) && !dwarf_hasattr(&child, DW_AT_declaration) &&
+		    strcmp(type_name(&child), b->find) == 0) {
+			b->one = found_of(r, &child);
+			return b->one ? 1 : -errno;
+		}
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_lexical_block) {
+			int got = any_struct(r, &child, b, depth + 1);
+
+			if (got)
+				return got;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return 0;
+}
+
+int bsdk_records_find(struct bsdk_records *r, const char *name, struct bsdk_record_type *t)
+{
+	struct by_size b = { .find = name };
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	int id, got = 0, err;
+
+	if (!r || !name || !t)
+		return fail(EINVAL);
+	memset(t, 0, sizeof(*t));
+	set_source(t, BSDK_RECORD_NAMED);
+	id = r->obj->btf ? bsdk_btf_find_type((const struct bsdk_btf *)r->obj->btf, name) : -ENOENT;
+	if (id > 0) {
+		t->btf = (const struct bsdk_btf *)r->obj->btf;
+		t->type_id = (uint32_t)id;
+		t->name = btf_name(r->obj->btf, btf_type_by_id(r->obj->btf, (uint32_t)id));
+		t->layout = "BTF";
+		return 0;
+	}
+	while (r->dw && !got && dwarf_nextcu(r->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+
+		if (dwarf_offdie(r->dw, off + hsize, &cu))
+			got = any_struct(r, &cu, &b, 0);
+		off = next;
+	}
+	if (got < 0)
+		return fail(-got);
+	if (!got)
+		return fail(ENOENT);
+	err = convert(r, b.one);
+	if (err)
+		return fail(-err);
+	fill(r, b.one, t);
+	return 0;
+}
