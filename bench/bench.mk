@@ -1,11 +1,14 @@
 # bench/ - perf_bench: our perf and ring buffer consumers against the
 # write-loop ceiling and libbpf's, on one BPF program loaded by our loader;
-# core_bench: opening and loading a CO-RE object, with our loader and libbpf's.
+# core_bench: opening and loading a CO-RE object, with our loader and libbpf's;
+# metrics_bench: the reader's rate while /metrics is scraped 20 times a
+# second, and one scrape of 100,000 series.
 # libbpf is linked here and nowhere else.
 #
 #   make bench                      the full run (a few minutes)
 #   make bench BENCH_ARGS='-d 1 -r 3'   shorter, or any perf_bench option
 #   make bench-core                 core_bench alone (CORE_BENCH_ARGS: its options)
+#   make bench-metrics              metrics_bench alone (METRICS_BENCH_ARGS: -d SEC -r N)
 
 BENCH_ARGS ?=
 
@@ -20,11 +23,23 @@ CORE_BENCH_ARGS ?=
 $(eval $(call bpf_object,core_bench,bench/core_bench.bpf.c))
 $(eval $(call user_program,core_bench,bench/core_bench.c,-lbpf -lm))
 
+# metrics_bench: libbpfsdk-http's server, as bpfsdk run --metrics uses it.
+METRICS_BENCH_ARGS ?=
+
+$(eval $(call bpf_object,metrics_bench,bench/metrics_bench.bpf.c))
+$(eval $(call user_program,metrics_bench,bench/metrics_bench.c,$(LDLIBS_HTTP) -lpthread))
+$(BUILD)/bin/metrics_bench: $(LOADER_HTTP_LIB)
+$(BUILD)/obj/bench/metrics_bench.o: CPPFLAGS += -Iloader/http
+
 bench: all
 	$(Q)$(BUILD)/bin/perf_bench --obj $(BUILD)/bpf/perf_bench.bpf.o $(BENCH_ARGS)
 	$(Q)$(BUILD)/bin/core_bench --obj $(BUILD)/bpf/core_bench.bpf.o $(CORE_BENCH_ARGS)
+	$(Q)$(BUILD)/bin/metrics_bench -o $(BUILD)/bpf/metrics_bench.bpf.o $(METRICS_BENCH_ARGS)
+
+bench-metrics: all
+	$(Q)$(BUILD)/bin/metrics_bench -o $(BUILD)/bpf/metrics_bench.bpf.o $(METRICS_BENCH_ARGS)
 
 bench-core: all
 	$(Q)$(BUILD)/bin/core_bench --obj $(BUILD)/bpf/core_bench.bpf.o $(CORE_BENCH_ARGS)
 
-.PHONY: bench bench-core
+.PHONY: bench bench-core bench-metrics

@@ -248,81 +248,91 @@ int bsdk_metrics_set_records(struct bsdk_metrics *m, const char *object, const c
 
 /* ---- reading a map whole */
 
+/* Every element of a map, keys and values each in one buffer, and the pointers to each that
+ * the renderer takes. */
 struct snapshot {
-	unsigned char **keys, **vals;
+	unsigned char *keys, *vals;
 	size_t n, cap;
+	unsigned char **kp, **vp;
 };
 
 static void snapshot_free(struct snapshot *s)
 {
-	for (size_t i = 0; i < s->n; i++) {
-		free(s->keys[i]);
-		free(s->vals[i]);
-	}
 	free(s->keys);
 	free(s->vals);
+	free(s->kp);
+	free(s->vp);
 }
 
-static int snapshot_add(struct snapshot *s, const void *key, size_t key_size, const void *val,
-			size_t val_size)
+static int snapshot_grow(struct snapshot *s, size_t ks, size_t vs, size_t want)
 {
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 64;
-		unsigned char **k = realloc(s->keys, cap * sizeof(*k));
+	size_t cap = s->cap ? s->cap : 256;
+	unsigned char *k, *v;
 
-		if (!k)
-			return -ENOMEM;
-		s->keys = k;
-		k = realloc(s->vals, cap * sizeof(*k));
-		if (!k)
-			return -ENOMEM;
-		s->vals = k;
-		s->cap = cap;
-	}
-	s->keys[s->n] = malloc(key_size ? key_size : 1);
-	s->vals[s->n] = malloc(val_size);
-	if (!s->keys[s->n] || !s->vals[s->n]) {
-		free(s->keys[s->n]);
-		free(s->vals[s->n]);
+	while (cap < want)
+		cap *= 2;
+	if (cap == s->cap)
+		return 0;
+	k = realloc(s->keys, cap * ks);
+	if (!k)
 		return -ENOMEM;
-	}
-	memcpy(s->keys[s->n], key, key_size);
-	memcpy(s->vals[s->n], val, val_size);
-	s->n++;
+	s->keys = k;
+	v = realloc(s->vals, cap * vs);
+	if (!v)
+		return -ENOMEM;
+	s->vals = v;
+	s->cap = cap;
 	return 0;
 }
 
-/* Every element: the keys walked, each looked up. A hash map that changes meanwhile may
- * restart the walk, so it is bounded; an element deleted meanwhile is left out. */
+/* BPF_MAP_LOOKUP_BATCH, a chunk at a time (the library walks key by key where the kernel has
+ * no batches); as with any walk, an element added or deleted meanwhile may be missed or seen
+ * twice. The walk is bounded by the map's size, for a map that keeps changing under it. */
 static int snapshot_read(const struct bsdk_map *map, struct snapshot *s)
 {
 	size_t ks = bsdk_map_key_size(map), vs = bsdk_map_value_buf_size(map);
-	unsigned char *cur = malloc(ks ? ks : 1), *next = malloc(ks ? ks : 1), *val = malloc(vs);
-	size_t steps = 0, limit = 2 * (size_t)bsdk_map_max_entries(map) + 16;
+	size_t bs = bsdk_map_batch_size(map), limit = 2 * (size_t)bsdk_map_max_entries(map) + 16;
+	unsigned char *batch = malloc(bs ? bs : 8);
+	uint32_t chunk = 1024;
 	bool first = true;
-	int err = -ENOMEM;
+	int err = 0;
 
-	if (!cur || !next || !val || !vs)
-		goto out;
-	while (steps++ < limit &&
-	       (err = bsdk_map_get_next_key(map, first ? NULL : cur, next, ks)) == 0) {
-		first = false;
-		memcpy(cur, next, ks);
-		err = bsdk_map_lookup_elem(map, cur, ks, val, vs, 0);
-		if (err == -ENOENT)
-			continue;
+	if (!batch || !vs || !ks) {
+		free(batch);
+		return -ENOMEM;
+	}
+	while (!err && s->n < limit) {
+		uint32_t got = chunk;
+
+		err = snapshot_grow(s, ks, vs, s->n + chunk);
 		if (err)
 			break;
-		if ((err = snapshot_add(s, cur, ks, val, vs)))
+		err = bsdk_map_lookup_batch(map, first ? NULL : batch, batch, bs, s->keys + s->n * ks,
+					    ks, s->vals + s->n * vs, vs, &got, 0);
+		if (err == -ENOSPC && chunk < (1u << 20)) {
+			chunk *= 2;	/* a hash bucket larger than the chunk */
+			err = 0;
+			continue;
+		}
+		if (err && err != -ENOENT)
 			break;
+		first = false;
+		s->n += got;
 	}
-	if (err == -ENOENT || steps >= limit)
+	free(batch);
+	if (err == -ENOENT)
 		err = 0;
-out:
-	free(cur);
-	free(next);
-	free(val);
-	return err;
+	if (err)
+		return err;
+	s->kp = malloc((s->n ? s->n : 1) * sizeof(*s->kp));
+	s->vp = malloc((s->n ? s->n : 1) * sizeof(*s->vp));
+	if (!s->kp || !s->vp)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->n; i++) {
+		s->kp[i] = s->keys + i * ks;
+		s->vp[i] = s->vals + i * vs;
+	}
+	return 0;
 }
 
 static void render_records(struct bsdk_metrics *m, bool om, FILE *f)
@@ -378,8 +388,8 @@ int bsdk_metrics_render(struct bsdk_metrics *m, unsigned int flags, FILE *f)
 			log_error("map '%s': cannot read: %s", bsdk_map_name(m->maps[i].map),
 				  bsdk_strerror(err));
 		else
-			err = mplan_render(m->maps[i].plan, (const unsigned char *const *)s.keys,
-					   (const unsigned char *const *)s.vals, s.n, flags, f);
+			err = mplan_render(m->maps[i].plan, (const unsigned char *const *)s.kp,
+					   (const unsigned char *const *)s.vp, s.n, flags, f);
 		snapshot_free(&s);
 	}
 	if (!err)
