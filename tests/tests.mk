@@ -6,10 +6,13 @@ UNIT_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(UNIT_SRCS))
 
 $(foreach s,$(UNIT_SRCS),$(eval $(call user_object,$(s))))
 
+# Every object of the library, the extensions' passes (ext/passes.c) with
+# them, as in libbpfsdk.a: a unit test calls internal functions by name.
 $(BUILD)/tests/unit/%: $(BUILD)/obj/tests/unit/%.o $(LOADER_LIB_INTERNAL)
 	$(msg) LINK $@
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LOADER_LIB_INTERNAL) $(LDLIBS_ELF)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< \
+		-Wl,--whole-archive $(LOADER_LIB_INTERNAL) -Wl,--no-whole-archive $(LDLIBS_ELF)
 
 # BPF objects used only by the tests: tests/bpf/NAME.bpf.c ->
 # build/bpf/tests/NAME.bpf.o

@@ -16,7 +16,6 @@
 #include <unistd.h>
 
 #include "attach/attach.h"
-#include "ext/ext.h"
 
 static const char *const tracefs_roots[] = {
 	"/sys/kernel/tracing",
@@ -143,9 +142,9 @@ static bool pmu_exists(const char *pmu)
 
 bool bsdk_prog_attach_supported(const struct bsdk_prog *prog)
 {
-	if (prog->kind->attach == attach_kprobe || prog->kind->attach == attach_ksyscall)
+	if (prog->kind->method == ATTACH_KPROBE || prog->kind->method == ATTACH_KSYSCALL)
 		return pmu_exists("kprobe");
-	if (prog->kind->attach == attach_uprobe || prog->kind->attach == attach_usdt)
+	if (prog->kind->method == ATTACH_UPROBE || prog->kind->method == ATTACH_USDT)
 		return pmu_exists("uprobe");
 	return true;
 }
@@ -278,7 +277,7 @@ int kprobe_symbol(const struct bsdk_prog *prog, char *func, size_t size)
 	const char *t = prog->target;
 	size_t len = strcspn(t, "+");
 
-	if (prog->kind->attach == attach_ksyscall) {
+	if (prog->kind->method == ATTACH_KSYSCALL) {
 		if (t[len] || strchr(t, '/') ||
 		    (size_t)snprintf(func, size, "%s%s", syscall_wrappers() ? syscall_prefix() : "sys_",
 				     t) >= size)
@@ -429,7 +428,7 @@ struct bsdk_link *bsdk_prog_attach_uprobe(struct bsdk_prog *prog, bool retprobe,
 	struct bsdk_link *link;
 	int err;
 
-	if (prog->kind->prog_type != BPF_PROG_TYPE_KPROBE || prog->kind->attach != attach_uprobe) {
+	if (prog->kind->prog_type != BPF_PROG_TYPE_KPROBE || prog->kind->method != ATTACH_UPROBE) {
 		log_error("program '%s': section '%s' is not a uprobe", prog->fn.name, prog->section);
 		return fail_ptr(EINVAL);
 	}
@@ -489,3 +488,52 @@ struct bsdk_link *bsdk_prog_attach_perf_event(struct bsdk_prog *prog, int perf_f
 	link_add(prog, link);
 	return link;
 }
+
+/* ---- the methods of the section table (object/prog.c) */
+
+static attach_fn methods[ATTACH_METHODS] = {
+	[ATTACH_TRACEPOINT] = attach_tracepoint,
+	[ATTACH_RAW_TRACEPOINT] = attach_raw_tracepoint,
+	[ATTACH_KPROBE] = attach_kprobe,
+	[ATTACH_KSYSCALL] = attach_ksyscall,
+	[ATTACH_UPROBE] = attach_uprobe,
+	[ATTACH_BTF_TRACING] = attach_btf_tracing,
+	[ATTACH_BTF_ITER] = attach_btf_iter,
+};
+
+void attach_method_set(enum attach_method method, attach_fn fn)
+{
+	if (method > ATTACH_NONE && method < ATTACH_METHODS)
+		methods[method] = fn;
+}
+
+struct bsdk_link *bsdk_prog_attach(struct bsdk_prog *prog)
+{
+	struct bsdk_link *link;
+	int err;
+
+	if (prog->fd >= 0 && prog->kind->method == ATTACH_NONE) {
+		log_error("program '%s': section '%s' has no attach point of its own: %s",
+			  prog->fn.name, prog->section, prog->kind->manual);
+		return fail_ptr(EOPNOTSUPP);
+	}
+	link = link_new(prog);
+	if (!link)
+		return NULL;
+	if (!methods[prog->kind->method]) {
+		link_free(link);
+		log_error("program '%s': attaching %s programs is not in this build of the library",
+			  prog->fn.name, prog->kind->type_name);
+		return fail_ptr(EOPNOTSUPP);
+	}
+	err = methods[prog->kind->method](prog, link);
+	if (err) {
+		link_free(link);
+		return fail_ptr(-err);
+	}
+	log_info("program '%s': attached to %s '%s'", prog->fn.name,
+		 prog->kind->type_name, prog->target);
+	link_add(prog, link);
+	return link;
+}
+

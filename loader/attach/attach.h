@@ -37,4 +37,12 @@ int attach_btf_probe_load(struct bsdk_prog *prog, char *why, size_t size);
 int attach_btf_tracing(struct bsdk_prog *prog, struct bsdk_link *link);
 int attach_btf_iter(struct bsdk_prog *prog, struct bsdk_link *link);
 
+/* ---- the methods: bsdk_prog_attach() calls the one of the program's kind */
+typedef int (*attach_fn)(struct bsdk_prog *prog, struct bsdk_link *link);
+/* Set the function of a method this layer does not carry out itself
+ * (ATTACH_USDT: ext/usdt.c), from the top of the library. */
+void attach_method_set(enum attach_method method, attach_fn fn);
+/* The pass that gives a BTF-typed program its target's ID at load. */
+extern const struct obj_pass attach_btf_pass;
+
 #endif /* BPFSDK_ATTACH_H */

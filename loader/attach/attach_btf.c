@@ -120,7 +120,7 @@ int bsdk_link_iter_create(const struct bsdk_link *link)
 	union bpf_attr attr;
 	int fd;
 
-	if (!link->prog || link->prog->kind->attach != attach_btf_iter || link->link_fd < 0)
+	if (!link->prog || link->prog->kind->method != ATTACH_BTF_ITER || link->link_fd < 0)
 		return log_fail(EINVAL, "program '%s': not an iterator link",
 				link->prog ? link->prog->fn.name : "?");
 	memset(&attr, 0, sizeof(attr));
@@ -131,3 +131,24 @@ int bsdk_link_iter_create(const struct bsdk_link *link)
 				link->prog->fn.name, link->prog->target, bsdk_strerror(fd));
 	return fd;
 }
+
+/* BPF_PROG_LOAD of a BTF-typed program takes its target's ID: found at
+ * load, unless the attach policy found it already. */
+static int btf_target_attr(struct bsdk_prog *prog, union bpf_attr *attr)
+{
+	char why[512];
+
+	if (!prog->kind->btf_prefix)
+		return 0;
+	if (!prog->attach_btf_id && attach_btf_resolve(prog, why, sizeof(why)))
+		return log_fail(BSDK_ENOPROBE, "program '%s' (section '%s'): %s",
+				prog->fn.name, prog->section, why);
+	attr->attach_btf_id = prog->attach_btf_id;
+	attr->attach_btf_obj_fd = (uint32_t)prog->attach_btf_obj_fd;
+	return 0;
+}
+
+const struct obj_pass attach_btf_pass = {
+	.name = "BTF attach points",
+	.prog_attr = btf_target_attr,
+};

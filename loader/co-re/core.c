@@ -7,33 +7,33 @@
  * vmlinux.h, and the `struct task_struct___mine` a program writes itself) with a core_relo
  * record in .BTF.ext: the instruction, the local root type, an access string ("0:2:1": array
  * index 0 of the root, its member 2, that member's member 1) and what the instruction holds
- * about it (the byte offset, the size, whether it exists, ...). This file
+ * about it (the byte offset, the size, whether it exists, ...). This file is the engine; it
+ * knows BTF and instructions, never an object (ext/core_obj.c is the object's side):
  *
- *  1. reads the records and checks each against the object's own BTF and the instruction it
- *     relocates (core_relos_parse(), at open: a malformed record is one error line);
- *  2. resolves each against the kernel's BTF (kbtf.c) at open: the candidates are the kernel
- *     types with the local root's essential name ("task_struct" for task_struct___mine) and
- *     kind; the access string is followed in each by member *names*, through anonymous
- *     structs and unions and into arrays; every candidate that has the whole path must give
- *     the same value, else the relocation is in error;
- *  3. patches the instruction when relo.c links a program: an ALU immediate, a load or store
- *     offset (and its size, when the kernel's field is another size and the value read stays
- *     right: pointers and unsigned integers), or an ld_imm64.
+ *  1. core_relo_read() checks a record against the object's own BTF and the instruction it
+ *     relocates, and works out the value the local BTF gives;
+ *  2. core_calc() resolves it against the candidates it is given, the kernel types with the
+ *     local root's essential name ("task_struct" for task_struct___mine) and kind: the access
+ *     string is followed in each by member *names*, through anonymous structs and unions and
+ *     into arrays; every candidate that has the whole path must give the same value, else
+ *     the relocation is in error;
+ *  3. core_patch() patches the instruction when a program is linked: an ALU immediate, a load
+ *     or store offset (and its size, when the kernel's field is another size and the value
+ *     read stays right: pointers and unsigned integers), or an ld_imm64.
  *
  * A relocation nothing satisfies is never left with the compiler's value, which would read
  * the wrong bytes silently. Existence questions get 0; any other becomes libbpf's poison, a
  * call to the non-existent helper 0xbad2310: the verifier accepts the program when that path
  * cannot run (a field guarded by bpf_core_field_exists()), and otherwise refuses it there,
- * and core_explain() says which relocation, type, access string and C line it was.
+ * and the object's side says which relocation, type, access string and C line it was.
  */
 #include <limits.h>
 #include <stdio.h>
 #include <unistd.h>
 
-#include "object/object.h"
+#include "base/base.h"
 #include "format/btf.h"
 #include "co-re/core.h"
-#include "co-re/kbtf.h"
 
 static const char *const kind_names[] = {
 	"field_byte_offset", "field_byte_size", "field_exists", "field_signed",
@@ -668,22 +668,20 @@ static int spec_match(const struct core_relo *r, const struct core_spec *ls,
 	return 1;
 }
 
-static const char *type_label(const struct btf *btf, uint32_t id)
+const char *core_type_label(const struct btf *btf, uint32_t id)
 {
 	const struct btf_type *t = btf_type_by_id(btf, id);
 
 	return t ? btf_name(btf, t) : "";
 }
 
-int core_resolve(const struct btf *local, struct core_relo *r, const char *kbtf_path)
+int core_calc(const struct btf *local, struct core_relo *r, const struct kbtf_cand *cands, int n)
 {
 	const struct btf_type *root = btf_type_by_id(local, r->type_id);
 	const char *name = root ? btf_name(local, root) : "", *err, *why = NULL;
-	struct kbtf_cand *cands = NULL;
 	struct core_spec ls, ts;
 	struct calc lc, tc, first = { 0 };
 	size_t matched = 0;
-	int n;
 
 	r->state = BSDK_CORE_ERROR;
 	r->targ_id = 0;
@@ -705,7 +703,6 @@ int core_resolve(const struct btf *local, struct core_relo *r, const char *kbtf_
 		snprintf(r->note, sizeof(r->note), "the local type is anonymous: nothing to look for");
 		return 0;
 	}
-	n = kbtf_candidates(kbtf_path, name, btf_essential_len(name), btf_kind(root), &cands);
 	if (n < 0) {
 		r->state = BSDK_CORE_UNRESOLVED;
 		snprintf(r->note, sizeof(r->note), "kernel BTF: %s", bsdk_strerror(n));
@@ -717,8 +714,8 @@ int core_resolve(const struct btf *local, struct core_relo *r, const char *kbtf_
 
 		if (m < 0) {
 			snprintf(r->note, sizeof(r->note), "kernel type [%u] %s: the access path is too deep",
-				 cands[i].id, type_label(cands[i].btf, cands[i].id));
-			goto out;
+				 cands[i].id, core_type_label(cands[i].btf, cands[i].id));
+			return 0;
 		}
 		if (m == 0) {
 			why = why ? why : no;
@@ -727,8 +724,8 @@ int core_resolve(const struct btf *local, struct core_relo *r, const char *kbtf_
 		err = calc(r, &ts, &tc);
 		if (err) {
 			snprintf(r->note, sizeof(r->note), "kernel type [%u] %s: %s", cands[i].id,
-				 type_label(cands[i].btf, cands[i].id), err);
-			goto out;
+				 core_type_label(cands[i].btf, cands[i].id), err);
+			return 0;
 		}
 		if (matched++ == 0) {
 			first = tc;
@@ -741,7 +738,7 @@ int core_resolve(const struct btf *local, struct core_relo *r, const char *kbtf_
 				 r->targ_id, cands[i].id, (int)btf_essential_len(name), name,
 				 (unsigned long long)first.val, (unsigned long long)tc.val);
 			r->targ_id = 0;
-			goto out;
+			return 0;
 		}
 	}
 	if (matched) {
@@ -762,8 +759,6 @@ int core_resolve(const struct btf *local, struct core_relo *r, const char *kbtf_
 			snprintf(r->note, sizeof(r->note), "%d kernel type%s named '%.*s', none matches: %s",
 				 n, n == 1 ? "" : "s", (int)btf_essential_len(name), name, why);
 	}
-out:
-	free(cands);
 	return 0;
 }
 
@@ -829,7 +824,7 @@ int core_patch(const struct core_relo *r, struct bpf_insn *insn, size_t room, co
 
 /* Whether the resolved value fits the instruction r is on; if not, r becomes an error (or,
  * for a load that cannot change size and still read the value right, poisoned). */
-static void check_fits(struct core_relo *r, const struct bpf_insn *insn)
+void core_check_fits(struct core_relo *r, const struct bpf_insn *insn)
 {
 	int64_t v = (int64_t)r->value;
 	uint32_t bytes = is_mem(insn) ? mem_bytes[BPF_SIZE(insn->code) >> 3] : 0;
@@ -864,64 +859,54 @@ static void check_fits(struct core_relo *r, const struct bpf_insn *insn)
 	r->state = BSDK_CORE_ERROR;
 }
 
-/* ---- reading the records */
+/* ---- reading a record */
 
-struct parse_ctx {
-	struct core_relo *relos;
-	size_t n;
-};
+/* A record that does not hold: the reason into why, -BSDK_EBTF. */
+#define bad_record(fmt, ...) (snprintf(why, why_size, fmt, ##__VA_ARGS__), -BSDK_EBTF)
 
-#define relo_error(fmt, ...) ext_error("core_relo for section '%s': record %u: " fmt, \
-				       obj->file.secs[sec].name, i, ##__VA_ARGS__)
-
-static int core_rec(struct bsdk_obj *obj, size_t sec, uint32_t i, uint32_t n, const void *rec,
-		    void *ctx)
+int core_relo_read(const struct btf *btf, const struct bpf_core_relo *rec,
+		   const struct bpf_insn *insns, size_t ninsns, struct core_relo *out,
+		   char *why, size_t why_size)
 {
-	struct parse_ctx *pc = ctx;
-	struct bpf_core_relo cr;
+	struct bpf_core_relo cr = *rec;
 	struct core_relo r = { 0 };
 	const struct bpf_insn *insn;
 	const char *err;
 	struct core_spec spec;
 	struct calc c;
-	size_t ninsns = obj->file.secs[sec].size / sizeof(struct bpf_insn);
 	uint64_t have;
 
-	(void)n;
-	memcpy(&cr, rec, sizeof(cr));
 	if (cr.insn_off % sizeof(struct bpf_insn) || cr.insn_off / 8 >= ninsns)
-		return relo_error("instruction offset %u is not an instruction of the section", cr.insn_off);
+		return bad_record("instruction offset %u is not an instruction of the section", cr.insn_off);
 	if (cr.kind > BPF_CORE_TYPE_MATCHES)
-		return relo_error("unknown kind %u", cr.kind);
-	if (cr.type_id == 0 || !btf_type_by_id(obj->btf, cr.type_id))
-		return relo_error("type %u is not in the object's BTF", cr.type_id);
-	r.access = btf_str(obj->btf, cr.access_str_off);
+		return bad_record("unknown kind %u", cr.kind);
+	if (cr.type_id == 0 || !btf_type_by_id(btf, cr.type_id))
+		return bad_record("type %u is not in the object's BTF", cr.type_id);
+	r.access = btf_str(btf, cr.access_str_off);
 	if (!r.access)
-		return relo_error("access string offset %u is past the string section", cr.access_str_off);
-	r.sec = sec;
+		return bad_record("access string offset %u is past the string section", cr.access_str_off);
 	r.insn = cr.insn_off / 8;
-	r.index = (uint32_t)pc->n;
 	r.kind = (enum bsdk_core_kind)cr.kind;
 	r.type_id = cr.type_id;
-	err = local_spec(obj->btf, &r, &spec);
+	err = local_spec(btf, &r, &spec);
 	if (!err)
 		err = calc(&r, &spec, &c);
 	if (err)
-		return relo_error("%s access '%s' of type %u: %s", kind_names[r.kind], r.access,
+		return bad_record("%s access '%s' of type %u: %s", kind_names[r.kind], r.access,
 				  r.type_id, err);
 	r.orig = c.val;
 	r.orig_sz = c.sz;
 	r.orig_ptr_or_uint = c.ptr_or_uint;
 
 	/* The instruction must be one that carries such a value, and carry the local one. */
-	insn = (const struct bpf_insn *)obj->file.secs[sec].data + r.insn;
+	insn = insns + r.insn;
 	if (is_ld_imm64(insn)) {
 		if (r.insn + 1 >= ninsns)
-			return relo_error("is on an ld_imm64 cut off by the end of the section");
+			return bad_record("is on an ld_imm64 cut off by the end of the section");
 		have = (uint64_t)(uint32_t)insn[1].imm << 32 | (uint32_t)insn[0].imm;
 	} else if (is_mem(insn)) {
 		if (r.kind != BSDK_CORE_FIELD_BYTE_OFFSET)
-			return relo_error("%s is on a load or store (instruction %zu), which only a field offset can be",
+			return bad_record("%s is on a load or store (instruction %zu), which only a field offset can be",
 					  kind_names[r.kind], r.insn);
 		have = (uint64_t)(int64_t)insn->off;
 	} else if (is_alu_imm(insn)) {
@@ -929,195 +914,23 @@ static int core_rec(struct bsdk_obj *obj, size_t sec, uint32_t i, uint32_t n, co
 		if (BPF_CLASS(insn->code) == BPF_ALU || c.val <= UINT32_MAX)
 			have &= UINT32_MAX;
 	} else {
-		return relo_error("is on instruction %zu (code %#x), which cannot carry a relocated value",
+		return bad_record("is on instruction %zu (code %#x), which cannot carry a relocated value",
 				  r.insn, insn->code);
 	}
 	if (c.validate && r.kind != BSDK_CORE_ENUMVAL_VALUE && have != c.val &&
 	    !(is_alu_imm(insn) && (have & UINT32_MAX) == (c.val & UINT32_MAX)))
-		return relo_error("instruction %zu holds %llu where the object's BTF gives %s '%s' %llu",
+		return bad_record("instruction %zu holds %llu where the object's BTF gives %s '%s' %llu",
 				  r.insn, (unsigned long long)have, kind_names[r.kind], r.access,
 				  (unsigned long long)c.val);
-	r.desc = spec_desc(obj->btf, &r, &spec);
+	r.desc = spec_desc(btf, &r, &spec);
 	if (!r.desc)
 		return fail(ENOMEM);
 	r.state = BSDK_CORE_UNRESOLVED;
-	if (array_push(&pc->relos, &pc->n, &r, sizeof(r))) {
-		free(r.desc);
-		return -ENOMEM;
-	}
+	*out = r;
 	return 0;
 }
 
-static int relo_cmp(const void *a, const void *b)
+const char *core_kind_name(enum bsdk_core_kind kind)
 {
-	const struct core_relo *x = a, *y = b;
-
-	if (x->sec != y->sec)
-		return x->sec < y->sec ? -1 : 1;
-	return (x->insn > y->insn) - (x->insn < y->insn);
-}
-
-int core_relos_parse(struct bsdk_obj *obj, const char *p, uint32_t len)
-{
-	struct parse_ctx pc = { 0 };
-	int err = btf_ext_walk(obj, p, len, "core_relo", sizeof(struct bpf_core_relo), core_rec, &pc);
-
-	obj->core = pc.relos;
-	obj->ncore = pc.n;
-	if (err)
-		return err;
-	if (obj->ncore > 1)
-		qsort(obj->core, obj->ncore, sizeof(*obj->core), relo_cmp);
-	for (size_t i = 1; i < obj->ncore; i++)
-		if (relo_cmp(&obj->core[i - 1], &obj->core[i]) == 0)
-			return ext_error("core_relo for section '%s': instruction %zu is relocated twice",
-					 obj->file.secs[obj->core[i].sec].name, obj->core[i].insn);
-	return 0;
-}
-
-void core_relos_free(struct bsdk_obj *obj)
-{
-	for (size_t i = 0; i < obj->ncore; i++)
-		free(obj->core[i].desc);
-	free(obj->core);
-	obj->core = NULL;
-	obj->ncore = 0;
-}
-
-int core_resolve_all(struct bsdk_obj *obj)
-{
-	const char *path = obj->btf_path;
-	int err;
-
-	if (!obj->ncore)
-		return 0;
-	/* No kernel BTF is not an error yet: inspect lists the relocations; load refuses. */
-	if (!path && access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
-		for (size_t i = 0; i < obj->ncore; i++)
-			snprintf(obj->core[i].note, sizeof(obj->core[i].note),
-				 "no kernel BTF: /sys/kernel/btf/vmlinux: %s", strerror(errno));
-		log_debug("'%s': %zu CO-RE relocations, no kernel BTF to resolve them", obj->name,
-			  obj->ncore);
-		return 0;
-	}
-	for (size_t i = 0; i < obj->ncore; i++) {
-		struct core_relo *r = &obj->core[i];
-
-		err = core_resolve(obj->btf, r, path);
-		if (err)
-			return err;
-		check_fits(r, (const struct bpf_insn *)obj->file.secs[r->sec].data + r->insn);
-	}
-	return 0;
-}
-
-const struct core_relo *core_relos_in(const struct bsdk_obj *obj, size_t sec, size_t first,
-				      size_t count, size_t *n)
-{
-	size_t lo = 0, hi = obj->ncore, start;
-
-	while (lo < hi) {	/* the first at or after (sec, first) */
-		size_t mid = lo + (hi - lo) / 2;
-		const struct core_relo *r = &obj->core[mid];
-
-		if (r->sec < sec || (r->sec == sec && r->insn < first))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	start = lo;
-	while (lo < obj->ncore && obj->core[lo].sec == sec && obj->core[lo].insn < first + count)
-		lo++;
-	*n = lo - start;
-	return *n ? &obj->core[start] : NULL;
-}
-
-int core_link(const struct bsdk_obj *obj, const struct func *fn, struct linked *out, size_t base,
-	      const char *prog)
-{
-	size_t n;
-	const struct core_relo *r = core_relos_in(obj, fn->sec, fn->first, fn->count, &n);
-
-	for (size_t i = 0; i < n; i++, r++) {
-		size_t pc = base + (r->insn - fn->first);
-		int err = core_patch(r, &out->insns[pc], out->count - pc, prog);
-
-		if (!err)
-			err = array_push(&out->core, &out->ncore, &(struct core_use){ pc, r },
-					 sizeof(struct core_use));
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-int core_check_load(const struct bsdk_obj *obj)
-{
-	for (size_t p = 0; p < obj->nprogs; p++) {
-		const struct bsdk_prog *prog = &obj->progs[p];
-
-		for (size_t i = 0; prog->autoload && i < prog->ncore; i++) {
-			const struct core_relo *r = prog->core[i].relo;
-
-			if (r->state == BSDK_CORE_UNRESOLVED)
-				return obj_fail(obj, BSDK_ENOTSUPP,
-						"program '%s': %zu CO-RE relocation%s cannot be resolved (%s); name a kernel BTF file in bsdk_obj_open_opts.btf_path (bpfsdk --btf)",
-						prog->fn.name, prog->ncore, prog->ncore == 1 ? "" : "s",
-						r->note);
-			if (r->state == BSDK_CORE_ERROR)
-				return obj_fail(obj, BSDK_ERELO,
-						"program '%s': CO-RE relocation %u (%s %s, access '%s'): %s",
-						prog->fn.name, r->index, kind_names[r->kind], r->desc,
-						r->access, r->note);
-		}
-	}
-	return 0;
-}
-
-void core_explain(const struct bsdk_prog *prog, const struct linked *l, long insn)
-{
-	const struct bpf_line_info *li = NULL;
-	const struct core_relo *r = NULL;
-	char where[512] = "";
-
-	for (size_t i = 0; insn >= 0 && i < l->ncore; i++)
-		if (l->core[i].insn == (size_t)insn)
-			r = l->core[i].relo;
-	if (!r || r->state != BSDK_CORE_POISONED)
-		return;
-	for (size_t i = 0; i < l->nline; i++)
-		if (l->line[i].insn_off <= (unsigned long)insn)
-			li = &l->line[i];
-	if (li)
-		snprintf(where, sizeof(where), " at %s:%u", btf_str(prog->obj->btf, li->file_name_off),
-			 BPF_LINE_INFO_LINE_NUM(li->line_col));
-	log_error("  instruction %ld is CO-RE relocation %u (%s %s, access '%s')%s, which the kernel's BTF cannot satisfy: %s",
-		  insn, r->index, kind_names[r->kind], r->desc, r->access, where,
-		  r->note);
-}
-
-/* ---- the public accessors */
-
-size_t bsdk_prog_core_relo_count(const struct bsdk_prog *prog) { return prog->ncore; }
-
-int bsdk_prog_core_relo(const struct bsdk_prog *prog, size_t i, struct bsdk_core_relo_info *info)
-{
-	const struct core_relo *r;
-
-	if (i >= prog->ncore)
-		return fail(ERANGE);
-	r = prog->core[i].relo;
-	memset(info, 0, sizeof(*info));
-	info->kind = r->kind;
-	info->kind_name = kind_names[r->kind];
-	info->insn = prog->core[i].insn;
-	info->access = r->access;
-	info->spec = r->desc;
-	info->local_value = r->orig;
-	info->state = r->state;
-	info->value = r->state == BSDK_CORE_RESOLVED ? r->value : 0;
-	info->target_type_id = r->targ_id;
-	info->target_type = r->targ_btf ? type_label(r->targ_btf, r->targ_id) : "";
-	info->note = r->note;
-	return 0;
+	return kind < ARRAY_SIZE(kind_names) ? kind_names[kind] : "?";
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
- * core.h - CO-RE relocations (see core.c): what .BTF.ext's core_relo records ask, and what
- * they resolved to against the kernel's BTF. Not installed.
+ * core.h - the CO-RE engine (see core.c): what .BTF.ext's core_relo records ask, and what
+ * they resolve to against candidate types of the kernel's BTF. It knows BTF and instructions,
+ * never an object. Not installed.
  */
 #ifndef BPFSDK_CORE_H
 #define BPFSDK_CORE_H
@@ -13,10 +14,9 @@
 
 #include "bpfsdk.h"
 
+#include "co-re/kbtf.h"
+
 struct btf;
-struct bsdk_obj;
-struct bsdk_prog;
-struct linked;
 
 /* The longest access string followed: members, anonymous hops and array indices. */
 #define CORE_SPEC_MAX 64
@@ -61,40 +61,28 @@ struct core_relo {
 	char note[192];		/* POISONED, ERROR, UNRESOLVED: why */
 };
 
-/* A CO-RE relocation applied in a linked program. */
-struct core_use {
-	size_t insn;		/* in the linked program */
-	const struct core_relo *relo;
-};
-
-/* Read the core_relo list of .BTF.ext (len bytes at p) into obj->core, checking each record
- * against the object's BTF and the instruction it relocates: one error line for the first bad
- * one. */
-int core_relos_parse(struct bsdk_obj *obj, const char *p, uint32_t len);
-/* Resolve every relocation against the kernel BTF (obj->btf_path, or the running kernel's).
- * When there is no kernel BTF to read, they stay UNRESOLVED and load fails; inspect still
- * lists them. */
-int core_resolve_all(struct bsdk_obj *obj);
-/* Resolve one relocation: r->state and value set. 0, or -errno when the kernel BTF cannot be
- * read at all. */
-int core_resolve(const struct btf *local, struct core_relo *r, const char *kbtf_path);
+/* Read one core_relo record of .BTF.ext into *out (its sec and index are the caller's to
+ * set): check it against the object's BTF and against the instruction it relocates, one of
+ * the ninsns at insns, and work out what the local BTF says (out->orig). 0; -BSDK_EBTF with
+ * the reason in why; -ENOMEM. */
+int core_relo_read(const struct btf *btf, const struct bpf_core_relo *rec,
+		   const struct bpf_insn *insns, size_t ninsns, struct core_relo *out,
+		   char *why, size_t why_size);
+/* Resolve r against the candidates, the kernel types the caller found with the local root's
+ * essential name and kind (n < 0: they could not be read, -n the errno): r->state, value and
+ * note set. 0, or n when r needed the candidates and there were none to read. */
+int core_calc(const struct btf *local, struct core_relo *r, const struct kbtf_cand *cands,
+	      int n);
+/* Whether the resolved value fits the instruction r is on; if not, r becomes an error (or,
+ * for a load that cannot change size and still read the value right, poisoned). */
+void core_check_fits(struct core_relo *r, const struct bpf_insn *insn);
 /* Apply r to the instruction at insn (room instructions from there on). 0, or an error
  * already logged. */
 int core_patch(const struct core_relo *r, struct bpf_insn *insn, size_t room, const char *prog);
-/* Patch the CO-RE relocations of fn, which lies at base in out, and list them in out->core. */
-struct func;
-int core_link(const struct bsdk_obj *obj, const struct func *fn, struct linked *out, size_t base,
-	      const char *prog);
-/* The relocations of section sec's instructions [first, first + count), in order. */
-const struct core_relo *core_relos_in(const struct bsdk_obj *obj, size_t sec, size_t first,
-				      size_t count, size_t *n);
-/* Before load: fail, saying why, when a program to load uses a relocation that is unresolved
- * (no kernel BTF) or in error. */
-int core_check_load(const struct bsdk_obj *obj);
-/* After a verifier rejection at instruction insn: when it is a poisoned relocation, say which
- * and why. */
-void core_explain(const struct bsdk_prog *prog, const struct linked *l, long insn);
-void core_relos_free(struct bsdk_obj *obj);
+/* "field_byte_offset", ...: for messages. */
+const char *core_kind_name(enum bsdk_core_kind kind);
+/* A BTF type's name by ID, "" for none. */
+const char *core_type_label(const struct btf *btf, uint32_t id);
 
 /* libbpf's poison: a call of a helper that does not exist, 0xbad2310 ("bad relo"). */
 #define CORE_POISON_IMM 0xbad2310

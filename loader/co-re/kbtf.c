@@ -66,13 +66,6 @@ static struct kbtf *kbtfs;
  * threads at once. What is built is only read afterwards. */
 static pthread_mutex_t kbtf_lock = PTHREAD_MUTEX_INITIALIZER;
 
-size_t btf_essential_len(const char *name)
-{
-	const char *flavour = strstr(name, "___");
-
-	return flavour ? (size_t)(flavour - name) : strlen(name);
-}
-
 static uint32_t name_hash(const char *s, size_t len)
 {
 	uint32_t h = 2166136261u;	/* FNV-1a */

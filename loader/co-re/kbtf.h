@@ -37,10 +37,6 @@ struct kbtf_cand {
 	int btf_obj_fd;		/* as in kbtf_find() */
 };
 
-/* The length of name's essential part: up to a "___" that starts a flavour suffix
- * ("task_struct___old" -> 11), all of it when there is none. */
-size_t btf_essential_len(const char *name);
-
 /* Every type of kind (ENUM and ENUM64 count as one kind) whose essential name equals the
  * first len bytes of name: in vmlinux, or when vmlinux has none, in the modules. *cands is
  * malloc'ed (the caller frees it; NULL when the count is 0). The count, or -errno. */

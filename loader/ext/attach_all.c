@@ -61,31 +61,31 @@ int bsdk_prog_attach_check(struct bsdk_prog *prog, char *why, size_t size)
 	const struct attach_kind *k = prog->kind;
 	char func[256];
 
-	if (!k->attach) {
+	if (k->method == ATTACH_NONE) {
 		snprintf(why, size, "%s programs have no attach point of their own: %s",
 			 k->type_name, k->manual);
 		return fail(EOPNOTSUPP);
 	}
-	if (k->attach == attach_uprobe && !uprobe_target_complete(prog->target)) {
+	if (k->method == ATTACH_UPROBE && !uprobe_target_complete(prog->target)) {
 		snprintf(why, size, "the section names no binary (uprobe/PATH:FUNCTION[+OFFSET]): attach it with bsdk_prog_attach_uprobe()");
 		return fail(EOPNOTSUPP);
 	}
-	if (k->attach == attach_usdt && !*prog->target) {
+	if (k->method == ATTACH_USDT && !*prog->target) {
 		snprintf(why, size, "the section names no binary (usdt/PATH:PROVIDER:NAME): attach it with bsdk_prog_attach_usdt()");
 		return fail(EOPNOTSUPP);
 	}
 	if (!bsdk_prog_attach_supported(prog)) {
 		snprintf(why, size, "this kernel cannot attach %s programs (no %s PMU)",
-			 k->type_name, k->attach == attach_uprobe || k->attach == attach_usdt ? "uprobe" : "kprobe");
+			 k->type_name, k->method == ATTACH_UPROBE || k->method == ATTACH_USDT ? "uprobe" : "kprobe");
 		return fail(BSDK_ENOTSUPP);
 	}
-	if ((k->attach == attach_kprobe || k->attach == attach_ksyscall) &&
+	if ((k->method == ATTACH_KPROBE || k->method == ATTACH_KSYSCALL) &&
 	    kprobe_symbol(prog, func, sizeof(func)) == 0 && ksym_missing(func)) {
 		snprintf(why, size, "kernel function '%s' does not exist on this kernel (not in /proc/kallsyms)",
 			 func);
 		return fail(BSDK_ENOPROBE);
 	}
-	if (k->attach == attach_tracepoint && tracepoint_missing(prog->target)) {
+	if (k->method == ATTACH_TRACEPOINT && tracepoint_missing(prog->target)) {
 		snprintf(why, size, "tracepoint '%s' does not exist on this kernel", prog->target);
 		return fail(BSDK_ENOPROBE);
 	}
@@ -167,9 +167,9 @@ static int attach_all(struct bsdk_obj *obj, unsigned int flags, int *last_err)
 		if (prog->fd < 0 || prog->attached)
 			continue;	/* not loaded, or attached already: the caller's */
 		/* loaded without bsdk_obj_attach_prepare(): the same reasons */
-		if (!prog->kind->attach ||
-		    (prog->kind->attach == attach_uprobe && !uprobe_target_complete(prog->target)) ||
-		    (prog->kind->attach == attach_usdt && !*prog->target)) {
+		if (prog->kind->method == ATTACH_NONE ||
+		    (prog->kind->method == ATTACH_UPROBE && !uprobe_target_complete(prog->target)) ||
+		    (prog->kind->method == ATTACH_USDT && !*prog->target)) {
 			bsdk_prog_attach_check(prog, why, sizeof(why));
 			left_out(prog, require_all, why);
 			*last_err = EOPNOTSUPP;

@@ -14,12 +14,19 @@
  * excluded), 0 if there is none (RFC 3629); ASCII is the caller's. */
 size_t utf8_len(const unsigned char *p, const unsigned char *end);
 
-/* ---- globals.c */
-/* Map the global data map just created and filled (.rodata read-only: it is frozen). */
-int globals_mmap(struct bsdk_map *map);
-void globals_unmap(struct bsdk_map *map);
+/* ---- the passes the top of the library registers (passes.c) */
+extern const struct obj_pass core_pass;		/* core_obj.c */
+extern const struct obj_pass extern_pass;	/* extern.c */
+extern const struct obj_pass globals_pass;	/* globals.c */
 
-/* obj.c: the symbol of global variable name and the data map that holds it, or NULL. */
+/* ---- core_obj.c: the object's CO-RE relocations */
+struct btf;
+struct core_relo;
+/* Resolve one relocation against the kernel BTF at kbtf_path (NULL: the running kernel's):
+ * r->state and value set. 0, or -errno when the kernel BTF cannot be read at all. */
+int core_resolve(const struct btf *local, struct core_relo *r, const char *kbtf_path);
+
+/* ---- globals.c: the symbol of global variable name and the data map that holds it, or NULL. */
 const GElf_Sym *obj_global_find(const struct bsdk_obj *obj, const char *name,
 				struct bsdk_map **map);
 
@@ -43,23 +50,10 @@ struct ext {
 	uint64_t addr;		/* untyped KSYM */
 	uint32_t kernel_btf_id;
 	int kernel_btf_fd;	/* 0: vmlinux */
-	int16_t fd_idx;		/* KFUNC in a module: its slot in obj->fd_array */
+	int16_t fd_idx;		/* KFUNC in a module: its slot in the fd_array of BPF_PROG_LOAD */
 	char value[96];		/* resolved: the value, in words */
 	char why[192];		/* not resolved: the reason, in words */
 };
-/* At open: find the externs, lay out .kconfig (a map), fix the BTF for the kernel. */
-int externs_collect(struct bsdk_obj *obj);
-const struct ext *extern_by_name(const struct bsdk_obj *obj, const char *name, size_t *index);
-/* Resolve every extern against the running kernel; the count of those that
- * cannot be (weak ones never count), or -errno. Records, never logs. */
-int externs_resolve(struct bsdk_obj *obj);
-/* At load: resolve, log what cannot be, fill .kconfig. 0 or -ENOENT. */
-int externs_load(struct bsdk_obj *obj);
-/* Write extern relocation r (KSYM, KFUNC) into the linked instruction insn. */
-void extern_apply(const struct bsdk_obj *obj, const struct relo *r, struct bpf_insn *insn);
-/* When the verifier stopped at instruction insn of l, a poisoned call of a
- * weak kfunc the kernel lacks: say so, naming it. */
-void extern_explain(const struct bsdk_prog *prog, const struct linked *l, long insn);
 /* The configuration parser, for the unit tests: find name's value in a
  * kernel config text (1, 0 when absent, -EINVAL), and store it as e's type
  * wants (0, or -EINVAL with the reason in err). */

@@ -50,6 +50,37 @@
 
 static const char *const kind_names[] = { "kconfig", "ksym", "kfunc" };
 
+/* The externs of an object, and what they resolved to: obj_state() of ext_key. */
+struct ext_state {
+	struct ext *exts;	/* sorted by name */
+	size_t nexts;
+	size_t kconfig_map;	/* index of the ".kconfig" map, SIZE_MAX: none */
+	bool resolved;		/* externs_resolve() ran */
+	int *fd_array;		/* module BTF fds of kfunc calls, for BPF_PROG_LOAD */
+	size_t nfd_array;
+};
+
+static const char ext_key;
+
+static void ext_state_free(void *p)
+{
+	struct ext_state *xs = p;
+
+	free(xs->exts);
+	free(xs->fd_array);
+	free(xs);
+}
+
+/* An object without externs has this state: none. */
+static struct ext_state no_externs = { .kconfig_map = SIZE_MAX };
+
+static struct ext_state *ext_state_of(const struct bsdk_obj *obj)
+{
+	struct ext_state *xs = obj_state_find(obj, &ext_key);
+
+	return xs ? xs : &no_externs;
+}
+
 /* ---- The kernel's configuration text ----------------------------------- */
 
 /* The text of the running kernel's configuration, read once: /proc/config.gz
@@ -433,10 +464,11 @@ static void datasec_to_struct(struct btf *btf, uint32_t sec_id, uint32_t int_id)
 
 static void externs_fix_btf(struct bsdk_obj *obj, uint32_t kcfg_sec, uint32_t ksym_sec)
 {
+	struct ext_state *xs = ext_state_of(obj);
 	struct btf *btf = obj->btf;
 	uint32_t int_id = any_int(btf);
 
-	if (kcfg_sec && obj->kconfig_map != SIZE_MAX) {
+	if (kcfg_sec && xs->kconfig_map != SIZE_MAX) {
 		struct btf_type *sec = (struct btf_type *)btf_type_by_id(btf, kcfg_sec);
 		struct btf_var_secinfo *vs = (struct btf_var_secinfo *)(sec + 1);
 		uint16_t kept = 0;
@@ -449,10 +481,10 @@ static void externs_fix_btf(struct bsdk_obj *obj, uint32_t kcfg_sec, uint32_t ks
 
 			if (var && btf_kind(var) == BTF_KIND_VAR)
 				((struct btf_var *)(var + 1))->linkage = BTF_VAR_GLOBAL_ALLOCATED;
-			for (size_t k = 0; var && k < obj->nexts; k++) {
-				if (obj->exts[k].btf_id == vs[i].type) {
+			for (size_t k = 0; var && k < xs->nexts; k++) {
+				if (xs->exts[k].btf_id == vs[i].type) {
 					vs[kept] = vs[i];
-					vs[kept++].offset = obj->exts[k].offset;
+					vs[kept++].offset = xs->exts[k].offset;
 					break;
 				}
 			}
@@ -460,7 +492,7 @@ static void externs_fix_btf(struct bsdk_obj *obj, uint32_t kcfg_sec, uint32_t ks
 		sec->info = EXT_BTF_INFO(BTF_KIND_DATASEC, kept);
 		/* the kernel wants them in offset order */
 		qsort(vs, kept, sizeof(*vs), secinfo_offset_cmp);
-		sec->size = obj->maps[obj->kconfig_map].value_size;
+		sec->size = obj->maps[xs->kconfig_map].value_size;
 	} else if (kcfg_sec) {
 		datasec_to_struct(btf, kcfg_sec, int_id);
 	}
@@ -484,9 +516,10 @@ static void externs_fix_btf(struct bsdk_obj *obj, uint32_t kcfg_sec, uint32_t ks
 	}
 }
 
-/* One DATASEC's externs into obj->exts. */
+/* One DATASEC's externs into xs->exts. */
 static int collect_sec(struct bsdk_obj *obj, uint32_t sec_id, bool kconfig)
 {
+	struct ext_state *xs = ext_state_of(obj);
 	const struct btf_type *sec = btf_type_by_id(obj->btf, sec_id);
 	const struct btf_var_secinfo *vs = btf_secinfos(sec);
 
@@ -526,19 +559,23 @@ static int collect_sec(struct bsdk_obj *obj, uint32_t sec_id, bool kconfig)
 			/* extern const void sym __ksym: only its address */
 			e.typed = vt != NULL && e.type_id != 0;
 		}
-		if (array_push(&obj->exts, &obj->nexts, &e, sizeof(e)))
+		if (array_push(&xs->exts, &xs->nexts, &e, sizeof(e)))
 			return -ENOMEM;
 	}
 	return 0;
 }
 
-int externs_collect(struct bsdk_obj *obj)
+static int externs_collect(struct bsdk_obj *obj)
 {
 	uint32_t kcfg_sec = 0, ksym_sec = 0, off = 0;
+	struct ext_state *xs;
 	struct bsdk_map *map;
 	int err = 0;
 
-	obj->kconfig_map = SIZE_MAX;
+	xs = obj_state(obj, &ext_key, sizeof(*xs), ext_state_free);
+	if (!xs)
+		return -errno;
+	xs->kconfig_map = SIZE_MAX;
 	if (!obj->btf) {
 		for (size_t i = 1; i < obj->file.nsyms; i++) {
 			const GElf_Sym *s = &obj->file.syms[i];
@@ -558,10 +595,10 @@ int externs_collect(struct bsdk_obj *obj)
 		err = collect_sec(obj, ksym_sec, false);
 	if (err)
 		return err;
-	if (obj->nexts)
-		qsort(obj->exts, obj->nexts, sizeof(*obj->exts), ext_cmp);
-	for (size_t i = 0; i < obj->nexts; i++) {
-		struct ext *e = &obj->exts[i];
+	if (xs->nexts)
+		qsort(xs->exts, xs->nexts, sizeof(*xs->exts), ext_cmp);
+	for (size_t i = 0; i < xs->nexts; i++) {
+		struct ext *e = &xs->exts[i];
 
 		if (e->kind != EXT_KCONFIG)
 			continue;
@@ -583,19 +620,19 @@ int externs_collect(struct bsdk_obj *obj)
 		map->init_data = calloc(1, map->value_size);
 		if (!map->init_data)
 			return -ENOMEM;
-		obj->kconfig_map = (size_t)(map - obj->maps);
+		xs->kconfig_map = (size_t)(map - obj->maps);
 	}
 	externs_fix_btf(obj, kcfg_sec, ksym_sec);
 	return 0;
 }
 
-const struct ext *extern_by_name(const struct bsdk_obj *obj, const char *name, size_t *index)
+static const struct ext *ext_find(const struct ext_state *xs, const char *name, size_t *index)
 {
-	for (size_t i = 0; i < obj->nexts; i++) {
-		if (strcmp(obj->exts[i].name, name) == 0) {
+	for (size_t i = 0; i < xs->nexts; i++) {
+		if (strcmp(xs->exts[i].name, name) == 0) {
 			if (index)
 				*index = i;
-			return &obj->exts[i];
+			return &xs->exts[i];
 		}
 	}
 	return NULL;
@@ -807,34 +844,36 @@ static int resolve_btf(struct bsdk_obj *obj, struct ext *e, int kind)
 	return 0;
 }
 
-/* Give each module BTF fd a kfunc call needs its slot in obj->fd_array;
+/* Give each module BTF fd a kfunc call needs its slot in xs->fd_array;
  * slot 0 stays unused, as off 0 means vmlinux. */
 static int fd_array_slot(struct bsdk_obj *obj, struct ext *e)
 {
+	struct ext_state *xs = ext_state_of(obj);
 	int zero = 0;
 
-	for (size_t i = 1; i < obj->nfd_array; i++) {
-		if (obj->fd_array[i] == e->kernel_btf_fd) {
+	for (size_t i = 1; i < xs->nfd_array; i++) {
+		if (xs->fd_array[i] == e->kernel_btf_fd) {
 			e->fd_idx = (int16_t)i;
 			return 0;
 		}
 	}
-	if (obj->nfd_array == 0 && array_push(&obj->fd_array, &obj->nfd_array, &zero, sizeof(int)))
+	if (xs->nfd_array == 0 && array_push(&xs->fd_array, &xs->nfd_array, &zero, sizeof(int)))
 		return -ENOMEM;
-	if (obj->nfd_array >= INT16_MAX)
+	if (xs->nfd_array >= INT16_MAX)
 		return -E2BIG;
-	if (array_push(&obj->fd_array, &obj->nfd_array, &e->kernel_btf_fd, sizeof(int)))
+	if (array_push(&xs->fd_array, &xs->nfd_array, &e->kernel_btf_fd, sizeof(int)))
 		return -ENOMEM;
-	e->fd_idx = (int16_t)(obj->nfd_array - 1);
+	e->fd_idx = (int16_t)(xs->nfd_array - 1);
 	return 0;
 }
 
-int externs_resolve(struct bsdk_obj *obj)
+static int externs_resolve(struct bsdk_obj *obj)
 {
-	const char **want = calloc(obj->nexts + 1, sizeof(*want));
-	uint64_t *addrs = calloc(obj->nexts + 1, sizeof(*addrs));
-	bool *found = calloc(obj->nexts + 1, sizeof(*found));
-	uint8_t *kcfg = obj->kconfig_map != SIZE_MAX ? obj->maps[obj->kconfig_map].init_data : NULL;
+	struct ext_state *xs = ext_state_of(obj);
+	const char **want = calloc(xs->nexts + 1, sizeof(*want));
+	uint64_t *addrs = calloc(xs->nexts + 1, sizeof(*addrs));
+	bool *found = calloc(xs->nexts + 1, sizeof(*found));
+	uint8_t *kcfg = xs->kconfig_map != SIZE_MAX ? obj->maps[xs->kconfig_map].init_data : NULL;
 	size_t nwant = 0;
 	int failed = 0, kerr = 0;
 
@@ -850,17 +889,17 @@ int externs_resolve(struct bsdk_obj *obj)
 	 * of untyped ksyms, and the wrappers of a kernel without BTF. One
 	 * pass for every name needed. */
 	want[nwant++] = SYSCALL_WRAPPER_SYM;
-	if (extern_by_name(obj, "LINUX_HAS_SYSCALL_WRAPPER", NULL) &&
+	if (ext_find(xs, "LINUX_HAS_SYSCALL_WRAPPER", NULL) &&
 	    kbtf_find(obj->btf_path, SYSCALL_WRAPPER_SYM, BTF_KIND_FUNC, NULL, NULL, NULL) == 0)
 		found[0] = true;
-	for (size_t i = 0; i < obj->nexts; i++)
-		if (obj->exts[i].kind == EXT_KSYM && !obj->exts[i].typed)
-			want[nwant++] = obj->exts[i].name;
-	if (nwant > 1 || (!found[0] && extern_by_name(obj, "LINUX_HAS_SYSCALL_WRAPPER", NULL)))
+	for (size_t i = 0; i < xs->nexts; i++)
+		if (xs->exts[i].kind == EXT_KSYM && !xs->exts[i].typed)
+			want[nwant++] = xs->exts[i].name;
+	if (nwant > 1 || (!found[0] && ext_find(xs, "LINUX_HAS_SYSCALL_WRAPPER", NULL)))
 		kerr = kallsyms_lookup(want, nwant, addrs, found);
 
-	for (size_t i = 0, k = 1; i < obj->nexts; i++) {
-		struct ext *e = &obj->exts[i];
+	for (size_t i = 0, k = 1; i < xs->nexts; i++) {
+		struct ext *e = &xs->exts[i];
 		int err = 0;
 
 		e->resolved = false;
@@ -912,11 +951,12 @@ int externs_resolve(struct bsdk_obj *obj)
 	return failed;
 }
 
-int externs_load(struct bsdk_obj *obj)
+static int externs_load(struct bsdk_obj *obj)
 {
+	struct ext_state *xs = ext_state_of(obj);
 	int failed;
 
-	if (!obj->nexts)
+	if (!xs->nexts)
 		return 0;
 	failed = externs_resolve(obj);
 	if (failed < 0)
@@ -929,8 +969,8 @@ int externs_load(struct bsdk_obj *obj)
 		log_error("'%s': %d externs cannot be resolved on this kernel:", obj->name, failed);
 	else
 		snprintf(lead, sizeof(lead), "'%.1000s': ", obj->name);
-	for (size_t i = 0; i < obj->nexts; i++) {
-		const struct ext *e = &obj->exts[i];
+	for (size_t i = 0; i < xs->nexts; i++) {
+		const struct ext *e = &xs->exts[i];
 
 		if (e->resolved)
 			log_debug("'%s': %s extern '%s' = %s", obj->name, kind_names[e->kind], e->name, e->value);
@@ -947,12 +987,13 @@ int externs_load(struct bsdk_obj *obj)
 
 /* ---- Applying at link --------------------------------------------------- */
 
-void extern_apply(const struct bsdk_obj *obj, const struct relo *r, struct bpf_insn *insn)
+static void extern_apply(const struct bsdk_obj *obj, const struct relo *r, struct bpf_insn *insn)
 {
-	const struct ext *e = &obj->exts[r->ext];
+	struct ext_state *xs = ext_state_of(obj);
+	const struct ext *e = &xs->exts[r->ext];
 
 	if (r->kind == BSDK_RELO_KFUNC) {
-		if (e->resolved || !obj->exts_resolved) {
+		if (e->resolved || !xs->resolved) {
 			/* before resolution (at open): a kfunc call, ID unknown */
 			insn->src_reg = BPF_PSEUDO_KFUNC_CALL;
 			insn->imm = (int32_t)e->kernel_btf_id;
@@ -976,9 +1017,9 @@ void extern_apply(const struct bsdk_obj *obj, const struct relo *r, struct bpf_i
 	}
 }
 
-void extern_explain(const struct bsdk_prog *prog, const struct linked *l, long insn)
+static void extern_explain(const struct bsdk_prog *prog, const struct linked *l, long insn)
 {
-	const struct bsdk_obj *obj = prog->obj;
+	const struct ext_state *xs = ext_state_of(prog->obj);
 	const struct bpf_insn *in;
 	int64_t idx;
 
@@ -987,36 +1028,104 @@ void extern_explain(const struct bsdk_prog *prog, const struct linked *l, long i
 	in = &l->insns[insn];
 	idx = (int64_t)in->imm - KFUNC_POISON;
 	if (in->code != (BPF_JMP | BPF_CALL) || in->src_reg != 0 || idx < 0 ||
-	    (uint64_t)idx >= obj->nexts || obj->exts[idx].kind != EXT_KFUNC)
+	    (uint64_t)idx >= xs->nexts || xs->exts[idx].kind != EXT_KFUNC)
 		return;
 	log_error("  instruction %ld calls kfunc '%s', which this kernel does not have (%s); it is __weak, so the call must be behind bpf_ksym_exists(%s)",
-		  insn, obj->exts[idx].name, obj->exts[idx].why, obj->exts[idx].name);
+		  insn, xs->exts[idx].name, xs->exts[idx].why, xs->exts[idx].name);
 }
+
+/* A use of an extern (an undefined symbol): a kfunc call, or an ld_imm64
+ * of a kconfig variable (its place in .kconfig), a ksym variable or a
+ * kfunc's address. externs_collect() found them all. */
+static int extern_relo(struct bsdk_obj *obj, size_t sec, size_t n, const struct bpf_insn *insn,
+		       struct relo *out)
+{
+	const struct ext_state *xs = ext_state_of(obj);
+	size_t idx;
+	const struct ext *e = ext_find(xs, out->sym_name, &idx);
+
+	if (!e)
+		return -ENOENT;
+	out->ext = idx;
+	if (insn->code == (BPF_JMP | BPF_CALL)) {
+		if (e->kind != EXT_KFUNC)
+			return relo_error(obj, sec, n, "calls '%s', which is a %s variable, not a function", e->name,
+					  e->kind == EXT_KCONFIG ? "__kconfig" : "__ksym");
+		out->kind = BSDK_RELO_KFUNC;
+		return 0;
+	}
+	if (insn->code != (BPF_LD | BPF_IMM | BPF_DW))
+		return relo_error(obj, sec, n, "(extern '%s') is on instruction %zu, which is neither ld_imm64 nor a call (code %#x)",
+				  e->name, out->insn, insn->code);
+	if ((out->insn + 2) * sizeof(struct bpf_insn) > obj->file.secs[sec].size)
+		return relo_error(obj, sec, n, "is on an ld_imm64 cut off by the end of the section");
+	if (e->kind == EXT_KCONFIG) {
+		out->kind = BSDK_RELO_DATA;
+		out->map = xs->kconfig_map;
+		out->offset = e->offset;
+		return 0;
+	}
+	out->kind = BSDK_RELO_KSYM;
+	return 0;
+}
+
+/* The kfuncs of modules: their calls' off indexes fd_array. */
+static int extern_prog_attr(struct bsdk_prog *prog, union bpf_attr *attr)
+{
+	const struct ext_state *xs = ext_state_of(prog->obj);
+
+	if (xs->nfd_array)
+		attr->fd_array = (uint64_t)(uintptr_t)xs->fd_array;
+	return 0;
+}
+
+/* At load: resolve (externs first: they fix the .kconfig map's value). */
+static int extern_load(struct bsdk_obj *obj)
+{
+	struct ext_state *xs = obj_state_find(obj, &ext_key);
+	int err = externs_load(obj);
+
+	if (xs)
+		xs->resolved = true;
+	return err;
+}
+
+const struct obj_pass extern_pass = {
+	.name = "externs",
+	.open = externs_collect,
+	.relo_undef = extern_relo,
+	.link_relo = extern_apply,
+	.load = extern_load,
+	.prog_attr = extern_prog_attr,
+	.explain = extern_explain,
+};
 
 /* ---- The public accessors ----------------------------------------------- */
 
 size_t bsdk_obj_extern_count(const struct bsdk_obj *obj)
 {
-	return obj->nexts;
+	struct ext_state *xs = ext_state_of(obj);
+	return xs->nexts;
 }
 
 int bsdk_obj_extern(const struct bsdk_obj *cobj, size_t i, struct bsdk_extern_info *info)
 {
 	/* resolving fills a cache in the object, not what it means */
 	struct bsdk_obj *obj = (struct bsdk_obj *)cobj;
+	struct ext_state *xs = ext_state_of(obj);
 	const struct ext *e;
 
-	if (i >= obj->nexts)
+	if (i >= xs->nexts)
 		return fail(ERANGE);
 	/* resolve once, quietly, if load has not */
-	if (!obj->exts_resolved) {
+	if (!xs->resolved) {
 		int err = externs_resolve(obj);
 
 		if (err < 0)
 			return fail(-err);
-		obj->exts_resolved = true;
+		xs->resolved = true;
 	}
-	e = &obj->exts[i];
+	e = &xs->exts[i];
 	memset(info, 0, sizeof(*info));
 	info->name = e->name;
 	info->kind = (enum bsdk_extern_kind)e->kind;

@@ -20,14 +20,56 @@
 #include "ext/ext.h"
 #include "format/btf.h"
 
-int globals_mmap(struct bsdk_map *map)
+/* Where each global data map of an object is mapped: obj_state() of globals_key. */
+struct mapping {
+	void *p;
+	size_t size;
+};
+
+struct globals_state {
+	struct mapping *maps;	/* per map of the object, by index */
+	size_t n;
+};
+
+static const char globals_key;
+
+static void globals_state_free(void *p)
 {
+	struct globals_state *gs = p;
+
+	free(gs->maps);
+	free(gs);
+}
+
+static struct mapping *mapping_of(const struct bsdk_map *map)
+{
+	struct globals_state *gs = map->obj ? obj_state_find(map->obj, &globals_key) : NULL;
+	size_t i = gs ? (size_t)(map - map->obj->maps) : 0;
+
+	return gs && i < gs->n ? &gs->maps[i] : NULL;
+}
+
+/* The pass at load: map the global data map just created and filled
+ * (.rodata read-only: it is frozen). */
+static int globals_mmap(struct bsdk_map *map)
+{
+	struct bsdk_obj *obj = map->obj;
 	long page = sysconf(_SC_PAGESIZE);
+	struct globals_state *gs;
 	size_t size;
 	void *p;
 
-	if (!map->mmapable || map->value_size == 0)
+	if (!map->is_global_data || !map->mmapable || map->value_size == 0)
 		return 0;
+	gs = obj_state(obj, &globals_key, sizeof(*gs), globals_state_free);
+	if (!gs)
+		return -errno;
+	if (!gs->maps) {
+		gs->maps = calloc(obj->nmaps, sizeof(*gs->maps));
+		if (!gs->maps)
+			return fail(ENOMEM);
+		gs->n = obj->nmaps;
+	}
 	if (page <= 0)
 		page = 4096;
 	size = ((size_t)map->value_size + (size_t)page - 1) & ~((size_t)page - 1);
@@ -39,30 +81,86 @@ int globals_mmap(struct bsdk_map *map)
 		return log_fail(err, "map '%s': cannot map its %u bytes of global variables: %s",
 				map->name, map->value_size, bsdk_strerror(err));
 	}
-	map->mmaped = p;
-	map->mmap_size = size;
+	gs->maps[map - obj->maps] = (struct mapping){ p, size };
 	return 0;
 }
 
-void globals_unmap(struct bsdk_map *map)
+/* The pass at unload: before the maps are closed. */
+static void globals_unmap(struct bsdk_obj *obj)
 {
-	if (map->mmaped)
-		munmap(map->mmaped, map->mmap_size);
-	map->mmaped = NULL;
-	map->mmap_size = 0;
+	struct globals_state *gs = obj_state_find(obj, &globals_key);
+
+	for (size_t i = 0; gs && i < gs->n; i++) {
+		if (gs->maps[i].p)
+			munmap(gs->maps[i].p, gs->maps[i].size);
+		gs->maps[i] = (struct mapping){ NULL, 0 };
+	}
+}
+
+const struct obj_pass globals_pass = {
+	.name = "global variables",
+	.map_created = globals_mmap,
+	.unload = globals_unmap,
+};
+
+/* The symbol of global variable name and the data map that holds it. */
+const GElf_Sym *obj_global_find(const struct bsdk_obj *obj, const char *name,
+				struct bsdk_map **map)
+{
+	for (size_t i = 0; i < obj->file.nsyms; i++) {
+		const GElf_Sym *sym = &obj->file.syms[i];
+
+		if (GELF_ST_TYPE(sym->st_info) == STT_OBJECT &&
+		    sym->st_shndx > 0 && sym->st_shndx < obj->file.nsecs &&
+		    strcmp(elf_sym_name(&obj->file, sym), name) == 0 &&
+		    (*map = map_by_data_sec(obj, sym->st_shndx)))
+			return sym;
+	}
+	return NULL;
+}
+
+int bsdk_obj_set_global(struct bsdk_obj *obj, const char *name, const void *value, size_t size)
+{
+	struct bsdk_map *map;
+	const GElf_Sym *sym = obj_global_find(obj, name, &map);
+
+	if (!sym)
+		return obj_fail(obj, ENOENT, "no global variable '%s' in .rodata, .data or .bss", name);
+	if (obj->loaded)
+		return obj_fail(obj, EBUSY, "global '%s' can only be set before load", name);
+	if (sym->st_size != size)
+		return obj_fail(obj, EINVAL, "global '%s' is %llu bytes, the value given is %zu",
+				name, (unsigned long long)sym->st_size, size);
+	if (range_outside(sym->st_value, size, map->value_size))
+		return obj_fail(obj, BSDK_EFORMAT, "global '%s' lies outside its section", name);
+	memcpy((char *)map->init_data + sym->st_value, value, size);
+	return 0;
+}
+
+int bsdk_obj_global_size(const struct bsdk_obj *obj, const char *name)
+{
+	struct bsdk_map *map;
+	const GElf_Sym *sym = obj_global_find(obj, name, &map);
+
+	if (!sym)
+		return fail(ENOENT);
+	return sym->st_size > INT32_MAX ? fail(E2BIG) : (int)sym->st_size;
 }
 
 void *bsdk_map_global_data(const struct bsdk_map *map, size_t *size)
 {
+	const struct mapping *m;
+
 	if (!map->is_global_data)
 		return fail_ptr(EINVAL);
 	if (size)
 		*size = map->value_size;
 	if (map->fd < 0)	/* not created: the value load will write */
 		return map->init_data;
-	if (!map->mmaped)
+	m = mapping_of(map);
+	if (!m || !m->p)
 		return fail_ptr(EOPNOTSUPP);
-	return map->mmaped;
+	return m->p;
 }
 
 void *bsdk_obj_global_ptr(const struct bsdk_obj *obj, const char *name, size_t *size)

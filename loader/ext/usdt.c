@@ -49,6 +49,9 @@
 
 /* ---- Argument specs ------------------------------------------------------ */
 
+/* The object's count of __bpf_usdt_specs entries written: obj_state() of usdt_key. */
+static const char usdt_key;
+
 /* The x86-64 registers as the kernel's struct pt_regs lays them out, by
  * every name an argument spec may use for them (64, 32, 16 and low 8 bits:
  * the spec's size says how much of the register is the value). */
@@ -396,16 +399,19 @@ static int attach_site(struct bsdk_prog *prog, struct bsdk_link *link, const str
 	struct usdt_spec spec;
 	char err[192];
 	int type, ret_bit, pfd, fd, rc;
-	uint32_t id;
+	uint32_t id, *nspecs;
 
 	rc = usdt_parse_args(site->args, &spec, err, sizeof(err));
 	if (rc)
 		return log_fail(-rc, "program '%s': USDT probe %s at offset %#llx: %s", prog->fn.name, what,
 				(unsigned long long)site->offset, err);
-	if (obj->usdt_nspecs >= specs->max_entries)
+	nspecs = obj_state(obj, &usdt_key, sizeof(*nspecs), free);
+	if (!nspecs)
+		return -errno;
+	if (*nspecs >= specs->max_entries)
 		return log_fail(E2BIG, "program '%s': more USDT sites than the %u specs '%s' holds",
 				prog->fn.name, specs->max_entries, SPECS_MAP);
-	id = obj->usdt_nspecs++;
+	id = (*nspecs)++;
 	spec.usdt_cookie = cookie;
 	rc = bpf_map_update(specs->fd, &id, &spec, 0);
 	if (rc)
@@ -577,7 +583,7 @@ struct bsdk_link *bsdk_prog_attach_usdt(struct bsdk_prog *prog, int pid, const c
 	struct bsdk_link *link;
 	int err;
 
-	if (prog->kind->attach != attach_usdt) {
+	if (prog->kind->method != ATTACH_USDT) {
 		log_error("program '%s': section '%s' is not a USDT program", prog->fn.name, prog->section);
 		return fail_ptr(EINVAL);
 	}

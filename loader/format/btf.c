@@ -12,9 +12,8 @@
  */
 #include <unistd.h>
 
-#include "object/object.h"
 #include "format/btf.h"
-#include "co-re/core.h"
+#include "format/elf.h"
 
 struct btf {
 	void *raw;		/* our aligned copy of the section, or the caller's */
@@ -520,6 +519,13 @@ static void find_index(struct btf *btf)
  * constant number of passes over the types. The index holds each type under the name and kind it had when it was built:
  * a type rewritten since (an extern section made an anonymous struct) is
  * checked as it is now, so it is not found under its old name. */
+size_t btf_essential_len(const char *name)
+{
+	const char *flavour = strstr(name, "___");
+
+	return flavour ? (size_t)(flavour - name) : strlen(name);
+}
+
 uint32_t btf_find(const struct btf *cbtf, const char *name, int kind)
 {
 	struct btf *btf = (struct btf *)cbtf;	/* the index is a cache */
@@ -545,195 +551,6 @@ uint32_t btf_find(const struct btf *cbtf, const char *name, int kind)
 	return 0;
 }
 
-/* ---- .BTF.ext: func_info and line_info, per section. The file holds
- * instruction offsets in bytes; the kernel wants them in instructions. */
-
-struct btf_ext_hdr {
-	uint16_t magic;
-	uint8_t version, flags;
-	uint32_t hdr_len;
-	uint32_t func_info_off, func_info_len;
-	uint32_t line_info_off, line_info_len;
-};
-
-
-/* One list of blocks { sec_name_off, num_info, records[num_info] } after a leading rec_size:
- * each record's first known bytes, copied to an aligned buffer, go to fn. Records may be
- * larger than the fields we know. */
-int btf_ext_walk(struct bsdk_obj *obj, const char *p, uint32_t len, const char *what,
-		 size_t known, btf_ext_fn fn, void *ctx)
-{
-	uint32_t rec_size, off = 4;
-	char rec[64];
-
-	if (len == 0)
-		return 0;
-	if (len < 4)
-		return ext_error("%s is too short", what);
-	memcpy(&rec_size, p, 4);
-	if (rec_size < known || rec_size % 4 || known > sizeof(rec))
-		return ext_error("%s record size %u is invalid", what, rec_size);
-	while (off < len) {
-		uint32_t blk[2];	/* sec_name_off, num_info */
-		const char *name;
-		size_t sec;
-
-		if (len - off < sizeof(blk))
-			return ext_error("%s ends inside a block header", what);
-		memcpy(blk, p + off, sizeof(blk));
-		off += sizeof(blk);
-		name = btf_str(obj->btf, blk[0]);
-		if (!name || !elf_sec_by_name(&obj->file, name, &sec) || !elf_sec_is_prog(&obj->file, sec))
-			return ext_error("%s names a section that holds no code", what);
-		if (blk[1] == 0 || blk[1] > (len - off) / rec_size)
-			return ext_error("%s for section '%s': %u records do not fit", what, name, blk[1]);
-		for (uint32_t i = 0; i < blk[1]; i++, off += rec_size) {
-			int err;
-
-			memcpy(rec, p + off, known);
-			err = fn(obj, sec, i, blk[1], rec, ctx);
-			if (err)
-				return err;
-		}
-	}
-	return 0;
-}
-
-/* func_info and line_info records, into obj->ext[sec]. */
-static int ext_info_rec(struct bsdk_obj *obj, size_t sec, uint32_t i, uint32_t n,
-			const void *rec, void *ctx)
-{
-	bool line = ctx != NULL;
-	const char *what = line ? "line_info" : "func_info", *name = obj->file.secs[sec].name;
-	struct ext_info *e = &obj->ext[sec];
-	struct bpf_line_info li;
-	struct bpf_func_info fi;
-	const struct btf_type *t;
-
-	if (i == 0) {
-		if (line ? e->line != NULL : e->func != NULL)
-			return ext_error("%s for section '%s' appears twice", what, name);
-		if (line)
-			e->line = calloc(n, sizeof(*e->line));
-		else
-			e->func = calloc(n, sizeof(*e->func));
-		if (line ? !e->line : !e->func)
-			return fail(ENOMEM);
-	}
-	memcpy(line ? (void *)&li : (void *)&fi, rec, line ? sizeof(li) : sizeof(fi));
-	if ((line ? li.insn_off : fi.insn_off) % 8 ||
-	    (line ? li.insn_off : fi.insn_off) >= obj->file.secs[sec].size)
-		return ext_error("%s for section '%s': record %u points outside the section", what, name, i);
-	if (line) {
-		if (!btf_str(obj->btf, li.file_name_off) || !btf_str(obj->btf, li.line_off))
-			return ext_error("line_info for section '%s': record %u: string offset out of range", name, i);
-		li.insn_off /= 8;
-		e->line[e->nline++] = li;
-		return 0;
-	}
-	t = btf_type_by_id(obj->btf, fi.type_id);
-	if (!t || btf_kind(t) != BTF_KIND_FUNC)
-		return ext_error("func_info for section '%s': record %u: type %u is not a function", name, i, fi.type_id);
-	fi.insn_off /= 8;
-	e->func[e->nfunc++] = fi;
-	return 0;
-}
-
-int btf_ext_parse(struct bsdk_obj *obj, const void *data, size_t size)
-{
-	struct btf_ext_hdr h;
-	uint32_t core[2] = { 0, 0 };	/* core_relo_off, core_relo_len */
-	const char *body;
-	int err;
-
-	if (size < sizeof(h))
-		return ext_error("shorter than its header");
-	memcpy(&h, data, sizeof(h));
-	if (h.magic != BTF_MAGIC || h.version != BTF_VERSION ||
-	    h.hdr_len < sizeof(h) || h.hdr_len > size)
-		return ext_error("bad header");
-	/* CO-RE relocations came later: a longer header says where they are. */
-	if (h.hdr_len >= sizeof(h) + sizeof(core))
-		memcpy(core, (const char *)data + sizeof(h), sizeof(core));
-	body = (const char *)data + h.hdr_len;
-	if (range_outside(h.func_info_off, h.func_info_len, size - h.hdr_len) ||
-	    range_outside(h.line_info_off, h.line_info_len, size - h.hdr_len) ||
-	    range_outside(core[0], core[1], size - h.hdr_len))
-		return ext_error("header describes sections outside the data");
-	obj->ext = calloc(obj->file.nsecs, sizeof(*obj->ext));
-	if (!obj->ext)
-		return fail(ENOMEM);
-	err = btf_ext_walk(obj, body + h.func_info_off, h.func_info_len, "func_info",
-			   sizeof(struct bpf_func_info), ext_info_rec, NULL);
-	if (!err)
-		err = btf_ext_walk(obj, body + h.line_info_off, h.line_info_len, "line_info",
-				   sizeof(struct bpf_line_info), ext_info_rec, obj);
-	return err ? err : core_relos_parse(obj, body + core[0], core[1]);
-}
-
-/* ---- .BTF into the kernel. Kinds newer than the running kernel make it
- * refuse the whole blob, so each is probed once with a tiny BTF of its
- * own, and records of missing kinds are rewritten into old kinds that
- * keep every type ID: the kernel needs the IDs, not the exact types. */
-
-#define INFO(kind, vlen, flag) (((uint32_t)(flag) << 31) | ((kind) << 24) | (vlen))
-#define INT_S32 INFO(BTF_KIND_INT, 0, 0), 4, (BTF_INT_SIGNED << 24 | 32)
-
-/* One tiny BTF per feature: n words of type records; names 1 is "x" and 3
- * is ".d" in probe_strs. */
-static const char probe_strs[] = "\0x\0.d";
-static const struct {
-	uint32_t n;
-	uint32_t t[14];
-} probes[FEAT_COUNT] = {
-	[FEAT_GLOBAL_FUNC] = { 6, { 0, INFO(BTF_KIND_FUNC_PROTO, 0, 0), 0,
-				    1, INFO(BTF_KIND_FUNC, BTF_FUNC_GLOBAL, 0), 1 } },
-	[FEAT_DATASEC] = { 14, { 1, INT_S32, 1, INFO(BTF_KIND_VAR, 0, 0), 1, 1,
-				 3, INFO(BTF_KIND_DATASEC, 1, 0), 4, 2, 0, 4 } },
-	[FEAT_FLOAT] = { 3, { 1, INFO(BTF_KIND_FLOAT, 0, 0), 4 } },
-	[FEAT_DECL_TAG] = { 12, { 1, INT_S32, 1, INFO(BTF_KIND_VAR, 0, 0), 1, 0,
-				  1, INFO(BTF_KIND_DECL_TAG, 0, 0), 2, (uint32_t)-1 } },
-	[FEAT_TYPE_TAG] = { 10, { 1, INT_S32, 1, INFO(BTF_KIND_TYPE_TAG, 0, 0),
-				  1, 0, INFO(BTF_KIND_PTR, 0, 0), 2 } },
-	[FEAT_ENUM64] = { 6, { 1, INFO(BTF_KIND_ENUM64, 1, 0), 8, 1, 1, 0 } },
-};
-
-/* BPF_BTF_LOAD raw; with a log buffer when log is not NULL. fd or -errno. */
-static int btf_load_raw(const void *raw, size_t size, char *log, size_t log_size)
-{
-	union bpf_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.btf = (uint64_t)(uintptr_t)raw;
-	attr.btf_size = (uint32_t)size;
-	if (log) {
-		log[0] = '\0';
-		attr.btf_log_buf = (uint64_t)(uintptr_t)log;
-		attr.btf_log_size = (uint32_t)log_size;
-		attr.btf_log_level = 1;
-	}
-	return sys_bpf(BPF_BTF_LOAD, &attr, sizeof(attr));
-}
-
-static bool feature_probe(enum btf_feature f)
-{
-	struct btf_header h = {
-		.magic = BTF_MAGIC, .version = BTF_VERSION,
-		.hdr_len = sizeof(h), .type_len = probes[f].n * 4,
-		.str_off = probes[f].n * 4, .str_len = sizeof(probe_strs),
-	};
-	char blob[sizeof(h) + sizeof(probes[f].t) + sizeof(probe_strs)];
-	int fd;
-
-	memcpy(blob, &h, sizeof(h));
-	memcpy(blob + sizeof(h), probes[f].t, h.type_len);
-	memcpy(blob + sizeof(h) + h.type_len, probe_strs, sizeof(probe_strs));
-	fd = btf_load_raw(blob, sizeof(h) + h.type_len + h.str_len, NULL, 0);
-	if (fd >= 0)
-		close(fd);
-	return fd >= 0;
-}
-
 /* Sizes and type IDs stay; names of rewritten records are dropped, since
  * old kernels check them as C identifiers and ".bss" is not one. */
 void *btf_sanitize(const struct btf *btf, unsigned int missing, size_t *size)
@@ -755,12 +572,12 @@ void *btf_sanitize(const struct btf *btf, unsigned int missing, size_t *size)
 
 		memcpy(o, t, rec);
 		if (kind == BTF_KIND_FUNC && (missing & 1u << FEAT_GLOBAL_FUNC)) {
-			o->info = INFO(BTF_KIND_FUNC, 0, 0);
+			o->info = BTF_INFO_ENC(BTF_KIND_FUNC, 0, 0);
 		} else if ((kind == BTF_KIND_VAR && (missing & 1u << FEAT_DATASEC)) ||
 			   (kind == BTF_KIND_DECL_TAG && (missing & 1u << FEAT_DECL_TAG))) {
 			/* a one-byte int: same record size as both */
 			o->name_off = 0;
-			o->info = INFO(BTF_KIND_INT, 0, 0);
+			o->info = BTF_INFO_ENC(BTF_KIND_INT, 0, 0);
 			o->size = 1;
 			tail[0] = 8;
 		} else if (kind == BTF_KIND_DATASEC && (missing & 1u << FEAT_DATASEC)) {
@@ -768,21 +585,21 @@ void *btf_sanitize(const struct btf *btf, unsigned int missing, size_t *size)
 			struct btf_member *m = (void *)tail;
 
 			o->name_off = 0;
-			o->info = INFO(BTF_KIND_STRUCT, vlen, 0);
+			o->info = BTF_INFO_ENC(BTF_KIND_STRUCT, vlen, 0);
 			for (uint16_t i = 0; i < vlen; i++)
 				m[i] = (struct btf_member){ 0, v[i].type, v[i].offset * 8 };
 		} else if (kind == BTF_KIND_FLOAT && (missing & 1u << FEAT_FLOAT)) {
 			o->name_off = 0;
-			o->info = INFO(BTF_KIND_STRUCT, 0, 0);
+			o->info = BTF_INFO_ENC(BTF_KIND_STRUCT, 0, 0);
 		} else if (kind == BTF_KIND_TYPE_TAG && (missing & 1u << FEAT_TYPE_TAG)) {
 			o->name_off = 0;
-			o->info = INFO(BTF_KIND_VOLATILE, 0, 0);
+			o->info = BTF_INFO_ENC(BTF_KIND_VOLATILE, 0, 0);
 		} else if (kind == BTF_KIND_ENUM64 && (missing & 1u << FEAT_ENUM64)) {
 			/* the low 32 bits of each value: the kernel only checks the shape */
 			const struct btf_enum64 *e64 = (const void *)(t + 1);
 			struct btf_enum *e = (void *)tail;
 
-			o->info = INFO(BTF_KIND_ENUM, vlen, 0);
+			o->info = BTF_INFO_ENC(BTF_KIND_ENUM, vlen, 0);
 			for (uint16_t i = 0; i < vlen; i++)
 				e[i] = (struct btf_enum){ e64[i].name_off,
 							  (int32_t)e64[i].val_lo32 };
@@ -798,45 +615,6 @@ void *btf_sanitize(const struct btf *btf, unsigned int missing, size_t *size)
 	memcpy(types + len, btf->strs, h.str_len);
 	*size = sizeof(h) + len + h.str_len;
 	return out;
-}
-
-void btf_load(struct bsdk_obj *obj)
-{
-	static int cached = -1;	/* the kernel does not change under us */
-	int missing = __atomic_load_n(&cached, __ATOMIC_ACQUIRE);
-	char log[4096];
-	size_t size;
-	void *raw;
-	int fd;
-
-	if (!obj->btf)
-		return;
-	if (missing < 0) {
-		/* whole before it is shared: another thread may load meanwhile */
-		missing = 0;
-		for (int f = 0; f < FEAT_COUNT; f++)
-			if (!feature_probe(f))
-				missing |= 1 << f;
-		log_debug("BTF kinds this kernel lacks: mask %#x", missing);
-		__atomic_store_n(&cached, missing, __ATOMIC_RELEASE);
-	}
-	raw = btf_sanitize(obj->btf, (unsigned int)missing, &size);
-	fd = raw ? btf_load_raw(raw, size, NULL, 0) : -ENOMEM;
-	if (fd < 0 && raw) {
-		int with_log = btf_load_raw(raw, size, log, sizeof(log));
-		char *save = NULL;
-
-		if (with_log >= 0)
-			close(with_log);
-		for (char *line = strtok_r(log, "\n", &save); line;
-		     line = strtok_r(NULL, "\n", &save))
-			log_debug("  BTF: %s", line);
-	}
-	if (fd < 0)
-		log_warn("'%s': the kernel refused the object's BTF (%s); loading without it, so verifier messages show no source lines",
-			 obj->name, bsdk_strerror(fd));
-	free(raw);
-	obj->btf_fd = fd < 0 ? -1 : fd;
 }
 
 static int secinfo_cmp(const void *a, const void *b)
@@ -866,20 +644,19 @@ static int named_sym_cmp(const void *a, const void *b)
  * linker was to fill them in. The kernel refuses such BTF, so take them
  * from the ELF section and the symbols, as the kernel wants them: sorted.
  * The symbols are sorted once and searched, not scanned per variable. */
-int btf_fixup_datasecs(struct bsdk_obj *obj)
+int btf_fixup_datasecs(struct btf *btf, const struct elf_file *ef)
 {
-	struct btf *btf = obj->btf;
-	struct named_sym *syms = malloc((obj->file.nsyms ? obj->file.nsyms : 1) * sizeof(*syms));
+	struct named_sym *syms = malloc((ef->nsyms ? ef->nsyms : 1) * sizeof(*syms));
 	size_t nsyms = 0;
 
 	if (!syms)
 		return fail(ENOMEM);
-	for (size_t s = 0; s < obj->file.nsyms; s++) {
-		const GElf_Sym *sym = &obj->file.syms[s];
+	for (size_t s = 0; s < ef->nsyms; s++) {
+		const GElf_Sym *sym = &ef->syms[s];
 
 		if (GELF_ST_TYPE(sym->st_info) == STT_OBJECT && sym->st_value <= UINT32_MAX)
 			syms[nsyms++] = (struct named_sym){ sym->st_shndx,
-				elf_sym_name(&obj->file, sym), (uint32_t)sym->st_value };
+				elf_sym_name(ef, sym), (uint32_t)sym->st_value };
 	}
 	qsort(syms, nsyms, sizeof(*syms), named_sym_cmp);
 	for (uint32_t id = 1; id < btf->ntypes; id++) {
@@ -888,10 +665,10 @@ int btf_fixup_datasecs(struct bsdk_obj *obj)
 		size_t sec;
 
 		if (btf_kind(t) != BTF_KIND_DATASEC ||
-		    !elf_sec_by_name(&obj->file, btf_name(btf, t), &sec) ||
-		    obj->file.secs[sec].size > UINT32_MAX)
+		    !elf_sec_by_name(ef, btf_name(btf, t), &sec) ||
+		    ef->secs[sec].size > UINT32_MAX)
 			continue;
-		t->size = (uint32_t)obj->file.secs[sec].size;
+		t->size = (uint32_t)ef->secs[sec].size;
 		for (uint16_t i = 0; i < btf_vlen(t); i++) {
 			const struct btf_type *var = btf_type_by_id(btf, v[i].type);
 			struct named_sym key = { sec, var ? btf_name(btf, var) : "", 0 };
@@ -912,21 +689,21 @@ int btf_fixup_datasecs(struct bsdk_obj *obj)
  * bpf_usdt_arg()) can be verified like a static one: with what its caller
  * knows, e.g. that a pointer argument is not NULL. The kernel decides by
  * the BTF FUNC's linkage, so make it static, as libbpf does. */
-void btf_mark_hidden_static(struct bsdk_obj *obj)
+void btf_mark_hidden_static(struct btf *btf, const struct elf_file *ef)
 {
-	for (size_t i = 1; i < obj->file.nsyms; i++) {
-		const GElf_Sym *sym = &obj->file.syms[i];
+	for (size_t i = 1; i < ef->nsyms; i++) {
+		const GElf_Sym *sym = &ef->syms[i];
 		int vis = GELF_ST_VISIBILITY(sym->st_other);
 		uint32_t id;
 
 		if (GELF_ST_TYPE(sym->st_info) != STT_FUNC || GELF_ST_BIND(sym->st_info) == STB_LOCAL ||
 		    (vis != STV_HIDDEN && vis != STV_INTERNAL) || sym->st_shndx == SHN_UNDEF)
 			continue;
-		id = btf_find(obj->btf, elf_sym_name(&obj->file, sym), BTF_KIND_FUNC);
+		id = btf_find(btf, elf_sym_name(ef, sym), BTF_KIND_FUNC);
 		if (id) {
-			struct btf_type *t = (struct btf_type *)btf_type_by_id(obj->btf, id);
+			struct btf_type *t = (struct btf_type *)btf_type_by_id(btf, id);
 
-			t->info = INFO(BTF_KIND_FUNC, BTF_FUNC_STATIC, 0);
+			t->info = BTF_INFO_ENC(BTF_KIND_FUNC, BTF_FUNC_STATIC, 0);
 		}
 	}
 }

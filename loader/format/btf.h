@@ -64,6 +64,24 @@ enum btf_feature {
 /* A malloc'ed copy of the BTF with the kinds in missing rewritten into
  * older ones, keeping every type ID; its size goes to *size. */
 void *btf_sanitize(const struct btf *btf, unsigned int missing, size_t *size);
+/* btf_load.c: the BTF, sanitised for the running kernel, loaded into it:
+ * its fd, or -1 after a warning naming obj (a program loads without BTF). */
+int btf_load_kernel(const struct btf *btf, const char *obj);
+
+/* A type record's info word. */
+#define BTF_INFO_ENC(kind, vlen, flag) (((uint32_t)(flag) << 31) | ((kind) << 24) | (vlen))
+
+struct elf_file;
+/* Fill in each DATASEC's size and its variables' offsets from the ELF file
+ * (clang leaves them 0). 0 or -ENOMEM. */
+int btf_fixup_datasecs(struct btf *btf, const struct elf_file *ef);
+/* Give global functions of hidden visibility (__hidden) static linkage in
+ * BTF, so the verifier checks them with their caller's context. */
+void btf_mark_hidden_static(struct btf *btf, const struct elf_file *ef);
+
+/* The length of name's essential part: up to a "___" that starts a flavour suffix
+ * ("task_struct___old" -> 11), all of it when there is none. */
+size_t btf_essential_len(const char *name);
 
 /* A record's kind, its vlen, and the entries that follow it. */
 static inline int btf_kind(const struct btf_type *t) { return BTF_INFO_KIND(t->info); }

@@ -17,7 +17,6 @@
 #include <unistd.h>
 
 #include "object/object.h"
-#include "ext/ext.h"
 #include "format/btf.h"
 
 /* The fields of the legacy struct bpf_map_def that we read, in order. */
@@ -509,7 +508,11 @@ static int map_create(struct bsdk_map *map)
 		}
 		if (err)
 			return log_fail(-err, "map '%s': cannot set its initial value: %s", map->name, bsdk_strerror(err));
-		err = globals_mmap(map);
+	}
+
+	/* what the extensions do with a new map (global variables: mmap) */
+	for (size_t i = 0; i < obj_npasses; i++) {
+		err = obj_passes[i]->map_created ? obj_passes[i]->map_created(map) : 0;
 		if (err)
 			return err;
 	}

@@ -12,15 +12,15 @@
 #include <unistd.h>
 
 #include "object/object.h"
-#include "ext/ext.h"
 #include "format/btf.h"
-#include "co-re/core.h"
 #include "co-re/kbtf.h"
 
 /* The largest object file bsdk_obj_open() reads: far larger than what
  * clang makes of any BPF program, small enough to read into memory. */
 #define OBJ_SIZE_MAX (512u << 20)
 
+/* .BTF, when there is one: parsed, its loops refused, hidden functions
+ * made static and the DATASECs filled in from the ELF file. */
 static int btf_collect(struct bsdk_obj *obj)
 {
 	const struct elf_sec *s;
@@ -39,10 +39,40 @@ static int btf_collect(struct bsdk_obj *obj)
 		if (btf_loop(obj->btf, &to))
 			return obj_fail(obj, BSDK_EBTF, ".BTF: type %u: refers back to type %u: typedefs, modifiers, arrays or variables in a loop",
 					btf_loop(obj->btf, &to), to);
-		btf_mark_hidden_static(obj);
-		return btf_fixup_datasecs(obj);
+		btf_mark_hidden_static(obj->btf, &obj->file);
+		return btf_fixup_datasecs(obj->btf, &obj->file);
 	}
 	return 0;
+}
+
+/* .BTF.ext, when there are both: func and line info, CO-RE records. */
+static int btf_ext_collect(struct bsdk_obj *obj)
+{
+	const struct elf_sec *s = elf_sec_by_name(&obj->file, ".BTF.ext", NULL);
+
+	/* func and line info name types and strings of .BTF: alone, it means nothing. */
+	if (s && !elf_sec_name_unique(&obj->file, ".BTF.ext"))
+		return obj_fail(obj, BSDK_EFORMAT, "two sections are named '.BTF.ext'");
+	if (s && s->data && obj->btf)
+		return btf_ext_parse(&obj->ext, &obj->file, obj->btf, s->data, s->size);
+	return 0;
+}
+
+/* The extensions' passes at open; an object that needs one missing here fails. */
+static int passes_open(struct bsdk_obj *obj)
+{
+	bool core_relos = false;
+	int err = 0;
+
+	for (size_t i = 0; i < obj_npasses && !err; i++) {
+		core_relos |= obj_passes[i]->core_relos;
+		if (obj_passes[i]->open)
+			err = obj_passes[i]->open(obj);
+	}
+	if (!err && obj->ext.ncore && !core_relos)
+		err = obj_fail(obj, BSDK_ENOTSUPP, "%zu CO-RE relocations, which this build of the library does not apply (libbpfsdk-core: link libbpfsdk)",
+			       obj->ext.ncore);
+	return err;
 }
 
 /* Open the object in image (malloc'ed, size > 0), which it takes: freed
@@ -51,7 +81,6 @@ static struct bsdk_obj *obj_open_image(void *image, size_t size, const char *nam
 				       const struct bsdk_obj_open_opts *opts)
 {
 	struct bsdk_obj_open_opts o = { 0 };
-	const struct elf_sec *s;
 	struct bsdk_obj *obj;
 	int err;
 
@@ -85,21 +114,15 @@ static struct bsdk_obj *obj_open_image(void *image, size_t size, const char *nam
 	if (!err)
 		err = maps_collect(obj);
 	if (!err)
-		err = externs_collect(obj);
-	if (!err)
 		err = progs_collect(obj);
 	if (!err && obj->nprogs == 0) {
 		log_error("'%s': no BPF programs in the object", obj->name);
 		err = -BSDK_EFORMAT;
 	}
-	/* func and line info name types and strings of .BTF: alone, it means nothing. */
-	s = err ? NULL : elf_sec_by_name(&obj->file, ".BTF.ext", NULL);
-	if (s && !elf_sec_name_unique(&obj->file, ".BTF.ext"))
-		err = obj_fail(obj, BSDK_EFORMAT, "two sections are named '.BTF.ext'");
-	else if (s && s->data && obj->btf)
-		err = btf_ext_parse(obj, s->data, s->size);
 	if (!err)
-		err = core_resolve_all(obj);
+		err = btf_ext_collect(obj);
+	if (!err)
+		err = passes_open(obj);
 	if (!err)
 		err = relos_collect(obj);
 	if (!err)
@@ -225,8 +248,10 @@ static void obj_unload(struct bsdk_obj *obj)
 			close(obj->progs[i].fd);
 		obj->progs[i].fd = -1;
 	}
+	for (size_t i = 0; i < obj_npasses; i++)
+		if (obj_passes[i]->unload)
+			obj_passes[i]->unload(obj);
 	for (size_t i = 0; i < obj->nmaps; i++) {
-		globals_unmap(&obj->maps[i]);
 		if (obj->maps[i].fd >= 0)
 			close(obj->maps[i].fd);
 		obj->maps[i].fd = -1;
@@ -243,16 +268,15 @@ int bsdk_obj_load(struct bsdk_obj *obj)
 
 	if (obj->loaded)
 		return obj_fail(obj, EBUSY, "already loaded");
-	err = core_check_load(obj);
-	if (err)
-		return err;
 	bsdk_bump_memlock();
-	/* externs first: they fix the .kconfig map's value */
-	err = externs_load(obj);
-	obj->exts_resolved = true;
-	if (err)
-		return err;
-	btf_load(obj);
+	/* the extensions first: CO-RE refuses what it could not resolve,
+	 * externs fix the .kconfig map's value */
+	for (size_t i = 0; i < obj_npasses; i++) {
+		err = obj_passes[i]->load ? obj_passes[i]->load(obj) : 0;
+		if (err)
+			return err;
+	}
+	obj->btf_fd = obj->btf ? btf_load_kernel(obj->btf, obj->name) : -1;
 	err = maps_create(obj);
 	for (size_t i = 0; i < obj->nprogs && !err; i++)
 		if (obj->progs[i].autoload)
@@ -297,16 +321,11 @@ void bsdk_obj_close(struct bsdk_obj *obj)
 		free(obj->progs[i].relos);
 		free(obj->progs[i].helpers);
 		free(obj->progs[i].target_buf);
-		free(obj->progs[i].core);
 	}
 	for (size_t i = 0; obj->relos && i < obj->file.nsecs; i++)
 		free(obj->relos[i]);
-	for (size_t i = 0; obj->ext && i < obj->file.nsecs; i++) {
-		free(obj->ext[i].func);
-		free(obj->ext[i].line);
-	}
-	core_relos_free(obj);
-	free(obj->ext);
+	obj_states_free(obj);
+	btf_ext_free(&obj->ext);
 	free(obj->relos);
 	free(obj->nrelos);
 	free(obj->maps);
@@ -317,8 +336,6 @@ void bsdk_obj_close(struct bsdk_obj *obj)
 	elf_file_free(&obj->file);
 	free(obj->name);
 	free(obj->btf_path);
-	free(obj->exts);
-	free(obj->fd_array);
 	free(obj);
 }
 
@@ -367,50 +384,6 @@ struct bsdk_map *bsdk_obj_map_find(const struct bsdk_obj *obj, const char *name)
 		if (strcmp(obj->maps[i].name, name) == 0)
 			return &obj->maps[i];
 	return fail_ptr(ENOENT);
-}
-
-/* The symbol of global variable name and the data map that holds it. */
-const GElf_Sym *obj_global_find(const struct bsdk_obj *obj, const char *name,
-				struct bsdk_map **map)
-{
-	for (size_t i = 0; i < obj->file.nsyms; i++) {
-		const GElf_Sym *sym = &obj->file.syms[i];
-
-		if (GELF_ST_TYPE(sym->st_info) == STT_OBJECT &&
-		    sym->st_shndx > 0 && sym->st_shndx < obj->file.nsecs &&
-		    strcmp(elf_sym_name(&obj->file, sym), name) == 0 &&
-		    (*map = map_by_data_sec(obj, sym->st_shndx)))
-			return sym;
-	}
-	return NULL;
-}
-
-int bsdk_obj_set_global(struct bsdk_obj *obj, const char *name, const void *value, size_t size)
-{
-	struct bsdk_map *map;
-	const GElf_Sym *sym = obj_global_find(obj, name, &map);
-
-	if (!sym)
-		return obj_fail(obj, ENOENT, "no global variable '%s' in .rodata, .data or .bss", name);
-	if (obj->loaded)
-		return obj_fail(obj, EBUSY, "global '%s' can only be set before load", name);
-	if (sym->st_size != size)
-		return obj_fail(obj, EINVAL, "global '%s' is %llu bytes, the value given is %zu",
-				name, (unsigned long long)sym->st_size, size);
-	if (range_outside(sym->st_value, size, map->value_size))
-		return obj_fail(obj, BSDK_EFORMAT, "global '%s' lies outside its section", name);
-	memcpy((char *)map->init_data + sym->st_value, value, size);
-	return 0;
-}
-
-int bsdk_obj_global_size(const struct bsdk_obj *obj, const char *name)
-{
-	struct bsdk_map *map;
-	const GElf_Sym *sym = obj_global_find(obj, name, &map);
-
-	if (!sym)
-		return fail(ENOENT);
-	return sym->st_size > INT32_MAX ? fail(E2BIG) : (int)sym->st_size;
 }
 
 /* ---- programs ---- */
@@ -516,30 +489,6 @@ void link_add(struct bsdk_prog *prog, struct bsdk_link *link)
 	link->next = prog->obj->links;
 	prog->obj->links = link;
 	prog->attached = true;
-}
-
-struct bsdk_link *bsdk_prog_attach(struct bsdk_prog *prog)
-{
-	struct bsdk_link *link;
-	int err;
-
-	if (prog->fd >= 0 && !prog->kind->attach) {
-		log_error("program '%s': section '%s' has no attach point of its own: %s",
-			  prog->fn.name, prog->section, prog->kind->manual);
-		return fail_ptr(EOPNOTSUPP);
-	}
-	link = link_new(prog);
-	if (!link)
-		return NULL;
-	err = prog->kind->attach(prog, link);
-	if (err) {
-		link_free(link);
-		return fail_ptr(-err);
-	}
-	log_info("program '%s': attached to %s '%s'", prog->fn.name,
-		 prog->kind->type_name, prog->target);
-	link_add(prog, link);
-	return link;
 }
 
 int bsdk_link_fd(const struct bsdk_link *link)

@@ -9,10 +9,9 @@
 
 #include "base/base.h"
 #include "format/elf.h"
+#include "format/btf_ext.h"
 
 struct btf;
-struct core_relo;
-struct core_use;
 
 
 /* A relocation against a program's or subprogram's instructions; the kinds
@@ -26,15 +25,7 @@ struct relo {
 	uint64_t offset;	/* DATA: byte offset in the data map */
 	size_t target;		/* CALL, FUNC: the callee's first instruction */
 	const char *sym_name;	/* for messages */
-	size_t ext;		/* KSYM, KFUNC: index into obj->exts */
-};
-
-/* The .BTF.ext records of one section, insn_off in instructions. */
-struct ext_info {
-	struct bpf_func_info *func;
-	size_t nfunc;
-	struct bpf_line_info *line;
-	size_t nline;
+	size_t ext;		/* KSYM, KFUNC: the extern's index (the externs pass's) */
 };
 
 /* A program with its subprograms appended and relocations applied; func
@@ -48,8 +39,6 @@ struct linked {
 	size_t nline;
 	struct relo *relos;	/* those applied, insn and target linked */
 	size_t nrelos;
-	struct core_use *core;	/* CO-RE relocations applied, by linked insn */
-	size_t ncore;
 };
 
 /* A function: a program in its own section, or a subprogram in .text. */
@@ -78,8 +67,6 @@ struct bsdk_prog {
 	size_t nrelos;
 	int32_t *helpers;	/* helper IDs called, sorted, unique */
 	size_t nhelpers;
-	struct core_use *core;	/* CO-RE relocations, insn in the linked program */
-	size_t ncore;
 	size_t linked_count, nfunc, nline;
 };
 
@@ -98,10 +85,7 @@ struct bsdk_map {
 	bool pinned_here;	/* this load created its pin */
 	int fd;
 	int batch_mode;		/* map_ops.c: how lookup_batch reads it */
-	/* globals.c: a global data map created BPF_F_MMAPABLE, mapped after load */
-	bool mmapable;
-	void *mmaped;
-	size_t mmap_size;
+	bool mmapable;		/* created BPF_F_MMAPABLE: user space may map it */
 };
 
 struct bsdk_link {
@@ -134,7 +118,7 @@ struct bsdk_obj {
 	size_t *nrelos;
 
 	struct btf *btf;
-	struct ext_info *ext;	/* per section, NULL without .BTF.ext */
+	struct btf_ext ext;	/* .BTF.ext: func/line info per section, CO-RE records */
 	int btf_fd;		/* after load; -1 when the kernel took none */
 
 	struct bsdk_link *links;
@@ -143,21 +127,16 @@ struct bsdk_obj {
 	/* bsdk_obj_open_opts: the kernel BTF to use; NULL for the running kernel's. */
 	char *btf_path;
 
-	/* .BTF.ext core_relo records, sorted by section and instruction (core.c). */
-	struct core_relo *core;
-	size_t ncore;
-	/* extern.c: __kconfig and __ksym externs, and what they resolved to. */
-	struct ext *exts;
-	size_t nexts;
-	size_t kconfig_map;	/* index of the ".kconfig" map, SIZE_MAX: none */
-	bool exts_resolved;
-	int *fd_array;		/* module BTF fds of kfunc calls, for BPF_PROG_LOAD */
-	size_t nfd_array;
-	uint32_t usdt_nspecs;	/* usdt.c: __bpf_usdt_specs entries written */
+	/* The extensions' state of this object (obj_state()). */
+	struct obj_state *states;
+	size_t nstates;
 };
 
 /* What is wrong in an object: the message names it first. */
 #define obj_fail(obj, err, fmt, ...) log_fail(err, "'%s': " fmt, (obj)->name, ##__VA_ARGS__)
+/* Name the place of a bad relocation the same way everywhere, and fail. */
+#define relo_error(obj, sec, n, fmt, ...) obj_fail(obj, BSDK_ERELO, \
+	"section '%s': relocation %zu " fmt, (obj)->file.secs[sec].name, (size_t)(n), ##__VA_ARGS__)
 
 /* ---- relo.c */
 int relos_collect(struct bsdk_obj *obj);
@@ -178,25 +157,6 @@ int maps_create(struct bsdk_obj *obj);
 struct bsdk_map *map_by_sec_offset(const struct bsdk_obj *obj, size_t sec, uint64_t offset);
 struct bsdk_map *map_by_data_sec(const struct bsdk_obj *obj, size_t sec);
 
-/* ---- btf.c, besides btf.h: .BTF.ext, and .BTF into the kernel. */
-int btf_ext_parse(struct bsdk_obj *obj, const void *data, size_t size);
-/* Record i of n of section sec in a .BTF.ext list, its first known bytes 4-byte aligned. */
-typedef int (*btf_ext_fn)(struct bsdk_obj *obj, size_t sec, uint32_t i, uint32_t n,
-			  const void *rec, void *ctx);
-/* Walk one .BTF.ext list (what: "func_info", ...) of len bytes at p, checking its blocks. */
-int btf_ext_walk(struct bsdk_obj *obj, const char *p, uint32_t len, const char *what,
-		 size_t known, btf_ext_fn fn, void *ctx);
-/* A .BTF.ext error, naming the object: `return ext_error("...", ...);` */
-#define ext_error(fmt, ...) obj_fail(obj, BSDK_EBTF, ".BTF.ext: " fmt, ##__VA_ARGS__)
-/* Fill in each DATASEC's size and offsets from the ELF file. 0 or -ENOMEM. */
-int btf_fixup_datasecs(struct bsdk_obj *obj);
-/* Give global functions of hidden visibility (__hidden) static linkage in
- * BTF, so the verifier checks them with their caller's context. */
-void btf_mark_hidden_static(struct bsdk_obj *obj);
-/* Load obj->btf, sanitised for the running kernel, into obj->btf_fd;
- * on failure warn and leave it -1. */
-void btf_load(struct bsdk_obj *obj);
-
 /* ---- prog.c */
 
 /* Where the section name's target comes from. */
@@ -206,6 +166,21 @@ enum attach_target {
 	TARGET_OPTIONAL,	/* "uprobe" alone: the caller gives it at attach */
 };
 
+/* How a program of a kind is attached: the attach layer holds a function
+ * per method (attach.c), the extensions add theirs (USDT). */
+enum attach_method {
+	ATTACH_NONE,		/* load-only: the user attaches it */
+	ATTACH_TRACEPOINT,
+	ATTACH_RAW_TRACEPOINT,
+	ATTACH_KPROBE,
+	ATTACH_KSYSCALL,
+	ATTACH_UPROBE,
+	ATTACH_USDT,
+	ATTACH_BTF_TRACING,	/* tp_btf, fentry, fexit, fmod_ret, lsm */
+	ATTACH_BTF_ITER,
+	ATTACH_METHODS
+};
+
 /* One row of the section table: a section name prefix and what it means. */
 struct attach_kind {
 	const char *prefix;	/* "tracepoint": matches "tracepoint/..." (and
@@ -213,7 +188,7 @@ struct attach_kind {
 	enum bpf_prog_type prog_type;
 	enum bpf_attach_type expected_attach_type;	/* 0 when the type needs none */
 	const char *type_name;	/* "tracepoint", "fentry": for messages */
-	int (*attach)(struct bsdk_prog *prog, struct bsdk_link *link);	/* NULL: load-only */
+	enum attach_method method;	/* how attach/ attaches it; ATTACH_NONE: load-only */
 	enum attach_target target;
 	bool retprobe;		/* kretprobe, uretprobe, kretsyscall */
 	bool sleepable;		/* the ".s" forms: BPF_F_SLEEPABLE */
@@ -237,5 +212,64 @@ int prog_load(struct bsdk_prog *prog);
 struct bsdk_link *link_new(struct bsdk_prog *prog);
 void link_add(struct bsdk_prog *prog, struct bsdk_link *link);
 void link_free(struct bsdk_link *link);	/* obj.c: close its fds, free it */
+
+/* ---- pass.c: the extensions' hooks into the open and load pipeline.
+ *
+ * The core loads an object with maps, programs and their relocations;
+ * what an extension adds (CO-RE, externs, global variables mapped in
+ * user space) it adds through a pass, which the top of the library
+ * registers (ext/passes.c). The core never names an extension: without
+ * passes (libbpfsdk-core.a) an object that needs one fails to open or
+ * load with a message saying what is missing. Every hook may be NULL. */
+struct obj_pass {
+	const char *name;
+	bool core_relos;	/* it applies the CO-RE records of .BTF.ext */
+	/* At open, after the maps, programs and .BTF.ext are read, before
+	 * the relocations: collect and check what the extension handles. */
+	int (*open)(struct bsdk_obj *obj);
+	/* A relocation against an undefined symbol (r->sym_name), on insn:
+	 * fill r (kind, ext, map, offset) and return 0, or -ENOENT when the
+	 * symbol is not this pass's; other errors are logged. */
+	int (*relo_undef)(struct bsdk_obj *obj, size_t sec, size_t n,
+			  const struct bpf_insn *insn, struct relo *r);
+	/* Linking: fn of prog was placed at base in out: patch what the
+	 * extension relocates in it. */
+	int (*link_func)(const struct bsdk_prog *prog, const struct func *fn,
+			 struct linked *out, size_t base);
+	/* Linking: relocation r of kind KSYM or KFUNC, at insn. */
+	void (*link_relo)(const struct bsdk_obj *obj, const struct relo *r, struct bpf_insn *insn);
+	/* At load, before the maps are created. */
+	int (*load)(struct bsdk_obj *obj);
+	/* At load, a map just created and filled. */
+	int (*map_created)(struct bsdk_map *map);
+	/* BPF_PROG_LOAD's attributes of prog, before the call: 0, or an
+	 * error, logged. */
+	int (*prog_attr)(struct bsdk_prog *prog, union bpf_attr *attr);
+	/* After the verifier rejected l at instruction insn: say what the
+	 * extension knows of it, as detail lines. */
+	void (*explain)(const struct bsdk_prog *prog, const struct linked *l, long insn);
+	/* At unload, before the maps are closed. */
+	void (*unload)(struct bsdk_obj *obj);
+};
+
+/* Register a pass (at most OBJ_PASSES_MAX): they run in the order added. */
+#define OBJ_PASSES_MAX 8
+void obj_pass_add(const struct obj_pass *pass);
+extern const struct obj_pass *obj_passes[OBJ_PASSES_MAX];
+extern size_t obj_npasses;
+
+/* An extension's state of obj, its own struct: found by key (the address
+ * of something of the extension's), made of size zeroed bytes on first
+ * use, and handed to free_fn at close. NULL with errno ENOMEM. */
+struct obj_state {
+	const void *key;
+	void *state;
+	void (*free_fn)(void *state);
+};
+void *obj_state(struct bsdk_obj *obj, const void *key, size_t size, void (*free_fn)(void *state));
+/* The state of key, or NULL when there is none yet. */
+void *obj_state_find(const struct bsdk_obj *obj, const void *key);
+/* At close: every state to its free_fn. */
+void obj_states_free(struct bsdk_obj *obj);
 
 #endif /* BPFSDK_OBJECT_H */

@@ -4,15 +4,14 @@
  *
  * A program is a global function in an executable section other than .text;
  * the section name says what kind of program it is and where it attaches.
- * One table maps a section name prefix to the program type and to the
- * function that attaches it: to support a new hook, add a row.
+ * One table maps a section name prefix to the program type and to how it
+ * is attached (a method the attach layer carries out): to support a new
+ * hook, add a row, and a method when it needs one.
  */
 #include <unistd.h>
 #include <linux/btf.h>
 
 #include "object/object.h"
-#include "ext/ext.h"
-#include "co-re/core.h"
 #include "co-re/kbtf.h"
 #include "format/btf.h"
 
@@ -28,51 +27,51 @@
  * name itself and prefix + "/" + target. The ".s" rows are the sleepable
  * forms of the row above them.
  */
-#define KIND(pfx, type, eat, name, fn, tgt, ...) { .prefix = pfx, .prog_type = type, \
-	.expected_attach_type = eat, .type_name = name, .attach = fn, .target = tgt, __VA_ARGS__ }
+#define KIND(pfx, type, eat, name, how, tgt, ...) { .prefix = pfx, .prog_type = type, \
+	.expected_attach_type = eat, .type_name = name, .method = how, .target = tgt, __VA_ARGS__ }
 
 #define BTF(kind, prefix) .btf_kind = BTF_KIND_##kind, .btf_prefix = prefix
 
 static const struct attach_kind attach_kinds[] = {
-	KIND("tracepoint", BPF_PROG_TYPE_TRACEPOINT, 0, "tracepoint", attach_tracepoint, TARGET_REQUIRED),
-	KIND("tp", BPF_PROG_TYPE_TRACEPOINT, 0, "tracepoint", attach_tracepoint, TARGET_REQUIRED),
-	KIND("raw_tracepoint", BPF_PROG_TYPE_RAW_TRACEPOINT, 0, "raw_tracepoint", attach_raw_tracepoint, TARGET_REQUIRED),
-	KIND("raw_tp", BPF_PROG_TYPE_RAW_TRACEPOINT, 0, "raw_tracepoint", attach_raw_tracepoint, TARGET_REQUIRED),
+	KIND("tracepoint", BPF_PROG_TYPE_TRACEPOINT, 0, "tracepoint", ATTACH_TRACEPOINT, TARGET_REQUIRED),
+	KIND("tp", BPF_PROG_TYPE_TRACEPOINT, 0, "tracepoint", ATTACH_TRACEPOINT, TARGET_REQUIRED),
+	KIND("raw_tracepoint", BPF_PROG_TYPE_RAW_TRACEPOINT, 0, "raw_tracepoint", ATTACH_RAW_TRACEPOINT, TARGET_REQUIRED),
+	KIND("raw_tp", BPF_PROG_TYPE_RAW_TRACEPOINT, 0, "raw_tracepoint", ATTACH_RAW_TRACEPOINT, TARGET_REQUIRED),
 	/* may write to the tracepoint's arguments (e.g. nbd's request) */
-	KIND("raw_tracepoint.w", BPF_PROG_TYPE_RAW_TRACEPOINT_WRITABLE, 0, "raw_tracepoint.w", attach_raw_tracepoint, TARGET_REQUIRED),
-	KIND("raw_tp.w", BPF_PROG_TYPE_RAW_TRACEPOINT_WRITABLE, 0, "raw_tracepoint.w", attach_raw_tracepoint, TARGET_REQUIRED),
-	KIND("kprobe", BPF_PROG_TYPE_KPROBE, 0, "kprobe", attach_kprobe, TARGET_REQUIRED),
-	KIND("kretprobe", BPF_PROG_TYPE_KPROBE, 0, "kprobe", attach_kprobe, TARGET_REQUIRED, .retprobe = true),
+	KIND("raw_tracepoint.w", BPF_PROG_TYPE_RAW_TRACEPOINT_WRITABLE, 0, "raw_tracepoint.w", ATTACH_RAW_TRACEPOINT, TARGET_REQUIRED),
+	KIND("raw_tp.w", BPF_PROG_TYPE_RAW_TRACEPOINT_WRITABLE, 0, "raw_tracepoint.w", ATTACH_RAW_TRACEPOINT, TARGET_REQUIRED),
+	KIND("kprobe", BPF_PROG_TYPE_KPROBE, 0, "kprobe", ATTACH_KPROBE, TARGET_REQUIRED),
+	KIND("kretprobe", BPF_PROG_TYPE_KPROBE, 0, "kprobe", ATTACH_KPROBE, TARGET_REQUIRED, .retprobe = true),
 	/* a kprobe on the system call's entry symbol (__x64_sys_NAME) */
-	KIND("ksyscall", BPF_PROG_TYPE_KPROBE, 0, "ksyscall", attach_ksyscall, TARGET_REQUIRED),
-	KIND("kretsyscall", BPF_PROG_TYPE_KPROBE, 0, "ksyscall", attach_ksyscall, TARGET_REQUIRED, .retprobe = true),
+	KIND("ksyscall", BPF_PROG_TYPE_KPROBE, 0, "ksyscall", ATTACH_KSYSCALL, TARGET_REQUIRED),
+	KIND("kretsyscall", BPF_PROG_TYPE_KPROBE, 0, "ksyscall", ATTACH_KSYSCALL, TARGET_REQUIRED, .retprobe = true),
 	/* without PATH:FUNC, attached by bsdk_prog_attach_uprobe() */
-	KIND("uprobe", BPF_PROG_TYPE_KPROBE, 0, "uprobe", attach_uprobe, TARGET_OPTIONAL),
-	KIND("uprobe.s", BPF_PROG_TYPE_KPROBE, 0, "uprobe", attach_uprobe, TARGET_OPTIONAL, .sleepable = true),
-	KIND("uretprobe", BPF_PROG_TYPE_KPROBE, 0, "uprobe", attach_uprobe, TARGET_OPTIONAL, .retprobe = true),
-	KIND("uretprobe.s", BPF_PROG_TYPE_KPROBE, 0, "uprobe", attach_uprobe, TARGET_OPTIONAL, .retprobe = true, .sleepable = true),
+	KIND("uprobe", BPF_PROG_TYPE_KPROBE, 0, "uprobe", ATTACH_UPROBE, TARGET_OPTIONAL),
+	KIND("uprobe.s", BPF_PROG_TYPE_KPROBE, 0, "uprobe", ATTACH_UPROBE, TARGET_OPTIONAL, .sleepable = true),
+	KIND("uretprobe", BPF_PROG_TYPE_KPROBE, 0, "uprobe", ATTACH_UPROBE, TARGET_OPTIONAL, .retprobe = true),
+	KIND("uretprobe.s", BPF_PROG_TYPE_KPROBE, 0, "uprobe", ATTACH_UPROBE, TARGET_OPTIONAL, .retprobe = true, .sleepable = true),
 	/* usdt/PATH:PROVIDER:NAME: a uprobe at each site (usdt.c) */
-	KIND("usdt", BPF_PROG_TYPE_KPROBE, 0, "usdt", attach_usdt, TARGET_OPTIONAL),
+	KIND("usdt", BPF_PROG_TYPE_KPROBE, 0, "usdt", ATTACH_USDT, TARGET_OPTIONAL),
 	/* load-only: the user attaches them */
-	KIND("perf_event", BPF_PROG_TYPE_PERF_EVENT, 0, "perf_event", NULL, TARGET_NONE, .manual = MANUAL_PERF),
-	KIND("socket", BPF_PROG_TYPE_SOCKET_FILTER, 0, "socket_filter", NULL, TARGET_NONE, .manual = MANUAL_SOCKET),
-	KIND("tc", BPF_PROG_TYPE_SCHED_CLS, 0, "sched_cls", NULL, TARGET_NONE, .manual = MANUAL_TC),
-	KIND("classifier", BPF_PROG_TYPE_SCHED_CLS, 0, "sched_cls", NULL, TARGET_NONE, .manual = MANUAL_TC),
-	KIND("xdp", BPF_PROG_TYPE_XDP, BPF_XDP, "xdp", NULL, TARGET_NONE, .manual = MANUAL_XDP),
+	KIND("perf_event", BPF_PROG_TYPE_PERF_EVENT, 0, "perf_event", ATTACH_NONE, TARGET_NONE, .manual = MANUAL_PERF),
+	KIND("socket", BPF_PROG_TYPE_SOCKET_FILTER, 0, "socket_filter", ATTACH_NONE, TARGET_NONE, .manual = MANUAL_SOCKET),
+	KIND("tc", BPF_PROG_TYPE_SCHED_CLS, 0, "sched_cls", ATTACH_NONE, TARGET_NONE, .manual = MANUAL_TC),
+	KIND("classifier", BPF_PROG_TYPE_SCHED_CLS, 0, "sched_cls", ATTACH_NONE, TARGET_NONE, .manual = MANUAL_TC),
+	KIND("xdp", BPF_PROG_TYPE_XDP, BPF_XDP, "xdp", ATTACH_NONE, TARGET_NONE, .manual = MANUAL_XDP),
 	/* BTF-typed: the target's type ID in kernel BTF goes to the verifier */
-	KIND("tp_btf", BPF_PROG_TYPE_TRACING, BPF_TRACE_RAW_TP, "tp_btf", attach_btf_tracing, TARGET_REQUIRED, BTF(TYPEDEF, "btf_trace_")),
-	KIND("fentry", BPF_PROG_TYPE_TRACING, BPF_TRACE_FENTRY, "fentry", attach_btf_tracing, TARGET_REQUIRED, BTF(FUNC, "")),
-	KIND("fentry.s", BPF_PROG_TYPE_TRACING, BPF_TRACE_FENTRY, "fentry", attach_btf_tracing, TARGET_REQUIRED, BTF(FUNC, ""), .sleepable = true),
-	KIND("fexit", BPF_PROG_TYPE_TRACING, BPF_TRACE_FEXIT, "fexit", attach_btf_tracing, TARGET_REQUIRED, BTF(FUNC, "")),
-	KIND("fexit.s", BPF_PROG_TYPE_TRACING, BPF_TRACE_FEXIT, "fexit", attach_btf_tracing, TARGET_REQUIRED, BTF(FUNC, ""), .sleepable = true),
-	KIND("fmod_ret", BPF_PROG_TYPE_TRACING, BPF_MODIFY_RETURN, "fmod_ret", attach_btf_tracing, TARGET_REQUIRED, BTF(FUNC, "")),
-	KIND("fmod_ret.s", BPF_PROG_TYPE_TRACING, BPF_MODIFY_RETURN, "fmod_ret", attach_btf_tracing, TARGET_REQUIRED, BTF(FUNC, ""), .sleepable = true),
+	KIND("tp_btf", BPF_PROG_TYPE_TRACING, BPF_TRACE_RAW_TP, "tp_btf", ATTACH_BTF_TRACING, TARGET_REQUIRED, BTF(TYPEDEF, "btf_trace_")),
+	KIND("fentry", BPF_PROG_TYPE_TRACING, BPF_TRACE_FENTRY, "fentry", ATTACH_BTF_TRACING, TARGET_REQUIRED, BTF(FUNC, "")),
+	KIND("fentry.s", BPF_PROG_TYPE_TRACING, BPF_TRACE_FENTRY, "fentry", ATTACH_BTF_TRACING, TARGET_REQUIRED, BTF(FUNC, ""), .sleepable = true),
+	KIND("fexit", BPF_PROG_TYPE_TRACING, BPF_TRACE_FEXIT, "fexit", ATTACH_BTF_TRACING, TARGET_REQUIRED, BTF(FUNC, "")),
+	KIND("fexit.s", BPF_PROG_TYPE_TRACING, BPF_TRACE_FEXIT, "fexit", ATTACH_BTF_TRACING, TARGET_REQUIRED, BTF(FUNC, ""), .sleepable = true),
+	KIND("fmod_ret", BPF_PROG_TYPE_TRACING, BPF_MODIFY_RETURN, "fmod_ret", ATTACH_BTF_TRACING, TARGET_REQUIRED, BTF(FUNC, "")),
+	KIND("fmod_ret.s", BPF_PROG_TYPE_TRACING, BPF_MODIFY_RETURN, "fmod_ret", ATTACH_BTF_TRACING, TARGET_REQUIRED, BTF(FUNC, ""), .sleepable = true),
 	/* a security hook: the kernel's bpf_lsm_NAME() stub is the target */
-	KIND("lsm", BPF_PROG_TYPE_LSM, BPF_LSM_MAC, "lsm", attach_btf_tracing, TARGET_REQUIRED, BTF(FUNC, "bpf_lsm_")),
-	KIND("lsm.s", BPF_PROG_TYPE_LSM, BPF_LSM_MAC, "lsm", attach_btf_tracing, TARGET_REQUIRED, BTF(FUNC, "bpf_lsm_"), .sleepable = true),
+	KIND("lsm", BPF_PROG_TYPE_LSM, BPF_LSM_MAC, "lsm", ATTACH_BTF_TRACING, TARGET_REQUIRED, BTF(FUNC, "bpf_lsm_")),
+	KIND("lsm.s", BPF_PROG_TYPE_LSM, BPF_LSM_MAC, "lsm", ATTACH_BTF_TRACING, TARGET_REQUIRED, BTF(FUNC, "bpf_lsm_"), .sleepable = true),
 	/* an iterator (iter/task, iter/bpf_map...): read, not fired */
-	KIND("iter", BPF_PROG_TYPE_TRACING, BPF_TRACE_ITER, "iter", attach_btf_iter, TARGET_REQUIRED, BTF(FUNC, "bpf_iter_")),
-	KIND("iter.s", BPF_PROG_TYPE_TRACING, BPF_TRACE_ITER, "iter", attach_btf_iter, TARGET_REQUIRED, BTF(FUNC, "bpf_iter_"), .sleepable = true),
+	KIND("iter", BPF_PROG_TYPE_TRACING, BPF_TRACE_ITER, "iter", ATTACH_BTF_ITER, TARGET_REQUIRED, BTF(FUNC, "bpf_iter_")),
+	KIND("iter.s", BPF_PROG_TYPE_TRACING, BPF_TRACE_ITER, "iter", ATTACH_BTF_ITER, TARGET_REQUIRED, BTF(FUNC, "bpf_iter_"), .sleepable = true),
 };
 
 const struct attach_kind *attach_kind_find(const char *section)
@@ -426,8 +425,9 @@ static void log_verifier(const struct bsdk_prog *prog, char *log, bool cut, cons
 	if (first_callx(l) >= 0)
 		log_error("  fix: instruction %ld is an indirect call (callx, opcode 0x8d), which clang writes for helper calls in an object built without optimisation (-O0): build with -O2",
 			  first_callx(l));
-	core_explain(prog, l, insn);
-	extern_explain(prog, l, insn);
+	for (size_t i = 0; i < obj_npasses; i++)
+		if (obj_passes[i]->explain)
+			obj_passes[i]->explain(prog, l, insn);
 }
 
 /* BPF_PROG_LOAD's log_true_size (Linux 6.4): the bytes the whole log
@@ -496,24 +496,11 @@ static int prog_attr_fill(struct bsdk_prog *prog, struct linked *l, union bpf_at
 	attr->prog_type = prog->kind->prog_type;
 	attr->expected_attach_type = prog->kind->expected_attach_type;
 	attr->prog_flags = prog->kind->sleepable ? BPF_F_SLEEPABLE : 0;
-	if (prog->kind->btf_prefix) {
-		char why[512];
-
-		/* found already when the attach policy checked it */
-		if (!prog->attach_btf_id && attach_btf_resolve(prog, why, sizeof(why)))
-			return log_fail(BSDK_ENOPROBE, "program '%s' (section '%s'): %s",
-					prog->fn.name, prog->section, why);
-		attr->attach_btf_id = prog->attach_btf_id;
-		attr->attach_btf_obj_fd = (uint32_t)prog->attach_btf_obj_fd;
-	}
 	attr->insns = (uint64_t)(uintptr_t)l->insns;
 	attr->insn_cnt = (uint32_t)l->count;
 	attr->license = (uint64_t)(uintptr_t)obj->file.license;
 	attr->kern_version = obj->file.kversion;
 	kernel_name(attr->prog_name, prog->fn.name);
-	/* kfuncs of modules: their calls' off indexes this (extern.c) */
-	if (obj->nfd_array)
-		attr->fd_array = (uint64_t)(uintptr_t)obj->fd_array;
 	/* With BTF the verifier checks global functions one by one and
 	 * writes the C source into its log. */
 	if (obj->btf_fd >= 0) {
@@ -527,6 +514,16 @@ static int prog_attr_fill(struct bsdk_prog *prog, struct linked *l, union bpf_at
 	} else {
 		l->nline = 0;
 	}
+	/* what the extensions add: a BTF-typed target, kfuncs' module BTF */
+	for (size_t i = 0; i < obj_npasses; i++) {
+		int err = obj_passes[i]->prog_attr ? obj_passes[i]->prog_attr(prog, attr) : 0;
+
+		if (err)
+			return err;
+	}
+	if (prog->kind->btf_prefix && !attr->attach_btf_id)
+		return log_fail(BSDK_ENOTSUPP, "program '%s' (section '%s'): a %s program needs its target's ID in the kernel's BTF, which this build of the library does not look up",
+				prog->fn.name, prog->section, prog->kind->type_name);
 	return 0;
 }
 

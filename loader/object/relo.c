@@ -17,7 +17,6 @@
  * relos_link_prog() applies them to a copy of the program at load time.
  */
 #include "object/object.h"
-#include "ext/ext.h"
 #include "co-re/core.h"
 
 #define INSN_SIZE sizeof(struct bpf_insn)
@@ -58,43 +57,20 @@ static int relo_cmp(const void *a, const void *b)
 	return (ra->insn > rb->insn) - (ra->insn < rb->insn);
 }
 
-/* Name the place of a bad relocation the same way everywhere, and fail. */
-#define relo_error(obj, sec, n, fmt, ...) obj_fail(obj, BSDK_ERELO, \
-	"section '%s': relocation %zu " fmt, (obj)->file.secs[sec].name, (size_t)(n), ##__VA_ARGS__)
-
-/* A use of an extern (an undefined symbol): a kfunc call, or an ld_imm64
- * of a kconfig variable (its place in .kconfig), a ksym variable or a
- * kfunc's address. externs_collect() found them all. */
-static int relo_extern(struct bsdk_obj *obj, size_t sec, size_t n,
-		       const struct bpf_insn *insn, struct relo *out)
+/* A relocation against an undefined symbol: an extension's (externs) to
+ * classify, through its pass. */
+static int relo_undef(struct bsdk_obj *obj, size_t sec, size_t n,
+		      const struct bpf_insn *insn, struct relo *out)
 {
-	size_t idx;
-	const struct ext *e = extern_by_name(obj, out->sym_name, &idx);
+	for (size_t i = 0; i < obj_npasses; i++) {
+		int err = obj_passes[i]->relo_undef ?
+			  obj_passes[i]->relo_undef(obj, sec, n, insn, out) : -ENOENT;
 
-	if (!e)
-		return relo_error(obj, sec, n, "refers to extern '%s', which is declared neither __kconfig nor __ksym: the loader cannot resolve it",
-				  out->sym_name);
-	out->ext = idx;
-	if (insn->code == (BPF_JMP | BPF_CALL)) {
-		if (e->kind != EXT_KFUNC)
-			return relo_error(obj, sec, n, "calls '%s', which is a %s variable, not a function", e->name,
-					  e->kind == EXT_KCONFIG ? "__kconfig" : "__ksym");
-		out->kind = BSDK_RELO_KFUNC;
-		return 0;
+		if (err != -ENOENT)
+			return err;
 	}
-	if (!is_ld_imm64(insn))
-		return relo_error(obj, sec, n, "(extern '%s') is on instruction %zu, which is neither ld_imm64 nor a call (code %#x)",
-				  e->name, out->insn, insn->code);
-	if ((out->insn + 2) * INSN_SIZE > obj->file.secs[sec].size)
-		return relo_error(obj, sec, n, "is on an ld_imm64 cut off by the end of the section");
-	if (e->kind == EXT_KCONFIG) {
-		out->kind = BSDK_RELO_DATA;
-		out->map = obj->kconfig_map;
-		out->offset = e->offset;
-		return 0;
-	}
-	out->kind = BSDK_RELO_KSYM;
-	return 0;
+	return relo_error(obj, sec, n, "refers to extern '%s', which is declared neither __kconfig nor __ksym: the loader cannot resolve it",
+			  out->sym_name);
 }
 
 /* Classify one relocation and check it against what it points at. */
@@ -121,7 +97,7 @@ static int relo_parse(struct bsdk_obj *obj, size_t sec, size_t n,
 	insn = sec_insn(obj, sec, out->insn);
 
 	if (sym_sec == SHN_UNDEF && GELF_ST_BIND(sym->st_info) != STB_LOCAL && *out->sym_name)
-		return relo_extern(obj, sec, n, insn, out);
+		return relo_undef(obj, sec, n, insn, out);
 	if (is_pseudo_call(insn)) {
 		if (sym_sec != obj->text_sec || !obj->text_sec)
 			return relo_error(obj, sec, n, "calls '%s', which is not a function in .text", out->sym_name);
@@ -285,7 +261,7 @@ struct piece {
 };
 
 struct linker {
-	const char *prog_name;
+	const struct bsdk_prog *prog;
 	struct linked out;
 	struct piece *pieces;
 	size_t npieces;
@@ -316,7 +292,7 @@ static size_t first_rec(const void *recs, size_t n, size_t size, size_t first)
 static int linker_place(struct linker *l, const struct bsdk_obj *obj,
 			const struct func *sub, size_t *base)
 {
-	const struct ext_info *e = obj->ext ? &obj->ext[sub->sec] : NULL;
+	const struct ext_info *e = obj->ext.info ? &obj->ext.info[sub->sec] : NULL;
 	/* the program itself is placed first, and only once */
 	bool is_sub = obj->nsubprogs && sub >= obj->subprogs &&
 		      sub < obj->subprogs + obj->nsubprogs;
@@ -342,8 +318,10 @@ static int linker_place(struct linker *l, const struct bsdk_obj *obj,
 			 &(struct piece){ sub, *base }, sizeof(struct piece));
 	if (!err && placed)
 		*placed = l->npieces;
-	if (!err)
-		err = core_link(obj, sub, out, *base, l->prog_name);
+	/* what the extensions relocate in it (CO-RE) */
+	for (size_t i = 0; i < obj_npasses && !err; i++)
+		if (obj_passes[i]->link_func)
+			err = obj_passes[i]->link_func(l->prog, sub, out, *base);
 
 	/* Records are sorted in each section (relos_link_all() saw to it), and
 	 * pieces are appended in order: the linked arrays come out sorted, as
@@ -437,7 +415,9 @@ static int link_piece(struct linker *l, const struct bsdk_prog *prog, size_t k)
 			break;
 		case BSDK_RELO_KSYM:
 		case BSDK_RELO_KFUNC:
-			extern_apply(obj, r, insn);
+			for (size_t p = 0; p < obj_npasses; p++)
+				if (obj_passes[p]->link_relo)
+					obj_passes[p]->link_relo(obj, r, insn);
 			break;
 		}
 		if (!err)
@@ -452,13 +432,12 @@ void linked_free(struct linked *l)
 	free(l->func);
 	free(l->line);
 	free(l->relos);
-	free(l->core);
 	memset(l, 0, sizeof(*l));
 }
 
 int relos_link_prog(const struct bsdk_prog *prog, struct linked *out)
 {
-	struct linker l = { .prog_name = prog->fn.name };
+	struct linker l = { .prog = prog };
 	size_t base;
 	int err;
 
@@ -512,8 +491,8 @@ int relos_link_all(struct bsdk_obj *obj)
 {
 	/* the linker looks a function's records up by instruction: sort the
 	 * rare object whose records are not (clang's are) */
-	for (size_t i = 0; obj->ext && i < obj->file.nsecs; i++) {
-		struct ext_info *e = &obj->ext[i];
+	for (size_t i = 0; obj->ext.info && i < obj->file.nsecs; i++) {
+		struct ext_info *e = &obj->ext.info[i];
 		bool sorted = true;
 
 		for (size_t k = 1; sorted && k < e->nfunc; k++)
@@ -552,9 +531,6 @@ int relos_link_all(struct bsdk_obj *obj)
 		prog->relos = l.relos;
 		prog->nrelos = l.nrelos;
 		l.relos = NULL;
-		prog->core = l.core;
-		prog->ncore = l.ncore;
-		l.core = NULL;
 		prog->linked_count = l.count;
 		prog->nfunc = l.nfunc;
 		prog->nline = l.nline;

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * passes.c - the top of the library fills the tables the layers below it
+ * leave open: the passes the object's open and load pipeline runs
+ * (object/pass.c), in this order, and the attach method the attach layer
+ * does not carry out itself (USDT). The core (libbpfsdk-core.a) is built
+ * without this file, and so without any extension.
+ *
+ * It runs when the library is loaded: a constructor, so that no caller
+ * has to know; libbpfsdk.a is one object (loader/loader.mk), so linking
+ * any of its calls brings it in.
+ */
+#include "ext/ext.h"
+
+__attribute__((constructor)) static void ext_install(void)
+{
+	obj_pass_add(&core_pass);	/* refuses a load with unresolved CO-RE first */
+	obj_pass_add(&extern_pass);	/* fills .kconfig before the maps are created */
+	obj_pass_add(&globals_pass);
+	obj_pass_add(&attach_btf_pass);
+	attach_method_set(ATTACH_USDT, attach_usdt);
+}
