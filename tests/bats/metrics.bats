@@ -35,11 +35,16 @@ free_port() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
+# The sleeper's name: a quote, a backslash, a newline and a byte that is not UTF-8, which
+# the label must escape (and the U+FFFD it becomes).
+COMM=$'q"b\\s\nx\xff'
+COMM_LABEL=$'q"b\\s\nx\xef\xbf\xbd'
+
 # start_metrics ARGS...: the sleeper waiting for $GO, then `bpfsdk run
 # --metrics 127.0.0.1:0 ARGS` on it; sets SLEEPER_PID, RUN_PID and URL.
 start_metrics() {
 	rm -f "$GO"
-	"$SLEEPER" "$GO" 20 10000 &
+	"$SLEEPER" "$GO" 20 10000 "$COMM" &
 	SLEEPER_PID=$!
 	TRIGGER_PID=$SLEEPER_PID
 	"$BPFSDK" run --set target_tgid="$SLEEPER_PID" --maps calls,sleep_us \
@@ -119,8 +124,13 @@ quantile() {
 			[ "$(query "bpfsdk_sleep_seconds_count{key=\"$SLEEPER_PID\"}")" = 20 ] && break
 		sleep 0.1
 	done
-	expect_eq "$(query "bpfsdk_calls_total{object=\"metrics_count\",pid=\"$SLEEPER_PID\",comm=\"metrics_sleeper\"}")" 20 \
+	expect_eq "$(query "bpfsdk_calls_total{object=\"metrics_count\",pid=\"$SLEEPER_PID\"}")" 20 \
 		"Prometheus: the sleeper's clock_nanosleep calls"
+	# the name came through the escaping whole: what Prometheus holds is the bytes
+	got=$(curl -s --get --data-urlencode "query=bpfsdk_calls_total{pid=\"$SLEEPER_PID\"}" \
+		"http://127.0.0.1:$PROM_PORT/api/v1/query" | jq -j '.data.result[0].metric.comm')
+	[ "$got" = "$COMM_LABEL" ] ||
+		fail "Prometheus' comm label: $(printf %q "$got"), expected $(printf %q "$COMM_LABEL")"
 	expect_eq "$(query 'up{job="bpfsdk"}')" 1 "Prometheus: the target is up (its OpenMetrics parsed)"
 	expect_eq "$(query "bpfsdk_records_total{map=\"events\"}")" 20 "Prometheus: records received"
 	expect_eq "$(query "bpfsdk_records_lost_total{map=\"events\"}")" 0 "Prometheus: records lost"
@@ -160,7 +170,7 @@ quantile() {
 	go
 	wait "$SLEEPER_PID"
 	TRIGGER_PID=
-	want="bpfsdk_calls_total{comm=\"metrics_sleeper\",object=\"metrics_count\",pid=\"$SLEEPER_PID\"} 20"
+	want="bpfsdk_calls_total{comm=\"q\\\"b\\\\s\\nx"$'\xef\xbf\xbd'"\",object=\"metrics_count\",pid=\"$SLEEPER_PID\"} 20"
 	for _ in $(seq 100); do
 		curl -s "http://127.0.0.1:$NODE_PORT/metrics" >"$D/node.txt"
 		grep -qxF "$want" "$D/node.txt" && break
