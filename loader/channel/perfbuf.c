@@ -58,6 +58,7 @@ struct bsdk_perfbuf {
 	size_t page_size;
 	size_t data_size;                    /* pages * page_size */
 	bool auto_pages;                     /* pages chosen by us */
+	bool mlock_refused;                  /* a ring's mmap met the locked-memory limit */
 	bool auto_wakeup;                    /* wakeup_bytes chosen by us */
 	bool adaptive;                       /* switch each slot by the rate (wakeup.c) */
 	struct wake_cfg wake_cfg;
@@ -147,6 +148,7 @@ static int ring_open(struct bsdk_perfbuf *pb, int cpu)
 	r.meta = mmap(NULL, mmap_size, PROT_READ | PROT_WRITE, MAP_SHARED, r.fd, 0);
 	if (r.meta == MAP_FAILED) {
 		err = -errno;
+		pb->mlock_refused = err == -EPERM;
 		bsdk_log(err == -EPERM && pb->auto_pages &&
 			 pb->opts.pages > AUTO_MIN_PAGES ?
 			 BSDK_LOG_INFO : BSDK_LOG_ERROR,
@@ -290,8 +292,12 @@ static int rings_open(struct bsdk_perfbuf *pb)
 	int err;
 
 	for (;;) {
+		pb->mlock_refused = false;
 		err = bsdk_perfbuf_rescan(pb);
-		if (err != -EPERM || !pb->auto_pages || pb->opts.pages <= AUTO_MIN_PAGES)
+		/* only the mmap's EPERM is the limit: perf_event_open's is a missing
+		 * capability, which smaller rings do not help */
+		if (err != -EPERM || !pb->mlock_refused || !pb->auto_pages ||
+		    pb->opts.pages <= AUTO_MIN_PAGES)
 			break;
 		rings_close(pb);
 		pb->opts.pages /= 2;
