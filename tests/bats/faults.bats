@@ -35,24 +35,24 @@ walk_ok() {
 	[[ "$output" == *"inspect-subprog: "*"(alloc "*"), 0 failed"* ]]
 }
 
-@test "faults: CO-RE object with externs, open to close, every 5th point" {
-	walk_ok core 5
+@test "faults: CO-RE object with externs, open to close, every 7th point" {
+	walk_ok core 7
 }
 
-@test "faults: ring buffer object, open to close, every 5th point" {
-	walk_ok ring 5
+@test "faults: ring buffer object, open to close, every 7th point" {
+	walk_ok ring 7
 }
 
-@test "faults: skeleton with globals and a pinned map, every 5th point (an unreadable online-CPU list left a CPU without its ring)" {
-	walk_ok skel 5
+@test "faults: skeleton with globals and a pinned map, every 7th point (an unreadable online-CPU list left a CPU without its ring)" {
+	walk_ok skel 7
 }
 
-@test "faults: bpfsdk run --format json with a map view, every 5th point" {
-	walk_ok run 5
+@test "faults: bpfsdk run --format json with a map view, every 7th point" {
+	walk_ok run 7
 }
 
-@test "faults: .data/.bss/.rodata and a map pinned by name, every 5th point (an unreadable online-CPU list left a CPU without its ring)" {
-	walk_ok glob 5
+@test "faults: .data/.bss/.rodata and a map pinned by name, every 7th point (an unreadable online-CPU list left a CPU without its ring)" {
+	walk_ok glob 7
 }
 
 @test "faults: USDT object on this driver's own probe, every 3rd point (a /sys read or link that failed was told as a kernel without uprobes or cookies)" {
@@ -75,4 +75,24 @@ walk_ok() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"walk run: "*" points (alloc "*"), 0 failed"* ]]
+}
+
+# walk_kill PROGRAM: tests/faults/run --kill for one program.
+walk_kill() {
+	run tests/faults/run --kill "$1"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"kill $1: 20 moments ("*"), 0 failed"* ]]
+}
+
+@test "SIGKILL: bpfsdk run killed at 20 moments of open, load, attach and streaming leaves only its pin by name, which the next run reuses" {
+	walk_kill run
+}
+
+@test "SIGKILL: trace_output killed at 20 moments leaves nothing in the kernel and no dd" {
+	walk_kill trace_output
+}
+
+@test "SIGKILL: syscall_latency killed at 20 moments leaves nothing in the kernel" {
+	walk_kill syscall_latency
 }

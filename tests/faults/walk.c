@@ -29,6 +29,14 @@
  * the last always, with the errnos taken in turn: what make test runs.
  * {PID} in an argument of COMMAND becomes the pid COMMAND runs as.
  *
+ * --kill M kills COMMAND with SIGKILL at M moments instead, spread over the
+ * calls of its phases: allocations (open), bpf() (load), perf_event_open and
+ * ioctl (attach), epoll (streaming). After each: nothing it made is left in
+ * the kernel, no pin but the --pin PATH ones (those its object pins by
+ * name), no child; then a run without a kill must succeed, reusing a --pin
+ * pin that was there rather than pinning anew. Prints "kill NAME: M
+ * moments (alloc A, bpf B, ...), F failed, U not reached".
+ *
  * Prints one line per failing point, with the fault's stack and the run's
  * stderr, then "walk NAME: P points (alloc A, bpf B, ...), F failed, U not
  * reached"; exits 1 when any failed, 2 for bad usage or a first run that
@@ -38,6 +46,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +76,7 @@ static const char *const read_errnos[] = { "EINTR", "EAGAIN", "EIO", NULL };
 
 static const char *const *errnos_of(const char *kind)
 {
+	/* "bpf" is the sum of the bpf.CMD lines, walked command by command */
 	if (strcmp(kind, "alloc") == 0)
 		return alloc_errnos;
 	if (strncmp(kind, "bpf.", 4) == 0)
@@ -200,6 +210,43 @@ static bool kernel_has(const char *what, unsigned int id)
 	return errno != ENOENT;
 }
 
+/* Objects held by a pin that is meant to stay: left out of leftovers(). */
+static unsigned int kept_map_ids[16], kept_btf_ids[16];
+static int nkept;
+
+/* The map pinned at path and the BTF it holds, kept alive by the pin. */
+static void keep_pinned(const char *path)
+{
+	struct bpf_map_info info;
+	union bpf_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.pathname = (__u64)(uintptr_t)path;
+	fd = (int)syscall(__NR_bpf, BPF_OBJ_GET, &attr, sizeof(attr));
+	if (fd < 0 || nkept >= 16)
+		return;
+	memset(&info, 0, sizeof(info));
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = (__u32)fd;
+	attr.info.info_len = sizeof(info);
+	attr.info.info = (__u64)(uintptr_t)&info;
+	if (syscall(__NR_bpf, BPF_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr)) == 0) {
+		kept_map_ids[nkept] = info.id;
+		kept_btf_ids[nkept++] = info.btf_id;
+	}
+	close(fd);
+}
+
+static bool kept(const char *what, unsigned int id)
+{
+	for (int i = 0; i < nkept; i++)
+		if ((strcmp(what, "map") == 0 && id == kept_map_ids[i]) ||
+		    (strcmp(what, "btf") == 0 && id == kept_btf_ids[i]))
+			return true;
+	return false;
+}
+
 /* What the run left in the kernel, in why (empty: nothing). The kernel
  * frees objects after an RCU grace period, so wait up to 3 s for them. */
 static void leftovers(char *why, size_t size)
@@ -218,7 +265,7 @@ static void leftovers(char *why, size_t size)
 			left = access(arg, F_OK) == 0;
 			if (left)
 				unlink(arg);	/* so that the next point starts clean */
-		} else if (sscanf(line, "%7s %u", what, &id) == 2) {
+		} else if (sscanf(line, "%7s %u", what, &id) == 2 && !kept(what, id)) {
 			for (int i = 0; i < 300 && (left = kernel_has(what, id)); i++)
 				usleep(10000);
 		}
@@ -352,19 +399,148 @@ static size_t read_counts(struct kind *kinds)
 
 	if (!f)
 		return 0;
-	while (n < MAX_KINDS && fscanf(f, "%47s %lu", kinds[n].name, &kinds[n].count) == 2) {
-		/* "bpf" is the sum of the bpf.CMD lines, walked command by command */
-		if (strcmp(kinds[n].name, "bpf") != 0 && kinds[n].count)
-			n++;
-	}
+	while (n < MAX_KINDS && fscanf(f, "%47s %lu", kinds[n].name, &kinds[n].count) == 2)
+		n += kinds[n].count != 0;
 	fclose(f);
 	return n;
+}
+
+/* How many of the moments to die fall on kinds[k] (0 when it is not one
+ * of the phases): 20 over the calls of open (allocations), load (bpf()),
+ * attach (perf_event_open, ioctl) and streaming (epoll). */
+static const char *const kill_kinds[] = { "alloc", "bpf", "perf_event_open", "ioctl", "epoll" };
+
+static unsigned long kill_share(const struct kind *kinds, size_t nkinds, size_t k, unsigned long total)
+{
+	size_t present = 0, rank = 0;
+	bool mine = false;
+
+	for (size_t i = 0; i < nkinds; i++)
+		for (size_t j = 0; j < sizeof(kill_kinds) / sizeof(*kill_kinds); j++)
+			if (strcmp(kinds[i].name, kill_kinds[j]) == 0) {
+				if (i == k)
+					mine = true, rank = present;
+				present++;
+			}
+	if (!mine)
+		return 0;
+	return total / present + (rank < total % present);
+}
+
+/* The pin path is one the command's object asks for by name. */
+static bool pin_expected(const char *line, char **keep, int nkeep)
+{
+	for (int i = 0; i < nkeep; i++)
+		if (strncmp(line, "pin ", 4) == 0 && strncmp(line + 4, keep[i], strlen(keep[i])) == 0 &&
+		    (line[4 + strlen(keep[i])] == '\n' || !line[4 + strlen(keep[i])]))
+			return true;
+	return false;
+}
+
+/* Kill the command with SIGKILL at `moments` moments, and after each ask
+ * the kernel for what it had made, then run it again whole. */
+static int kill_walk(const char *name, struct kind *kinds, size_t nkinds, unsigned long moments,
+		     char **keep, int nkeep)
+{
+	unsigned long points = 0, failed = 0, unreached = 0;
+	char why[8192], spread[512] = "";
+
+	for (size_t k = 0; k < nkinds; k++) {
+		unsigned long share = kill_share(kinds, nkinds, k, moments);
+
+		if (share)
+			snprintf(spread + strlen(spread), sizeof(spread) - strlen(spread), "%s%.47s %lu",
+				 spread[0] ? ", " : "", kinds[k].name, share);
+		for (unsigned long j = 0; j < share; j++) {
+			/* within the first 4/5 of the calls: the last ones of a stream vary
+			 * from run to run */
+			unsigned long n = 1 + (kinds[k].count * 4 / 5 * (2 * j + 1)) / (2 * share);
+			char fault[sizeof(kinds[0].name) + 48], left[4096] = "", line[4200];
+			const char *verdict = NULL;
+			bool timed_out, fired;
+			int status;
+			FILE *f;
+
+			snprintf(fault, sizeof(fault), "%.47s:%lu:SIGKILL", kinds[k].name, n);
+			status = run_once(fault, &timed_out);
+			fired = access(path_fired, F_OK) == 0;
+			points++;
+			if (!fired) {
+				unreached++;
+				continue;
+			}
+			if (timed_out || !WIFSIGNALED(status) || WTERMSIG(status) != SIGKILL)
+				verdict = "did not die of the SIGKILL";
+			/* pins the object asked for by name stay: take them out of the check */
+			f = fopen(path_ids, "r");
+			if (f && !verdict) {
+				FILE *rest = fopen(path_counts, "w");	/* reused as scratch */
+
+				while (rest && fgets(line, sizeof(line), f))
+					if (!pin_expected(line, keep, nkeep))
+						fputs(line, rest);
+				if (rest)
+					fclose(rest);
+				rename(path_counts, path_ids);
+			}
+			if (f)
+				fclose(f);
+			nkept = 0;
+			for (int i = 0; i < nkeep; i++)
+				keep_pinned(keep[i]);
+			if (!verdict) {
+				leftovers(left, sizeof(left));
+				if (left[0]) {
+					snprintf(why, sizeof(why), "left behind after SIGKILL: %s", left);
+					verdict = why;
+				}
+			}
+			if (!verdict && children_left())
+				verdict = "a child process left running after SIGKILL";
+			if (!verdict) {
+				/* a second run starts clean, reusing a pin left by name */
+				bool had_pin[16] = { false };
+
+				for (int i = 0; i < nkeep && i < 16; i++)
+					had_pin[i] = access(keep[i], F_OK) == 0;
+				status = run_once(NULL, &timed_out);
+				nkept = 0;	/* the second run reused what the pin holds */
+				for (int i = 0; i < nkeep; i++)
+					keep_pinned(keep[i]);
+				verdict = judge(status, timed_out, false, false, 0, why, sizeof(why));
+				if (!verdict && (!WIFEXITED(status) || WEXITSTATUS(status) != 0))
+					verdict = "the run after the SIGKILL failed";
+				f = verdict ? NULL : fopen(path_ids, "r");
+				while (f && !verdict && fgets(line, sizeof(line), f))
+					for (int i = 0; i < nkeep && i < 16; i++)
+						if (had_pin[i] && pin_expected(line, keep + i, 1))
+							verdict = "the run after the SIGKILL pinned anew what was pinned";
+				if (f)
+					fclose(f);
+				for (int i = 0; !verdict && i < nkeep && i < 16; i++)
+					if (had_pin[i] && access(keep[i], F_OK) != 0)
+						verdict = "the run after the SIGKILL removed the pin it reused";
+			}
+			if (verdict) {
+				failed++;
+				show_failure(fault, verdict);
+			}
+			for (int i = 0; i < nkeep; i++)
+				unlink(keep[i]);	/* each moment starts without the pin */
+		}
+	}
+	printf("kill %s: %lu moments (%s), %lu failed, %lu not reached\n", name, points, spread, failed,
+	       unreached);
+	return failed ? 1 : 0;
 }
 
 int main(int argc, char **argv)
 {
 	struct kind kinds[MAX_KINDS];
 	const char *name = NULL, *only = NULL;
+	unsigned long kill_moments = 0;
+	char *keep[16];
+	int nkeep = 0;
 	unsigned long stride = 1, points = 0, failed = 0, unreached = 0, turn = 0;
 	bool same_stdout = false, timed_out;
 	char summary[MAX_KINDS * 64] = "", why[8192];
@@ -378,13 +554,17 @@ int main(int argc, char **argv)
 			name = argv[++i];
 		else if (strcmp(argv[i], "--kind") == 0 && i + 1 < argc)
 			only = argv[++i];
+		else if (strcmp(argv[i], "--kill") == 0 && i + 1 < argc)
+			kill_moments = strtoul(argv[++i], NULL, 10);
+		else if (strcmp(argv[i], "--pin") == 0 && i + 1 < argc && nkeep < 16)
+			keep[nkeep++] = argv[++i];
 		else if (strcmp(argv[i], "--same-stdout") == 0)
 			same_stdout = true;
 		else
 			break;
 	}
 	if (i + 2 >= argc || strcmp(argv[i + 1], "--") != 0 || stride == 0) {
-		fprintf(stderr, "usage: walk [--stride N] [--kind KIND] [--same-stdout] [--name NAME] PRELOAD -- COMMAND [ARG]...\n");
+		fprintf(stderr, "usage: walk [--stride N] [--kind KIND] [--kill M [--pin PATH]...] [--same-stdout] [--name NAME] PRELOAD -- COMMAND [ARG]...\n");
 		return 2;
 	}
 	preload = argv[i];
@@ -417,6 +597,8 @@ int main(int argc, char **argv)
 		show_failure("no fault", why);
 		return 2;
 	}
+	if (kill_moments)
+		return kill_walk(name, kinds, nkinds, kill_moments, keep, nkeep);
 
 	for (size_t k = 0; k < nkinds; k++) {
 		const char *const *errs = errnos_of(kinds[k].name);

@@ -9,7 +9,9 @@
  *   BSDK_FAULT=KIND:N[:ERRNO]   fail the Nth call (from 1) of KIND with ERRNO
  *                               (a name: ENOMEM, EPERM, E2BIG, EINTR, EAGAIN,
  *                               EMFILE, ...; ENOMEM when left out); only that
- *                               one call fails, the next ones go through
+ *                               one call fails, the next ones go through.
+ *                               ERRNO SIGKILL instead kills the process with
+ *                               SIGKILL right before the call: a moment to die
  *   BSDK_FAULT_COUNTS=FILE      at exit, write "KIND COUNT" lines to FILE:
  *                               every kind, then bpf.CMD for each bpf() command
  *   BSDK_FAULT_FIRED=FILE       when the fault fires, write "KIND N ERRNO" and
@@ -43,6 +45,7 @@
 #include <execinfo.h>
 #include <fcntl.h>
 #include <linux/bpf.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -79,7 +82,7 @@ static const struct { const char *name; int value; } errnos[] = {
 	{ "ENOMEM", ENOMEM }, { "EPERM", EPERM }, { "E2BIG", E2BIG }, { "EINTR", EINTR },
 	{ "EAGAIN", EAGAIN }, { "EMFILE", EMFILE }, { "ENFILE", ENFILE }, { "EACCES", EACCES },
 	{ "EINVAL", EINVAL }, { "EIO", EIO }, { "ENOSPC", ENOSPC }, { "EBUSY", EBUSY },
-	{ "ENOENT", ENOENT }, { "EFAULT", EFAULT },
+	{ "ENOENT", ENOENT }, { "EFAULT", EFAULT }, { "SIGKILL", -SIGKILL },
 };
 
 static pid_t owner;			/* the only process that counts and fails */
@@ -251,7 +254,8 @@ static void report_fired(void)
 	if (fd < 0)
 		return;
 	dprintf(fd, "%s%s%s %lu %s\n", kind_names[fault_kind], fault_cmd >= 0 ? "." : "",
-		fault_cmd >= 0 ? bpf_cmds[fault_cmd] : "", fault_nth, strerrorname_np(fault_errno));
+		fault_cmd >= 0 ? bpf_cmds[fault_cmd] : "", fault_nth,
+		fault_errno < 0 ? "SIGKILL" : strerrorname_np(fault_errno));
 	n = backtrace(frames, 32);
 	backtrace_symbols_fd(frames, n, fd);
 	close(fd);
@@ -274,6 +278,8 @@ static bool fail_here(enum kind kind, long cmd)
 	       __atomic_add_fetch(&fault_seen, 1, __ATOMIC_RELAXED) == fault_nth;
 	if (fire)
 		report_fired();
+	if (fire && fault_errno == -SIGKILL)
+		raise(SIGKILL);
 	busy--;
 	if (fire)
 		errno = fault_errno;
