@@ -482,7 +482,7 @@ static int collect_core_roots(struct bsdk_records *r)
 	bool *seen;
 	int err = 0;
 
-	if (!obj->btf || !obj->ncore)
+	if (!obj->btf || !obj->ext.ncore)
 		return 0;
 	seen = calloc(n, sizeof(*seen));
 	stack = calloc(n, sizeof(*stack));
@@ -491,10 +491,10 @@ static int collect_core_roots(struct bsdk_records *r)
 		free(stack);
 		return -ENOMEM;
 	}
-	for (size_t i = 0; i < obj->ncore; i++)
-		if (obj->core[i].type_id < n && !seen[obj->core[i].type_id]) {
-			seen[obj->core[i].type_id] = true;
-			stack[top++] = obj->core[i].type_id;
+	for (size_t i = 0; i < obj->ext.ncore; i++)
+		if (obj->ext.core[i].rec.type_id < n && !seen[obj->ext.core[i].rec.type_id]) {
+			seen[obj->ext.core[i].rec.type_id] = true;
+			stack[top++] = obj->ext.core[i].rec.type_id;
 		}
 	while (!err && top) {
 		const struct btf_type *t = btf_type_by_id(obj->btf, stack[--top]);
