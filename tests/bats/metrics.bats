@@ -91,9 +91,9 @@ quantile() {
 			END {
 				rank = q * c[n]
 				for (i = 1; i <= n; i++) if (c[i] >= rank) break
-				if (le[i] == "+Inf") { printf "%.9g\n", le[n - 1]; exit }
+				if (le[i] == "+Inf") { printf "%.17g\n", le[n - 1]; exit }
 				start = i > 1 ? le[i - 1] : 0; below = i > 1 ? c[i - 1] : 0
-				printf "%.9g\n", start + (le[i] - start) * (rank - below) / (c[i] - below)
+				printf "%.17g\n", start + (le[i] - start) * (rank - below) / (c[i] - below)
 			}'
 }
 
