@@ -264,8 +264,9 @@ static int name_hist(struct mplan *p, const char *prefix, const char *at, size_t
 		if (n && strstr(stripped, "__"))
 			memmove(strstr(stripped, "__"), strstr(stripped, "__") + 1,
 				strlen(strstr(stripped, "__")));
-		if (n && stripped[0] != '_') {
-			char *clean = sanitize(stripped);
+		n = strspn(stripped, "_");	/* "usecs_hist": "hist" */
+		if (stripped[n]) {
+			char *clean = sanitize(stripped + n);
 
 			free(p->family);
 			p->family = NULL;

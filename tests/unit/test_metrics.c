@@ -388,6 +388,34 @@ static void test_percpu_and_plain(void)
 	}
 }
 
+/* The family a histogram map gets: its name's unit taken out, _seconds added. */
+static void check_hist_name(const char *map, const struct bsdk_metrics_opts *o, const char *want,
+			    const char *le1)
+{
+	uint32_t zero = 0;
+	uint64_t val[66] = { 1 };
+	const void *keys[1] = { &zero }, *vals[1] = { val };
+	struct mplan_map m = { .name = map, .btf = btf, .key_type = u32_t, .value_type = hist_t,
+			       .key_size = 4, .value_size = 64 * 8 + 16 };
+	char *text = render(&m, o, keys, vals, 1, 0), line[128], buf[32];
+
+	snprintf(line, sizeof(line), "%s_bucket{le=\"%s\"}", want, le1);
+	check_str(value_of(text, line, buf, sizeof(buf)), "1", "map '%s': %s", map, line);
+	free(text);
+}
+
+static void test_hist_names(void)
+{
+	struct bsdk_metrics_opts ms = { .sz = sizeof(ms), .unit = "msecs" };
+
+	check_hist_name("lat_ns", NULL, "bpfsdk_lat_seconds", "0.000000001");
+	check_hist_name("usecs_hist", NULL, "bpfsdk_hist_seconds", "0.000001");
+	check_hist_name("io_lat_us_total", NULL, "bpfsdk_io_lat_total_seconds", "0.000001");
+	check_hist_name("dist", &ms, "bpfsdk_dist_seconds", "0.001");
+	check_hist_name("size_bytes", NULL, "bpfsdk_size_bytes", "1");
+	check_hist_name("dist", NULL, "bpfsdk_dist", "1");
+}
+
 static void test_decimal(void)
 {
 	char buf[32];
@@ -408,6 +436,7 @@ int main(void)
 	build_types();
 	test_decimal();
 	test_hist_text();
+	test_hist_names();
 	test_bucket_edges("lat", 0, UINT64_MAX / 2);
 	test_bucket_edges("lat_us", 6, UINT64_MAX / 2);
 	test_bucket_edges("lat_ns", 9, UINT64_MAX / 2);
