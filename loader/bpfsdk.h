@@ -1237,9 +1237,11 @@ uint64_t bsdk_hist_print_log2(FILE *f, const uint64_t *slots, size_t nslots, con
  *    0 and 1, slot k >= 1 the values in [2^k, 2^(k+1) - 1]) is a histogram: cumulative
  *    PREFIX_MAP_bucket{le="..."} for every slot, le being slot k's largest value 2^(k+1) - 1
  *    (exact for integer values), le="+Inf", _count (the slots added up) and _sum from a
- *    member named "sum", "sum_*" or "*_sum" when the value has one. A map whose name (else its
- *    value type's) says usecs, _us, nsecs, _ns, msecs or _ms has its le and sum in seconds,
- *    written as exact decimals; bytes stay bytes, anything else is the raw number.
+ *    member named "sum", "sum_*" or "*_sum" when the value has one. A histogram whose unit
+ *    (opts->unit, else what its map's name says, else its value type's name) is usecs, _us,
+ *    nsecs, _ns, msecs or _ms has its le and sum in seconds, written as exact decimals, and is
+ *    named PREFIX_MAP_seconds with the unit's word taken out of MAP (latency_us: PREFIX_latency_seconds, and its other
+ *    members' families PREFIX_latency_M); bytes stay bytes; anything else is the raw number.
  *  - every other integer member M of the value is a counter PREFIX_MAP_M_total (an integer
  *    value: PREFIX_MAP_total), or a gauge PREFIX_MAP_M for a map named *_gauge or *_gauges or
  *    listed in opts->gauges. Members that are no integer are left out, with one warning.
@@ -1281,7 +1283,8 @@ struct bsdk_metrics_opts {
 	size_t max_series;      /* per map; 0: BSDK_METRICS_MAX_SERIES */
 	unsigned int flags;     /* BSDK_METRICS_PER_CPU */
 	const char *unit;       /* the unit of every histogram ("usecs", "nsecs", "msecs"), before
-				 * the one its map's name says; NULL: the name's */
+				 * the one its map's name says; NULL: the name's, else its value
+				 * type's (as bpfsdk run's --unit) */
 };
 
 struct bsdk_metrics;
