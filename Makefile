@@ -19,6 +19,8 @@
 #                      in turn (tests/faults/; make test runs a sample)
 #   make test-tsan     8 threads using the library at once, under TSan
 #   make check-headers regenerate include/bpf/bpf_helper_defs.h and diff it
+#   make check-layers  no library layer uses one above it (make test runs it)
+#   make check-sizes   files over 700 lines, functions over 80 (tools/check-sizes)
 #   make update-headers rewrite include/bpf/bpf_helper_defs.h from the UAPI header
 #   make picture       redraw docs/picture.svg from docs/picture.dot
 #   make install       the tool, libraries, headers, bpfsdk.pc, man pages

@@ -85,3 +85,23 @@ ifneq ($(CLI_SRCS),)
 $(eval $(call user_program,bpfsdk,$(CLI_SRCS),$(LDLIBS_HTTP)))
 $(BUILD)/bin/bpfsdk: $(LOADER_HTTP_LIB)
 endif
+
+# make check-layers: no layer uses a symbol or a header of a layer above it
+# (LOADER_LAYERS, lowest first, then TOP_LAYERS); tools/check-layers reads
+# the objects' nm and the compiler's dependency files. tests/bats/layers.bats
+# runs it in make test.
+CLI_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(CLI_SRCS))
+
+# Above the library's layers: the metrics server, on the public API, then
+# the tool.
+TOP_LAYERS := http cli
+
+check-layers: $(LOADER_OBJS) $(LOADER_HTTP_OBJS) $(CLI_OBJS)
+	$(Q)tools/check-layers $(BUILD)/obj/loader $(LOADER_LAYERS) $(TOP_LAYERS)
+
+# make check-sizes: no file over 700 lines, no function over 80, in the
+# library, the tool and the samples' user side (tools/check-sizes).
+check-sizes:
+	$(Q)tools/check-sizes
+
+.PHONY: check-layers check-sizes

@@ -1,0 +1,51 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+#
+# The library's layers (loader/loader.mk's LOADER_LAYERS, lowest first, then
+# TOP_LAYERS: the metrics server and the tool): no object of a layer uses a
+# symbol or a header of a layer above it (tools/check-layers, make
+# check-layers); and the check itself catches both, on two layers made up
+# here.
+
+load '/usr/lib/bats/bats-support/load'
+load '/usr/lib/bats/bats-assert/load'
+
+setup() {
+	cd "$BATS_TEST_DIRNAME/../.." || return 1
+	BUILD=${BUILD:-build}
+	[ -f "$BUILD/obj/loader/base/log.o" ] || fail "the library is not built (run make)"
+}
+
+@test "layers: every object of the library and the tool uses only its own layer and those below" {
+	run tools/check-layers "$BUILD/obj/loader"
+	assert_success
+	assert_output --partial "check-layers: OK: "
+	# every source of the library and the tool was looked at
+	local nsrc nobj
+	nsrc=$(ls loader/*/*.c | wc -l)
+	nobj=$(sed -n 's/^check-layers: OK: \([0-9]*\) objects.*/\1/p' <<<"$output")
+	echo "objects checked: $nobj, sources: $nsrc"
+	[ "$nobj" -eq "$nsrc" ]
+}
+
+@test "layers: an upward call and an upward include are each named, with the file, what it uses and both layers" {
+	local t=$BATS_TEST_TMPDIR
+	mkdir -p "$t/loader/low" "$t/loader/high" "$t/obj/low" "$t/obj/high"
+	printf 'int high_fn(void);\n' >"$t/loader/high/high.h"
+	printf '#include "loader/high/high.h"\nint high_fn(void) { return 1; }\n' >"$t/loader/high/high.c"
+	printf '#include "loader/high/high.h"\nint low_fn(void);\nint low_fn(void) { return high_fn(); }\n' \
+		>"$t/loader/low/low.c"
+	printf 'int low_too(void);\nint low_too(void) { return 0; }\n' >"$t/loader/low/fine.c"
+	for s in high/high low/low low/fine; do
+		(cd "$t" && cc -c -MMD -I. "loader/$s.c" -o "obj/$s.o") || fail "cannot compile $s.c"
+	done
+	run tools/check-layers "$t/obj" low high
+	assert_failure 1
+	assert_line "check-layers: loader/low/low.c: uses high_fn (loader/high/high.c): layer low uses high, which is above it"
+	assert_line "check-layers: loader/low/low.c: includes loader/high/high.h: layer low uses high, which is above it"
+	assert_line --partial "check-layers: 2 upward uses"
+	refute_output --partial "fine.c"
+	# the same objects in the other order are fine
+	run tools/check-layers "$t/obj" high low
+	assert_success
+}
