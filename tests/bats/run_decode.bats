@@ -129,6 +129,30 @@ check_events() {
 		fail "-v does not say where struct open_event came from"
 }
 
+@test "argv packed NUL-separated, the record cut after it: every argument, JSON an array, a text column bare" {
+	rm -f "$GO"
+	"$TRIGGER" --go "$GO" exec /bin/true alpha "beta gamma" delta &
+	TRIGGER_PID=$!
+	start_run --format json --duration 30 "$BUILD/bpf/execsnoop.bpf.o"
+	go
+	stop_when_seen 'beta[ ]gamma'	# a pattern grep's own exec record does not hold
+	expect_eq "$RUN_STATUS" 0 "exit status"
+	rec=$(jq -c --argjson p "$TRIGGER_PID" 'select(.pid == $p)' "$OUT")
+	[ -n "$rec" ] || fail "no record of pid $TRIGGER_PID"
+	expect_eq "$(jq -c .args <<<"$rec")" '["/bin/true","alpha","beta gamma","delta"]' "args"
+	expect_eq "$(jq -r .comm <<<"$rec")" true "comm, a plain string"
+
+	rm -f "$GO"
+	"$TRIGGER" --go "$GO" exec /bin/true one two &
+	TRIGGER_PID=$!
+	start_run --format text --duration 30 "$BUILD/bpf/execsnoop.bpf.o"
+	go
+	stop_when_seen '/bin/true[ ]one'
+	# one flat stream: columns, the arguments bare
+	line=$(grep -a " $TRIGGER_PID .*/bin/true[ ]one" "$OUT")
+	[[ "$line" == *" true "*" /bin/true one two" ]] || fail "text: $line"
+}
+
 @test "--type event and --type events=event decode the same records" {
 	build_libbpf_object
 	for t in event events=event; do
