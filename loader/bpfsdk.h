@@ -82,12 +82,14 @@ enum bsdk_log_level {
 /* Receives each message, one line without a trailing newline. An error told
  * in several lines (a verifier rejection: the end of its log, the C line it
  * stopped at) is one message naming what failed, then lines that begin with
- * two spaces, at error level too: its detail, not errors of their own. */
+ * two spaces, at error level too: its detail, not errors of their own. A
+ * warning's detail lines (a rejected program left out) follow it the same
+ * way, at warning level. */
 typedef void (*bsdk_log_fn)(enum bsdk_log_level level, const char *msg, void *ctx);
 
 /* Send the library's messages to fn (NULL restores the default, which writes
  * "error: ", "warning: " or nothing before the message to stderr; nothing
- * before an error's detail lines). */
+ * before an error's or a warning's detail lines). */
 void bsdk_set_log(bsdk_log_fn fn, void *ctx);
 
 /* Messages above this level are dropped before formatting. Default:
@@ -411,9 +413,31 @@ struct bsdk_link *bsdk_prog_attach_perf_event(struct bsdk_prog *prog, int perf_f
 /* ---- attach policy: attach every program the kernel can, leave out the rest */
 
 enum bsdk_attach_flags {
-	/* Any program that cannot be attached is an error, not a warning. */
+	/* Any program that cannot be attached is an error, not a warning; so is
+	 * a verifier rejection. */
 	BSDK_ATTACH_REQUIRE_ALL = 1u << 0,
+	/* Attach every twin (see bsdk_prog_twin_next()), not one of each group. */
+	BSDK_ATTACH_ALL_TWINS = 1u << 1,
 };
+
+/* Twins: programs of one object that see the same event through different kinds of hook, of
+ * which a tool loads one, the best its kernel supports (libbpf-tools turn the others off with
+ * bpf_program__set_autoload()). The groups: a kernel function's entry through fentry/FUNC,
+ * fmod_ret/FUNC (rank 0), ksyscall/NAME (1), kprobe/FUNC or kprobe/FUNC+0 (2); its return
+ * through fexit (0), kretsyscall (1), kretprobe (2); a tracepoint through tp_btf/NAME (0),
+ * raw_tp/NAME or raw_tracepoint/NAME (1), tracepoint/CAT/NAME or tp/CAT/NAME (2). A system
+ * call's entry symbol is one function whatever its architecture prefix: ksyscall/openat,
+ * kprobe/__x64_sys_openat and fentry/__arm64_sys_openat are twins. Programs of one kind on
+ * one hook are in the group together but are not twins of each other: they go, or stay,
+ * together. */
+
+/* prog's rank in its group of twins (0 goes first), or -ENOENT when its kind or its hook has
+ * none (a kprobe at an offset, a uprobe, ...). Whether it has a twin: bsdk_prog_twin_next(). */
+int bsdk_prog_twin_rank(const struct bsdk_prog *prog);
+
+/* The next program of prog's group of twins after prev (NULL: the first), prog itself left
+ * out; NULL with errno ENOENT at the end, or when no other kind of hook shares the group. */
+struct bsdk_prog *bsdk_prog_twin_next(const struct bsdk_prog *prog, const struct bsdk_prog *prev);
 
 /* Whether bsdk_obj_attach_all() would attach prog on this kernel, as far as can be known
  * before loading: its kind has an attach point of its own (not perf_event, socket, tc, xdp, a
@@ -430,13 +454,30 @@ int bsdk_prog_attach_check(struct bsdk_prog *prog, char *why, size_t size);
  * cannot be attached here, with one warning line each, "'OBJ': program 'P' (section 'S'):
  * left out: WHY", so that none goes through the verifier in vain. With
  * BSDK_ATTACH_REQUIRE_ALL the first such program is an error instead (logged; its negative
- * errno returned). Returns the number of programs still to load (0: none could be attached),
- * -EBUSY after load. */
+ * errno returned). Of each group of twins among the programs whose autoload is on, only those
+ * of the best rank that passes the check stay on (unless BSDK_ATTACH_ALL_TWINS); the others
+ * are left out with one line each at BSDK_LOG_INFO, and kept as spares: one stands in when the
+ * chosen program is rejected by the verifier (bsdk_obj_attach_load()) or cannot be attached
+ * (bsdk_obj_attach_all()). A twin of a better rank that fails the check is said at
+ * BSDK_LOG_INFO too, when a twin is used instead. Returns the number of programs still to
+ * load (0: none could be attached), -EBUSY after load. */
 int bsdk_obj_attach_prepare(struct bsdk_obj *obj, unsigned int flags);
 
+/* bsdk_obj_load() as the attach policy does it: a program the verifier rejects is left out
+ * with one warning, "'OBJ': program 'P' (section 'S'): left out: rejected by the verifier:
+ * REASON", its detail lines (two spaces first) the C line it stopped at and any CO-RE or kfunc
+ * explanation, the whole log at BSDK_LOG_DEBUG; a twin the prepare step kept as a spare is
+ * loaded in its place; the other programs load. Any other failure fails the load, as
+ * bsdk_obj_load(), and nothing stays loaded. With BSDK_ATTACH_REQUIRE_ALL it is
+ * bsdk_obj_load(): a rejection is an error. Returns the number of programs loaded (0 when the
+ * verifier rejected every one; the object is loaded all the same: its maps exist), or a
+ * negative errno. */
+int bsdk_obj_attach_load(struct bsdk_obj *obj, unsigned int flags);
+
 /* Attach every loaded program where its section name says: open -> load -> attach all -> poll
- * -> clean up. When obj is not loaded yet, bsdk_obj_attach_prepare() and bsdk_obj_load() run
- * first. A program that cannot be attached (its function is missing, the kernel refuses) is
+ * -> clean up. When obj is not loaded yet, bsdk_obj_attach_prepare() and bsdk_obj_attach_load()
+ * run first. When a program cannot be attached, a spare twin (bsdk_obj_attach_prepare()) is
+ * loaded and attached in its place. A program that cannot be attached (its function is missing, the kernel refuses) is
  * left out with one warning line naming the object, the program and why; with
  * BSDK_ATTACH_REQUIRE_ALL it is an error: logged, the links made so far stay with the object,
  * and its negative errno is returned. Programs the caller did not load, or attached already

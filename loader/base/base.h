@@ -38,6 +38,9 @@ void bsdk_log(enum bsdk_log_level level, const char *fmt, ...);
  * one line of its own. */
 void log_capture_begin(char *buf, size_t size);
 void log_capture_end(void);
+/* log.c: while on, error messages are sent as warnings: the detail lines
+ * of a warning (a verifier rejection that leaves a program out) */
+void log_errors_as_warnings(bool on);
 
 /* Set errno to err (positive) and return -err: the library's error idiom. */
 static inline int fail(int err)

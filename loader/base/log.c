@@ -15,18 +15,20 @@
 static void log_to_stderr(enum bsdk_log_level level, const char *msg, void *ctx)
 {
 	static const char *const prefix[] = { "error: ", "warning: ", "", "" };
-	static __thread bool after_error;	/* an error's detail lines follow it */
-	bool detail = level == BSDK_LOG_ERROR && after_error && msg[0] == ' ';
+	/* an error's or a warning's detail lines follow it at its level */
+	static __thread int headline = -1;
+	bool detail = level <= BSDK_LOG_WARN && (int)level == headline && msg[0] == ' ';
 
 	(void)ctx;
-	if (level <= BSDK_LOG_WARN)
-		after_error = level == BSDK_LOG_ERROR;
+	if (level <= BSDK_LOG_WARN && !detail)
+		headline = (int)level;
 	fprintf(stderr, "%s%s\n", detail || level > BSDK_LOG_DEBUG ? "" : prefix[level], msg);
 }
 
 static bsdk_log_fn log_fn = log_to_stderr;
 static void *log_ctx;
 static enum bsdk_log_level log_max = BSDK_LOG_WARN;
+static __thread bool errors_as_warnings;	/* log_errors_as_warnings() */
 static __thread char *capture_buf;	/* log_capture_begin()'s buffer, or NULL */
 static __thread size_t capture_size;
 
@@ -49,6 +51,8 @@ void bsdk_log(enum bsdk_log_level level, const char *fmt, ...)
 	int saved_errno = errno;
 	va_list ap;
 
+	if (errors_as_warnings && level == BSDK_LOG_ERROR)
+		level = BSDK_LOG_WARN;
 	if (capture_buf && level == BSDK_LOG_ERROR) {
 		if (!capture_buf[0]) {	/* the first error is the cause */
 			va_start(ap, fmt);
@@ -73,6 +77,11 @@ void log_capture_begin(char *buf, size_t size)
 	capture_size = size;
 	if (capture_buf)
 		capture_buf[0] = '\0';
+}
+
+void log_errors_as_warnings(bool on)
+{
+	errors_as_warnings = on;
 }
 
 void log_capture_end(void)

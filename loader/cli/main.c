@@ -84,6 +84,7 @@ void cli_print_usage(const struct cli_cmd *cmd)
 
 static unsigned int lib_errors;
 static bool demote_errors;
+static bool warned;	/* the last headline was a warning: its detail follows */
 
 void cli_error(const char *fmt, ...)
 {
@@ -132,7 +133,8 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 /*
  * The library sends a multi-line report (the verifier's log) as a first
  * line followed by lines indented with spaces, all at error level: only
- * the first is an error of its own, the rest are its detail.
+ * the first is an error of its own, the rest are its detail. A warning's
+ * detail lines (a rejected program left out) follow it the same way.
  */
 static void cli_log(enum bsdk_log_level level, const char *msg, void *ctx)
 {
@@ -143,6 +145,10 @@ static void cli_log(enum bsdk_log_level level, const char *msg, void *ctx)
 	msg = text_printable(msg, clean, sizeof(clean));
 	if (level == BSDK_LOG_ERROR && demote_errors)
 		level = BSDK_LOG_WARN;
+	if (level == BSDK_LOG_ERROR && msg[0] != ' ')
+		warned = false;
+	else if (level == BSDK_LOG_WARN && msg[0] != ' ')
+		warned = true;
 	switch (level) {
 	case BSDK_LOG_ERROR:
 		if (msg[0] == ' ' && lib_errors) {
@@ -153,7 +159,11 @@ static void cli_log(enum bsdk_log_level level, const char *msg, void *ctx)
 		}
 		break;
 	case BSDK_LOG_WARN:
-		fprintf(stderr, "warning: %s\n", msg);
+		/* a warning's detail lines, as an error's */
+		if (msg[0] == ' ' && warned)
+			fprintf(stderr, "%s\n", msg);
+		else
+			fprintf(stderr, "warning: %s\n", msg);
 		break;
 	default:
 		fprintf(stderr, "%s\n", msg);

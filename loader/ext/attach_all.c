@@ -14,6 +14,7 @@
  * attach itself can tell is found by bsdk_obj_attach_all().
  */
 #include <limits.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -99,8 +100,7 @@ int bsdk_prog_attach_check(struct bsdk_prog *prog, char *why, size_t size)
 	return 0;
 }
 
-/* Report prog left out: a warning, or with require_all an error. */
-static void left_out(const struct bsdk_prog *prog, bool require_all, const char *why)
+void attach_left_out(const struct bsdk_prog *prog, bool require_all, const char *why)
 {
 	char own[300];
 	size_t n;
@@ -120,28 +120,104 @@ static void left_out(const struct bsdk_prog *prog, bool require_all, const char 
 int bsdk_obj_attach_prepare(struct bsdk_obj *obj, unsigned int flags)
 {
 	bool require_all = flags & BSDK_ATTACH_REQUIRE_ALL;
+	bool *done;
 	char why[512];
 	int left = 0;
 
 	if (obj->loaded)
 		return log_fail(EBUSY, "'%s': already loaded: prepare before bsdk_obj_load()", obj->name);
+	done = calloc(obj->nprogs ? obj->nprogs : 1, sizeof(*done));
+	if (!done)
+		return log_fail(ENOMEM, "'%s': out of memory", obj->name);
+	for (size_t i = 0; i < obj->nprogs; i++)
+		obj->progs[i].twin_spare = false;
 	for (size_t i = 0; i < obj->nprogs; i++) {
 		struct bsdk_prog *prog = &obj->progs[i];
 		int err;
 
-		if (!prog->autoload)
+		if (!prog->autoload || done[i])
 			continue;
+		/* one of each group of twins (twins.c) */
+		if (!(flags & BSDK_ATTACH_ALL_TWINS) && twins_grouped(prog)) {
+			err = twins_choose(prog, require_all, done);
+			if (err < 0) {
+				free(done);
+				return err;
+			}
+			left += err;
+			continue;
+		}
 		err = bsdk_prog_attach_check(prog, why, sizeof(why));
 		if (!err) {
 			left++;
 			continue;
 		}
-		left_out(prog, require_all, why);
-		if (require_all)
+		attach_left_out(prog, require_all, why);
+		if (require_all) {
+			free(done);
 			return err;
+		}
 		prog->autoload = false;
 	}
+	free(done);
 	return left;
+}
+
+/* Load prog; a verifier rejection leaves it out with a warning (prog.c)
+ * and lets a twin stand in. 1: loaded, 0: left out, or a negative errno. */
+static int load_leaving_out(struct bsdk_prog *prog)
+{
+	int err;
+
+	prog->reject_leaves_out = true;
+	err = prog_load(prog);
+	prog->reject_leaves_out = false;
+	if (err != -BSDK_EVERIFIER)
+		return err ? err : 1;
+	prog->autoload = false;
+	twins_stand_in(prog);
+	return 0;
+}
+
+static int count_loaded(const struct bsdk_obj *obj)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < obj->nprogs; i++)
+		n += obj->progs[i].fd >= 0;
+	return n;
+}
+
+int bsdk_obj_attach_load(struct bsdk_obj *obj, unsigned int flags)
+{
+	bool again = true;
+	int err;
+
+	if (flags & BSDK_ATTACH_REQUIRE_ALL) {
+		err = bsdk_obj_load(obj);
+		return err ? err : count_loaded(obj);
+	}
+	err = obj_load_begin(obj);
+	if (err)
+		return err;
+	/* a twin that stands in may come before the program it replaces */
+	while (again) {
+		again = false;
+		for (size_t i = 0; i < obj->nprogs; i++) {
+			struct bsdk_prog *prog = &obj->progs[i];
+
+			if (!prog->autoload || prog->fd >= 0)
+				continue;
+			err = load_leaving_out(prog);
+			if (err < 0) {
+				obj_load_abort(obj, err);
+				return err;
+			}
+			again |= err == 0;
+		}
+	}
+	obj->loaded = true;
+	return count_loaded(obj);
 }
 
 /* bsdk_obj_attach_all(), and in *last_err the errno of the last program
@@ -156,25 +232,36 @@ static int attach_all(struct bsdk_obj *obj, unsigned int flags, int *last_err)
 		err = bsdk_obj_attach_prepare(obj, flags);
 		if (err < 0)
 			return err;
-		err = bsdk_obj_load(obj);
-		if (err)
+		err = bsdk_obj_attach_load(obj, flags);
+		if (err < 0)
 			return err;
 	}
 	for (size_t i = 0; i < obj->nprogs; i++) {
 		struct bsdk_prog *prog = &obj->progs[i];
 		struct bsdk_link *link;
 
-		if (prog->fd < 0 || prog->attached)
-			continue;	/* not loaded, or attached already: the caller's */
+		/* a twin standing in for one that could not be attached */
+		if (prog->autoload && prog->fd < 0 && !prog->attached && prog->obj->loaded) {
+			err = load_leaving_out(prog);
+			if (err < 0)
+				return err;
+			if (err == 0) {
+				i = (size_t)-1;	/* its own spare may come earlier */
+				continue;
+			}
+		}
+		if (prog->fd < 0 || prog->attached || !prog->autoload)
+			continue;	/* not loaded, left out, or attached already: the caller's */
 		/* loaded without bsdk_obj_attach_prepare(): the same reasons */
 		if (prog->kind->method == ATTACH_NONE ||
 		    (prog->kind->method == ATTACH_UPROBE && !uprobe_target_complete(prog->target)) ||
 		    (prog->kind->method == ATTACH_USDT && !*prog->target)) {
 			bsdk_prog_attach_check(prog, why, sizeof(why));
-			left_out(prog, require_all, why);
+			attach_left_out(prog, require_all, why);
 			*last_err = EOPNOTSUPP;
 			if (require_all)
 				return fail(EOPNOTSUPP);
+			prog->autoload = false;	/* said once */
 			continue;
 		}
 		log_capture_begin(why, sizeof(why));
@@ -188,10 +275,13 @@ static int attach_all(struct bsdk_obj *obj, unsigned int flags, int *last_err)
 		err = errno;
 		if (!why[0])
 			snprintf(why, sizeof(why), "%s", bsdk_strerror(err));
-		left_out(prog, require_all, why);
+		attach_left_out(prog, require_all, why);
 		*last_err = err;
 		if (require_all)
 			return fail(err);
+		prog->autoload = false;	/* left out: not tried again */
+		if (twins_stand_in(prog))
+			i = (size_t)-1;		/* the spare may come earlier */
 	}
 	return count;
 }

@@ -91,4 +91,15 @@ int usdt_sites_find(const char *path, const char *provider, const char *name,
 void usdt_sites_free(struct usdt_site *sites, size_t n);
 int attach_usdt(struct bsdk_prog *prog, struct bsdk_link *link);
 
+/* attach_all.c: say that prog is left out: a warning, or with require_all
+ * an error (errno set from nothing: the caller returns its own) */
+void attach_left_out(const struct bsdk_prog *prog, bool require_all, const char *why);
+/* twins.c: whether prog has a twin among the programs to load; choose in
+ * its group the programs to load (done[i] set for each member), the others
+ * spares, returning how many load or a negative errno (require_all); let
+ * the spares of its group stand in for failed, returning how many do. */
+bool twins_grouped(const struct bsdk_prog *prog);
+int twins_choose(struct bsdk_prog *prog, bool require_all, bool *done);
+int twins_stand_in(struct bsdk_prog *failed);
+
 #endif /* BPFSDK_EXT_H */

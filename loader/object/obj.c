@@ -262,7 +262,7 @@ static void obj_unload(struct bsdk_obj *obj)
 	obj->loaded = false;
 }
 
-int bsdk_obj_load(struct bsdk_obj *obj)
+int obj_load_begin(struct bsdk_obj *obj)
 {
 	int err;
 
@@ -278,13 +278,29 @@ int bsdk_obj_load(struct bsdk_obj *obj)
 	}
 	obj->btf_fd = obj->btf ? btf_load_kernel(obj->btf, obj->name) : -1;
 	err = maps_create(obj);
+	if (err)
+		obj_load_abort(obj, err);
+	return err;
+}
+
+void obj_load_abort(struct bsdk_obj *obj, int err)
+{
+	bsdk_obj_unpin(obj);
+	obj_unload(obj);
+	errno = -err;
+}
+
+int bsdk_obj_load(struct bsdk_obj *obj)
+{
+	int err = obj_load_begin(obj);
+
+	if (err)
+		return err;
 	for (size_t i = 0; i < obj->nprogs && !err; i++)
 		if (obj->progs[i].autoload)
 			err = prog_load(&obj->progs[i]);
 	if (err) {
-		bsdk_obj_unpin(obj);
-		obj_unload(obj);
-		errno = -err;
+		obj_load_abort(obj, err);
 		return err;
 	}
 	obj->loaded = true;

@@ -58,6 +58,12 @@ struct bsdk_prog {
 	char *target_buf;		/* bsdk_prog_set_attach_target()'s copy */
 	bool autoload;
 	bool attached;		/* a link was made: bsdk_obj_attach_all() skips it */
+	/* Left out by the attach policy as a twin of a better program (twins.c):
+	 * it stands in when that one cannot be loaded or attached. */
+	bool twin_spare;
+	/* prog_load(): a verifier rejection is a warning that leaves the
+	 * program out, not an error (the attach policy's load) */
+	bool reject_leaves_out;
 	int fd;
 	/* BTF-typed kinds: the target in kernel BTF, found at load. */
 	uint32_t attach_btf_id;
@@ -206,6 +212,13 @@ const struct attach_kind *attach_kind_find(const char *section);
 const char *attach_kind_forms(void);
 int progs_collect(struct bsdk_obj *obj);
 int prog_load(struct bsdk_prog *prog);
+
+/* obj.c: bsdk_obj_load() in parts, for the attach policy, which loads the
+ * programs one by one: externs, BTF and maps (on failure nothing stays
+ * loaded), then prog_load() for each, then obj->loaded = true, or
+ * obj_load_abort() to unload everything and set errno to -err. */
+int obj_load_begin(struct bsdk_obj *obj);
+void obj_load_abort(struct bsdk_obj *obj, int err);
 
 /* ---- obj.c: links */
 /* A link to fill, and put on the object's list once filled. */

@@ -388,21 +388,62 @@ static long first_callx(const struct linked *l)
 	return -1;
 }
 
-/* Send the verifier's log: its last lines at error level, since the
- * reason for a rejection is at the end; all of it at debug level (-v -v);
- * then the C source line where it stopped. One error, told in lines: the
- * first names the program, each after it begins with two spaces (its
- * detail, see bsdk_log_fn). log is consumed. cut: the log's beginning was
- * dropped by the kernel (a rotating log that did not fit). */
-static void log_verifier(const struct bsdk_prog *prog, char *log, bool cut, const struct linked *l)
+/* The verifier's reason for a rejection: the last line of its log that is
+ * not an instruction, a source comment or its closing statistics. */
+static void verifier_reason(const char *log, char *buf, size_t size)
+{
+	static const char *const not_reasons[] = {
+		"processed ", "verification time", "stack depth", ";", "from ",
+		"last_idx", "regs=", "parent ", "mark_precise", "func#", "Validating ",
+	};
+	const char *p = log, *reason = strstr(log, "BPF program is too large"), *fallback = NULL;
+	size_t len = 0, fallback_len = 0;
+
+	if (reason) {	/* written after the last instruction, on its line */
+		snprintf(buf, size, "%.*s", (int)strcspn(reason, "\n"), reason);
+		return;
+	}
+	for (; *p; p += strcspn(p, "\n"), p += *p == '\n') {
+		size_t n = strcspn(p, "\n");
+		bool skip = n == 0 || *p == ' ' || *p == '\t' || (*p >= '0' && *p <= '9' &&
+			    p[strspn(p, "0123456789")] == ':');
+
+		for (size_t i = 0; !skip && i < ARRAY_SIZE(not_reasons); i++)
+			skip = strncmp(p, not_reasons[i], strlen(not_reasons[i])) == 0;
+		if (n) {
+			fallback = p;
+			fallback_len = n;
+		}
+		if (!skip) {
+			reason = p;
+			len = n;
+		}
+	}
+	if (!reason) {
+		reason = fallback ? fallback : "(an empty log)";
+		len = fallback ? fallback_len : strlen(reason);
+	}
+	snprintf(buf, size, "%.*s", (int)len, reason);
+}
+
+/* The headline of a rejection and the end of the verifier's log under it
+ * (all of it at debug level, -vv). Or, when the attach policy loads
+ * (reject_leaves_out), one warning with the verifier's reason, the whole
+ * log at debug level after the detail. log is consumed. */
+static void log_verifier_head(const struct bsdk_prog *prog, char *log, bool cut)
 {
 	enum { TAIL_LINES = 20 };
-	long insn = verifier_last_insn(log);
-	bool too_large = strstr(log, "BPF program is too large") != NULL;
-	bool gpl_refused = strstr(log, "cannot call GPL-restricted function") != NULL;
 	size_t nlines = 0, skip;
 	char *line, *save = NULL;
 
+	if (prog->reject_leaves_out) {
+		char reason[512];
+
+		verifier_reason(log, reason, sizeof(reason));
+		log_warn("'%s': program '%s' (section '%s'): left out: rejected by the verifier: %s",
+			 prog->obj->name, prog->fn.name, prog->section, reason);
+		return;
+	}
 	for (const char *p = log; *p; p++)
 		nlines += *p == '\n';
 	skip = nlines > TAIL_LINES ? nlines - TAIL_LINES : 0;
@@ -417,6 +458,25 @@ static void log_verifier(const struct bsdk_prog *prog, char *log, bool cut, cons
 			log_detail_untabbed("", line);
 		}
 	}
+}
+
+/* Send the verifier's log: its last lines at error level, since the
+ * reason for a rejection is at the end; all of it at debug level (-v -v);
+ * then the C source line where it stopped. One error, told in lines: the
+ * first names the program, each after it begins with two spaces (its
+ * detail, see bsdk_log_fn); for the attach policy one warning, told the
+ * same way. log is consumed. cut: the log's beginning was dropped by the
+ * kernel (a rotating log that did not fit). */
+static void log_verifier(const struct bsdk_prog *prog, char *log, bool cut, const struct linked *l)
+{
+	long insn = verifier_last_insn(log);
+	bool too_large = strstr(log, "BPF program is too large") != NULL;
+	bool gpl_refused = strstr(log, "cannot call GPL-restricted function") != NULL;
+	char *line, *save = NULL;
+
+	log_verifier_head(prog, log, cut);
+	/* a warning's detail lines are warnings */
+	log_errors_as_warnings(prog->reject_leaves_out);
 	log_source_line(prog, insn, l);
 	if (too_large)
 		log_too_large_hint();
@@ -428,6 +488,12 @@ static void log_verifier(const struct bsdk_prog *prog, char *log, bool cut, cons
 	for (size_t i = 0; i < obj_npasses; i++)
 		if (obj_passes[i]->explain)
 			obj_passes[i]->explain(prog, l, insn);
+	log_errors_as_warnings(false);
+	if (!prog->reject_leaves_out)
+		return;
+	log_debug("program '%s': the verifier's log:", prog->fn.name);
+	for (line = strtok_r(log, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		log_debug("  %s", line);
 }
 
 /* BPF_PROG_LOAD's log_true_size (Linux 6.4): the bytes the whole log
@@ -569,7 +635,9 @@ static int prog_explain(struct bsdk_prog *prog, union bpf_attr *attr, int fd, co
 			 prog->fn.name, size >> 20);
 	if (log[0]) {
 		log_verifier(prog, log, attr_log_true_size(attr) > size, l);
-		fd = fd == -EACCES || fd == -EINVAL ? -BSDK_EVERIFIER : fd;
+		/* left out, whatever the errno (E2BIG: too many instructions) */
+		fd = fd == -EACCES || fd == -EINVAL || prog->reject_leaves_out ?
+		     -BSDK_EVERIFIER : fd;
 	} else {
 		log_error("program '%s' (section '%s'): the kernel refused to load it: %s",
 			  prog->fn.name, prog->section, bsdk_strerror(fd));
