@@ -409,7 +409,7 @@ static const char *map_shape_rule(const struct bsdk_map *map, char *buf, size_t 
 		break;
 	}
 	if (!buf[0] && n == 0)
-		snprintf(buf, size, "max_entries is 0: give the map a size (__uint(max_entries, N))");
+		snprintf(buf, size, "max_entries is 0: give the map a size (__uint(max_entries, N)), or set it before load (bsdk_map_set_max_entries()) when the tool sizes it");
 	else if (!buf[0] && map->value_size == 0 && map->type != BPF_MAP_TYPE_BLOOM_FILTER)
 		snprintf(buf, size, "the value size is 0: give the map a value type (__type(value, ...))");
 	return buf;

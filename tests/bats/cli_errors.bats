@@ -189,7 +189,7 @@ expect_one_error() {
 	run "$BUILD/bin/attach_load" "$OBJS/mistake_no_max_entries.bpf.o"
 	expect_eq "$status" 1 "exit status"
 	assert_line "error: map 'mistake_by_pid': the kernel refused to create it (hash, key 4, value 8, max_entries 0): Invalid argument"
-	assert_line "  max_entries is 0: give the map a size (__uint(max_entries, N))"
+	assert_line "  max_entries is 0: give the map a size (__uint(max_entries, N)), or set it before load (bsdk_map_set_max_entries()) when the tool sizes it"
 }
 
 @test "errors: an object built at -O0 is named as such, with the flag that fixes it" {
