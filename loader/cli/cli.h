@@ -250,4 +250,25 @@ const char *bpf_map_type_str(int type);
  * header this is built against knows; NULL otherwise. */
 const char *bpf_helper_str(int id);
 
+/* choose.c: before loading, the programs chosen by name and the maps whose
+ * size the object leaves to the tool */
+struct choice {
+	const char *glob;	/* fnmatch() pattern of program names */
+	bool keep;		/* --program; false: --no-program */
+};
+/* The size run gives a hash, array, LRU or stack trace map whose
+ * max_entries is 0 in the object (docs/bpfsdk-run.md says it). */
+#define RUN_MAX_ENTRIES 10240u
+/* At parse time: a usage error (EXIT_USAGE) for an empty glob or one with a
+ * '[' never closed; for --max-entries not MAP=N, N from 1 to 2^32-1. */
+int choose_check_glob(const char *cmd, const char *opt, const char *glob);
+int choose_check_size(const char *cmd, const char *arg);
+/* Turn autoload off for the programs not chosen (-v says each); a glob
+ * that matches no program is a usage error: 0 or EXIT_USAGE. */
+int choose_programs(struct bsdk_obj *obj, const struct choice *choices, size_t n);
+/* Apply --max-entries, then give the default to every hash, array, LRU
+ * and stack trace map still at 0 (-v says each): 0 or EXIT_USAGE (a map
+ * the object does not have). */
+int choose_map_sizes(struct bsdk_obj *obj, const char **sizes, size_t n);
+
 #endif /* BPFSDK_CLI_H */

@@ -90,6 +90,10 @@ static int run_open(struct run *r)
 		.timestamp = a->timestamp, .btf_flags = a->durations ? BSDK_BTF_DURATIONS : 0,
 	};
 	ret = decode_check_types(r->obj, &r->dcfg);
+	if (!ret)
+		ret = choose_programs(r->obj, a->choices, a->nchoices);
+	if (!ret)
+		ret = choose_map_sizes(r->obj, a->sizes, a->nsizes);
 	if (ret)
 		return ret;
 	if (bsdk_obj_prog_next(r->obj, NULL) == NULL) {
@@ -99,8 +103,10 @@ static int run_open(struct run *r)
 	return 0;
 }
 
-/* leave out, before loading, what cannot be attached here; then load: maps
- * first, then each program through the verifier */
+/* leave out, before loading, what cannot be attached here and all but one
+ * kind of each group of twins; then load: maps first, then each program
+ * through the verifier, one it rejects left out (its twin stands in),
+ * unless --require-all */
 static int run_load(struct run *r)
 {
 	int err;
@@ -122,12 +128,16 @@ static int run_load(struct run *r)
 		return EXIT_RUNTIME;
 	}
 
-	err = bsdk_obj_load(r->obj);
+	err = bsdk_obj_attach_load(r->obj, r->a.attach_flags);
 	if (stopped())
 		return stopped();
-	if (err) {
-		cli_error_unless_logged("'%s': cannot load: %s", r->a.path,
-					bsdk_strerror(err));
+	if (err <= 0) {
+		if (err == 0)
+			cli_error("'%s': the verifier rejected every program (-vv shows the whole log)",
+				  r->a.path);
+		else
+			cli_error_unless_logged("'%s': cannot load: %s", r->a.path,
+						bsdk_strerror(err));
 		return EXIT_RUNTIME;
 	}
 	return 0;
@@ -258,6 +268,8 @@ static void run_free(struct run *r)
 	free(r->ctxs);
 	free(r->a.sets);
 	free(r->a.types);
+	free(r->a.choices);
+	free(r->a.sizes);
 }
 
 /* ---- the command ---- */
@@ -269,7 +281,9 @@ static int run_main(int argc, char **argv)
 
 	r.a.sets = calloc((size_t)argc, sizeof(*r.a.sets));
 	r.a.types = calloc((size_t)argc, sizeof(*r.a.types));
-	if (!r.a.sets || !r.a.types) {
+	r.a.choices = calloc((size_t)argc, sizeof(*r.a.choices));
+	r.a.sizes = calloc((size_t)argc, sizeof(*r.a.sizes));
+	if (!r.a.sets || !r.a.types || !r.a.choices || !r.a.sizes) {
 		cli_error("out of memory");
 		ret = EXIT_RUNTIME;
 		goto out;

@@ -31,7 +31,11 @@ struct run_args {
 	uint64_t count;		/* 0: no limit */
 	double duration;	/* seconds; 0: no limit */
 	unsigned int pages;	/* 0: the library's default */
-	unsigned int attach_flags;	/* --require-all: BSDK_ATTACH_REQUIRE_ALL */
+	unsigned int attach_flags;	/* --require-all, --all-twins: BSDK_ATTACH_* */
+	struct choice *choices;	/* --program, --no-program, in order */
+	size_t nchoices;
+	const char **sizes;	/* --max-entries MAP=N, checked for syntax */
+	size_t nsizes;
 	unsigned int freq;	/* --freq: perf_event programs' sampling rate */
 	struct run_metrics_cfg {
 		const char *addr;	/* --metrics ADDR:PORT */

@@ -288,6 +288,7 @@ enum {
 	OPT_TYPE, OPT_TIMESTAMP, OPT_SORT_BY, OPT_DURATIONS,
 	OPT_INTERVAL, OPT_CLEAR, OPT_TOP, OPT_MAPS, OPT_UNIT, OPT_PER_CPU, OPT_FREQ,
 	OPT_METRICS, OPT_METRICS_FILE, OPT_METRICS_PREFIX, OPT_METRICS_MAX, OPT_METRICS_GAUGES,
+	OPT_ALL_TWINS, OPT_PROGRAM, OPT_NO_PROGRAM, OPT_MAX_ENTRIES,
 };
 
 static const struct cli_option run_options[] = {
@@ -298,6 +299,10 @@ static const struct cli_option run_options[] = {
 	{ "format",   'f', true,  OPT_FORMAT },
 	{ "verbose",  'v', false, OPT_VERBOSE },
 	{ "require-all", 0, false, OPT_REQUIRE_ALL },
+	{ "all-twins", 0,  false, OPT_ALL_TWINS },
+	{ "program",  0,   true,  OPT_PROGRAM },
+	{ "no-program", 0, true,  OPT_NO_PROGRAM },
+	{ "max-entries", 0, true, OPT_MAX_ENTRIES },
 	{ "help",     'h', false, OPT_HELP },
 	{ "btf",      0,   true,  OPT_BTF },
 	{ "type",     't', true,  OPT_TYPE },
@@ -511,6 +516,20 @@ int run_parse_args(int argc, char **argv, struct run_args *a)
 			break;
 		case OPT_REQUIRE_ALL:
 			a->attach_flags |= BSDK_ATTACH_REQUIRE_ALL;
+			break;
+		case OPT_ALL_TWINS:
+			a->attach_flags |= BSDK_ATTACH_ALL_TWINS;
+			break;
+		case OPT_PROGRAM:
+		case OPT_NO_PROGRAM:
+			if (choose_check_glob("run", opt == OPT_PROGRAM ? "program" : "no-program", value))
+				return EXIT_USAGE;
+			a->choices[a->nchoices++] = (struct choice){ .glob = value, .keep = opt == OPT_PROGRAM };
+			break;
+		case OPT_MAX_ENTRIES:
+			if (choose_check_size("run", value))
+				return EXIT_USAGE;
+			a->sizes[a->nsizes++] = value;
 			break;
 		case OPT_HELP:
 			return -1;
