@@ -25,7 +25,7 @@ fd = os.open(d, os.O_RDONLY)
 os.unlink(name, dir_fd=fd)    # unlinkat(fd, name, 0)
 ' "$dir" "$go" "$victim" &
 	local unlinker=$!
-	"$bpfsdk" run -v --require-all --set target_pid="$unlinker" --count 9 --duration 120 \
+	"$bpfsdk" run -v --require-all --all-twins --set target_pid="$unlinker" --count 9 --duration 120 \
 		"$obj" >"$dir/records" 2>"$dir/stderr" &
 	local run=$!
 	# TCG is slow: loading seven programs against the kernel's BTF takes a while
