@@ -78,17 +78,30 @@ expect_one_error() {
 @test "errors: the verifier's reason and the C source line of a rejected program" {
 	run_bpfsdk run --duration 1 "$OBJS/cli_reject.bpf.o"
 	expect_eq "$status" 1 "exit status"
-	# the kernel's words for reading stack the program never wrote
+	src=tests/bpf/cli_reject.bpf.c
+	lineno=$(grep -n 'sizeof(buf) + 8' "$src" | cut -d: -f1)
+	[ -n "$lineno" ] || fail "no 'sizeof(buf) + 8' line in $src"
+	# the program is left out with one warning: the kernel's words for
+	# reading stack the program never wrote, then the C line as its detail;
+	# nothing else loaded is the one error
+	assert_line --index 0 --regexp "^warning: '.*cli_reject\.bpf\.o': program 'read_past_buffer' \(section '[^']+'\): left out: rejected by the verifier: invalid (indirect )?read from stack"
+	assert_line --index 1 --regexp "^  the verifier stopped at .*cli_reject\.bpf\.c:$lineno \(instruction [0-9]+\): bpf_perf_event_output\(ctx, &events, BPF_F_CURRENT_CPU, buf, sizeof\(buf\) \+ 8\);$"
+	assert_line --index 2 --regexp "^error: '.*cli_reject\.bpf\.o': the verifier rejected every program"
+	expect_eq "${#lines[@]}" 3 "lines"
+	refute_output --partial 'received'
+}
+
+@test "errors: with --require-all a rejection is the error: the end of the verifier's log and the C line" {
+	run_bpfsdk run --require-all --duration 1 "$OBJS/cli_reject.bpf.o"
+	expect_eq "$status" 1 "exit status"
 	assert_output --regexp 'invalid (indirect )?read from stack'
 	# one error, told in lines: the first names the program, the rest are
 	# indented (the end of the verifier's log, then where it stopped)
 	assert_line --index 0 --regexp "^error: program 'read_past_buffer' \(section '[^']+'\): rejected by the verifier; (the end of )?its log:$"
 	expect_eq "$(grep -c '^error:' <<<"$output")" 1 "error: lines"
 	refute_output --regexp $'(^|\n)[^ e]'
-	# the C line that made the call, from BTF line info, last
 	src=tests/bpf/cli_reject.bpf.c
 	lineno=$(grep -n 'sizeof(buf) + 8' "$src" | cut -d: -f1)
-	[ -n "$lineno" ] || fail "no 'sizeof(buf) + 8' line in $src"
 	assert_line --index $((${#lines[@]} - 1)) --regexp "^  the verifier stopped at .*cli_reject\.bpf\.c:$lineno \(instruction [0-9]+\): bpf_perf_event_output\(ctx, &events, BPF_F_CURRENT_CPU, buf, sizeof\(buf\) \+ 8\);$"
 	refute_output --partial 'received'
 }
@@ -127,12 +140,18 @@ expect_one_error() {
 	run_bpfsdk run --duration 1 "$OBJS/cli_proprietary.bpf.o"
 	expect_eq "$status" 1 "exit status"
 	assert_output --partial 'GPL'
-	assert_line --regexp "^error: program 'gpl_helper_without_gpl'"
-	assert_line --index $((${#lines[@]} - 1)) "  fix: declare char LICENSE[] SEC(\"license\") = \"GPL\"; ('Proprietary' is not GPL-compatible, and bpf_perf_event_output() is GPL-only)"
+	assert_line --regexp "^warning: '.*': program 'gpl_helper_without_gpl' \(section '[^']+'\): left out: rejected by the verifier: .*GPL"
+	assert_line "  fix: declare char LICENSE[] SEC(\"license\") = \"GPL\"; ('Proprietary' is not GPL-compatible, and bpf_perf_event_output() is GPL-only)"
 }
 
 @test "errors: no license and a GPL-only helper: run prints the line that fixes it" {
 	run_bpfsdk run --duration 1 "$OBJS/mistake_no_license.bpf.o"
+	expect_eq "$status" 1 "exit status"
+	# left out with the verifier's reason, the fix among its detail lines
+	assert_line --index 0 "warning: '$OBJS/mistake_no_license.bpf.o': program 'send_pid' (section 'tracepoint/syscalls/sys_enter_getppid'): left out: rejected by the verifier: cannot call GPL-restricted function from non-GPL compatible program"
+	assert_line "  fix: declare char LICENSE[] SEC(\"license\") = \"GPL\"; (the object has no license section, and bpf_perf_event_output() is GPL-only)"
+	# with --require-all, the error with the end of the log
+	run_bpfsdk run --require-all --duration 1 "$OBJS/mistake_no_license.bpf.o"
 	expect_eq "$status" 1 "exit status"
 	assert_line --index 0 "error: program 'send_pid' (section 'tracepoint/syscalls/sys_enter_getppid'): rejected by the verifier; its log:"
 	assert_line "  cannot call GPL-restricted function from non-GPL compatible program"
