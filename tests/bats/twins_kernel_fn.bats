@@ -1,0 +1,89 @@
+#!/usr/bin/env bats
+# One probe, one count on a kernel function: fentry, ksyscall and kprobe on
+# getpgid()'s entry symbol (tests/bpf/twins_fn.bpf.c) are twins; run
+# attaches fentry where the kernel takes it, the next kind when it is not
+# there, and each call is counted once. Runs in the VM (tests/vm/suites),
+# whose kernel has kprobes and fentry; on a kernel with neither (this
+# host) all three are left out, each with its reason.
+
+load cli_common
+bats_require_minimum_version 1.5.0
+
+setup() {
+	cli_setup
+	OBJ=$OBJS/twins_fn.bpf.o
+}
+
+teardown() {
+	cli_teardown
+}
+
+# can_attach: the kernel takes both fentry and kprobes here (else skip,
+# after the host's check of what it says).
+can_attach() {
+	run timeout 120 "$BPFSDK" inspect "$OBJ"
+	if grep -q "will leave it out" <<<"$output"; then
+		skip "this kernel cannot attach all three kinds: $(grep -m1 'will leave it out' <<<"$output")"
+	fi
+}
+
+# count N RUN_ARGS...: run with target_pid the driver's, which makes N
+# getpgid() calls once run streams; the slots of 'hits' as "KEY=VALUE ...".
+count() {
+	local n=$1
+	shift
+	start_trigger getpgid "$n" 1
+	"$BPFSDK" run -v --format json --set target_pid="$TRIGGER_PID" "$@" "$OBJ" >"$OUT" 2>"$ERR" &
+	RUN_PID=$!
+	# TCG is slow: loading and attaching take a while in the VM
+	for _ in $(seq 1200); do
+		grep -q '^streaming:' "$ERR" && break
+		kill -0 "$RUN_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	grep -q '^streaming:' "$ERR" || { cat "$ERR"; fail "bpfsdk run did not start streaming"; }
+	go
+	wait "$TRIGGER_PID" || fail "the driver failed"
+	TRIGGER_PID=
+	kill -INT "$RUN_PID"
+	wait_run
+	expect_eq "$RUN_STATUS" 0 "exit status"
+	HITS=$(jq -r 'select(."@map" == "hits") | "\(.key)=\(.value)"' "$OUT" | sort -n | xargs)
+}
+
+@test "twins on a kernel function: fentry attached, ksyscall and kprobe left out, each call counted once" {
+	can_attach
+	count 9
+	expect_eq "$HITS" "0=9" "hits (0: fentry, 1: ksyscall, 2: kprobe)"
+	for p in getpgid_ksyscall:ksyscall/getpgid getpgid_kprobe:kprobe/__x64_sys_getpgid; do
+		grep -qxF "'$OBJ': program '${p%%:*}' (section '${p#*:}'): left out: a twin of 'getpgid_fentry' (section 'fentry/__x64_sys_getpgid'), which is used (--all-twins attaches every twin)" "$ERR" ||
+			fail "no -v line for ${p%%:*}"
+	done
+	grep -q '^streaming: 1 program attached' "$ERR" || fail "not one program attached"
+}
+
+@test "twins on a kernel function: without fentry, ksyscall; without both, kprobe" {
+	can_attach
+	count 5 --no-program getpgid_fentry
+	expect_eq "$HITS" "1=5" "hits without fentry"
+	count 4 --no-program 'getpgid_[fk]s*'
+	expect_eq "$HITS" "2=4" "hits without fentry and ksyscall"
+}
+
+@test "twins on a kernel function: --all-twins counts every call three times, once per kind" {
+	can_attach
+	count 3 --all-twins
+	expect_eq "$HITS" "0=3 1=3 2=3" "hits"
+}
+
+@test "twins on a kernel function: a kernel with neither fentry nor kprobes leaves all three out, each with its reason" {
+	run timeout 60 "$BPFSDK" run --duration 1 "$OBJ"
+	echo "$output"
+	[ "$status" -eq 1 ] || skip "this kernel attaches one of them (the tests above check which)"
+	o="'$OBJ'"
+	assert_line --regexp "^warning: $o: program 'getpgid_fentry' \(section 'fentry/__x64_sys_getpgid'\): left out: "
+	assert_line "warning: $o: program 'getpgid_ksyscall' (section 'ksyscall/getpgid'): left out: this kernel cannot attach ksyscall programs (no kprobe PMU)"
+	assert_line "warning: $o: program 'getpgid_kprobe' (section 'kprobe/__x64_sys_getpgid'): left out: this kernel cannot attach kprobe programs (no kprobe PMU)"
+	assert_line "error: $o: no program this kernel can attach"
+	expect_eq "${#lines[@]}" 4 "lines"
+}
