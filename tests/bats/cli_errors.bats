@@ -109,7 +109,7 @@ expect_one_error() {
 @test "errors: a loop the verifier cannot bound: one run with a log, its end, the C line and the hint" {
 	command -v strace >/dev/null || skip "strace is not installed (make setup)"
 	run strace -f -qq -e trace=bpf -e signal=none -o "$BATS_TEST_TMPDIR/trace" \
-		"$BPFSDK" run --duration 1 "$OBJS/verifier_unbounded.bpf.o"
+		"$BPFSDK" run --require-all --duration 1 "$OBJS/verifier_unbounded.bpf.o"
 	expect_eq "$status" 1 "exit status"
 	assert_line --index 0 "error: program 'unbounded' (section 'tracepoint/syscalls/sys_enter_getppid'): rejected by the verifier; the end of its log:"
 	expect_eq "$(grep -c '^error:' <<<"$output")" 1 "error: lines"
