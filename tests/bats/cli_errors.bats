@@ -214,6 +214,12 @@ expect_one_error() {
 @test "errors: an object built at -O0 is named as such, with the flag that fixes it" {
 	run_bpfsdk run --duration 1 "$OBJS/mistake_O0.bpf.o"
 	expect_eq "$status" 1 "exit status"
+	# left out with the verifier's reason, the fix under it
+	assert_line "warning: '$OBJS/mistake_O0.bpf.o': program 'unoptimised' (section 'tracepoint/syscalls/sys_enter_getppid'): left out: rejected by the verifier: unknown opcode 8d"
+	assert_line --regexp "^  fix: instruction [0-9]+ is an indirect call \(callx, opcode 0x8d\), which clang writes for helper calls in an object built without optimisation \(-O0\): build with -O2$"
+	# with --require-all, the error: the end of the log, the fix last
+	run_bpfsdk run --require-all --duration 1 "$OBJS/mistake_O0.bpf.o"
+	expect_eq "$status" 1 "exit status"
 	assert_line "error: program 'unoptimised' (section 'tracepoint/syscalls/sys_enter_getppid'): rejected by the verifier; its log:"
 	assert_line "  unknown opcode 8d"
 	assert_line --index $((${#lines[@]} - 1)) --regexp "^  fix: instruction [0-9]+ is an indirect call \(callx, opcode 0x8d\), which clang writes for helper calls in an object built without optimisation \(-O0\): build with -O2$"
