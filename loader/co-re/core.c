@@ -508,8 +508,12 @@ static bool types_match(const struct btf *lb, uint32_t lid, const struct btf *tb
 	const struct btf_type *l = resolve(lb, lid, NULL), *t = resolve(tb, tid, NULL);
 	const char *ln, *tn;
 
-	if (!l || !t || depth > 32 || --*steps < 0)
+	if (depth > 32 || --*steps < 0)
 		return false;
+	/* void (ID 0, or a typedef or modifier of it) matches void alone: a function's
+	 * return type, a void * parameter, a typedef of a tracepoint's prototype */
+	if (!l || !t)
+		return !l && !t && lid < btf_type_count(lb) && tid < btf_type_count(tb);
 	ln = btf_name(lb, l);
 	tn = btf_name(tb, t);
 	if (*ln && !names_match(ln, tn))

@@ -23,6 +23,28 @@ static struct btf *local;
 static uint32_t k_foo, k_inner, k_enum;
 /* Local IDs. */
 static uint32_t l_foo, l_inner, l_inner_bad, l_enum, l_bar, l_baz, l_nosuch, l_tdef;
+/* Local typedefs of a tracepoint's prototype: the kernel's shape, one argument fewer, and
+ * one that returns int where the kernel's returns void. */
+static uint32_t l_tp_new, l_tp_old, l_tp_int;
+
+/* typedef RET (*name)(void *, _Bool, struct foo *[, unsigned int]), as the kernel declares
+ * btf_trace_<tracepoint>; foo is the struct the pointer param points to. */
+static uint32_t tp_typedef(struct bb *b, const char *name, uint32_t ret, uint32_t foo,
+			   int with_state)
+{
+	uint32_t vptr = bb_ref(b, BTF_KIND_PTR, NULL, 0);
+	uint32_t boolean = bb_int(b, "_Bool", 1, BTF_INT_BOOL);
+	uint32_t uint = bb_int(b, "unsigned int", 4, 0);
+	uint32_t fptr = bb_ref(b, BTF_KIND_PTR, NULL, foo);
+	uint32_t proto = bb_type(b, NULL, BTF_KIND_FUNC_PROTO, with_state ? 4 : 3, 0, ret);
+	uint32_t params[] = { vptr, boolean, fptr, uint };
+
+	for (int i = 0; i < (with_state ? 4 : 3); i++) {
+		bb_word(b, 0);
+		bb_word(b, params[i]);
+	}
+	return bb_ref(b, BTF_KIND_TYPEDEF, name, bb_ref(b, BTF_KIND_PTR, NULL, proto));
+}
 
 static void build_kernel(void)
 {
@@ -66,6 +88,7 @@ static void build_kernel(void)
 	bb_struct(&b, "baz___same", 4, 1);
 	bb_member(&b, "f", u32, 0);
 	bb_ref(&b, BTF_KIND_TYPEDEF, "u32_t", u32);
+	tp_typedef(&b, "tp_sw", 0, k_foo, 1);
 	bb_write_tmp(&b, kpath, sizeof(kpath));
 	bb_free(&b);
 }
@@ -112,6 +135,9 @@ static void build_local(void)
 	l_nosuch = bb_struct(&b, "nosuch___mine", 4, 1);
 	bb_member(&b, "f", i32, 0);
 	l_tdef = bb_ref(&b, BTF_KIND_TYPEDEF, "u32_t", u32);
+	l_tp_new = tp_typedef(&b, "tp_sw___new", 0, l_foo, 1);
+	l_tp_old = tp_typedef(&b, "tp_sw___old", 0, l_foo, 0);
+	l_tp_int = tp_typedef(&b, "tp_sw___int", i32, l_foo, 1);
 	raw = bb_raw(&b, &size);
 	local = btf_parse(raw, size, "local");
 	free(raw);
@@ -204,6 +230,12 @@ static void test_types(void)
 	       "inner___bad does not (long x against int x)");
 	expect(BSDK_CORE_TYPE_MATCHES, l_foo, "0", BSDK_CORE_RESOLVED, 0,
 	       "foo___mine does not (it has gone)");
+	expect(BSDK_CORE_TYPE_MATCHES, l_tp_new, "0", BSDK_CORE_RESOLVED, 1,
+	       "tp_sw___new matches tp_sw (void return, a void * parameter, 4 parameters)");
+	expect(BSDK_CORE_TYPE_MATCHES, l_tp_old, "0", BSDK_CORE_RESOLVED, 0,
+	       "tp_sw___old does not (3 parameters against 4)");
+	expect(BSDK_CORE_TYPE_MATCHES, l_tp_int, "0", BSDK_CORE_RESOLVED, 0,
+	       "tp_sw___int does not (int return against void)");
 	r = resolve_one(BSDK_CORE_TYPE_ID_TARGET, l_inner, "0");
 	check_u64(r.targ_id, k_inner, "the target type is recorded");
 	expect(BSDK_CORE_ENUMVAL_VALUE, l_enum, "0", BSDK_CORE_RESOLVED, 5, "E_B is 5 there, 50 here");
