@@ -21,6 +21,7 @@
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
 #include "runqlat.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -105,11 +106,35 @@ int BPF_PROG(wakeup_new, struct task_struct *p)
 	return 0;
 }
 
-/* prev leaves the CPU, next gets it; prev_state is the 4th argument since
- * 5.18 (before, read prev->__state). */
+/* The state prev leaves the CPU in. Since 5.18 sched_switch passes it as a
+ * 4th argument, but a tp_btf program may not even read an argument the
+ * running kernel's prototype lacks (on 5.10: "func 'sched_switch' doesn't
+ * have 4-th argument"), and telling the two prototypes apart at load time
+ * takes bpf_core_type_matches(), clang 15's. So, as BCC's runqlat does, the
+ * program takes the three arguments every kernel has and reads the state
+ * from prev itself: __state since 5.14, state before, each read only where
+ * the running kernel's task_struct has it (CO-RE turns the test into a
+ * constant, and the branch not taken is never verified). */
+struct task_struct___5_14 {
+	unsigned int __state;
+} __attribute__((preserve_access_index));
+
+struct task_struct___old {
+	long state;
+} __attribute__((preserve_access_index));
+
+static __always_inline long task_state(const struct task_struct *task)
+{
+	const struct task_struct___5_14 *t = (const void *)task;
+
+	if (bpf_core_field_exists(t->__state))
+		return t->__state;
+	return ((const struct task_struct___old *)task)->state;
+}
+
+/* prev leaves the CPU, next gets it. */
 SEC("tp_btf/sched_switch")
-int BPF_PROG(switch_in, _Bool preempt, struct task_struct *prev, struct task_struct *next,
-	     unsigned int prev_state)
+int BPF_PROG(switch_in, _Bool preempt, struct task_struct *prev, struct task_struct *next)
 {
 	__u32 tid, zero = 0, slot;
 	struct runqlat_hist *h;
@@ -117,7 +142,7 @@ int BPF_PROG(switch_in, _Bool preempt, struct task_struct *prev, struct task_str
 	__u64 delta;
 
 	/* Preempted while runnable: it waits in the queue from now. */
-	if (prev_state == TASK_RUNNING)
+	if (task_state(prev) == TASK_RUNNING)
 		enqueued(prev, 1);
 
 	tid = (__u32)next->pid;
