@@ -823,12 +823,27 @@ static int check_shape(struct bsdk_obj *obj, struct ext *e, const struct btf *kb
 	return 0;
 }
 
+/* Whether the kernel's BTF has a variable at all: pahole writes the per-CPU ones only when
+ * the kernel's build asks it to, and some distributions' kernels (Debian 11's 5.10) have none. */
+static bool kbtf_has_vars(const char *custom_path)
+{
+	const struct btf *kb = kbtf_vmlinux(custom_path);
+
+	for (uint32_t id = 1; kb && id < btf_type_count(kb); id++)
+		if (btf_kind(btf_type_by_id(kb, id)) == BTF_KIND_VAR)
+			return true;
+	return !kb;	/* unreadable: no claim either way */
+}
+
 /* Find a ksym variable or kfunc in the kernel's BTF. */
 static int resolve_btf(struct bsdk_obj *obj, struct ext *e, int kind)
 {
 	const struct btf *kb;
 	int err = kbtf_find(obj->btf_path, e->name, kind, &kb, &e->kernel_btf_id, &e->kernel_btf_fd);
 
+	if (err == -ENOENT && kind == BTF_KIND_VAR && !kbtf_has_vars(obj->btf_path))
+		return ext_unresolved(e, "not found in kernel BTF, which has no variables at all: typed __ksym "
+				      "externs cannot resolve here ('const void' ones read /proc/kallsyms)");
 	if (err == -ENOENT)
 		return ext_unresolved(e, "not found in kernel BTF");
 	if (err)
