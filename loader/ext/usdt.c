@@ -30,6 +30,8 @@
 #include <limits.h>
 #include <stdio.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "ext/ext.h"
@@ -387,6 +389,53 @@ static struct bsdk_map *map_named(struct bsdk_obj *obj, const char *name)
 	return NULL;
 }
 
+/* Where process pid has the file offset of path's site mapped: a PIE executable or a
+ * shared library lands at another address in every process, and a kernel without BPF
+ * cookies finds the site's spec by that address. The mapping is the file's by path (as
+ * /proc/PID/maps names it) or by device and inode. 0 with *ip, or a failure logged. */
+static int site_ip_in(const struct bsdk_prog *prog, int pid, const char *path,
+		      const struct usdt_site *site, const char *what, uint64_t *ip)
+{
+	char maps[64], line[PATH_MAX + 128], real[PATH_MAX];
+	struct stat st;
+	bool have_st = stat(path, &st) == 0, found = false;
+	FILE *f;
+
+	if (!realpath(path, real))
+		snprintf(real, sizeof(real), "%s", path);
+	snprintf(maps, sizeof(maps), "/proc/%d/maps", pid);
+	f = fopen(maps, "re");
+	if (!f) {
+		int err = errno == ENOENT ? ESRCH : errno;
+
+		return log_fail(err, "program '%s': USDT probe %s: cannot read '%s' to find where process "
+				"%d has '%s': %s", prog->fn.name, what, maps, pid, path, bsdk_strerror(err));
+	}
+	while (!found && fgets(line, sizeof(line), f)) {
+		unsigned long long start, end, off, ino;
+		unsigned int maj, min;
+		int name_at = 0;
+
+		/* "start-end perms offset major:minor inode   path" */
+		if (sscanf(line, "%llx-%llx %*s %llx %x:%x %llu %n", &start, &end, &off, &maj, &min, &ino,
+			   &name_at) < 6 || site->offset < off || site->offset - off >= end - start)
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		if ((name_at && strcmp(line + name_at, real) == 0) ||
+		    (have_st && ino == st.st_ino && maj == major(st.st_dev) && min == minor(st.st_dev))) {
+			*ip = start + (site->offset - off);
+			found = true;
+		}
+	}
+	fclose(f);
+	if (!found)
+		return log_fail(ENOENT, "program '%s': USDT probe %s: process %d has no mapping of '%s' at "
+				"offset %#llx, and without BPF cookies (Linux 5.15) its site is found by address "
+				"in that process", prog->fn.name, what, pid, path,
+				(unsigned long long)site->offset);
+	return 0;
+}
+
 /* One site: its spec into the map at a new index, a uprobe whose cookie is
  * the index, the program bound to it. */
 static int attach_site(struct bsdk_prog *prog, struct bsdk_link *link, const struct usdt_site *site,
@@ -447,12 +496,21 @@ static int attach_site(struct bsdk_prog *prog, struct bsdk_link *link, const str
 		return log_fail(-fd, "program '%s': cannot link to USDT probe %s: %s", prog->fn.name, what,
 				bsdk_strerror(fd));
 	} else {
-		/* no cookies here: the program finds its spec by address */
+		/* no cookies here: the program finds its spec by address, the site's
+		 * link-time one or, in a PIE or a library, where process pid has it */
 		uint64_t ip = site->vaddr;
 
-		if (site->relocatable || !ips)
-			return log_fail(BSDK_ENOTSUPP, "program '%s': USDT probe %s: this kernel has no BPF cookies (Linux 5.15), and '%s' is not loaded at a fixed address",
+		if (!ips)
+			return log_fail(BSDK_ENOTSUPP, "program '%s': USDT probe %s: this kernel has no BPF cookies (Linux 5.15), and the object has no map '%s' to find a site's spec by address (include <bpf/usdt.bpf.h>)",
+					prog->fn.name, what, IP_MAP);
+		if (site->relocatable && pid <= 0)
+			return log_fail(BSDK_ENOTSUPP, "program '%s': USDT probe %s: this kernel has no BPF cookies (Linux 5.15), and '%s' is not loaded at a fixed address: attach to one process (a pid) to find its sites there",
 					prog->fn.name, what, path);
+		if (site->relocatable) {
+			rc = site_ip_in(prog, pid, path, site, what, &ip);
+			if (rc)
+				return rc;
+		}
 		rc = bpf_map_update(ips->fd, &ip, &id, 0);
 		if (!rc && ioctl(pfd, PERF_EVENT_IOC_SET_BPF, prog->fd) < 0)
 			rc = -errno;
