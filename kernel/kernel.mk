@@ -1,15 +1,23 @@
-# kernel/ - the seed's patch series and the qemu test kernel built from it.
+# kernel/ - the seed's patch series, the qemu test kernel built from it, and
+# the kernels people run.
 #
 #   make kernel                   build (or reuse) the test kernel's bzImage
 #   make vmtest                   run the BATS suites inside qemu on it
 #   make vmtest KERNEL=bzImage    ... on another kernel image instead
-#   make vmtest-debian            ... on Debian's prebuilt linux-image (fetched
-#                                 with apt-get download, never installed)
+#   make vmtest-debian            ... on this machine's Debian release's
+#                                 linux-image (apt-get download, never installed)
+#   make vmtest-bullseye          ... on Debian 11's kernel (5.10); also
+#                                 vmtest-bookworm (6.1), vmtest-trixie (6.12)
+#   make vmtest-no-btf            ... on the test kernel with /sys/kernel/btf
+#                                 hidden (tests/vm/suites-no-btf)
+#   make test-kernels             the suites on every kernel of the matrix,
+#                                 then the pass without BTF (kernel/matrix)
 #
-# The image is cached under $(BPFSDK_CACHE) (default /var/cache/bpfsdk); see
+# Images are cached under $(BPFSDK_CACHE) (default /var/cache/bpfsdk); see
 # kernel/README.md.
 
 KERNEL ?=
+DEBIAN_SUITES := bullseye bookworm trixie
 
 kernel:
 	$(Q)kernel/build
@@ -20,4 +28,15 @@ vmtest: test-programs
 vmtest-debian: test-programs
 	$(Q)img=$$(kernel/fetch-debian) && BUILD=$(BUILD) KERNEL=$$img tests/vm/run
 
-.PHONY: kernel vmtest vmtest-debian
+$(addprefix vmtest-,$(DEBIAN_SUITES)): vmtest-%: test-programs
+	$(Q)BUILD=$(BUILD) kernel/matrix --kernels $*
+
+vmtest-no-btf: test-programs
+	$(Q)BUILD=$(BUILD) kernel/matrix --kernels bpfsdk --hide-btf --suites tests/vm/suites-no-btf
+
+test-kernels: test-programs
+	$(Q)rc=0; BUILD=$(BUILD) kernel/matrix || rc=1; \
+	BUILD=$(BUILD) kernel/matrix --kernels bpfsdk --hide-btf --suites tests/vm/suites-no-btf || rc=1; \
+	exit $$rc
+
+.PHONY: kernel vmtest vmtest-debian $(addprefix vmtest-,$(DEBIAN_SUITES)) vmtest-no-btf test-kernels
