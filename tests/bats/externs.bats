@@ -165,7 +165,12 @@ run_once() {
 	assert_failure 1
 	assert_line --index 0 "error: '$OBJS/ext_ksym_missing.bpf.o': 2 externs cannot be resolved on this kernel:"
 	assert_line "  kfunc 'bpfsdk_no_such_kfunc' not found in kernel BTF"
-	assert_line "  ksym extern 'bpfsdk_no_such_variable' not found in kernel BTF"
+	if bpftool btf dump file /sys/kernel/btf/vmlinux 2>/dev/null | grep -q "^\[[0-9]*\] VAR "; then
+		assert_line "  ksym extern 'bpfsdk_no_such_variable' not found in kernel BTF"
+	else
+		# Debian 11's 5.10: the reason is the kernel's, not the name's
+		assert_line "  ksym extern 'bpfsdk_no_such_variable' not found in kernel BTF, which has no variables at all: typed __ksym externs cannot resolve here ('const void' ones read /proc/kallsyms)"
+	fi
 	[ "$(grep -c '^error:' <<<"$output")" -eq 1 ] || fail "not one error: line"
 	refute_output --partial "not defined in this object"
 }
