@@ -10,6 +10,9 @@
 #   make vmtest        only the suites inside the qemu test kernel
 #                      (KERNEL=path/to/bzImage boots another kernel)
 #   make vmtest-debian the qemu suites on Debian's prebuilt kernel
+#   make vmtest-bullseye the qemu suites on Debian 11's kernel (5.10)
+#                      (also vmtest-bookworm: 6.1, vmtest-trixie: 6.12)
+#   make test-kernels  the qemu suites on every kernel of kernel/matrix
 #   make kernel        build (or reuse the cached) qemu test kernel
 #   make bench         the consumer benchmarks (docs/performance.md)
 #   make fuzz          fuzz every parser, FUZZ_SECONDS each (default 60)

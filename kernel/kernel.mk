@@ -8,10 +8,8 @@
 #                                 linux-image (apt-get download, never installed)
 #   make vmtest-bullseye          ... on Debian 11's kernel (5.10); also
 #                                 vmtest-bookworm (6.1), vmtest-trixie (6.12)
-#   make vmtest-no-btf            ... on the test kernel with /sys/kernel/btf
-#                                 hidden (tests/vm/suites-no-btf)
-#   make test-kernels             the suites on every kernel of the matrix,
-#                                 then the pass without BTF (kernel/matrix)
+#   make test-kernels             the suites on every kernel of the matrix
+#                                 (kernel/matrix)
 #
 # Images are cached under $(BPFSDK_CACHE) (default /var/cache/bpfsdk); see
 # kernel/README.md.
@@ -31,12 +29,7 @@ vmtest-debian: test-programs
 $(addprefix vmtest-,$(DEBIAN_SUITES)): vmtest-%: test-programs
 	$(Q)BUILD=$(BUILD) kernel/matrix --kernels $*
 
-vmtest-no-btf: test-programs
-	$(Q)BUILD=$(BUILD) kernel/matrix --kernels bpfsdk --hide-btf --suites tests/vm/suites-no-btf
-
 test-kernels: test-programs
-	$(Q)rc=0; BUILD=$(BUILD) kernel/matrix || rc=1; \
-	BUILD=$(BUILD) kernel/matrix --kernels bpfsdk --hide-btf --suites tests/vm/suites-no-btf || rc=1; \
-	exit $$rc
+	$(Q)BUILD=$(BUILD) kernel/matrix
 
-.PHONY: kernel vmtest vmtest-debian $(addprefix vmtest-,$(DEBIAN_SUITES)) vmtest-no-btf test-kernels
+.PHONY: kernel vmtest vmtest-debian $(addprefix vmtest-,$(DEBIAN_SUITES)) test-kernels
