@@ -1269,6 +1269,13 @@ void bsdk_syms_free(struct bsdk_syms *syms);
  */
 uint64_t bsdk_hist_print_log2(FILE *f, const uint64_t *slots, size_t nslots, const char *unit);
 
+/* The unit a name (a map's, a value type's) says a histogram's values have: "usecs" for a name
+ * holding "usecs" or the word "_us" ("lat_us", "lat_us_hist", not "_usage"), "nsecs" (nsecs,
+ * _ns), "msecs" (msecs, _ms), "bytes", or NULL. *at and *len (may be NULL) get the offset and
+ * length of the part of name that says it. How `bpfsdk run` labels its charts and scales its
+ * metrics. */
+const char *bsdk_hist_unit(const char *name, size_t *at, size_t *len);
+
 /* ------------------------------------------------------------------ metrics */
 
 /*

@@ -79,25 +79,6 @@ static bool is_stream(const struct bsdk_map *map)
 	       bsdk_map_type(map) == BPF_MAP_TYPE_RINGBUF;
 }
 
-/* The unit a name says its values have, or NULL. */
-static const char *unit_of(const char *name)
-{
-	static const struct { const char *word, *unit; } units[] = {
-		{ "usecs", "usecs" }, { "_us", "usecs" }, { "nsecs", "nsecs" },
-		{ "_ns", "nsecs" }, { "msecs", "msecs" }, { "_ms", "msecs" },
-	};
-
-	for (size_t i = 0; name && i < sizeof(units) / sizeof(units[0]); i++) {
-		const char *at = strstr(name, units[i].word);
-		size_t n = strlen(units[i].word);
-
-		/* "_us" only as a word's end: "lat_us", "lat_us_hist", not "_usage" */
-		if (at && (units[i].word[0] != '_' || at[n] == '\0' || at[n] == '_'))
-			return units[i].unit;
-	}
-	return NULL;
-}
-
 static void add_span(struct view *v, uint64_t off, uint64_t size, uint64_t count)
 {
 	if (v->nspans < sizeof(v->spans) / sizeof(v->spans[0]) &&
@@ -174,12 +155,12 @@ static int add_view(struct mapviews *mv, const struct bsdk_map *map)
 	describe_value(mv, v);
 	v->unit = mv->cfg->unit;
 	if (!v->unit)
-		v->unit = unit_of(bsdk_map_name(map));
+		v->unit = bsdk_hist_unit(bsdk_map_name(map), NULL, NULL);
 	if (!v->unit && v->value_type) {
 		struct bsdk_btf_info info;
 
 		if (!bsdk_btf_info(mv->btf, v->value_type, NULL, &info))
-			v->unit = unit_of(info.name);
+			v->unit = bsdk_hist_unit(info.name, NULL, NULL);
 	}
 	if (!v->unit)
 		v->unit = "value";

@@ -38,3 +38,24 @@ uint64_t bsdk_hist_print_log2(FILE *f, const uint64_t *slots, size_t nslots, con
 	}
 	return total;
 }
+
+const char *bsdk_hist_unit(const char *name, size_t *at, size_t *len)
+{
+	static const struct { const char *word, *unit; } units[] = {
+		{ "usecs", "usecs" }, { "_us", "usecs" }, { "nsecs", "nsecs" },
+		{ "_ns", "nsecs" }, { "msecs", "msecs" }, { "_ms", "msecs" }, { "bytes", "bytes" },
+	};
+
+	for (size_t i = 0; name && i < ARRAY_SIZE(units); i++) {
+		const char *found = strstr(name, units[i].word);
+		size_t n = strlen(units[i].word);
+
+		/* "_us" only as a word's end: "lat_us", "lat_us_hist", not "_usage" */
+		if (found && (units[i].word[0] != '_' || found[n] == '\0' || found[n] == '_')) {
+			if (at)
+				*at = (size_t)(found - name), *len = n;
+			return units[i].unit;
+		}
+	}
+	return NULL;
+}

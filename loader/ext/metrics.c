@@ -53,30 +53,21 @@ static char *join(const char *a, const char *b)
 	return s;
 }
 
-/* The unit a name says its values have: log2 slots of time become seconds. *at and *len (may
- * be NULL) say where the name says it. */
+/* The unit a name says its values have (bsdk_hist_unit()): log2 slots of time become seconds,
+ * written with as many decimals as the unit has below a second. *at and *len (may be NULL) say
+ * where the name says it. */
 static unsigned int digits_of(const char *name, const char **unit, const char **at_out,
 			      size_t *len_out)
 {
-	static const struct { const char *word; unsigned int digits; const char *unit; } units[] = {
-		{ "usecs", 6, "seconds" }, { "_us", 6, "seconds" }, { "nsecs", 9, "seconds" },
-		{ "_ns", 9, "seconds" }, { "msecs", 3, "seconds" }, { "_ms", 3, "seconds" },
-		{ "bytes", 0, "bytes" },
-	};
+	size_t at = 0, len = 0;
+	const char *u = name ? bsdk_hist_unit(name, &at, &len) : NULL;
 
-	for (size_t i = 0; name && i < ARRAY_SIZE(units); i++) {
-		const char *at = strstr(name, units[i].word);
-		size_t n = strlen(units[i].word);
-
-		/* "_us" only at a word's end: "lat_us", "lat_us_hist", not "_usage" */
-		if (at && (units[i].word[0] != '_' || at[n] == '\0' || at[n] == '_')) {
-			*unit = units[i].unit;
-			if (at_out)
-				*at_out = at, *len_out = n;
-			return units[i].digits;
-		}
-	}
-	return 0;
+	if (!u)
+		return 0;
+	if (at_out)
+		*at_out = name + at, *len_out = len;
+	*unit = strcmp(u, "bytes") ? "seconds" : "bytes";
+	return !strcmp(u, "usecs") ? 6 : !strcmp(u, "nsecs") ? 9 : !strcmp(u, "msecs") ? 3 : 0;
 }
 
 void metrics_decimal(uint64_t v, unsigned int digits, char *buf)
