@@ -504,6 +504,22 @@ static int parse_value(int opt, const char *value, struct run_args *a)
 	return 0;
 }
 
+/* The options that shape the metrics need one that exports them, and --clear goes with
+ * neither: 0, or EXIT_USAGE after the error line. */
+static int check_metrics_args(const struct run_args *a)
+{
+	if (!a->metrics.addr && !a->metrics.file &&
+	    (a->metrics.prefix || a->metrics.max_series || a->metrics.gauges))
+		return cli_usage_error("run", "--metrics-%s shapes the metrics: it needs --metrics or --metrics-file",
+				       a->metrics.prefix ? "prefix" : a->metrics.max_series ?
+				       "max-series" : "gauges");
+	/* a counter only grows: emptied maps would make every scrape a reset */
+	if ((a->metrics.addr || a->metrics.file) && a->views.clear)
+		return cli_usage_error("run", "--clear empties the maps that --metrics%s exports as counters: drop one",
+				       a->metrics.addr ? "" : "-file");
+	return 0;
+}
+
 /* 0, or a usage error already printed (EXIT_USAGE), or -1 for --help. */
 int run_parse_args(int argc, char **argv, struct run_args *a)
 {
@@ -575,15 +591,8 @@ int run_parse_args(int argc, char **argv, struct run_args *a)
 	}
 	if (!a->path)
 		return cli_usage_error("run", "no object file given");
-	if (!a->metrics.addr && !a->metrics.file &&
-	    (a->metrics.prefix || a->metrics.max_series || a->metrics.gauges))
-		return cli_usage_error("run", "--metrics-%s shapes the metrics: it needs --metrics or --metrics-file",
-				       a->metrics.prefix ? "prefix" : a->metrics.max_series ?
-				       "max-series" : "gauges");
-	/* a counter only grows: emptied maps would make every scrape a reset */
-	if ((a->metrics.addr || a->metrics.file) && a->views.clear)
-		return cli_usage_error("run", "--clear empties the maps that --metrics%s exports as counters: drop one",
-				       a->metrics.addr ? "" : "-file");
+	if (check_metrics_args(a))
+		return EXIT_USAGE;
 	if (a->format == RECORD_HEX && (a->ntypes || a->sort_by || a->durations))
 		return cli_usage_error("run", "--%s decodes records: it needs --format text or json",
 				       a->ntypes ? "type" : a->sort_by ? "sort-by" : "durations");
