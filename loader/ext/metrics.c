@@ -111,6 +111,15 @@ static int add_label(struct mplan *p, const char *name, uint32_t off, uint32_t s
 	} else if (!(l->name = sanitize(name))) {
 		return -ENOMEM;
 	}
+	/* "a_b" and a nested "a.b" flatten alike: one label of a name, or the text is invalid */
+	for (size_t i = 0; i < p->nlabels; i++)
+		if (!strcmp(p->labels[i].name, l->name)) {
+			log_warn("map '%s': key member '%s' left out: its label '%s' is another member's",
+				 p->map_name, name, l->name);
+			free(l->name);
+			l->name = NULL;
+			return 0;
+		}
 	l->off = off, l->size = size, l->type_id = type_id, l->kind = kind;
 	p->nlabels++;
 	return 0;

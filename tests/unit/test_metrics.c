@@ -19,7 +19,7 @@
 static struct bb b;
 static const struct bsdk_btf *btf;
 static uint32_t u32_t, s64_t, u64_t, comm_t, key_t_, hist_t, cnt_t, state_t, nested_t;
-static uint32_t ukey_t, slots8_t;
+static uint32_t ukey_t, slots8_t, clash_t;
 
 /* struct key { u32 pid; char comm[16]; enum state st; struct { u32 a; } in; union u; } */
 static void build_types(void)
@@ -63,6 +63,11 @@ static void build_types(void)
 	nested_t = bb_array(&b, u32_t, u32_t, 2);
 	ukey_t = bb_struct(&b, "ukey", 8, 1);
 	bb_member(&b, "pair", nested_t, 0);
+
+	/* { u32 in_port; struct inner in; }: both flatten to the label in_port */
+	clash_t = bb_struct(&b, "clash", 8, 2);
+	bb_member(&b, "in_port", u32_t, 0);
+	bb_member(&b, "in", inner_t, 32);
 
 	slots8v_t = bb_array(&b, u32_t, u32_t, 8);
 	slots8_t = bb_struct(&b, "small_hist", 32, 1);
@@ -360,6 +365,20 @@ static void test_percpu_and_plain(void)
 		text = render(&m, NULL, ks, vs, 1, 0);
 		check_str(value_of(text, "bpfsdk_pairs_total{key=\"0x0100000002000000\"}", buf, sizeof(buf)), "5",
 			  "a key of a nested array: hex in the label key");
+		free(text);
+	}
+	/* two members whose labels would have one name: the second left out */
+	{
+		uint32_t k2[2] = { 7, 9 };
+		uint64_t v = 1;
+		const void *ks[1] = { k2 }, *vs[1] = { &v };
+
+		m = (struct mplan_map){ .name = "clash", .btf = btf, .key_type = clash_t,
+					.value_type = u64_t, .key_size = 8, .value_size = 8,
+					.keyed = true };
+		text = render(&m, NULL, ks, vs, 1, 0);
+		check_str(value_of(text, "bpfsdk_clash_total{in_port=\"7\"}", buf, sizeof(buf)), "1",
+			  "a label name two members flatten to: the first member's, once");
 		free(text);
 	}
 	/* nothing to export */
