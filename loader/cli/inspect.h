@@ -7,6 +7,7 @@
 #ifndef BPFSDK_CLI_INSPECT_H
 #define BPFSDK_CLI_INSPECT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "bpfsdk.h"
@@ -24,6 +25,16 @@ const char *helper_label(int id, char *buf, size_t size);
 
 /* A CO-RE relocation's state in words, indexed by enum bsdk_core_state. */
 extern const char *const core_states[4];
+
+/* ---- inspect_records.c */
+
+/* Whether map streams records: a PERF_EVENT_ARRAY or a RINGBUF. */
+bool inspect_streams(const struct bsdk_map *map);
+/* The record type bpfsdk run will use for map (*t) and where it comes from, in words (src):
+ * "annotation: BPFSDK_RECORD()", "DWARF local 'e' of prog", "size rule, at the first record",
+ * "none: ...". 0, or the error the words say (r NULL: out of memory). */
+int inspect_record(const struct bsdk_obj *obj, struct bsdk_records *r,
+		   const struct bsdk_map *map, struct bsdk_record_type *t, char *src, size_t size);
 
 /* ---- inspect_text.c */
 

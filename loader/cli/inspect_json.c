@@ -140,11 +140,40 @@ static void json_prog(struct json *j, const struct bsdk_prog *prog,
 	json_object_end(j);
 }
 
+/* "record": the type bpfsdk run will decode the map's records as (null when none is known
+ * before the first record), "source" in words, and what the source says. */
+static void json_record(struct json *j, const struct bsdk_obj *obj, struct bsdk_records *r,
+			const struct bsdk_map *map)
+{
+	struct bsdk_record_type t = { 0 };
+	char src[512];
+	int err = inspect_record(obj, r, map, &t, src, sizeof(src));
+
+	json_key(j, "record");
+	json_object_begin(j);
+	json_key(j, "type");
+	json_string(j, !err && t.btf ? t.name : NULL);
+	json_key(j, "source");
+	json_string(j, err ? "none" : t.source == BSDK_RECORD_NONE ? "size rule" : t.source_name);
+	json_key(j, "program");
+	json_string(j, t.prog);
+	json_key(j, "variable");
+	json_string(j, t.variable);
+	json_key(j, "layout");
+	json_string(j, t.layout);
+	json_key(j, "candidates");
+	json_string(j, t.candidates);
+	json_key(j, "says");
+	json_string(j, src);
+	json_object_end(j);
+}
+
 void inspect_print_json(const struct bsdk_obj *obj, const struct warnings *w)
 {
 	const char *license = bsdk_obj_license(obj);
 	const struct bsdk_prog *prog = NULL;
 	const struct bsdk_map *map = NULL;
+	struct bsdk_records *recs = bsdk_records_new(obj);
 	struct json j;
 
 	json_init(&j, stdout);
@@ -186,9 +215,12 @@ void inspect_print_json(const struct bsdk_obj *obj, const struct warnings *w)
 		json_string(&j, bsdk_map_origin(map));
 		json_key(&j, "pinned");
 		json_bool(&j, bsdk_map_pinning(map) != 0);
+		if (inspect_streams(map))
+			json_record(&j, obj, recs, map);
 		json_object_end(&j);
 	}
 	json_array_end(&j);
+	bsdk_records_free(recs);
 
 	json_key(&j, "externs");
 	json_array_begin(&j);

@@ -43,6 +43,40 @@ static void relo_target(const struct bsdk_relo_info *r, char *buf, size_t size)
 	}
 }
 
+/* The record type of each map that streams records, after the maps. */
+static int print_records(const struct bsdk_obj *obj)
+{
+	static const char *const headers[] = { "MAP", "RECORD TYPE", "FROM" };
+	const struct bsdk_map *map = NULL;
+	struct bsdk_records *r = bsdk_records_new(obj);
+	struct table *t = table_new(headers, 3, "lll");
+	int ret = -1;
+
+	if (!t)
+		goto out;
+	while ((map = bsdk_obj_map_next(obj, map))) {
+		struct bsdk_record_type rt = { 0 };
+		char src[512], clean[512];
+
+		if (!inspect_streams(map))
+			continue;
+		inspect_record(obj, r, map, &rt, src, sizeof(src));
+		if (!table_cell(t, "%s", bsdk_map_name(map)) ||
+		    !table_cell(t, "%s", rt.btf ? rt.name : "-") ||
+		    !table_cell(t, "%s", text_printable(src, clean, sizeof(clean))))
+			goto out;
+	}
+	ret = 0;
+	if (table_rows(t)) {
+		printf("\nrecord types: %zu\n", table_rows(t));
+		ret = table_print(t, stdout, 2) ? -1 : 0;
+	}
+out:
+	table_free(t);
+	bsdk_records_free(r);
+	return ret;
+}
+
 /* The externs and what they resolve to, after the maps. */
 static int print_externs(const struct bsdk_obj *obj)
 {
@@ -242,6 +276,8 @@ int inspect_print_text(const struct bsdk_obj *obj, const struct warnings *w)
 		goto out;
 	printf("\nmaps: %zu\n", table_rows(maps));
 	if (table_rows(maps) && table_print(maps, stdout, 2))
+		goto out;
+	if (print_records(obj))
 		goto out;
 	if (print_externs(obj))
 		goto out;
