@@ -1014,6 +1014,19 @@ int bsdk_perfbuf_drain(struct bsdk_perfbuf *pb, FILE *out);
 /* The same for a ring buffer (bsdk_ringbuf_consume()). */
 int bsdk_ringbuf_drain(struct bsdk_ringbuf *rb, FILE *out);
 
+/* The end of a tracing tool in one call: bsdk_perfbuf_run(pb, opts); then bsdk_link_destroy()
+ * of the nlinks links, the last first, each set to NULL, so that no new record comes; then,
+ * unless the reader of opts->out has gone, bsdk_perfbuf_drain(pb, opts->out). The run's end
+ * (BSDK_RUN_*; BSDK_RUN_CLOSED also when the drain found the reader gone), or a negative
+ * errno (logged): -EINVAL for a NULL pb, or links NULL with nlinks; the links are left
+ * attached when the run itself failed. */
+int bsdk_perfbuf_run_detach(struct bsdk_perfbuf *pb, const struct bsdk_run_opts *opts,
+			    struct bsdk_link **links, size_t nlinks);
+/* The lines a tracing tool ends with, on f (stderr): "received R, shown S, lost L" (the records
+ * that came, those the tool printed, those the kernel dropped for a full ring), then, when
+ * bad records came, "error: B malformed records". The exit status: 0, or 1 when bad. */
+int bsdk_records_report(FILE *f, uint64_t received, uint64_t shown, uint64_t lost, uint64_t bad);
+
 /* ---- command-line values: the checks and messages a tool's options share. Each logs one
  * error line naming the option and the value ("--pid 'x' is not a process id") and returns
  * -EINVAL, so a getopt_long() loop says `if (bsdk_arg_parse_pid("--pid", optarg, &o->pid))
@@ -1035,6 +1048,77 @@ int bsdk_arg_parse_comm(const char *opt, const char *arg, size_t size);
  * another c an unknown option, c == -1 an argument left after the options (argv[optind]).
  * Logs that line and returns -EINVAL. */
 int bsdk_arg_reject(const char *tool, int c, int optind, char **argv);
+
+/* ---- a tool's whole command line from a table, the way every sample reads its own: each
+ * option a row that says its names, how its value is checked and where it goes. The parsing is
+ * getopt_long()'s, so the options take the forms of any Linux tool (--pid 5, --pid=5, -p5, -jv,
+ * an unambiguous prefix such as --dur, and -- before the arguments); -h and --help print the
+ * usage text; what cannot be placed gets bsdk_arg_reject()'s line. */
+
+enum bsdk_opt_type {
+	BSDK_OPT_FLAG,		/* no value: *(bool *)dest = true */
+	BSDK_OPT_VERBOSE,	/* no value, may repeat: ++*(int *)dest; once parsed, -v sets the
+				 * log level to BSDK_LOG_INFO, -vv (or more) to BSDK_LOG_DEBUG */
+	BSDK_OPT_STRING,	/* *(const char **)dest = the value, a pointer into argv */
+	BSDK_OPT_SECONDS,	/* bsdk_arg_parse_seconds() up to max: *(double *)dest */
+	BSDK_OPT_PID,		/* bsdk_arg_parse_pid(): *(uint32_t *)dest */
+	BSDK_OPT_COMM,		/* bsdk_arg_parse_comm() for a buffer of max bytes: *(const char **)dest */
+	BSDK_OPT_UINT,		/* a decimal integer from min to max (strtol() syntax, the whole value):
+				 * *(unsigned int *)dest; else the error line "--NAME 'VALUE' is not WHAT" */
+	BSDK_OPT_POW2,		/* the same, and a power of two */
+	BSDK_OPT_CALL,		/* parse(opt, value, dest) checks and stores the value */
+	BSDK_OPT_ACTION,	/* no value: parse(opt, NULL, dest) */
+};
+
+struct bsdk_opt {
+	const char *name;	/* the long name, without "--"; NULL ends the table */
+	char short_name;	/* 0 for none */
+	enum bsdk_opt_type type;
+	void *dest;		/* where the value goes, as the type says */
+	long min, max;		/* UINT, POW2: the range; SECONDS: the most; COMM: the buffer's size */
+	const char *what;	/* UINT, POW2: what the value must be, for the error line */
+	/* CALL, ACTION: 0 to go on, a positive number to stop parsing and exit with status 0 (an
+	 * option such as --list that did its work), or -EINVAL after one error line of its own. */
+	int (*parse)(const char *opt, const char *value, void *dest);
+};
+
+/* The options most tools take, chosen by the bits of bsdk_args.common_opts, their values in
+ * struct bsdk_args_common: no tool writes their rows, checks or messages again. */
+enum {
+	BSDK_ARGS_PID = 1 << 0,		/* -p, --pid PID: a process id (bsdk_arg_parse_pid()) */
+	BSDK_ARGS_COMM = 1 << 1,	/* -c, --comm COMM: 1 to 15 characters (TASK_COMM_LEN) */
+	BSDK_ARGS_DURATION = 1 << 2,	/* -d, --duration SEC: up to 86400 seconds */
+	BSDK_ARGS_JSON = 1 << 3,	/* -j, --json */
+	BSDK_ARGS_OBJECT = 1 << 4,	/* -o, --object PATH */
+	BSDK_ARGS_VERBOSE = 1 << 5,	/* -v, --verbose, repeated: BSDK_OPT_VERBOSE */
+};
+
+struct bsdk_args_common {
+	uint32_t pid;		/* 0 when not given */
+	const char *comm;	/* NULL when not given */
+	double duration;	/* 0 when not given */
+	bool json;
+	const char *object;	/* NULL when not given */
+	int verbose;		/* how many times */
+};
+
+struct bsdk_args {
+	const char *tool;	/* the program's name, for "(try 'TOOL --help')" */
+	const char *usage;	/* printed to stdout by -h and --help */
+	const struct bsdk_opt *opts;	/* the tool's own: ends with a row whose name is NULL */
+	unsigned int common_opts;	/* BSDK_ARGS_* bits: the shared options it takes too */
+	struct bsdk_args_common *common;	/* their values; needed when common_opts is not 0 */
+	/* The arguments left after the options (n may be 0): the number it took, or -EINVAL after
+	 * one error line. The rest are refused. NULL: the tool takes no arguments. */
+	int (*operands)(int n, char **args, void *ctx);
+	void *ctx;		/* for operands */
+};
+
+/* Parse argv[1..argc-1] by args (argv itself is reordered, as getopt_long() does; 32 options
+ * at most; a second call reads its argv afresh). 0: go on; BSDK_ARGS_EXIT (positive) after --help or an ACTION's work:
+ * exit with status 0; -EINVAL after one error line: a usage error, exit with status 2. */
+#define BSDK_ARGS_EXIT 1
+int bsdk_args_parse(const struct bsdk_args *args, int argc, char **argv);
 
 /* ------------------------------------------------------------ BTF values */
 

@@ -12,7 +12,6 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,14 +66,9 @@ static const char usage[] =
 "began. Needs root (CAP_BPF and CAP_PERFMON).\n";
 
 struct options {
-	__u32 pid;
-	const char *comm;
+	struct bsdk_args_common common;	/* the options the samples share */
 	bool fails;
 	bool time;
-	double duration;	/* 0: until Ctrl-C */
-	const char *object;
-	bool json;
-	int verbose;
 };
 
 struct snoop {
@@ -153,7 +147,7 @@ static void print_header(const struct options *o)
 {
 	if (o->time)
 		printf("%-8s ", "TIME");
-	if (o->verbose)
+	if (o->common.verbose)
 		printf("%-16s %-7s %-7s %-7s %-5s %-7s %s\n", "PCOMM", "PID", "TID", "PPID",
 		       "UID", "RET", "ARGS");
 	else
@@ -186,7 +180,7 @@ static void print_event(const struct options *o, const struct execsnoop_event *e
 {
 	char ret[32];
 
-	if (o->json) {
+	if (o->common.json) {
 		const char *p = args;
 
 		printf("{\"ts_ns\":%llu,\"pid\":%u,\"tid\":%u,\"ppid\":%u,\"uid\":%u,\"comm\":",
@@ -215,7 +209,7 @@ static void print_event(const struct options *o, const struct execsnoop_event *e
 		strftime(hms, sizeof(hms), "%H:%M:%S", localtime(&t));
 		printf("%-8s ", hms);
 	}
-	if (o->verbose)
+	if (o->common.verbose)
 		printf("%-16s %-7u %-7u %-7u %-5u %-7s ", comm, e->pid, e->tid, e->ppid, e->uid, ret);
 	else
 		printf("%-16s %-7u %-7u %-7s ", comm, e->pid, e->ppid, ret);
@@ -258,8 +252,8 @@ static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
 	memcpy(comm, e.comm, EXECSNOOP_COMM_LEN);
 	comm[EXECSNOOP_COMM_LEN] = '\0';
 	if ((s->opt->fails && e.ret == 0) ||
-	    (s->opt->pid && e.pid != s->opt->pid && e.ppid != s->opt->pid) ||
-	    (s->opt->comm && strcmp(comm, s->opt->comm) != 0))
+	    (s->opt->common.pid && e.pid != s->opt->common.pid && e.ppid != s->opt->common.pid) ||
+	    (s->opt->common.comm && strcmp(comm, s->opt->common.comm) != 0))
 		return;
 	s->shown++;
 	print_event(s->opt, &e, comm, args);
@@ -270,94 +264,45 @@ static void on_lost(void *ctx, int cpu, uint64_t count)
 	struct snoop *s = ctx;
 
 	s->lost += count;
-	if (s->opt->verbose)
+	if (s->opt->common.verbose)
 		fprintf(stderr, "lost: cpu %d dropped %llu records\n", cpu,
 			(unsigned long long)count);
 }
 
-static int parse_options(int argc, char **argv, struct options *o)
-{
-	static const struct option longopts[] = {
-		{ "pid", required_argument, NULL, 'p' },
-		{ "comm", required_argument, NULL, 'c' },
-		{ "fails", no_argument, NULL, 'x' },
-		{ "time", no_argument, NULL, 'T' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "object", required_argument, NULL, 'o' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+static struct options opt;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:c:xTd:jo:vh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'p':
-			if (bsdk_arg_parse_pid("--pid", optarg, &o->pid))
-				return 2;
-			break;
-		case 'c':
-			if (bsdk_arg_parse_comm("--comm", optarg, EXECSNOOP_COMM_LEN))
-				return 2;
-			o->comm = optarg;
-			break;
-		case 'x':
-			o->fails = true;
-			break;
-		case 'T':
-			o->time = true;
-			break;
-		case 'd':
-			if (bsdk_arg_parse_seconds("--duration", optarg, 86400, &o->duration))
-				return 2;
-			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 'o':
-			o->object = optarg;
-			break;
-		case 'v':
-			o->verbose++;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
-		default:	/* ':' a value missing, '?' an unknown option */
-			bsdk_arg_reject("execsnoop", c, optind, argv);
-			return 2;
-		}
-	}
-	if (optind < argc) {
-		bsdk_arg_reject("execsnoop", -1, optind, argv);
-		return 2;
-	}
-	return -1;
-}
+/* The command line: the options the samples share, from the library, and
+ * this one's own. */
+static const struct bsdk_opt own_opts[] = {
+	{ "fails", 'x', BSDK_OPT_FLAG, .dest = &opt.fails },
+	{ "time", 'T', BSDK_OPT_FLAG, .dest = &opt.time },
+	{ 0 },
+};
+
+static const struct bsdk_args args = {
+	.tool = "execsnoop", .usage = usage, .opts = own_opts, .common = &opt.common,
+	.common_opts = BSDK_ARGS_PID | BSDK_ARGS_COMM | BSDK_ARGS_DURATION | BSDK_ARGS_JSON |
+		       BSDK_ARGS_OBJECT | BSDK_ARGS_VERBOSE,
+};
 
 int main(int argc, char **argv)
 {
-	struct options opt = { 0 };
 	struct snoop snoop = { .opt = &opt };
 	struct bsdk_link *links[4] = { NULL };
 	struct bsdk_prog *progs[4];
 	struct bsdk_perfbuf *pb = NULL;
 	struct execsnoop *skel = NULL;
-	int ret = 1, err, end;
+	int ret = 1, err;
 
-	err = parse_options(argc, argv, &opt);
-	if (err >= 0)
-		return err;
-	if (opt.verbose)
-		bsdk_set_log_level(opt.verbose > 1 ? BSDK_LOG_DEBUG : BSDK_LOG_INFO);
+	err = bsdk_args_parse(&args, argc, argv);
+	if (err)
+		return err > 0 ? 0 : 2;	/* --help, or a usage error said */
 	bsdk_signals_catch();	/* Ctrl-C and SIGTERM stop; a closed pipe too */
 	bsdk_mount_fs();
 
 	/* Open: the object built into the program (its skeleton), or
 	 * --object's; nothing reaches the kernel yet. */
-	skel = opt.object ? execsnoop__open_file(opt.object) : execsnoop__open();
+	skel = opt.common.object ? execsnoop__open_file(opt.common.object) : execsnoop__open();
 	if (!skel)
 		goto cleanup;
 
@@ -372,14 +317,10 @@ int main(int argc, char **argv)
 	if (bsdk_signals_caught() || execsnoop__load(skel))
 		goto cleanup;
 
-	struct bsdk_perfbuf_opts pb_opts = {
-		.sz = sizeof(pb_opts),
-		.on_sample = on_sample,
-		.on_lost = on_lost,
-		.ctx = &snoop,
-		.merge_by_ts = true,
-		.ts_offset = __builtin_offsetof(struct execsnoop_event, ts_ns),
-	};
+	/* Read: a perf ring per CPU, merged by the timestamp at each record's head. */
+	struct bsdk_perfbuf_opts pb_opts = { .sz = sizeof(pb_opts), .on_sample = on_sample,
+		.on_lost = on_lost, .ctx = &snoop, .merge_by_ts = true,
+		.ts_offset = __builtin_offsetof(struct execsnoop_event, ts_ns) };
 	pb = bsdk_perfbuf_new(bsdk_map_fd(skel->maps.events), &pb_opts);
 	if (!pb)
 		goto cleanup;
@@ -399,33 +340,19 @@ int main(int argc, char **argv)
 			goto cleanup;
 	}
 
-	if (!opt.json)
+	if (!opt.common.json)
 		print_header(&opt);
 	fflush(stdout);
 	fprintf(stderr, "execsnoop: tracing execve(2), Ctrl-C to stop\n");
 
 	/* Poll: print as records come, until Ctrl-C, --duration or a reader
-	 * that left (| head). */
-	struct bsdk_run_opts run = { .sz = sizeof(run), .duration = opt.duration, .out = stdout };
-	end = bsdk_perfbuf_run(pb, &run);
-	if (end < 0)
-		goto cleanup;
-	/* Detach, then take what is still in the rings. */
-	for (int i = 3; i >= 0; i--) {
-		bsdk_link_destroy(links[i]);
-		links[i] = NULL;
-	}
-	if (end != BSDK_RUN_CLOSED && bsdk_perfbuf_drain(pb, stdout) < 0)
+	 * that left (| head); then detach, and take what is still in the rings. */
+	struct bsdk_run_opts run = { .sz = sizeof(run), .duration = opt.common.duration, .out = stdout };
+	if (bsdk_perfbuf_run_detach(pb, &run, links, 4) < 0)
 		goto cleanup;
 
-	/* Report. */
-	fprintf(stderr, "received %llu, shown %llu, lost %llu\n",
-		(unsigned long long)snoop.received, (unsigned long long)snoop.shown,
-		(unsigned long long)snoop.lost);
-	if (snoop.bad)
-		fprintf(stderr, "error: %llu malformed records\n", (unsigned long long)snoop.bad);
-	else
-		ret = 0;
+	/* Report: every record accounted for. */
+	ret = bsdk_records_report(stderr, snoop.received, snoop.shown, snoop.lost, snoop.bad);
 
 cleanup:
 	if (bsdk_signals_caught() && ret)	/* Ctrl-C or SIGTERM before the tracing began */

@@ -12,7 +12,6 @@
  * pair) -> poll and print -> report -> clean up.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,13 +60,8 @@ static const char usage[] =
 enum mode { MODE_AUTO, MODE_KPROBE, MODE_FENTRY };
 
 struct options {
+	struct bsdk_args_common common;	/* the options the samples share */
 	enum mode mode;
-	__u32 pid;
-	const char *comm;
-	double duration;
-	const char *object;
-	bool json;
-	int verbose;
 };
 
 struct tracer {
@@ -101,12 +95,12 @@ static int try_mode(const struct options *o, enum mode mode, struct kfunc **skel
 		    struct bsdk_link **links, char *why, size_t size)
 {
 	int use = mode == MODE_FENTRY;
-	struct first_error fe = { .verbose = o->verbose };
+	struct first_error fe = { .verbose = o->common.verbose };
 	struct bsdk_prog *progs[2][2];
 	struct kfunc *skel;
 
 	bsdk_set_log(keep_first_error, &fe);
-	skel = o->object ? kfunc__open_file(o->object) : kfunc__open();
+	skel = o->common.object ? kfunc__open_file(o->common.object) : kfunc__open();
 	if (!skel) {
 		bsdk_set_log(NULL, NULL);
 		snprintf(why, size, "%s", fe.msg[0] ? fe.msg : "cannot open the object");
@@ -123,13 +117,13 @@ static int try_mode(const struct options *o, enum mode mode, struct kfunc **skel
 	/* Only the chosen pair goes to the verifier. */
 	for (int j = 0; j < 2; j++)
 		bsdk_prog_set_autoload(progs[!use][j], false);
-	skel->rodata->target_tgid = o->pid;
+	skel->rodata->target_tgid = o->common.pid;
 	/* A signal stops a slow verifier run at once (load fails with EINTR). */
 	if (bsdk_signals_caught() || kfunc__load(skel))
 		goto fail;
 	/* The return first: no entry is kept for a return nobody sees. */
-	if (!(links[1] = bsdk_prog_attach(progs[use][1])) ||
-	    !(links[0] = bsdk_prog_attach(progs[use][0])))
+	if (!(links[0] = bsdk_prog_attach(progs[use][1])) ||
+	    !(links[1] = bsdk_prog_attach(progs[use][0])))
 		goto fail;
 	bsdk_set_log(NULL, NULL);
 	*skelp = skel;
@@ -137,8 +131,8 @@ static int try_mode(const struct options *o, enum mode mode, struct kfunc **skel
 fail:
 	bsdk_set_log(NULL, NULL);
 	snprintf(why, size, "%s", fe.msg[0] ? fe.msg : "failed");
-	bsdk_link_destroy(links[0]);
 	bsdk_link_destroy(links[1]);
+	bsdk_link_destroy(links[0]);
 	links[0] = links[1] = NULL;
 	kfunc__destroy(skel);
 	return -1;
@@ -149,7 +143,7 @@ static void print_event(const struct options *o, const struct kfunc_event *e,
 {
 	char ret[32];
 
-	if (o->json) {
+	if (o->common.json) {
 		printf("{\"ts_ns\":%llu,\"pid\":%u,\"tid\":%u,\"comm\":",
 		       (unsigned long long)e->ts_ns, e->pid, e->tid);
 		bsdk_json_string(stdout, comm, strlen(comm));
@@ -188,7 +182,7 @@ static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
 	}
 	memcpy(comm, e.comm, KFUNC_COMM_LEN);
 	comm[KFUNC_COMM_LEN] = '\0';
-	if (t->opt->comm && strcmp(comm, t->opt->comm) != 0)
+	if (t->opt->common.comm && strcmp(comm, t->opt->common.comm) != 0)
 		return;
 	t->shown++;
 	print_event(t->opt, &e, comm, name, strnlen(name, e.name_len));
@@ -199,95 +193,54 @@ static void on_lost(void *ctx, int cpu, uint64_t count)
 	struct tracer *t = ctx;
 
 	t->lost += count;
-	if (t->opt->verbose)
+	if (t->opt->common.verbose)
 		fprintf(stderr, "lost: cpu %d dropped %llu records\n", cpu,
 			(unsigned long long)count);
 }
 
-static int parse_options(int argc, char **argv, struct options *o)
-{
-	static const struct option longopts[] = {
-		{ "mode", required_argument, NULL, 'm' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "comm", required_argument, NULL, 'c' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "object", required_argument, NULL, 'o' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+static struct options opt = { .mode = MODE_AUTO };
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":m:p:c:d:jo:vh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'm':
-			if (strcmp(optarg, "auto") == 0)
-				o->mode = MODE_AUTO;
-			else if (strcmp(optarg, "kprobe") == 0)
-				o->mode = MODE_KPROBE;
-			else if (strcmp(optarg, "fentry") == 0)
-				o->mode = MODE_FENTRY;
-			else {
-				fprintf(stderr, "error: --mode '%s' is not kprobe, fentry or auto\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case 'p':
-			if (bsdk_arg_parse_pid("--pid", optarg, &o->pid))
-				return 2;
-			break;
-		case 'c':
-			if (bsdk_arg_parse_comm("--comm", optarg, KFUNC_COMM_LEN))
-				return 2;
-			o->comm = optarg;
-			break;
-		case 'd':
-			if (bsdk_arg_parse_seconds("--duration", optarg, 86400, &o->duration))
-				return 2;
-			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 'o':
-			o->object = optarg;
-			break;
-		case 'v':
-			o->verbose++;
-			break;
-		case 'h':
-			fputs(usage, stdout);
+/* --mode kprobe|fentry|auto */
+static int parse_mode(const char *name, const char *value, void *dest)
+{
+	static const char *const modes[] = { "auto", "kprobe", "fentry" };
+
+	for (int i = 0; i < 3; i++) {
+		if (strcmp(value, modes[i]) == 0) {
+			*(enum mode *)dest = (enum mode)i;
 			return 0;
-		default:	/* ':' a value missing, '?' an unknown option */
-			bsdk_arg_reject("kfunc", c, optind, argv);
-			return 2;
 		}
 	}
-	if (optind < argc) {
-		bsdk_arg_reject("kfunc", -1, optind, argv);
-		return 2;
-	}
-	return -1;
+	fprintf(stderr, "error: %s '%s' is not kprobe, fentry or auto\n", name, value);
+	return -EINVAL;
 }
+
+/* The command line: the options the samples share, from the library, and
+ * this one's own. */
+static const struct bsdk_opt own_opts[] = {
+	{ "mode", 'm', BSDK_OPT_CALL, .dest = &opt.mode, .parse = parse_mode },
+	{ 0 },
+};
+
+static const struct bsdk_args args = {
+	.tool = "kfunc", .usage = usage, .opts = own_opts, .common = &opt.common,
+	.common_opts = BSDK_ARGS_PID | BSDK_ARGS_COMM | BSDK_ARGS_DURATION | BSDK_ARGS_JSON |
+		       BSDK_ARGS_OBJECT | BSDK_ARGS_VERBOSE,
+};
 
 int main(int argc, char **argv)
 {
-	struct options opt = { .mode = MODE_AUTO };
 	struct tracer tracer = { .opt = &opt };
 	struct bsdk_link *links[2] = { NULL };
 	struct bsdk_perfbuf *pb = NULL;
 	struct kfunc *skel = NULL;
 	char why_fentry[600] = "", why_kprobe[600] = "";
 	const char *mode_name = NULL;
-	int ret = 1, err, end, tried = 0;
+	int ret = 1, err, tried = 0;
 
-	err = parse_options(argc, argv, &opt);
-	if (err >= 0)
-		return err;
-	if (opt.verbose)
-		bsdk_set_log_level(opt.verbose > 1 ? BSDK_LOG_DEBUG : BSDK_LOG_INFO);
+	err = bsdk_args_parse(&args, argc, argv);
+	if (err)
+		return err > 0 ? 0 : 2;	/* --help, or a usage error said */
 	bsdk_signals_catch();	/* Ctrl-C and SIGTERM stop; a closed pipe too */
 	bsdk_mount_fs();
 
@@ -319,50 +272,34 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	struct bsdk_perfbuf_opts pb_opts = {
-		.sz = sizeof(pb_opts),
-		.on_sample = on_sample,
-		.on_lost = on_lost,
-		.ctx = &tracer,
-		.merge_by_ts = true,
-		.ts_offset = __builtin_offsetof(struct kfunc_event, ts_ns),
-	};
+	/* Read: a perf ring per CPU, merged by the timestamp at each record's head. */
+	struct bsdk_perfbuf_opts pb_opts = { .sz = sizeof(pb_opts), .on_sample = on_sample,
+		.on_lost = on_lost, .ctx = &tracer, .merge_by_ts = true,
+		.ts_offset = __builtin_offsetof(struct kfunc_event, ts_ns) };
 	pb = bsdk_perfbuf_new(bsdk_map_fd(skel->maps.events), &pb_opts);
 	if (!pb)
 		goto cleanup;
 
-	if (!opt.json)
+	if (!opt.common.json)
 		printf("%-7s %-16s %-8s %s\n", "PID", "COMM", "RET", "FILE");
 	fflush(stdout);
 	fprintf(stderr, "kfunc: tracing do_unlinkat with %s, Ctrl-C to stop\n", mode_name);
 
 	/* Poll: print as records come, until Ctrl-C, --duration or a reader
-	 * that left (| head). */
-	struct bsdk_run_opts run = { .sz = sizeof(run), .duration = opt.duration, .out = stdout };
-	end = bsdk_perfbuf_run(pb, &run);
-	if (end < 0)
-		goto cleanup;
-	/* Detach, then take what is still in the rings. */
-	bsdk_link_destroy(links[0]);
-	bsdk_link_destroy(links[1]);
-	links[0] = links[1] = NULL;
-	if (end != BSDK_RUN_CLOSED && bsdk_perfbuf_drain(pb, stdout) < 0)
+	 * that left (| head); then detach, and take what is still in the rings. */
+	struct bsdk_run_opts run = { .sz = sizeof(run), .duration = opt.common.duration, .out = stdout };
+	if (bsdk_perfbuf_run_detach(pb, &run, links, 2) < 0)
 		goto cleanup;
 
-	fprintf(stderr, "received %llu, shown %llu, lost %llu\n",
-		(unsigned long long)tracer.received, (unsigned long long)tracer.shown,
-		(unsigned long long)tracer.lost);
-	if (tracer.bad)
-		fprintf(stderr, "error: %llu malformed records\n", (unsigned long long)tracer.bad);
-	else
-		ret = 0;
+	/* Report: every record accounted for. */
+	ret = bsdk_records_report(stderr, tracer.received, tracer.shown, tracer.lost, tracer.bad);
 
 cleanup:
 	if (bsdk_signals_caught() && ret)	/* Ctrl-C or SIGTERM before the tracing began */
 		ret = 128 + bsdk_signals_caught();
 	/* Clean up: one place, in reverse order; each call accepts NULL. */
-	bsdk_link_destroy(links[0]);
 	bsdk_link_destroy(links[1]);
+	bsdk_link_destroy(links[0]);
 	bsdk_perfbuf_free(pb);
 	kfunc__destroy(skel);
 	return ret;

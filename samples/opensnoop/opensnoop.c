@@ -15,7 +15,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,12 +68,8 @@ static const char usage[] =
 "began. Needs root (CAP_BPF and CAP_PERFMON).\n";
 
 struct options {
-	__u32 pid;
+	struct bsdk_args_common common;	/* --pid, --duration, --json, --object, -v */
 	const char *name;
-	double duration;	/* 0: until Ctrl-C */
-	const char *object;
-	bool json;
-	int verbose;
 };
 
 /* What the sample callback needs and counts. */
@@ -136,7 +131,7 @@ static const char *flags_str(int flags, char *buf, size_t size)
 
 static void print_header(const struct options *o)
 {
-	if (o->verbose)
+	if (o->common.verbose)
 		printf("%-7s %-7s %-5s %-16s %-7s %-24s %-4s %s\n", "PID", "TID",
 		       "UID", "COMM", "FD/ERR", "FLAGS", "DFD", "PATH");
 	else
@@ -159,7 +154,7 @@ static void print_event(const struct options *o, const struct opensnoop_event *e
 	else
 		snprintf(dfd, sizeof(dfd), "%d", e->dfd);
 
-	if (o->json) {
+	if (o->common.json) {
 		printf("{\"ts_ns\":%llu,\"pid\":%u,\"tid\":%u,\"uid\":%u,\"comm\":",
 		       (unsigned long long)e->ts_ns, e->pid, e->tid, e->uid);
 		bsdk_json_string(stdout, comm, strlen(comm));
@@ -174,7 +169,7 @@ static void print_event(const struct options *o, const struct opensnoop_event *e
 		}
 		return;
 	}
-	if (o->verbose)
+	if (o->common.verbose)
 		printf("%-7u %-7u %-5u %-16s %-7s %-24s %-4s ", e->pid, e->tid,
 		       e->uid, comm, ret, flags, dfd);
 	else
@@ -232,157 +227,107 @@ static void on_lost(void *ctx, int cpu, uint64_t count)
 
 	/* A ring was full; the kernel says how many records it dropped. */
 	s->lost += count;
-	if (s->opt->verbose)
+	if (s->opt->common.verbose)
 		fprintf(stderr, "lost: cpu %d dropped %llu records\n", cpu,
 			(unsigned long long)count);
 }
 
-static int parse_options(int argc, char **argv, struct options *o)
-{
-	static const struct option longopts[] = {
-		{ "pid", required_argument, NULL, 'p' },
-		{ "name", required_argument, NULL, 'n' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "object", required_argument, NULL, 'o' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+static struct options opt;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:n:d:jo:vh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'p':
-			if (bsdk_arg_parse_pid("--pid", optarg, &o->pid))
-				return 2;
-			break;
-		case 'n':
-			/* The kernel keeps 15 characters of the name: a longer
-			 * one could never match. */
-			if (bsdk_arg_parse_comm("--name", optarg, OPENSNOOP_COMM_LEN))
-				return 2;
-			o->name = optarg;
-			break;
-		case 'd':
-			if (bsdk_arg_parse_seconds("--duration", optarg, 86400, &o->duration))
-				return 2;
-			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 'o':
-			o->object = optarg;
-			break;
-		case 'v':
-			o->verbose++;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
-		default:	/* ':' a value missing, '?' an unknown option */
-			bsdk_arg_reject("opensnoop", c, optind, argv);
-			return 2;
-		}
-	}
-	if (optind < argc) {
-		bsdk_arg_reject("opensnoop", -1, optind, argv);
-		return 2;
-	}
-	return -1;
+/* The command line: the options every sample takes, from the library, and
+ * this one's own. The kernel keeps 15 characters of a name: a longer one
+ * could never match. */
+static const struct bsdk_opt own_opts[] = {
+	{ "name", 'n', BSDK_OPT_COMM, .dest = &opt.name, .max = OPENSNOOP_COMM_LEN },
+	{ 0 },
+};
+
+static const struct bsdk_args args = {
+	.tool = "opensnoop", .usage = usage, .opts = own_opts, .common = &opt.common,
+	.common_opts = BSDK_ARGS_PID | BSDK_ARGS_DURATION | BSDK_ARGS_JSON | BSDK_ARGS_OBJECT |
+		       BSDK_ARGS_VERBOSE,
+};
+
+/* Read: one ring per CPU, merged by the timestamp at the head of each
+ * record, so lines come out in the order the calls returned. */
+static struct bsdk_perfbuf *perfbuf_open(struct opensnoop *skel, struct snoop *snoop)
+{
+	struct bsdk_perfbuf_opts pb_opts = {
+		.sz = sizeof(pb_opts),
+		.on_sample = on_sample,
+		.on_lost = on_lost,
+		.ctx = snoop,
+		.merge_by_ts = true,
+		.ts_offset = __builtin_offsetof(struct opensnoop_event, ts_ns),
+	};
+
+	return bsdk_perfbuf_new(bsdk_map_fd(skel->maps.events), &pb_opts);
 }
 
 int main(int argc, char **argv)
 {
-	struct options opt = { 0 };
 	struct snoop snoop = { .opt = &opt };
-	struct bsdk_link *enter_link = NULL, *exit_link = NULL;
+	struct bsdk_link *links[2] = { NULL };	/* exit, then entry */
 	struct opensnoop *skel = NULL;
 	struct bsdk_perfbuf *pb = NULL;
-	int end;
-	int ret = 1, err;
+	int ret;
 
-	err = parse_options(argc, argv, &opt);
-	if (err >= 0)
-		return err;
-	if (opt.verbose)
-		bsdk_set_log_level(opt.verbose > 1 ? BSDK_LOG_DEBUG : BSDK_LOG_INFO);
+	ret = bsdk_args_parse(&args, argc, argv);
+	if (ret)
+		return ret > 0 ? 0 : 2;	/* --help, or a usage error said */
+	ret = 1;
 	bsdk_signals_catch();	/* Ctrl-C and SIGTERM stop; a closed pipe too */
 	bsdk_mount_fs();
 
 	/* Open: parse the object; nothing reaches the kernel yet. */
-	skel = opt.object ? opensnoop__open_file(opt.object) : opensnoop__open();
+	skel = opt.common.object ? opensnoop__open_file(opt.common.object) : opensnoop__open();
 	if (!skel)
 		goto cleanup;
 
 	/* Configure: the pid filter is a constant of the program, set
 	 * before load (0 = every process). */
-	skel->rodata->target_tgid = opt.pid;
+	skel->rodata->target_tgid = opt.common.pid;
 
 	/* Load: maps are created, programs verified. */
 	/* A signal stops a slow verifier run at once (load fails with EINTR). */
 	if (bsdk_signals_caught() || opensnoop__load(skel))
 		goto cleanup;
-
-	/* Read: one ring per CPU, merged by the timestamp at the head of
-	 * each record, so lines come out in the order the calls returned. */
-	struct bsdk_perfbuf_opts pb_opts = {
-		.sz = sizeof(pb_opts),
-		.on_sample = on_sample,
-		.on_lost = on_lost,
-		.ctx = &snoop,
-		.merge_by_ts = true,
-		.ts_offset = __builtin_offsetof(struct opensnoop_event, ts_ns),
-	};
-	pb = bsdk_perfbuf_new(bsdk_map_fd(skel->maps.events), &pb_opts);
+	/* Read: a perf ring per CPU, opened before attach loses nothing. */
+	pb = perfbuf_open(skel, &snoop);
 	if (!pb)
 		goto cleanup;
 
 	/* Attach exit first: an entry without its exit would only leave a
 	 * map entry behind; an exit without its entry is skipped. */
-	exit_link = bsdk_prog_attach(skel->progs.openat_exit);
-	if (!exit_link)
+	links[0] = bsdk_prog_attach(skel->progs.openat_exit);
+	if (!links[0])
 		goto cleanup;
-	enter_link = bsdk_prog_attach(skel->progs.openat_enter);
-	if (!enter_link)
+	links[1] = bsdk_prog_attach(skel->progs.openat_enter);
+	if (!links[1])
 		goto cleanup;
 
-	if (!opt.json)
+	if (!opt.common.json)
 		print_header(&opt);
 	fflush(stdout);
 	fprintf(stderr, "opensnoop: tracing openat(2)%s, Ctrl-C to stop\n",
-		opt.pid ? " of one process" : "");
+		opt.common.pid ? " of one process" : "");
 
 	/* Poll: print as records come, flushed so a pipe sees them now, until
-	 * Ctrl-C, --duration or a reader that left (| head: stop, still report). */
-	struct bsdk_run_opts run = { .sz = sizeof(run), .duration = opt.duration, .out = stdout };
-	end = bsdk_perfbuf_run(pb, &run);
-	if (end < 0)
+	 * Ctrl-C, --duration or a reader that left (| head: stop, still report);
+	 * then detach and take what is still in the rings. */
+	struct bsdk_run_opts run = { .sz = sizeof(run), .duration = opt.common.duration,
+				     .out = stdout };
+	if (bsdk_perfbuf_run_detach(pb, &run, links, 2) < 0)
 		goto cleanup;
-	/* Detach, then take what is still in the rings. */
-	bsdk_link_destroy(enter_link);
-	bsdk_link_destroy(exit_link);
-	enter_link = exit_link = NULL;
-	if (end != BSDK_RUN_CLOSED && bsdk_perfbuf_drain(pb, stdout) < 0)
-		goto cleanup;
-
-	/* Report: everything received is accounted for. */
-	fprintf(stderr, "received %llu, shown %llu, lost %llu\n",
-		(unsigned long long)snoop.received,
-		(unsigned long long)snoop.shown, (unsigned long long)snoop.lost);
-	if (snoop.bad)
-		fprintf(stderr, "error: %llu malformed records\n",
-			(unsigned long long)snoop.bad);
-	else
-		ret = 0;
+	/* Report: every record accounted for. */
+	ret = bsdk_records_report(stderr, snoop.received, snoop.shown, snoop.lost, snoop.bad);
 
 cleanup:
 	if (bsdk_signals_caught() && ret)	/* Ctrl-C or SIGTERM before the tracing began */
 		ret = 128 + bsdk_signals_caught();
 	/* Clean up: one place, in reverse order; each call accepts NULL. */
-	bsdk_link_destroy(enter_link);
-	bsdk_link_destroy(exit_link);
+	bsdk_link_destroy(links[1]);
+	bsdk_link_destroy(links[0]);
 	bsdk_perfbuf_free(pb);
 	opensnoop__destroy(skel);
 	return ret;

@@ -14,7 +14,6 @@
  * -> attach -> poll and print -> report -> clean up.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,14 +68,9 @@ static const char usage[] =
 "began. Needs root (CAP_BPF and CAP_PERFMON).\n";
 
 struct options {
-	__u32 pid;
-	const char *comm;
+	struct bsdk_args_common common;	/* the options the samples share */
 	__u32 snap;
 	unsigned int pages;
-	double duration;	/* 0: until Ctrl-C */
-	const char *object;
-	bool json;
-	int verbose;
 };
 
 struct dump {
@@ -111,7 +105,7 @@ static void print_dump(const __u8 *p, size_t len)
 
 static void print_header(const struct options *o)
 {
-	if (o->verbose)
+	if (o->common.verbose)
 		printf("%-7s %-7s %-16s %-4s %-8s %-6s %s\n", "PID", "TID", "COMM", "FD",
 		       "LEN", "SHOWN", "SIZE");
 	else
@@ -121,7 +115,7 @@ static void print_header(const struct options *o)
 static void print_event(const struct options *o, const struct payload_event *e,
 			const char *comm, const __u8 *data, uint32_t size)
 {
-	if (o->json) {
+	if (o->common.json) {
 		printf("{\"ts_ns\":%llu,\"pid\":%u,\"tid\":%u,\"comm\":",
 		       (unsigned long long)e->ts_ns, e->pid, e->tid);
 		bsdk_json_string(stdout, comm, strlen(comm));
@@ -132,7 +126,7 @@ static void print_event(const struct options *o, const struct payload_event *e,
 		printf(e->err ? "\",\"err\":%d}\n" : "\"}\n", e->err);
 		return;
 	}
-	if (o->verbose)
+	if (o->common.verbose)
 		printf("%-7u %-7u %-16s %-4d %-8llu %-6u %u\n", e->pid, e->tid, comm, e->fd,
 		       (unsigned long long)e->count, e->len, size);
 	else
@@ -178,119 +172,55 @@ static void on_lost(void *ctx, int cpu, uint64_t count)
 	struct dump *d = ctx;
 
 	d->lost += count;
-	if (d->opt->verbose)
+	if (d->opt->common.verbose)
 		fprintf(stderr, "lost: cpu %d dropped %llu records\n", cpu,
 			(unsigned long long)count);
 }
 
-static int bad_value(const char *opt, const char *val, const char *what)
-{
-	fprintf(stderr, "error: %s '%s' is not %s\n", opt, val, what);
-	return 2;
-}
+static struct options opt = { .snap = 256 };
 
-static int parse_options(int argc, char **argv, struct options *o)
-{
-	static const struct option longopts[] = {
-		{ "pid", required_argument, NULL, 'p' },
-		{ "comm", required_argument, NULL, 'c' },
-		{ "snap", required_argument, NULL, 's' },
-		{ "pages", required_argument, NULL, 'P' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "object", required_argument, NULL, 'o' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	char *end;
-	long val;
-	int c;
+/* The command line: the options the samples share, from the library, and
+ * this one's own. */
+static const struct bsdk_opt own_opts[] = {
+	{ "snap", 's', BSDK_OPT_UINT, .dest = &opt.snap, .min = 0, .max = PAYLOAD_SNAP_MAX,
+	  .what = "a number of bytes from 0 to 4096" },
+	{ "pages", 'P', BSDK_OPT_POW2, .dest = &opt.pages, .min = 1, .max = 65536,
+	  .what = "a power of two up to 65536" },
+	{ 0 },
+};
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:c:s:P:d:jo:vh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'p':
-			if (bsdk_arg_parse_pid("--pid", optarg, &o->pid))
-				return 2;
-			break;
-		case 'c':
-			if (bsdk_arg_parse_comm("--comm", optarg, PAYLOAD_COMM_LEN))
-				return 2;
-			o->comm = optarg;
-			break;
-		case 's':
-			errno = 0;
-			val = strtol(optarg, &end, 10);
-			if (*end || end == optarg || errno || val < 0 || val > PAYLOAD_SNAP_MAX)
-				return bad_value("--snap", optarg, "a number of bytes from 0 to 4096");
-			o->snap = (__u32)val;
-			break;
-		case 'P':
-			errno = 0;
-			val = strtol(optarg, &end, 10);
-			if (*end || end == optarg || errno || val <= 0 || val > 65536 ||
-			    (val & (val - 1)))
-				return bad_value("--pages", optarg, "a power of two up to 65536");
-			o->pages = (unsigned int)val;
-			break;
-		case 'd':
-			if (bsdk_arg_parse_seconds("--duration", optarg, 86400, &o->duration))
-				return 2;
-			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 'o':
-			o->object = optarg;
-			break;
-		case 'v':
-			o->verbose++;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
-		default:	/* ':' a value missing, '?' an unknown option */
-			bsdk_arg_reject("payload", c, optind, argv);
-			return 2;
-		}
-	}
-	if (optind < argc) {
-		bsdk_arg_reject("payload", -1, optind, argv);
-		return 2;
-	}
-	return -1;
-}
+static const struct bsdk_args args = {
+	.tool = "payload", .usage = usage, .opts = own_opts, .common = &opt.common,
+	.common_opts = BSDK_ARGS_PID | BSDK_ARGS_COMM | BSDK_ARGS_DURATION | BSDK_ARGS_JSON |
+		       BSDK_ARGS_OBJECT | BSDK_ARGS_VERBOSE,
+};
 
 int main(int argc, char **argv)
 {
-	struct options opt = { .snap = 256 };
 	struct dump dump = { .opt = &opt };
 	struct bsdk_perfbuf_stats stats;
 	struct bsdk_perfbuf *pb = NULL;
 	struct bsdk_link *link = NULL;
 	struct payload *skel = NULL;
-	int ret = 1, err, end;
+	int ret = 1, err;
 
-	err = parse_options(argc, argv, &opt);
-	if (err >= 0)
-		return err;
-	if (opt.verbose)
-		bsdk_set_log_level(opt.verbose > 1 ? BSDK_LOG_DEBUG : BSDK_LOG_INFO);
+	err = bsdk_args_parse(&args, argc, argv);
+	if (err)
+		return err > 0 ? 0 : 2;	/* --help, or a usage error said */
 	bsdk_signals_catch();	/* Ctrl-C and SIGTERM stop; a closed pipe too */
 	bsdk_mount_fs();
 
 	/* Open: the object built into the program (its skeleton), or
 	 * --object's; nothing reaches the kernel yet. */
-	skel = opt.object ? payload__open_file(opt.object) : payload__open();
+	skel = opt.common.object ? payload__open_file(opt.common.object) : payload__open();
 	if (!skel)
 		goto cleanup;
 
 	/* Configure: filters and the snap length are constants of the
 	 * program, set in its .rodata before load. */
-	skel->rodata->target_tgid = opt.pid;
-	if (opt.comm)
-		strncpy(skel->rodata->target_comm, opt.comm, PAYLOAD_COMM_LEN - 1);
+	skel->rodata->target_tgid = opt.common.pid;
+	if (opt.common.comm)
+		strncpy(skel->rodata->target_comm, opt.common.comm, PAYLOAD_COMM_LEN - 1);
 	skel->rodata->snap_len = opt.snap;
 
 	/* Load: maps created, the program verified. */
@@ -300,15 +230,9 @@ int main(int argc, char **argv)
 
 	/* Read: one ring per CPU, merged by the timestamp at the head of each
 	 * record so a process that moves between CPUs is shown in order. */
-	struct bsdk_perfbuf_opts pb_opts = {
-		.sz = sizeof(pb_opts),
-		.pages = opt.pages,
-		.on_sample = on_sample,
-		.on_lost = on_lost,
-		.ctx = &dump,
-		.merge_by_ts = true,
-		.ts_offset = __builtin_offsetof(struct payload_event, ts_ns),
-	};
+	struct bsdk_perfbuf_opts pb_opts = { .sz = sizeof(pb_opts), .pages = opt.pages,
+		.on_sample = on_sample, .on_lost = on_lost, .ctx = &dump, .merge_by_ts = true,
+		.ts_offset = __builtin_offsetof(struct payload_event, ts_ns) };
 	pb = bsdk_perfbuf_new(bsdk_map_fd(skel->maps.events), &pb_opts);
 	if (!pb)
 		goto cleanup;
@@ -318,22 +242,17 @@ int main(int argc, char **argv)
 	if (!link)
 		goto cleanup;
 
-	if (!opt.json)
+	if (!opt.common.json)
 		print_header(&opt);
 	fflush(stdout);
 	fprintf(stderr, "payload: tracing write(2)%s, %u bytes each, Ctrl-C to stop\n",
-		opt.pid || opt.comm ? " of the chosen processes" : "", opt.snap);
+		opt.common.pid || opt.common.comm ? " of the chosen processes" : "", opt.snap);
 
 	/* Poll: print as records come, until Ctrl-C or --duration; stop when
-	 * the reader of a pipe has gone (fflush fails with EPIPE). */
-	struct bsdk_run_opts run = { .sz = sizeof(run), .duration = opt.duration, .out = stdout };
-	end = bsdk_perfbuf_run(pb, &run);
-	if (end < 0)
-		goto cleanup;
-	/* Detach, then take what is still in the rings. */
-	bsdk_link_destroy(link);
-	link = NULL;
-	if (end != BSDK_RUN_CLOSED && bsdk_perfbuf_drain(pb, stdout) < 0)
+	 * the reader of a pipe has gone (fflush fails with EPIPE). Then detach,
+	 * and take what is still in the rings. */
+	struct bsdk_run_opts run = { .sz = sizeof(run), .duration = opt.common.duration, .out = stdout };
+	if (bsdk_perfbuf_run_detach(pb, &run, &link, 1) < 0)
 		goto cleanup;
 
 	/* Report: everything received is accounted for. */

@@ -13,7 +13,6 @@
  * and attach -> wait -> read the maps and symbolize -> clean up.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,13 +65,9 @@ static const char usage[] =
 "began. Needs root (CAP_BPF and CAP_PERFMON).\n";
 
 struct options {
+	struct bsdk_args_common common;	/* the options the samples share */
 	unsigned int freq;
-	__u32 pid;
-	double duration;
 	bool user_only, kernel_only, idle;
-	const char *object;
-	bool json;
-	int verbose;
 };
 
 struct entry {
@@ -175,14 +170,50 @@ static int by_folded_count(const void *a, const void *b)
 }
 
 /* Read every count and print it, most counted first. */
+/* Every (stack, comm) count of the map into *entries (*n of them), with the
+ * samples they add up to and those whose stack could not be stored. 0 or
+ * -ENOMEM; *entries is the caller's to free either way. */
+static int entries_read(const struct bsdk_map *counts, struct entry **entries, size_t *n,
+			__u64 *samples, __u64 *missing)
+{
+	struct profile_key key, next, *cur = NULL;
+	size_t cap = 0;
+
+	while (bsdk_map_get_next_key(counts, cur, &next, sizeof(next)) == 0) {
+		struct entry *e;
+
+		key = next;
+		cur = &key;
+		if (*n == cap) {
+			struct entry *bigger = realloc(*entries, (cap = cap ? 2 * cap : 256) *
+						       sizeof(**entries));
+
+			if (!bigger)
+				return -ENOMEM;
+			*entries = bigger;
+		}
+		e = &(*entries)[*n];
+		e->key = key;
+		if (bsdk_map_lookup_elem(counts, &key, sizeof(key), &e->count, sizeof(e->count), 0))
+			continue;	/* deleted meanwhile: nothing does */
+		*samples += e->count;
+		/* -EFAULT: no stack of that kind (a kernel thread has no
+		 * user stack); anything else: it could not be stored. */
+		if ((key.user_stack < 0 && key.user_stack != -EFAULT) ||
+		    (key.kernel_stack < 0 && key.kernel_stack != -EFAULT))
+			*missing += e->count;
+		(*n)++;
+	}
+	return 0;
+}
+
 static int report(const struct options *o, const struct bsdk_map *counts,
 		  const struct bsdk_map *stacks)
 {
-	struct profile_key key, next, *cur = NULL;
 	__u64 uips[PROFILE_STACK_DEPTH], kips[PROFILE_STACK_DEPTH];
 	struct entry *entries = NULL;
 	struct folded *folded = NULL;
-	size_t n = 0, cap = 0, nfolded = 0;
+	size_t n = 0, nfolded = 0;
 	__u64 samples = 0, missing = 0;
 	struct bsdk_syms *syms;
 	int err = 0;
@@ -190,31 +221,9 @@ static int report(const struct options *o, const struct bsdk_map *counts,
 	syms = bsdk_syms_new();
 	if (!syms)
 		return -ENOMEM;
-	while (bsdk_map_get_next_key(counts, cur, &next, sizeof(next)) == 0) {
-		key = next;
-		cur = &key;
-		if (n == cap) {
-			struct entry *bigger = realloc(entries, (cap = cap ? 2 * cap : 256) *
-						       sizeof(*entries));
-
-			if (!bigger) {
-				err = -ENOMEM;
-				goto out;
-			}
-			entries = bigger;
-		}
-		entries[n].key = key;
-		if (bsdk_map_lookup_elem(counts, &key, sizeof(key), &entries[n].count,
-					 sizeof(entries[n].count), 0))
-			continue;	/* deleted meanwhile: nothing does */
-		samples += entries[n].count;
-		/* -EFAULT: no stack of that kind (a kernel thread has no
-		 * user stack); anything else: it could not be stored. */
-		if ((key.user_stack < 0 && key.user_stack != -EFAULT) ||
-		    (key.kernel_stack < 0 && key.kernel_stack != -EFAULT))
-			missing += entries[n].count;
-		n++;
-	}
+	err = entries_read(counts, &entries, &n, &samples, &missing);
+	if (err)
+		goto out;
 	qsort(entries, n, sizeof(*entries), by_count);
 	folded = calloc(n ? n : 1, sizeof(*folded));
 	if (!folded) {
@@ -228,7 +237,7 @@ static int report(const struct options *o, const struct bsdk_map *counts,
 
 		memcpy(comm, entries[i].key.comm, PROFILE_COMM_LEN);
 		comm[PROFILE_COMM_LEN] = '\0';
-		if (o->json) {
+		if (o->common.json) {
 			print_json(syms, &entries[i], comm, uips, nu, kips, nk);
 			continue;
 		}
@@ -264,105 +273,71 @@ out:
 	return err;
 }
 
-static int parse_options(int argc, char **argv, struct options *o)
-{
-	static const struct option longopts[] = {
-		{ "frequency", required_argument, NULL, 'F' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "user", no_argument, NULL, 'U' },
-		{ "kernel", no_argument, NULL, 'K' },
-		{ "idle", no_argument, NULL, 'I' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "object", required_argument, NULL, 'o' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	char *end;
-	long val;
-	int c;
+static struct options opt = { .freq = 49 };
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":F:p:d:UKIjo:vh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'F':
-			val = strtol(optarg, &end, 10);
-			if (*end || end == optarg || val < 1 || val > 10000) {
-				fprintf(stderr, "error: --frequency '%s' is not a number from 1 to 10000\n",
-					optarg);
-				return 2;
-			}
-			o->freq = (unsigned int)val;
-			break;
-		case 'p':
-			if (bsdk_arg_parse_pid("--pid", optarg, &o->pid))
-				return 2;
-			break;
-		case 'd':
-			if (bsdk_arg_parse_seconds("--duration", optarg, 86400, &o->duration))
-				return 2;
-			break;
-		case 'U':
-			o->user_only = true;
-			break;
-		case 'K':
-			o->kernel_only = true;
-			break;
-		case 'I':
-			o->idle = true;
-			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 'o':
-			o->object = optarg;
-			break;
-		case 'v':
-			o->verbose++;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
-		default:	/* ':' a value missing, '?' an unknown option */
-			bsdk_arg_reject("profile", c, optind, argv);
-			return 2;
-		}
+/* The command line: the options the samples share, from the library, and
+ * this one's own. */
+static const struct bsdk_opt own_opts[] = {
+	{ "frequency", 'F', BSDK_OPT_UINT, .dest = &opt.freq, .min = 1, .max = 10000,
+	  .what = "a number from 1 to 10000" },
+	{ "user", 'U', BSDK_OPT_FLAG, .dest = &opt.user_only },
+	{ "kernel", 'K', BSDK_OPT_FLAG, .dest = &opt.kernel_only },
+	{ "idle", 'I', BSDK_OPT_FLAG, .dest = &opt.idle },
+	{ 0 },
+};
+
+static const struct bsdk_args args = {
+	.tool = "profile", .usage = usage, .opts = own_opts, .common = &opt.common,
+	.common_opts = BSDK_ARGS_PID | BSDK_ARGS_DURATION | BSDK_ARGS_JSON | BSDK_ARGS_OBJECT |
+		       BSDK_ARGS_VERBOSE,
+};
+
+/* A CPU-clock event on cpu, sampling --frequency times a second, and the
+ * program attached to it. 0, or -1 after an error line. */
+static int attach_cpu(struct profile *skel, int cpu, int *fd, struct bsdk_link **link)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.freq = 1,
+		.sample_freq = opt.freq,
+	};
+
+	*fd = (int)syscall(SYS_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	if (*fd < 0) {
+		fprintf(stderr, "error: cannot open a cpu-clock event on CPU %d: %s\n", cpu,
+			strerror(errno));
+		return -1;
 	}
-	if (optind < argc) {
-		bsdk_arg_reject("profile", -1, optind, argv);
-		return 2;
-	}
-	if (o->user_only && o->kernel_only) {
-		fprintf(stderr, "error: --user and --kernel together leave nothing to show\n");
-		return 2;
-	}
-	return -1;
+	*link = bsdk_prog_attach_perf_event(skel->progs.do_sample, *fd);
+	return *link ? 0 : -1;
 }
 
 int main(int argc, char **argv)
 {
-	struct options opt = { .freq = 49 };
 	struct bsdk_link **links = NULL;
 	struct profile *skel = NULL;
 	int *fds = NULL, ncpus = 0, ret = 1, err;
 	double start;
 
-	err = parse_options(argc, argv, &opt);
-	if (err >= 0)
-		return err;
-	if (opt.verbose)
-		bsdk_set_log_level(opt.verbose > 1 ? BSDK_LOG_DEBUG : BSDK_LOG_INFO);
+	err = bsdk_args_parse(&args, argc, argv);
+	if (err)
+		return err > 0 ? 0 : 2;	/* --help, or a usage error said */
+	if (opt.user_only && opt.kernel_only) {
+		fprintf(stderr, "error: --user and --kernel together leave nothing to show\n");
+		return 2;
+	}
 	bsdk_signals_catch();	/* Ctrl-C and SIGTERM stop; a closed pipe too */
 
 	/* Open: the object built into the program (its skeleton), or
 	 * --object's; nothing reaches the kernel yet. */
-	skel = opt.object ? profile__open_file(opt.object) : profile__open();
+	skel = opt.common.object ? profile__open_file(opt.common.object) : profile__open();
 	if (!skel)
 		goto cleanup;
 
 	/* Configure, then load. */
-	skel->rodata->target_tgid = opt.pid;
+	skel->rodata->target_tgid = opt.common.pid;
 	skel->rodata->include_idle = opt.idle;
 	/* A signal stops a slow verifier run at once (load fails with EINTR). */
 	if (bsdk_signals_caught() || profile__load(skel))
@@ -377,35 +352,17 @@ int main(int argc, char **argv)
 	links = calloc((size_t)ncpus, sizeof(*links));
 	if (!fds || !links)
 		goto cleanup;
-	for (int cpu = 0; cpu < ncpus; cpu++) {
-		struct perf_event_attr attr = {
-			.type = PERF_TYPE_SOFTWARE,
-			.size = sizeof(attr),
-			.config = PERF_COUNT_SW_CPU_CLOCK,
-			.freq = 1,
-			.sample_freq = opt.freq,
-		};
-
+	for (int cpu = 0; cpu < ncpus; cpu++)
 		fds[cpu] = -1;
-		if (!bsdk_cpu_is_online(cpu))
-			continue;
-		fds[cpu] = (int)syscall(SYS_perf_event_open, &attr, -1, cpu, -1,
-					PERF_FLAG_FD_CLOEXEC);
-		if (fds[cpu] < 0) {
-			fprintf(stderr, "error: cannot open a cpu-clock event on CPU %d: %s\n", cpu,
-				strerror(errno));
+	for (int cpu = 0; cpu < ncpus; cpu++)
+		if (bsdk_cpu_is_online(cpu) && attach_cpu(skel, cpu, &fds[cpu], &links[cpu]))
 			goto cleanup;
-		}
-		links[cpu] = bsdk_prog_attach_perf_event(skel->progs.do_sample, fds[cpu]);
-		if (!links[cpu])
-			goto cleanup;
-	}
 	fprintf(stderr, "profile: sampling %s at %u Hz, Ctrl-C to stop\n",
-		opt.pid ? "one process" : "all CPUs", opt.freq);
+		opt.common.pid ? "one process" : "all CPUs", opt.freq);
 
 	/* Wait: the kernel counts while we sleep. */
 	start = bsdk_time_now();
-	while (!bsdk_signals_caught() && (!opt.duration || bsdk_time_now() - start < opt.duration))
+	while (!bsdk_signals_caught() && (!opt.common.duration || bsdk_time_now() - start < opt.common.duration))
 		usleep(50000);
 
 	/* Detach, then read the counts and name the frames. */

@@ -12,7 +12,6 @@
  * is time -> clean up.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,16 +62,12 @@ static const char usage[] =
 "(/sys/kernel/btf/vmlinux).\n";
 
 struct options {
+	struct bsdk_args_common common;	/* the options the samples share */
 	bool msecs;
-	__u32 pid;
 	bool time;
-	double duration;
 	double interval;	/* 0: one histogram at the end */
 	long count;		/* intervals; 0: until Ctrl-C */
-	const char *object;
-	bool json;
 	const char *metrics;	/* --metrics ADDR:PORT */
-	int verbose;
 };
 
 /* Print cur - prev: what the interval added. The kernel's histogram only
@@ -91,7 +86,7 @@ static void print_hist(const struct options *o, const struct runqlat_hist *cur,
 		slots[i] = cur->slots[i] - prev->slots[i];
 		total += slots[i];
 	}
-	if (o->json) {
+	if (o->common.json) {
 		bool first = true;
 
 		printf("{\"ts\":%lld,\"unit\":\"%s\",\"hist\":[", (long long)time(NULL), unit);
@@ -145,115 +140,117 @@ static struct bsdk_metrics_server *serve_metrics(struct runqlat *skel, const str
 	return s;
 }
 
-static int parse_options(int argc, char **argv, struct options *o)
+static struct options opt;
+
+/* [INTERVAL [COUNT]]: the arguments after the options; how many it took. */
+static int parse_operands(int n, char **args, void *ctx)
 {
-	static const struct option longopts[] = {
-		{ "msecs", no_argument, NULL, 'm' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "time", no_argument, NULL, 'T' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "object", required_argument, NULL, 'o' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "metrics", required_argument, NULL, 'M' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct options *o = ctx;
 	char *end;
 	long val;
-	int c;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":mp:Td:jo:vhM:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'm':
-			o->msecs = true;
-			break;
-		case 'p':
-			if (bsdk_arg_parse_pid("--pid", optarg, &o->pid))
-				return 2;
-			break;
-		case 'T':
-			o->time = true;
-			break;
-		case 'd':
-			if (bsdk_arg_parse_seconds("--duration", optarg, 86400, &o->duration))
-				return 2;
-			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 'o':
-			o->object = optarg;
-			break;
-		case 'v':
-			o->verbose++;
-			break;
-		case 'M':
-			o->metrics = optarg;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
-		default:	/* ':' a value missing, '?' an unknown option */
-			bsdk_arg_reject("runqlat", c, optind, argv);
-			return 2;
+	if (n > 0 && bsdk_arg_parse_seconds("INTERVAL", args[0], 3600, &o->interval))
+		return -EINVAL;
+	if (n < 2)
+		return n;
+	errno = 0;
+	val = strtol(args[1], &end, 10);
+	if (*end || end == args[1] || errno || val <= 0) {
+		fprintf(stderr, "error: COUNT '%s' is not a positive number\n", args[1]);
+		return -EINVAL;
+	}
+	o->count = val;
+	return 2;
+}
+
+/* The command line: the options the samples share, from the library, this
+ * one's own, and its arguments. */
+static const struct bsdk_opt own_opts[] = {
+	{ "msecs", 'm', BSDK_OPT_FLAG, .dest = &opt.msecs },
+	{ "time", 'T', BSDK_OPT_FLAG, .dest = &opt.time },
+	{ "metrics", 'M', BSDK_OPT_STRING, .dest = &opt.metrics },
+	{ 0 },
+};
+
+static const struct bsdk_args args = {
+	.tool = "runqlat", .usage = usage, .opts = own_opts, .common = &opt.common,
+	.common_opts = BSDK_ARGS_PID | BSDK_ARGS_DURATION | BSDK_ARGS_JSON | BSDK_ARGS_OBJECT |
+		       BSDK_ARGS_VERBOSE,
+	.operands = parse_operands, .ctx = &opt,
+};
+
+/* At each interval's end (or once, at the end) take the map's value and
+ * print what it gained, until Ctrl-C, --duration, COUNT or a reader that
+ * left. 0, or -1 after an error line. */
+static int poll_hist(struct runqlat *skel)
+{
+	struct runqlat_hist cur, prev;
+	__u32 zero = 0;
+	long printed = 0;
+	double next;
+	int err;
+
+	memset(&prev, 0, sizeof(prev));
+	next = bsdk_time_now() + (opt.interval ? opt.interval : opt.common.duration);
+	for (;;) {
+		bool due;
+
+		while (!bsdk_signals_caught() && (!(opt.interval || opt.common.duration) || bsdk_time_now() < next))
+			usleep(50000);
+		due = !bsdk_signals_caught();
+		next += opt.interval;
+		err = bsdk_map_lookup_elem(skel->maps.hist, &zero, sizeof(zero), &cur, sizeof(cur), 0);
+		if (err) {
+			fprintf(stderr, "error: reading the hist map: %s\n", bsdk_strerror(err));
+			return -1;
 		}
-	}
-	if (optind < argc && bsdk_arg_parse_seconds("INTERVAL", argv[optind++], 3600, &o->interval))
-		return 2;
-	if (optind < argc) {
-		errno = 0;
-		val = strtol(argv[optind], &end, 10);
-		if (*end || end == argv[optind] || errno || val <= 0) {
-			fprintf(stderr, "error: COUNT '%s' is not a positive number\n", argv[optind]);
-			return 2;
+		if (!opt.interval || due || cur.wakeups + cur.preempted != prev.wakeups + prev.preempted) {
+			if (opt.interval && printed && !opt.common.json)
+				printf("\n");
+			print_hist(&opt, &cur, &prev);
+			printed++;
 		}
-		o->count = val;
-		optind++;
+		prev = cur;
+		if (fflush(stdout)) {
+			if (errno != EPIPE) {
+				fprintf(stderr, "error: writing the output: %s\n", strerror(errno));
+				return -1;
+			}
+			break;
+		}
+		if (!opt.interval || !due || (opt.count && printed >= opt.count))
+			break;
 	}
-	if (optind < argc) {
-		bsdk_arg_reject("runqlat", -1, optind, argv);
-		return 2;
-	}
-	if (o->interval && o->duration) {
-		fprintf(stderr, "error: --duration and INTERVAL do not go together: use COUNT\n");
-		return 2;
-	}
-	return -1;
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	struct options opt = { 0 };
-	struct runqlat_hist cur, prev;
 	struct bsdk_link *links[3] = { NULL };
 	struct bsdk_prog *progs[3];
 	struct runqlat *skel = NULL;
 	struct bsdk_metrics *metrics = NULL;
 	struct bsdk_metrics_server *server = NULL;
-	__u32 zero = 0;
 	int ret = 1, err;
-	long printed = 0;
-	double next;
 
-	memset(&prev, 0, sizeof(prev));
-	err = parse_options(argc, argv, &opt);
-	if (err >= 0)
-		return err;
-	if (opt.verbose)
-		bsdk_set_log_level(opt.verbose > 1 ? BSDK_LOG_DEBUG : BSDK_LOG_INFO);
+	err = bsdk_args_parse(&args, argc, argv);
+	if (err)
+		return err > 0 ? 0 : 2;	/* --help, or a usage error said */
+	if (opt.interval && opt.common.duration) {
+		fprintf(stderr, "error: --duration and INTERVAL do not go together: use COUNT\n");
+		return 2;
+	}
 	bsdk_signals_catch();	/* Ctrl-C and SIGTERM stop; a closed pipe too */
 
 	/* Open: the object built into the program (its skeleton), or
 	 * --object's; nothing reaches the kernel yet. */
-	skel = opt.object ? runqlat__open_file(opt.object) : runqlat__open();
+	skel = opt.common.object ? runqlat__open_file(opt.common.object) : runqlat__open();
 	if (!skel)
 		goto cleanup;
 
 	/* Configure: the filter and the unit, constants of the program set
 	 * in its .rodata before load. */
-	skel->rodata->target_tgid = opt.pid;
+	skel->rodata->target_tgid = opt.common.pid;
 	skel->rodata->unit_ns = opt.msecs ? 1000000 : 1000;
 
 	/* Load: task_struct's pid and tgid found in the kernel's BTF (CO-RE),
@@ -271,43 +268,14 @@ int main(int argc, char **argv)
 		if (!(links[i] = bsdk_prog_attach(progs[i])))
 			goto cleanup;
 	fprintf(stderr, "runqlat: tracing run queue latency%s, Ctrl-C to end\n",
-		opt.pid ? " of one process" : "");
+		opt.common.pid ? " of one process" : "");
 	/* Serve: with --metrics, Prometheus reads the map itself, as often as it scrapes. */
 	if (opt.metrics && !(server = serve_metrics(skel, &opt, &metrics)))
 		goto cleanup;
 
-	/* Read: at each interval's end (or once, at the end) take the map's
-	 * value and print what it gained. */
-	next = bsdk_time_now() + (opt.interval ? opt.interval : opt.duration);
-	for (;;) {
-		bool due;
-
-		while (!bsdk_signals_caught() && (!(opt.interval || opt.duration) || bsdk_time_now() < next))
-			usleep(50000);
-		due = !bsdk_signals_caught();
-		next += opt.interval;
-		err = bsdk_map_lookup_elem(skel->maps.hist, &zero, sizeof(zero), &cur, sizeof(cur), 0);
-		if (err) {
-			fprintf(stderr, "error: reading the hist map: %s\n", bsdk_strerror(err));
-			goto cleanup;
-		}
-		if (!opt.interval || due || cur.wakeups + cur.preempted != prev.wakeups + prev.preempted) {
-			if (opt.interval && printed && !opt.json)
-				printf("\n");
-			print_hist(&opt, &cur, &prev);
-			printed++;
-		}
-		prev = cur;
-		if (fflush(stdout)) {
-			if (errno != EPIPE) {
-				fprintf(stderr, "error: writing the output: %s\n", strerror(errno));
-				goto cleanup;
-			}
-			break;
-		}
-		if (!opt.interval || !due || (opt.count && printed >= opt.count))
-			break;
-	}
+	/* Poll: read the histogram at each interval's end, or once at the end. */
+	if (poll_hist(skel))
+		goto cleanup;
 	ret = 0;
 
 cleanup:

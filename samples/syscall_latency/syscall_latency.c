@@ -15,7 +15,6 @@
  * (`bpfsdk gen skeleton`), which names its programs, maps and globals.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,12 +80,8 @@ static const char usage[] =
 "began. Needs root (CAP_BPF and CAP_PERFMON).\n";
 
 struct options {
+	struct bsdk_args_common common;	/* the options the samples share */
 	const struct syscall_name *syscall;
-	__u32 pid;
-	double duration;	/* 0: until Ctrl-C */
-	const char *object;
-	bool json;
-	int verbose;
 };
 
 /*
@@ -202,11 +197,11 @@ static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
 	s->log2_us[log2_floor(us)]++;
 	s->fine_ns[fine_slot(e.latency_ns)]++;
 
-	if (s->opt->verbose && s->opt->json)
+	if (s->opt->common.verbose && s->opt->common.json)
 		printf("{\"pid\":%u,\"tid\":%u,\"ret\":%lld,\"latency_ns\":%llu}\n",
 		       e.pid, e.tid, (long long)e.ret,
 		       (unsigned long long)e.latency_ns);
-	else if (s->opt->verbose)
+	else if (s->opt->common.verbose)
 		printf("%-7u %-7u %-10lld %.3f\n", e.pid, e.tid,
 		       (long long)e.ret, (double)e.latency_ns / 1e3);
 }
@@ -217,7 +212,7 @@ static void on_lost(void *ctx, int cpu, uint64_t count)
 
 	/* A ring was full: these calls are missing from the histogram. */
 	s->lost += count;
-	if (s->opt->verbose)
+	if (s->opt->common.verbose)
 		fprintf(stderr, "lost: cpu %d dropped %llu records\n", cpu,
 			(unsigned long long)count);
 }
@@ -227,13 +222,13 @@ static void print_summary(const struct stats *s, double seconds)
 	const struct options *o = s->opt;
 	char p50[32], p90[32], p99[32], max[32];
 
-	if (o->json) {
+	if (o->common.json) {
 		bool comma = false;
 
 		printf("{\"syscall\":\"%s\",\"nr\":%ld,", o->syscall->name,
 		       o->syscall->nr);
-		if (o->pid)
-			printf("\"pid\":%u,", o->pid);
+		if (o->common.pid)
+			printf("\"pid\":%u,", o->common.pid);
 		else
 			printf("\"pid\":null,");
 		printf("\"seconds\":%.3f,\"count\":%llu,\"errors\":%llu,\"lost\":%llu,",
@@ -292,95 +287,105 @@ static void list_syscalls(void)
 		printf("%-24s %ld\n", syscall_names[i].name, syscall_names[i].nr);
 }
 
-static int parse_options(int argc, char **argv, struct options *o)
-{
-	static const struct option longopts[] = {
-		{ "syscall", required_argument, NULL, 's' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "list", no_argument, NULL, 'l' },
-		{ "object", required_argument, NULL, 'o' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct utsname uts;
-	int c;
+static struct options opt;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":s:p:d:jlo:vh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			o->syscall = syscall_find(optarg);
-			if (!o->syscall) {
-				uname(&uts);
-				fprintf(stderr, "error: --syscall '%s' is not a system call of %s (try 'syscall_latency --list')\n",
-					optarg, uts.machine);
-				return 2;
-			}
-			/* These never return to the caller: no exit, no
-			 * latency, and an entry left in the map. */
-			if (strcmp(optarg, "exit") == 0 ||
-			    strcmp(optarg, "exit_group") == 0) {
-				fprintf(stderr, "error: --syscall '%s' never returns: it has no latency\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case 'p':
-			if (bsdk_arg_parse_pid("--pid", optarg, &o->pid))
-				return 2;
-			break;
-		case 'd':
-			if (bsdk_arg_parse_seconds("--duration", optarg, 86400, &o->duration))
-				return 2;
-			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 'l':
-			list_syscalls();
-			return 0;
-		case 'o':
-			o->object = optarg;
-			break;
-		case 'v':
-			o->verbose++;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
-		default:	/* ':' a value missing, '?' an unknown option */
-			bsdk_arg_reject("syscall_latency", c, optind, argv);
-			return 2;
+/* --syscall NAME: one this machine has, and one that returns. */
+static int parse_syscall(const char *name, const char *value, void *dest)
+{
+	const struct syscall_name **sc = dest;
+	struct utsname uts;
+
+	*sc = syscall_find(value);
+	if (!*sc) {
+		uname(&uts);
+		fprintf(stderr, "error: %s '%s' is not a system call of %s (try 'syscall_latency --list')\n",
+			name, value, uts.machine);
+		return -EINVAL;
+	}
+	/* These never return to the caller: no exit, no latency, and an
+	 * entry left in the map. */
+	if (strcmp(value, "exit") == 0 || strcmp(value, "exit_group") == 0) {
+		fprintf(stderr, "error: %s '%s' never returns: it has no latency\n", name, value);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* --list: print the names, and that is all. */
+static int list_action(const char *name, const char *value, void *dest)
+{
+	(void)name, (void)value, (void)dest;
+	list_syscalls();
+	return BSDK_ARGS_EXIT;
+}
+
+/* The command line: the options the samples share, from the library, and
+ * this one's own. */
+static const struct bsdk_opt own_opts[] = {
+	{ "syscall", 's', BSDK_OPT_CALL, .dest = &opt.syscall, .parse = parse_syscall },
+	{ "list", 'l', BSDK_OPT_ACTION, .parse = list_action },
+	{ 0 },
+};
+
+static const struct bsdk_args args = {
+	.tool = "syscall_latency", .usage = usage, .opts = own_opts, .common = &opt.common,
+	.common_opts = BSDK_ARGS_PID | BSDK_ARGS_DURATION | BSDK_ARGS_JSON | BSDK_ARGS_OBJECT |
+		       BSDK_ARGS_VERBOSE,
+};
+
+/* Poll until the time is up, Ctrl-C, or the reader of a pipe has gone
+ * (| head): then stop quietly. Detach (links: exit, then entry), and take
+ * what is still in the rings. The run's end or a negative errno; *elapsed
+ * the seconds it polled. */
+static int poll_detach(struct bsdk_perfbuf *pb, struct bsdk_link **links, double *elapsed)
+{
+	struct bsdk_run_opts run = { .sz = sizeof(run), .duration = opt.common.duration,
+				     .out = stdout };
+	double start = bsdk_time_now();
+	int end;
+
+	end = bsdk_perfbuf_run(pb, &run);
+	if (end < 0)
+		return end;
+	*elapsed = bsdk_time_now() - start;
+	bsdk_link_destroy(links[1]);
+	bsdk_link_destroy(links[0]);
+	links[0] = links[1] = NULL;
+	bsdk_perfbuf_consume(pb);
+	return end;
+}
+
+/* The summary, unless the run ended with the reader gone; then the
+ * malformed records, if any. The exit status. */
+static int report(struct stats *stats, int end, double elapsed)
+{
+	if (end != BSDK_RUN_CLOSED) {
+		print_summary(stats, elapsed);
+		if (fflush(stdout) && errno != EPIPE) {
+			fprintf(stderr, "error: writing the output: %s\n", strerror(errno));
+			return 1;
 		}
 	}
-	if (optind < argc) {
-		bsdk_arg_reject("syscall_latency", -1, optind, argv);
-		return 2;
-	}
-	return -1;
+	if (!stats->bad)
+		return 0;
+	fprintf(stderr, "error: %llu malformed records\n", (unsigned long long)stats->bad);
+	return 1;
 }
 
 int main(int argc, char **argv)
 {
-	struct options opt = { 0 };
 	struct stats *stats = NULL;
-	struct bsdk_link *enter_link = NULL, *exit_link = NULL;
+	struct bsdk_link *links[2] = { NULL };	/* exit, then entry */
 	struct syscall_latency *skel = NULL;
 	struct bsdk_perfbuf *pb = NULL;
-	struct bsdk_run_opts run = { .sz = sizeof(run), .out = stdout };
-	double start, elapsed;
+	double elapsed;
 	int ret = 1, err, end;
 
-	err = parse_options(argc, argv, &opt);
-	if (err >= 0)
-		return err;
+	err = bsdk_args_parse(&args, argc, argv);
+	if (err)
+		return err > 0 ? 0 : 2;	/* --help, or a usage error said */
 	if (!opt.syscall)
 		opt.syscall = syscall_find("read");
-	if (opt.verbose)
-		bsdk_set_log_level(opt.verbose > 1 ? BSDK_LOG_DEBUG : BSDK_LOG_INFO);
 	bsdk_signals_catch();	/* Ctrl-C and SIGTERM stop; a closed pipe too */
 	bsdk_mount_fs();
 
@@ -392,27 +397,22 @@ int main(int argc, char **argv)
 	stats->opt = &opt;
 
 	/* Open: parse the object; nothing reaches the kernel yet. */
-	skel = opt.object ? syscall_latency__open_file(opt.object) : syscall_latency__open();
+	skel = opt.common.object ? syscall_latency__open_file(opt.common.object) : syscall_latency__open();
 	if (!skel)
 		goto cleanup;
 
 	/* Configure: which call and which process, constants of the
 	 * program, set before load. */
 	skel->rodata->target_nr = opt.syscall->nr;
-	skel->rodata->target_tgid = opt.pid;
+	skel->rodata->target_tgid = opt.common.pid;
 
-	/* Load: maps are created, programs verified. */
-	/* A signal stops a slow verifier run at once (load fails with EINTR). */
+	/* Load: maps created, programs verified; a signal stops it (EINTR). */
 	if (bsdk_signals_caught() || syscall_latency__load(skel))
 		goto cleanup;
 
 	/* Read: one ring per CPU in the 'events' map. */
-	struct bsdk_perfbuf_opts pb_opts = {
-		.sz = sizeof(pb_opts),
-		.on_sample = on_sample,
-		.on_lost = on_lost,
-		.ctx = stats,
-	};
+	struct bsdk_perfbuf_opts pb_opts = { .sz = sizeof(pb_opts), .on_sample = on_sample,
+					     .on_lost = on_lost, .ctx = stats };
 	pb = bsdk_perfbuf_new(bsdk_map_fd(skel->maps.events), &pb_opts);
 	if (!pb)
 		goto cleanup;
@@ -420,54 +420,33 @@ int main(int argc, char **argv)
 	/* Attach exit first: an exit without its entry is skipped, while an
 	 * entry whose exit came before we attached would measure from then
 	 * until the thread's next call. */
-	exit_link = bsdk_prog_attach(skel->progs.syscall_exit);
-	if (!exit_link)
+	links[0] = bsdk_prog_attach(skel->progs.syscall_exit);
+	if (!links[0])
 		goto cleanup;
-	enter_link = bsdk_prog_attach(skel->progs.syscall_enter);
-	if (!enter_link)
+	links[1] = bsdk_prog_attach(skel->progs.syscall_enter);
+	if (!links[1])
 		goto cleanup;
 
 	fprintf(stderr, "syscall_latency: timing %s (nr %ld)%s, Ctrl-C to end\n",
 		opt.syscall->name, opt.syscall->nr,
-		opt.pid ? " in one process" : "");
-	if (opt.verbose && !opt.json)
+		opt.common.pid ? " in one process" : "");
+	if (opt.common.verbose && !opt.common.json)
 		printf("%-7s %-7s %-10s %s\n", "PID", "TID", "RET", "USECS");
 	fflush(stdout);
-	run.duration = opt.duration;
 
-	/* Poll until the time is up, Ctrl-C, or the reader of a pipe has
-	 * gone (| head): then stop quietly. */
-	start = bsdk_time_now();
-	end = bsdk_perfbuf_run(pb, &run);
+	/* Poll, then detach and take what is still in the rings. */
+	end = poll_detach(pb, links, &elapsed);
 	if (end < 0)
 		goto cleanup;
-	elapsed = bsdk_time_now() - start;
-	/* Detach, then take what is still in the rings. */
-	bsdk_link_destroy(enter_link);
-	bsdk_link_destroy(exit_link);
-	enter_link = exit_link = NULL;
-	bsdk_perfbuf_consume(pb);
-
 	/* Report, unless no one reads it any more. */
-	if (end != BSDK_RUN_CLOSED) {
-		print_summary(stats, elapsed);
-		if (fflush(stdout) && errno != EPIPE) {
-			fprintf(stderr, "error: writing the output: %s\n", strerror(errno));
-			goto cleanup;
-		}
-	}
-	if (stats->bad)
-		fprintf(stderr, "error: %llu malformed records\n",
-			(unsigned long long)stats->bad);
-	else
-		ret = 0;
+	ret = report(stats, end, elapsed);
 
 cleanup:
 	if (bsdk_signals_caught() && ret)	/* Ctrl-C or SIGTERM before the tracing began */
 		ret = 128 + bsdk_signals_caught();
 	/* Clean up: one place, in reverse order; each call accepts NULL. */
-	bsdk_link_destroy(enter_link);
-	bsdk_link_destroy(exit_link);
+	bsdk_link_destroy(links[1]);
+	bsdk_link_destroy(links[0]);
 	bsdk_perfbuf_free(pb);
 	syscall_latency__destroy(skel);
 	free(stats);

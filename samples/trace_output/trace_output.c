@@ -16,7 +16,6 @@
  * and names its programs, maps and global variables.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -73,14 +72,11 @@ static const char usage[] =
 "(CAP_BPF and CAP_PERFMON).\n";
 
 struct options {
-	double duration;
+	struct bsdk_args_common common;	/* the options the samples share */
 	unsigned int pages;
 	bool ringbuf;
 	const char *probe;
 	int cpu;
-	const char *object;
-	bool json;
-	int verbose;
 };
 
 /* What the sample callback checks against and counts. */
@@ -167,184 +163,232 @@ static void stop_writer(pid_t pid)
 	waitpid(pid, NULL, 0);
 }
 
-static int parse_options(int argc, char **argv, struct options *o)
+static struct options opt = { .common.duration = 5, .probe = "auto" };
+
+/* --channel perf|ringbuf */
+static int parse_channel(const char *name, const char *value, void *dest)
 {
-	static const struct option longopts[] = {
-		{ "duration", required_argument, NULL, 'd' },
-		{ "pages", required_argument, NULL, 'p' },
-		{ "channel", required_argument, NULL, 'C' },
-		{ "probe", required_argument, NULL, 'P' },
-		{ "cpu", required_argument, NULL, 'c' },
-		{ "object", required_argument, NULL, 'o' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	if (strcmp(value, "perf") && strcmp(value, "ringbuf")) {
+		fprintf(stderr, "error: %s '%s' is not perf or ringbuf\n", name, value);
+		return -EINVAL;
+	}
+	*(bool *)dest = strcmp(value, "ringbuf") == 0;
+	return 0;
+}
+
+/* --probe kprobe|tracepoint|auto */
+static int parse_probe(const char *name, const char *value, void *dest)
+{
+	if (strcmp(value, "kprobe") && strcmp(value, "tracepoint") && strcmp(value, "auto")) {
+		fprintf(stderr, "error: %s '%s' is not kprobe, tracepoint or auto\n", name, value);
+		return -EINVAL;
+	}
+	*(const char **)dest = value;
+	return 0;
+}
+
+/* --cpu N: a CPU this process may run on. */
+static int parse_cpu(const char *name, const char *value, void *dest)
+{
 	cpu_set_t set;
 	char *end;
 	long val;
-	int c;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":d:p:C:P:c:o:jvh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			if (bsdk_arg_parse_seconds("--duration", optarg, 86400, &o->duration))
-				return 2;
-			break;
-		case 'p':
-			val = strtol(optarg, &end, 10);
-			if (*end || end == optarg || val <= 0 || val > 1 << 20 ||
-			    (val & (val - 1))) {
-				fprintf(stderr, "error: --pages '%s' is not a power of two\n", optarg);
-				return 2;
-			}
-			o->pages = (unsigned int)val;
-			break;
-		case 'C':
-			if (strcmp(optarg, "perf") && strcmp(optarg, "ringbuf")) {
-				fprintf(stderr, "error: --channel '%s' is not perf or ringbuf\n", optarg);
-				return 2;
-			}
-			o->ringbuf = strcmp(optarg, "ringbuf") == 0;
-			break;
-		case 'P':
-			if (strcmp(optarg, "kprobe") && strcmp(optarg, "tracepoint") &&
-			    strcmp(optarg, "auto")) {
-				fprintf(stderr, "error: --probe '%s' is not kprobe, tracepoint or auto\n", optarg);
-				return 2;
-			}
-			o->probe = optarg;
-			break;
-		case 'c':
-			val = strtol(optarg, &end, 10);
-			if (*end || end == optarg || val < 0 || val >= CPU_SETSIZE) {
-				fprintf(stderr, "error: --cpu '%s' is not a CPU number\n", optarg);
-				return 2;
-			}
-			o->cpu = (int)val;
-			if (sched_getaffinity(0, sizeof(set), &set) == 0 && !CPU_ISSET(o->cpu, &set)) {
-				fprintf(stderr, "error: --cpu %d: this machine has no such CPU, or this process may not run on it\n",
-					o->cpu);
-				return 2;
-			}
-			break;
-		case 'o':
-			o->object = optarg;
-			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 'v':
-			o->verbose++;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
-		default:	/* ':' a value missing, '?' an unknown option */
-			bsdk_arg_reject("trace_output", c, optind, argv);
-			return 2;
-		}
+	val = strtol(value, &end, 10);
+	if (*end || end == value || val < 0 || val >= CPU_SETSIZE) {
+		fprintf(stderr, "error: %s '%s' is not a CPU number\n", name, value);
+		return -EINVAL;
 	}
-	if (optind < argc) {
-		bsdk_arg_reject("trace_output", -1, optind, argv);
-		return 2;
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 && !CPU_ISSET((int)val, &set)) {
+		fprintf(stderr, "error: %s %d: this machine has no such CPU, or this process may not run on it\n",
+			name, (int)val);
+		return -EINVAL;
 	}
-	return -1;
+	*(int *)dest = (int)val;
+	return 0;
 }
 
-int main(int argc, char **argv)
+/* The command line: the options the samples share, from the library, and
+ * this one's own. */
+static const struct bsdk_opt own_opts[] = {
+	{ "pages", 'p', BSDK_OPT_POW2, .dest = &opt.pages, .min = 1, .max = 1 << 20,
+	  .what = "a power of two" },
+	{ "channel", 'C', BSDK_OPT_CALL, .dest = &opt.ringbuf, .parse = parse_channel },
+	{ "probe", 'P', BSDK_OPT_CALL, .dest = &opt.probe, .parse = parse_probe },
+	{ "cpu", 'c', BSDK_OPT_CALL, .dest = &opt.cpu, .parse = parse_cpu },
+	{ 0 },
+};
+
+static const struct bsdk_args args = {
+	.tool = "trace_output", .usage = usage, .opts = own_opts, .common = &opt.common,
+	.common_opts = BSDK_ARGS_DURATION | BSDK_ARGS_JSON | BSDK_ARGS_OBJECT | BSDK_ARGS_VERBOSE,
+};
+
+/* Choose the probe: load only the program this kernel can attach. */
+static struct bsdk_prog *choose_probe(struct trace_output *skel, FILE *info)
 {
-	struct options opt = { .duration = 5, .probe = "auto" };
-	struct stream stream = { 0 };
-	struct bsdk_prog *kprobe, *tracepoint, *chosen;
-	struct trace_output *skel = NULL;
-	struct bsdk_perfbuf *pb = NULL;
-	struct bsdk_ringbuf *rb = NULL;
-	struct bsdk_link *link = NULL;
-	struct bsdk_perfbuf_stats st;
-	struct bsdk_ringbuf_stats rst;
-	struct bsdk_map *ring;
-	FILE *info;
-	struct bsdk_run_opts run = { .sz = sizeof(run) };
-	double start, elapsed;
-	pid_t writer = -1;
-	int ret = 1, err;
+	struct bsdk_prog *kprobe = skel->progs.write_kprobe;
+	struct bsdk_prog *tracepoint = skel->progs.write_tracepoint;
+	struct bsdk_prog *chosen;
 
-	err = parse_options(argc, argv, &opt);
-	if (err >= 0)
-		return err;
-	stream.verbose = opt.verbose;
-	run.duration = opt.duration;
-	if (opt.verbose)
-		bsdk_set_log_level(opt.verbose > 1 ? BSDK_LOG_DEBUG : BSDK_LOG_INFO);
-	bsdk_signals_catch();	/* Ctrl-C and SIGTERM stop; a closed pipe too */
-	bsdk_mount_fs();
-
-	/* Open: parse the object; nothing reaches the kernel yet. */
-	skel = opt.object ? trace_output__open_file(opt.object) : trace_output__open();
-	if (!skel)
-		goto cleanup;
-
-	/* Choose the probe: load only the program this kernel can attach. */
-	kprobe = skel->progs.write_kprobe;
-	tracepoint = skel->progs.write_tracepoint;
 	if (strcmp(opt.probe, "kprobe") == 0 ||
 	    (strcmp(opt.probe, "auto") == 0 && bsdk_prog_attach_supported(kprobe)))
 		chosen = kprobe;
 	else
 		chosen = tracepoint;
 	bsdk_prog_set_autoload(chosen == kprobe ? tracepoint : kprobe, false);
-	/* With --json, standard output carries nothing but the JSON. */
-	info = opt.json ? stderr : stdout;
 	fprintf(info, "probe: %s/%s%s\n", bsdk_prog_type_name(chosen),
 	       bsdk_prog_attach_target(chosen),
 	       chosen == tracepoint && strcmp(opt.probe, "auto") == 0 ?
 	       " (this kernel has no kprobes)" : "");
+	return chosen;
+}
 
-	/* Filter: start dd and tell the program its pid before load. */
-	writer = start_writer(opt.cpu);
-	if (writer < 0)
-		goto cleanup;
-	stream.writer_pid = (__u64)writer;
-	skel->rodata->target_tgid = (__u32)writer;
-	fprintf(info, "writer: dd, pid %d, on CPU %d\n", writer, opt.cpu);
+/* Choose the channel before load: the program's branch, and the ring
+ * buffer's size (one page when it goes unused). 0 or -errno (logged). */
+static int choose_channel(struct trace_output *skel, FILE *info)
+{
+	int err;
 
-	/* Choose the channel, also before load: the program's branch, and the
-	 * ring buffer's size (one page when it goes unused). */
-	ring = skel->maps.ring;
 	skel->rodata->use_ringbuf = opt.ringbuf;
-	if (bsdk_map_set_max_entries(ring, opt.ringbuf ? (opt.pages ? opt.pages : 512) * 4096 : 4096))
-		goto cleanup;
+	err = bsdk_map_set_max_entries(skel->maps.ring, opt.ringbuf ?
+				       (opt.pages ? opt.pages : 512) * 4096 : 4096);
+	if (err)
+		return err;
 	fprintf(info, "channel: %s\n", opt.ringbuf ? "ringbuf (bpf_ringbuf_output)" :
 		"perf (bpf_perf_event_output)");
+	return 0;
+}
 
-	/* Load: maps are created, programs verified. */
-	/* A signal stops a slow verifier run at once (load fails with EINTR). */
-	if (bsdk_signals_caught() || trace_output__load(skel))
-		goto cleanup;
-
-	/* Read: one BPF output event and ring per CPU, stored in 'events';
-	 * or the one ring buffer, mapped into our address space. */
+/* One BPF output event and ring per CPU, stored in 'events'; or the one
+ * ring buffer, mapped into our address space. 0, or -1 (logged). */
+static int readers_open(struct trace_output *skel, struct stream *stream,
+			struct bsdk_perfbuf **pb, struct bsdk_ringbuf **rb)
+{
 	if (opt.ringbuf) {
 		struct bsdk_ringbuf_opts rb_opts = {
 			.sz = sizeof(rb_opts),
 			.on_sample = on_sample,	/* the same callback, cpu -1 */
-			.ctx = &stream,
+			.ctx = stream,
 		};
-		rb = bsdk_ringbuf_new(bsdk_map_fd(ring), &rb_opts);
+		*rb = bsdk_ringbuf_new(bsdk_map_fd(skel->maps.ring), &rb_opts);
 	} else {
 		struct bsdk_perfbuf_opts pb_opts = {
 			.sz = sizeof(pb_opts),
 			.pages = opt.pages,
 			.on_sample = on_sample,
 			.on_lost = on_lost,
-			.ctx = &stream,
+			.ctx = stream,
 		};
-		pb = bsdk_perfbuf_new(bsdk_map_fd(skel->maps.events), &pb_opts);
+		*pb = bsdk_perfbuf_new(bsdk_map_fd(skel->maps.events), &pb_opts);
 	}
-	if (!pb && !rb)
+	return *pb || *rb ? 0 : -1;
+}
+
+/* After detaching: take what is still in the rings, and check the
+ * library's counts against ours. 0, or -1 after an error line. */
+static int readers_finish(struct trace_output *skel, struct stream *stream,
+			  struct bsdk_perfbuf *pb, struct bsdk_ringbuf *rb)
+{
+	struct bsdk_perfbuf_stats st;
+	struct bsdk_ringbuf_stats rst;
+
+	if (pb) {
+		bsdk_perfbuf_consume(pb);
+		/* The library counts too; the two must agree. */
+		bsdk_perfbuf_stats(pb, &st);
+		if (st.received != stream->received + stream->bad || st.lost != stream->lost)
+			fprintf(stderr, "warning: library counted %llu received, %llu lost\n",
+				(unsigned long long)st.received, (unsigned long long)st.lost);
+		return 0;
+	}
+	bsdk_ringbuf_consume(rb);
+	bsdk_ringbuf_stats(rb, &rst);
+	if (rst.received != stream->received + stream->bad)
+		fprintf(stderr, "warning: library counted %llu received\n",
+			(unsigned long long)rst.received);
+	/* A full ring buffer tells only the producer: read its count. */
+	if (!skel->bss) {	/* a kernel that cannot map .bss (before 5.5) */
+		fprintf(stderr, "error: cannot read ringbuf_lost: this kernel does not map .bss\n");
+		return -1;
+	}
+	stream->lost = __atomic_load_n(&skel->bss->ringbuf_lost, __ATOMIC_RELAXED);
+	return 0;
+}
+
+/* Report: the seed's line, then the accounting. The exit status. */
+static int report(const struct bsdk_prog *chosen, pid_t writer, double elapsed,
+		  const struct stream *stream)
+{
+	if (opt.common.json) {
+		printf("{\"probe\":\"%s/%s\",\"channel\":\"%s\",\"writer_pid\":%d,\"seconds\":%.3f,"
+		       "\"events_per_sec\":%.0f,\"received\":%llu,\"lost\":%llu,"
+		       "\"bad\":%llu}\n",
+		       bsdk_prog_type_name(chosen), bsdk_prog_attach_target(chosen),
+		       opt.ringbuf ? "ringbuf" : "perf", writer, elapsed, stream->received / elapsed,
+		       (unsigned long long)stream->received,
+		       (unsigned long long)stream->lost, (unsigned long long)stream->bad);
+	} else {
+		printf("recv %.0f events per sec\n", stream->received / elapsed);
+		printf("received %llu, lost %llu, bad %llu\n",
+		       (unsigned long long)stream->received,
+		       (unsigned long long)stream->lost, (unsigned long long)stream->bad);
+	}
+	if (stream->received == 0) {
+		fprintf(stderr, "error: no records arrived in %.1f s\n", elapsed);
+		return 1;
+	}
+	return stream->bad != 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct stream stream = { 0 };
+	struct bsdk_prog *chosen;
+	struct trace_output *skel = NULL;
+	struct bsdk_perfbuf *pb = NULL;
+	struct bsdk_ringbuf *rb = NULL;
+	struct bsdk_link *link = NULL;
+	FILE *info;
+	struct bsdk_run_opts run = { .sz = sizeof(run) };
+	double start, elapsed;
+	pid_t writer = -1;
+	int ret = 1, err;
+
+	err = bsdk_args_parse(&args, argc, argv);
+	if (err)
+		return err > 0 ? 0 : 2;	/* --help, or a usage error said */
+	stream.verbose = opt.common.verbose;
+	run.duration = opt.common.duration;
+	bsdk_signals_catch();	/* Ctrl-C and SIGTERM stop; a closed pipe too */
+	bsdk_mount_fs();
+	/* With --json, standard output carries nothing but the JSON. */
+	info = opt.common.json ? stderr : stdout;
+
+	/* Open: parse the object; nothing reaches the kernel yet. */
+	skel = opt.common.object ? trace_output__open_file(opt.common.object) : trace_output__open();
+	if (!skel)
+		goto cleanup;
+
+	/* Configure: the probe; the writer, dd, whose pid the program keeps
+	 * to; the channel. All before load. */
+	chosen = choose_probe(skel, info);
+	writer = start_writer(opt.cpu);
+	if (writer < 0)
+		goto cleanup;
+	stream.writer_pid = (__u64)writer;
+	skel->rodata->target_tgid = (__u32)writer;
+	fprintf(info, "writer: dd, pid %d, on CPU %d\n", writer, opt.cpu);
+	if (choose_channel(skel, info))
+		goto cleanup;
+
+	/* Load: maps are created, programs verified. */
+	/* A signal stops a slow verifier run at once (load fails with EINTR). */
+	if (bsdk_signals_caught() || trace_output__load(skel))
+		goto cleanup;
+
+	/* Read: the rings, opened before attach. */
+	if (readers_open(skel, &stream, &pb, &rb))
 		goto cleanup;
 
 	/* Attach last, so no record comes before there is a ring for it. */
@@ -352,7 +396,7 @@ int main(int argc, char **argv)
 	if (!link)
 		goto cleanup;
 
-	/* Read until --duration has passed, or Ctrl-C. */
+	/* Poll until --duration has passed, or Ctrl-C. */
 	start = bsdk_time_now();
 	err = pb ? bsdk_perfbuf_run(pb, &run) : bsdk_ringbuf_run(rb, &run);
 	if (err < 0)
@@ -361,46 +405,9 @@ int main(int argc, char **argv)
 	/* Detach, then take what is still in the rings. */
 	bsdk_link_destroy(link);
 	link = NULL;
-	if (pb) {
-		bsdk_perfbuf_consume(pb);
-		/* The library counts too; the two must agree. */
-		bsdk_perfbuf_stats(pb, &st);
-		if (st.received != stream.received + stream.bad || st.lost != stream.lost)
-			fprintf(stderr, "warning: library counted %llu received, %llu lost\n",
-				(unsigned long long)st.received, (unsigned long long)st.lost);
-	} else {
-		bsdk_ringbuf_consume(rb);
-		bsdk_ringbuf_stats(rb, &rst);
-		if (rst.received != stream.received + stream.bad)
-			fprintf(stderr, "warning: library counted %llu received\n",
-				(unsigned long long)rst.received);
-		/* A full ring buffer tells only the producer: read its count. */
-		if (!skel->bss) {	/* a kernel that cannot map .bss (before 5.5) */
-			fprintf(stderr, "error: cannot read ringbuf_lost: this kernel does not map .bss\n");
-			goto cleanup;
-		}
-		stream.lost = __atomic_load_n(&skel->bss->ringbuf_lost, __ATOMIC_RELAXED);
-	}
-
-	/* Report: the seed's line, then the accounting. */
-	if (opt.json) {
-		printf("{\"probe\":\"%s/%s\",\"channel\":\"%s\",\"writer_pid\":%d,\"seconds\":%.3f,"
-		       "\"events_per_sec\":%.0f,\"received\":%llu,\"lost\":%llu,"
-		       "\"bad\":%llu}\n",
-		       bsdk_prog_type_name(chosen), bsdk_prog_attach_target(chosen),
-		       opt.ringbuf ? "ringbuf" : "perf", writer, elapsed, stream.received / elapsed,
-		       (unsigned long long)stream.received,
-		       (unsigned long long)stream.lost, (unsigned long long)stream.bad);
-	} else {
-		printf("recv %.0f events per sec\n", stream.received / elapsed);
-		printf("received %llu, lost %llu, bad %llu\n",
-		       (unsigned long long)stream.received,
-		       (unsigned long long)stream.lost, (unsigned long long)stream.bad);
-	}
-	if (stream.received == 0)
-		fprintf(stderr, "error: no records arrived in %.1f s\n", elapsed);
-	else if (stream.bad == 0)
-		ret = 0;
+	if (readers_finish(skel, &stream, pb, rb))
+		goto cleanup;
+	ret = report(chosen, writer, elapsed, &stream);
 
 cleanup:
 	if (bsdk_signals_caught() && ret)	/* Ctrl-C or SIGTERM before the tracing began */

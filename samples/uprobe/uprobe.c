@@ -12,7 +12,6 @@
  * the perf buffer -> attach -> poll and print -> report -> clean up.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -67,16 +66,11 @@ static const char usage[] =
 "began. Needs root (CAP_BPF and CAP_PERFMON).\n";
 
 struct options {
+	struct bsdk_args_common common;	/* the options the samples share */
 	const char *func;	/* "PATH:SYMBOL", or NULL for readline */
 	const char *symbol;	/* after the colon of func */
-	int nargs;
+	unsigned int nargs;
 	const char *bash;
-	__u32 pid;
-	const char *comm;
-	double duration;
-	const char *object;
-	bool json;
-	int verbose;
 };
 
 struct tracer {
@@ -98,7 +92,7 @@ static void print_header(const struct options *o)
 static void print_event(const struct options *o, const struct uprobe_event *e,
 			const char *comm, const char *line, size_t line_len)
 {
-	if (o->json) {
+	if (o->common.json) {
 		printf("{\"ts_ns\":%llu,\"pid\":%u,\"tid\":%u,\"comm\":",
 		       (unsigned long long)e->ts_ns, e->pid, e->tid);
 		bsdk_json_string(stdout, comm, strlen(comm));
@@ -109,7 +103,7 @@ static void print_event(const struct options *o, const struct uprobe_event *e,
 			printf(",\"func\":");
 			bsdk_json_string(stdout, o->symbol, strlen(o->symbol));
 			printf(",\"args\":[");
-			for (int i = 0; i < o->nargs; i++)
+			for (unsigned int i = 0; i < o->nargs; i++)
 				printf("%s%lld", i ? "," : "", (long long)e->args[i]);
 			printf("],\"ret\":%lld,\"duration_ns\":%llu", (long long)e->ret,
 			       (unsigned long long)e->duration_ns);
@@ -123,7 +117,7 @@ static void print_event(const struct options *o, const struct uprobe_event *e,
 		return;
 	}
 	printf("%-9.3f %s(", (double)e->duration_ns / 1e3, o->symbol);
-	for (int i = 0; i < o->nargs; i++)
+	for (unsigned int i = 0; i < o->nargs; i++)
 		printf("%s%lld", i ? ", " : "", (long long)e->args[i]);
 	printf(") = %lld\n", (long long)e->ret);
 }
@@ -152,7 +146,7 @@ static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
 	}
 	memcpy(comm, e.comm, UPROBE_COMM_LEN);
 	comm[UPROBE_COMM_LEN] = '\0';
-	if (t->opt->comm && strcmp(comm, t->opt->comm) != 0)
+	if (t->opt->common.comm && strcmp(comm, t->opt->common.comm) != 0)
 		return;
 	t->shown++;
 	print_event(t->opt, &e, comm, line, strnlen(line, e.len));
@@ -163,150 +157,102 @@ static void on_lost(void *ctx, int cpu, uint64_t count)
 	struct tracer *t = ctx;
 
 	t->lost += count;
-	if (t->opt->verbose)
+	if (t->opt->common.verbose)
 		fprintf(stderr, "lost: cpu %d dropped %llu records\n", cpu,
 			(unsigned long long)count);
 }
 
-static int parse_options(int argc, char **argv, struct options *o)
-{
-	static const struct option longopts[] = {
-		{ "func", required_argument, NULL, 'f' },
-		{ "args", required_argument, NULL, 'a' },
-		{ "bash", required_argument, NULL, 'b' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "comm", required_argument, NULL, 'c' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "object", required_argument, NULL, 'o' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *colon;
-	char *end;
-	long val;
-	int c;
+static struct options opt = { .nargs = 3 };
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:a:b:p:c:d:jo:vh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			colon = strrchr(optarg, ':');
-			if (!colon || colon == optarg || !colon[1]) {
-				fprintf(stderr, "error: --func '%s' is not PATH:SYMBOL\n", optarg);
-				return 2;
-			}
-			o->func = optarg;
-			o->symbol = colon + 1;
-			break;
-		case 'a':
-			val = strtol(optarg, &end, 10);
-			if (*end || end == optarg || val < 0 || val > UPROBE_ARGS_MAX) {
-				fprintf(stderr, "error: --args '%s' is not a number from 0 to 5\n", optarg);
-				return 2;
-			}
-			o->nargs = (int)val;
-			break;
-		case 'b':
-			o->bash = optarg;
-			break;
-		case 'p':
-			if (bsdk_arg_parse_pid("--pid", optarg, &o->pid))
-				return 2;
-			break;
-		case 'c':
-			if (bsdk_arg_parse_comm("--comm", optarg, UPROBE_COMM_LEN))
-				return 2;
-			o->comm = optarg;
-			break;
-		case 'd':
-			if (bsdk_arg_parse_seconds("--duration", optarg, 86400, &o->duration))
-				return 2;
-			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 'o':
-			o->object = optarg;
-			break;
-		case 'v':
-			o->verbose++;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
-		default:	/* ':' a value missing, '?' an unknown option */
-			bsdk_arg_reject("uprobe", c, optind, argv);
-			return 2;
-		}
+/* --func PATH:SYMBOL, split at the last colon. */
+static int parse_func(const char *name, const char *value, void *dest)
+{
+	struct options *o = dest;
+	const char *colon = strrchr(value, ':');
+
+	if (!colon || colon == value || !colon[1]) {
+		fprintf(stderr, "error: %s '%s' is not PATH:SYMBOL\n", name, value);
+		return -EINVAL;
 	}
-	if (optind < argc) {
-		bsdk_arg_reject("uprobe", -1, optind, argv);
-		return 2;
+	o->func = value;
+	o->symbol = colon + 1;
+	return 0;
+}
+
+/* The command line: the options the samples share, from the library, and
+ * this one's own. */
+static const struct bsdk_opt own_opts[] = {
+	{ "func", 'f', BSDK_OPT_CALL, .dest = &opt, .parse = parse_func },
+	{ "args", 'a', BSDK_OPT_UINT, .dest = &opt.nargs, .min = 0, .max = UPROBE_ARGS_MAX,
+	  .what = "a number from 0 to 5" },
+	{ "bash", 'b', BSDK_OPT_STRING, .dest = &opt.bash },
+	{ 0 },
+};
+
+static const struct bsdk_args args = {
+	.tool = "uprobe", .usage = usage, .opts = own_opts, .common = &opt.common,
+	.common_opts = BSDK_ARGS_PID | BSDK_ARGS_COMM | BSDK_ARGS_DURATION | BSDK_ARGS_JSON |
+		       BSDK_ARGS_OBJECT | BSDK_ARGS_VERBOSE,
+};
+
+/* Load only the mode's programs, and tell them where to attach - "PATH:SYMBOL",
+ * found in the file's symbol tables; place gets bash's readline. 0, or not 0
+ * (logged). */
+static int choose_programs(struct uprobe *skel, char *place, size_t size)
+{
+	if (opt.func) {
+		bsdk_prog_set_autoload(skel->progs.readline_return, false);
+		if (bsdk_prog_set_attach_target(skel->progs.func_entry, opt.func))
+			return -1;
+		return bsdk_prog_set_attach_target(skel->progs.func_return, opt.func);
 	}
-	return -1;
+	bsdk_prog_set_autoload(skel->progs.func_entry, false);
+	bsdk_prog_set_autoload(skel->progs.func_return, false);
+	snprintf(place, size, "%s:readline", opt.bash);
+	return bsdk_prog_set_attach_target(skel->progs.readline_return, place);
 }
 
 int main(int argc, char **argv)
 {
-	struct options opt = { .nargs = 3 };
 	struct tracer tracer = { .opt = &opt };
 	struct bsdk_prog *line_prog, *entry, *ret_prog;
 	struct bsdk_link *links[2] = { NULL };
 	struct bsdk_perfbuf *pb = NULL;
 	struct uprobe *skel = NULL;
 	char place[PATH_MAX + 64];
-	int ret = 1, err, end;
+	int ret = 1, err;
 
-	err = parse_options(argc, argv, &opt);
-	if (err >= 0)
-		return err;
+	err = bsdk_args_parse(&args, argc, argv);
+	if (err)
+		return err > 0 ? 0 : 2;	/* --help, or a usage error said */
 	if (!opt.bash)
 		opt.bash = access("/bin/bash", R_OK) == 0 ? "/bin/bash" : "/usr/bin/bash";
-	if (opt.verbose)
-		bsdk_set_log_level(opt.verbose > 1 ? BSDK_LOG_DEBUG : BSDK_LOG_INFO);
 	bsdk_signals_catch();	/* Ctrl-C and SIGTERM stop; a closed pipe too */
 	bsdk_mount_fs();
 
 	/* Open: the object built into the program (its skeleton), or
 	 * --object's; nothing reaches the kernel yet. */
-	skel = opt.object ? uprobe__open_file(opt.object) : uprobe__open();
+	skel = opt.common.object ? uprobe__open_file(opt.common.object) : uprobe__open();
 	if (!skel)
 		goto cleanup;
 	line_prog = skel->progs.readline_return;
 	entry = skel->progs.func_entry;
 	ret_prog = skel->progs.func_return;
 
-	/* Choose: load only the mode's programs, and tell them where to
-	 * attach - "PATH:SYMBOL", found in the file's symbol tables. */
-	if (opt.func) {
-		bsdk_prog_set_autoload(line_prog, false);
-		if (bsdk_prog_set_attach_target(entry, opt.func) ||
-		    bsdk_prog_set_attach_target(ret_prog, opt.func))
-			goto cleanup;
-	} else {
-		bsdk_prog_set_autoload(entry, false);
-		bsdk_prog_set_autoload(ret_prog, false);
-		snprintf(place, sizeof(place), "%s:readline", opt.bash);
-		if (bsdk_prog_set_attach_target(line_prog, place))
-			goto cleanup;
-	}
-	skel->rodata->target_tgid = opt.pid;
+	/* Configure: the mode's programs, where they attach, the pid filter. */
+	if (choose_programs(skel, place, sizeof(place)))
+		goto cleanup;
+	skel->rodata->target_tgid = opt.common.pid;
 
 	/* Load: maps created, the chosen programs verified. */
 	/* A signal stops a slow verifier run at once (load fails with EINTR). */
 	if (bsdk_signals_caught() || uprobe__load(skel))
 		goto cleanup;
 
-	struct bsdk_perfbuf_opts pb_opts = {
-		.sz = sizeof(pb_opts),
-		.on_sample = on_sample,
-		.on_lost = on_lost,
-		.ctx = &tracer,
-		.merge_by_ts = true,
-		.ts_offset = __builtin_offsetof(struct uprobe_event, ts_ns),
-	};
+	/* Read: a perf ring per CPU, merged by the timestamp at each record's head. */
+	struct bsdk_perfbuf_opts pb_opts = { .sz = sizeof(pb_opts), .on_sample = on_sample,
+		.on_lost = on_lost, .ctx = &tracer, .merge_by_ts = true,
+		.ts_offset = __builtin_offsetof(struct uprobe_event, ts_ns) };
 	pb = bsdk_perfbuf_new(bsdk_map_fd(skel->maps.events), &pb_opts);
 	if (!pb)
 		goto cleanup;
@@ -319,32 +265,19 @@ int main(int argc, char **argv)
 	if (opt.func && !(links[1] = bsdk_prog_attach(entry)))
 		goto cleanup;
 
-	if (!opt.json)
+	if (!opt.common.json)
 		print_header(&opt);
 	fflush(stdout);
 	fprintf(stderr, "uprobe: tracing %s, Ctrl-C to stop\n", opt.func ? opt.func : place);
 
 	/* Poll: print as records come, until Ctrl-C, --duration or a reader
-	 * that left (| head). */
-	struct bsdk_run_opts run = { .sz = sizeof(run), .duration = opt.duration, .out = stdout };
-	end = bsdk_perfbuf_run(pb, &run);
-	if (end < 0)
-		goto cleanup;
-	/* Detach, then take what is still in the rings. */
-	for (int i = 1; i >= 0; i--) {
-		bsdk_link_destroy(links[i]);
-		links[i] = NULL;
-	}
-	if (end != BSDK_RUN_CLOSED && bsdk_perfbuf_drain(pb, stdout) < 0)
+	 * that left (| head); then detach, and take what is still in the rings. */
+	struct bsdk_run_opts run = { .sz = sizeof(run), .duration = opt.common.duration, .out = stdout };
+	if (bsdk_perfbuf_run_detach(pb, &run, links, 2) < 0)
 		goto cleanup;
 
-	fprintf(stderr, "received %llu, shown %llu, lost %llu\n",
-		(unsigned long long)tracer.received, (unsigned long long)tracer.shown,
-		(unsigned long long)tracer.lost);
-	if (tracer.bad)
-		fprintf(stderr, "error: %llu malformed records\n", (unsigned long long)tracer.bad);
-	else
-		ret = 0;
+	/* Report: every record accounted for. */
+	ret = bsdk_records_report(stderr, tracer.received, tracer.shown, tracer.lost, tracer.bad);
 
 cleanup:
 	if (bsdk_signals_caught() && ret)	/* Ctrl-C or SIGTERM before the tracing began */

@@ -2,9 +2,12 @@
 /*
  * test_args.c - the option values of bsdk_arg_parse_*(): what each takes, what it refuses
  * and the one line it logs, and bsdk_arg_reject()'s lines for what getopt_long() could not
- * place.
+ * place; bsdk_args_parse(), a command line read from a table: every kind of row, the shared
+ * options, operands, --help and the errors.
  */
 #include <errno.h>
+#include <stdarg.h>
+#include <string.h>
 
 #include "ext/ext.h"
 #include "channel/channel.h"
@@ -16,6 +19,120 @@ static void capture(enum bsdk_log_level level, const char *msg, void *ctx)
 {
 	(void)ctx;
 	snprintf(logged, sizeof(logged), "%s%s", level == BSDK_LOG_ERROR ? "error: " : "", msg);
+}
+
+struct cmdline {
+	struct bsdk_args_common common;
+	bool flag;
+	const char *str;
+	unsigned int num, pages;
+	double every;
+	const char *mode;
+	int actions, nops;
+};
+
+static struct cmdline cl;
+
+static int parse_mode(const char *name, const char *value, void *dest)
+{
+	if (strcmp(value, "fast") && strcmp(value, "slow")) {
+		snprintf(logged, sizeof(logged), "error: %s '%s' is not fast or slow", name, value);
+		return -EINVAL;
+	}
+	*(const char **)dest = value;
+	return 0;
+}
+
+static int count_action(const char *name, const char *value, void *dest)
+{
+	(void)name;
+	check(value == NULL, "an action gets no value");
+	return ++*(int *)dest == 2 ? BSDK_ARGS_EXIT : 0;
+}
+
+/* At most one operand, a number of seconds. */
+static int operands(int n, char **args, void *ctx)
+{
+	struct cmdline *c = ctx;
+
+	c->nops = n;
+	if (n > 0 && bsdk_arg_parse_seconds("EVERY", args[0], 60, &c->every))
+		return -EINVAL;
+	return n > 0;
+}
+
+static const struct bsdk_opt rows[] = {
+	{ "flag", 'f', BSDK_OPT_FLAG, .dest = &cl.flag },
+	{ "str", 0, BSDK_OPT_STRING, .dest = &cl.str },
+	{ "num", 'n', BSDK_OPT_UINT, .dest = &cl.num, .min = 2, .max = 9, .what = "from 2 to 9" },
+	{ "pages", 'P', BSDK_OPT_POW2, .dest = &cl.pages, .min = 1, .max = 64,
+	  .what = "a power of two up to 64" },
+	{ "mode", 'm', BSDK_OPT_CALL, .dest = &cl.mode, .parse = parse_mode },
+	{ "act", 'a', BSDK_OPT_ACTION, .dest = &cl.actions, .parse = count_action },
+	{ 0 },
+};
+
+static const struct bsdk_args args = {
+	.tool = "tool", .usage = "usage: tool\n", .opts = rows, .common = &cl.common,
+	.common_opts = BSDK_ARGS_PID | BSDK_ARGS_COMM | BSDK_ARGS_DURATION | BSDK_ARGS_JSON |
+		       BSDK_ARGS_VERBOSE,
+	.operands = operands, .ctx = &cl,
+};
+
+/* Parse a NULL-terminated list of arguments after "tool"; logged is cleared first. */
+static int parse(const char *first, ...)
+{
+	char *argv[32] = { "tool" };
+	int argc = 1;
+	va_list ap;
+
+	memset(&cl, 0, sizeof(cl));
+	logged[0] = 0;
+	va_start(ap, first);
+	for (const char *a = first; a && argc < 31; a = va_arg(ap, const char *))
+		argv[argc++] = (char *)a;
+	va_end(ap);
+	return bsdk_args_parse(&args, argc, argv);
+}
+
+static void test_table(void)
+{
+	check_i64(parse("-f", "--str=x", "-n5", "--pages", "8", "-m", "slow", "-p", "42",
+			"--comm", "bash", "-d", "1.5", "-jvv", "--", "2", NULL), 0, "every kind of row");
+	check(cl.flag && cl.str && strcmp(cl.str, "x") == 0, "flag and string (%d, %s)", cl.flag,
+	      cl.str ? cl.str : "NULL");
+	check_u64(cl.num, 5, "-n5");
+	check_u64(cl.pages, 8, "--pages 8");
+	check_str(cl.mode ? cl.mode : "NULL", "slow", "the CALL row stored its value");
+	check_u64(cl.common.pid, 42, "the shared --pid");
+	check_str(cl.common.comm ? cl.common.comm : "NULL", "bash", "the shared --comm");
+	check(cl.common.duration == 1.5 && cl.common.json, "the shared -d and -j");
+	check_i64(cl.common.verbose, 2, "-vv counted");
+	check(cl.every == 2 && cl.nops == 1, "the operand after -- (%g, %d)", cl.every, cl.nops);
+	check_str(logged, "", "nothing logged for a good command line");
+	bsdk_set_log_level(BSDK_LOG_WARN);	/* -vv raised it */
+
+	check_i64(parse("--num", "10", NULL), -EINVAL, "UINT above its range");
+	check_str(logged, "error: --num '10' is not from 2 to 9", "the UINT line names the long option");
+	check_i64(parse("-P", "12", NULL), -EINVAL, "POW2 not a power of two");
+	check_str(logged, "error: --pages '12' is not a power of two up to 64", "the POW2 line");
+	check_i64(parse("--mode", "medium", NULL), -EINVAL, "CALL refuses");
+	check_str(logged, "error: --mode 'medium' is not fast or slow", "the CALL's own line");
+	check_i64(parse("--pid", "0", NULL), -EINVAL, "the shared --pid checks");
+	check_str(logged, "error: --pid '0' is not a process id", "its line");
+	check_i64(parse("--object", "x.o", NULL), -EINVAL, "a shared option not chosen is unknown");
+	check_str(logged, "error: unknown option '--object' (try 'tool --help')", "its line");
+	check_i64(parse("-n", NULL), -EINVAL, "a missing value");
+	check_str(logged, "error: option '-n' needs a value (try 'tool --help')", "its line");
+	check_i64(parse("1", "2", NULL), -EINVAL, "an operand too many");
+	check_str(logged, "error: unexpected argument '2' (try 'tool --help')", "its line");
+	check_i64(parse("0", NULL), -EINVAL, "an operand refused");
+	check_str(logged, "error: EVERY '0' is not a number of seconds between 0 and 60", "its line");
+	check_i64(parse("-a", "-f", NULL), 0, "an action that goes on");
+	check(cl.actions == 1 && cl.flag, "the action ran once, then -f");
+	check_i64(parse("-a", "--act", "--bogus", NULL), BSDK_ARGS_EXIT, "an action that ends it");
+	check_str(logged, "", "and what follows is not read");
+	check_i64(bsdk_args_parse(NULL, 1, (char *[]){ "tool", NULL }), -EINVAL, "NULL args");
 }
 
 int main(void)
@@ -74,5 +191,7 @@ int main(void)
 	check_i64(bsdk_arg_parse_pid("--pid", NULL, &pid), -EINVAL, "NULL value");
 	check_i64(bsdk_arg_reject(NULL, ':', 2, argv), -EINVAL, "NULL tool");
 	check_str(logged, "", "NULL arguments log nothing");
+
+	test_table();
 	return check_done();
 }

@@ -2,9 +2,11 @@
 /*
  * test_run.c - the poll loop of bsdk_perfbuf_run()/bsdk_ringbuf_run() over a fake poll
  * function: each way a run ends (duration, signal, a closed output, a failed poll), EINTR
- * that is not a stop, and the drain's flush. No kernel.
+ * that is not a stop, and the drain's flush; bsdk_records_report()'s lines and status, and
+ * what bsdk_perfbuf_run_detach() refuses. No kernel.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -48,6 +50,25 @@ static void capture(enum bsdk_log_level level, const char *msg, void *ctx)
 	(void)level;
 	(void)ctx;
 	snprintf(logged, sizeof(logged), "%s", msg);
+}
+
+static void test_report(void)
+{
+	struct bsdk_link *links[1] = { NULL };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	check(f != NULL, "a memory stream");
+	if (!f)
+		return;
+	check_i64(bsdk_records_report(f, 12, 10, 2, 0), 0, "no bad records: status 0");
+	check_i64(bsdk_records_report(f, 5, 4, 0, 3), 1, "bad records: status 1");
+	fclose(f);
+	check_str(text, "received 12, shown 10, lost 2\n"
+		  "received 5, shown 4, lost 0\nerror: 3 malformed records\n", "the lines");
+	free(text);
+	check_i64(bsdk_perfbuf_run_detach(NULL, NULL, links, 1), -EINVAL, "run_detach: NULL pb");
 }
 
 int main(void)
@@ -114,5 +135,6 @@ int main(void)
 	check_i64(bsdk_perfbuf_drain(NULL, NULL), -EINVAL, "NULL perf buffer to drain");
 	o.sz = 4;
 	check_i64(run_loop(fake_poll, &f, "fake", &o), -EINVAL, "opts.sz too small");
+	test_report();
 	return check_done();
 }
