@@ -992,6 +992,10 @@ int bsdk_signals_caught(void);
  * between two runs of the verifier. Async-signal-safe: one store. */
 void bsdk_signals_note(int sig);
 
+/* A tool's exit status: status, unless it is a failure (not 0) and a signal came, which then
+ * stopped the work before it began: 128 + the signal, the shell's code (130 for Ctrl-C). */
+int bsdk_signals_exit_status(int status);
+
 /* Seconds on CLOCK_MONOTONIC, for measuring how long a run took. */
 double bsdk_time_now(void);
 
@@ -1022,10 +1026,27 @@ int bsdk_ringbuf_drain(struct bsdk_ringbuf *rb, FILE *out);
  * attached when the run itself failed. */
 int bsdk_perfbuf_run_detach(struct bsdk_perfbuf *pb, const struct bsdk_run_opts *opts,
 			    struct bsdk_link **links, size_t nlinks);
-/* The lines a tracing tool ends with, on f (stderr): "received R, shown S, lost L" (the records
- * that came, those the tool printed, those the kernel dropped for a full ring), then, when
+/* What a tracing tool counts of its records. As the first member of the ctx its perf buffer
+ * callbacks get, bsdk_tally_lost() can be its on_lost. */
+struct bsdk_tally {
+	uint64_t received;	/* records that came */
+	uint64_t shown;		/* those the tool printed (after its own filters) */
+	uint64_t lost;		/* those the kernel dropped for a full ring */
+	uint64_t bad;		/* those too short or inconsistent to print */
+};
+
+/* A bsdk_perfbuf_lost_fn for a ctx that begins with a struct bsdk_tally: adds count to its
+ * lost, and logs "lost: cpu N dropped C records" at BSDK_LOG_INFO (a tool's -v). */
+void bsdk_tally_lost(void *ctx, int cpu, uint64_t count);
+
+/* The lines a tracing tool ends with, on f (stderr): "received R, shown S, lost L", then, when
  * bad records came, "error: B malformed records". The exit status: 0, or 1 when bad. */
-int bsdk_records_report(FILE *f, uint64_t received, uint64_t shown, uint64_t lost, uint64_t bad);
+int bsdk_tally_report(FILE *f, const struct bsdk_tally *r);
+
+/* The start of an on_sample: counts the record as received, and whether it holds the tool's
+ * head of head_size bytes. false for a shorter one: counted as bad, and the first five said
+ * with a warning ("cpu N: record of S bytes, shorter than the H-byte head"). */
+bool bsdk_tally_check(struct bsdk_tally *r, int cpu, uint32_t size, size_t head_size);
 
 /* ---- command-line values: the checks and messages a tool's options share. Each logs one
  * error line naming the option and the value ("--pid 'x' is not a process id") and returns

@@ -51,3 +51,8 @@ void bsdk_signals_note(int sig)
 {
 	stop_signal = sig;
 }
+
+int bsdk_signals_exit_status(int status)
+{
+	return status && stop_signal ? 128 + stop_signal : status;
+}

@@ -32,12 +32,34 @@ int bsdk_perfbuf_run_detach(struct bsdk_perfbuf *pb, const struct bsdk_run_opts 
 	return err ? err : end;
 }
 
-int bsdk_records_report(FILE *f, uint64_t received, uint64_t shown, uint64_t lost, uint64_t bad)
+void bsdk_tally_lost(void *ctx, int cpu, uint64_t count)
 {
-	fprintf(f, "received %llu, shown %llu, lost %llu\n", (unsigned long long)received,
-		(unsigned long long)shown, (unsigned long long)lost);
-	if (!bad)
+	struct bsdk_tally *r = ctx;
+
+	/* A ring was full; the kernel says how many records it dropped. */
+	r->lost += count;
+	log_info("lost: cpu %d dropped %llu records", cpu, (unsigned long long)count);
+}
+
+bool bsdk_tally_check(struct bsdk_tally *r, int cpu, uint32_t size, size_t head_size)
+{
+	r->received++;
+	if (size >= head_size)
+		return true;
+	if (r->bad++ < 5)
+		log_warn("cpu %d: record of %u bytes, shorter than the %zu-byte head", cpu, size,
+			 head_size);
+	return false;
+}
+
+int bsdk_tally_report(FILE *f, const struct bsdk_tally *r)
+{
+	if (!f || !r)
+		return fail(EINVAL);
+	fprintf(f, "received %llu, shown %llu, lost %llu\n", (unsigned long long)r->received,
+		(unsigned long long)r->shown, (unsigned long long)r->lost);
+	if (!r->bad)
 		return 0;
-	fprintf(f, "error: %llu malformed records\n", (unsigned long long)bad);
+	fprintf(f, "error: %llu malformed records\n", (unsigned long long)r->bad);
 	return 1;
 }

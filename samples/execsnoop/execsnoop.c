@@ -72,11 +72,8 @@ struct options {
 };
 
 struct snoop {
+	struct bsdk_tally counts;	/* first: bsdk_tally_lost() is on_lost */
 	const struct options *opt;
-	__u64 received;
-	__u64 shown;
-	__u64 lost;
-	__u64 bad;
 };
 
 /* Tell the BPF side the parent of every process already running: field 4
@@ -227,13 +224,8 @@ static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
 	const char *args = (const char *)data + EXECSNOOP_HEAD_SIZE;
 	__u32 nuls = 0;
 
-	s->received++;
-	if (size < EXECSNOOP_HEAD_SIZE) {
-		if (s->bad++ < 5)
-			fprintf(stderr, "warning: cpu %d: record of %u bytes, shorter than the %zu-byte head\n",
-				cpu, size, (size_t)EXECSNOOP_HEAD_SIZE);
+	if (!bsdk_tally_check(&s->counts, cpu, size, EXECSNOOP_HEAD_SIZE))
 		return;
-	}
 	memcpy(&e, data, EXECSNOOP_HEAD_SIZE);
 	if (e.args_len <= size - EXECSNOOP_HEAD_SIZE)
 		for (__u32 i = 0; i < e.args_len; i++)
@@ -244,7 +236,7 @@ static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
 	 * past the record. */
 	if (e.args_len > size - EXECSNOOP_HEAD_SIZE || nuls != e.argc ||
 	    (e.args_len && args[e.args_len - 1])) {
-		if (s->bad++ < 5)
+		if (s->counts.bad++ < 5)
 			fprintf(stderr, "warning: cpu %d: %u arguments do not fit %u bytes\n",
 				cpu, e.argc, e.args_len);
 		return;
@@ -255,18 +247,8 @@ static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
 	    (s->opt->common.pid && e.pid != s->opt->common.pid && e.ppid != s->opt->common.pid) ||
 	    (s->opt->common.comm && strcmp(comm, s->opt->common.comm) != 0))
 		return;
-	s->shown++;
+	s->counts.shown++;
 	print_event(s->opt, &e, comm, args);
-}
-
-static void on_lost(void *ctx, int cpu, uint64_t count)
-{
-	struct snoop *s = ctx;
-
-	s->lost += count;
-	if (s->opt->common.verbose)
-		fprintf(stderr, "lost: cpu %d dropped %llu records\n", cpu,
-			(unsigned long long)count);
 }
 
 static struct options opt;
@@ -319,7 +301,7 @@ int main(int argc, char **argv)
 
 	/* Read: a perf ring per CPU, merged by the timestamp at each record's head. */
 	struct bsdk_perfbuf_opts pb_opts = { .sz = sizeof(pb_opts), .on_sample = on_sample,
-		.on_lost = on_lost, .ctx = &snoop, .merge_by_ts = true,
+		.on_lost = bsdk_tally_lost, .ctx = &snoop, .merge_by_ts = true,
 		.ts_offset = __builtin_offsetof(struct execsnoop_event, ts_ns) };
 	pb = bsdk_perfbuf_new(bsdk_map_fd(skel->maps.events), &pb_opts);
 	if (!pb)
@@ -352,11 +334,10 @@ int main(int argc, char **argv)
 		goto cleanup;
 
 	/* Report: every record accounted for. */
-	ret = bsdk_records_report(stderr, snoop.received, snoop.shown, snoop.lost, snoop.bad);
+	ret = bsdk_tally_report(stderr, &snoop.counts);
 
 cleanup:
-	if (bsdk_signals_caught() && ret)	/* Ctrl-C or SIGTERM before the tracing began */
-		ret = 128 + bsdk_signals_caught();
+	ret = bsdk_signals_exit_status(ret);	/* 130/143: a signal before tracing began */
 	/* Clean up: one place, in reverse order; each call accepts NULL. */
 	for (int i = 3; i >= 0; i--)
 		bsdk_link_destroy(links[i]);

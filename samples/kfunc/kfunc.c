@@ -65,11 +65,8 @@ struct options {
 };
 
 struct tracer {
+	struct bsdk_tally counts;	/* first: bsdk_tally_lost() is on_lost */
 	const struct options *opt;
-	__u64 received;
-	__u64 shown;
-	__u64 lost;
-	__u64 bad;
 };
 
 /* The first error the library reported while a mode was tried. */
@@ -166,16 +163,11 @@ static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
 	char comm[KFUNC_COMM_LEN + 1];
 	const char *name = (const char *)data + KFUNC_HEAD_SIZE;
 
-	t->received++;
-	if (size < KFUNC_HEAD_SIZE) {
-		if (t->bad++ < 5)
-			fprintf(stderr, "warning: cpu %d: record of %u bytes, shorter than the %zu-byte head\n",
-				cpu, size, (size_t)KFUNC_HEAD_SIZE);
+	if (!bsdk_tally_check(&t->counts, cpu, size, KFUNC_HEAD_SIZE))
 		return;
-	}
 	memcpy(&e, data, KFUNC_HEAD_SIZE);
 	if (e.name_len > KFUNC_NAME_MAX || e.name_len > size - KFUNC_HEAD_SIZE) {
-		if (t->bad++ < 5)
+		if (t->counts.bad++ < 5)
 			fprintf(stderr, "warning: cpu %d: name_len %u does not fit a %u-byte record\n",
 				cpu, e.name_len, size);
 		return;
@@ -184,18 +176,8 @@ static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
 	comm[KFUNC_COMM_LEN] = '\0';
 	if (t->opt->common.comm && strcmp(comm, t->opt->common.comm) != 0)
 		return;
-	t->shown++;
+	t->counts.shown++;
 	print_event(t->opt, &e, comm, name, strnlen(name, e.name_len));
-}
-
-static void on_lost(void *ctx, int cpu, uint64_t count)
-{
-	struct tracer *t = ctx;
-
-	t->lost += count;
-	if (t->opt->common.verbose)
-		fprintf(stderr, "lost: cpu %d dropped %llu records\n", cpu,
-			(unsigned long long)count);
 }
 
 static struct options opt = { .mode = MODE_AUTO };
@@ -274,7 +256,7 @@ int main(int argc, char **argv)
 
 	/* Read: a perf ring per CPU, merged by the timestamp at each record's head. */
 	struct bsdk_perfbuf_opts pb_opts = { .sz = sizeof(pb_opts), .on_sample = on_sample,
-		.on_lost = on_lost, .ctx = &tracer, .merge_by_ts = true,
+		.on_lost = bsdk_tally_lost, .ctx = &tracer, .merge_by_ts = true,
 		.ts_offset = __builtin_offsetof(struct kfunc_event, ts_ns) };
 	pb = bsdk_perfbuf_new(bsdk_map_fd(skel->maps.events), &pb_opts);
 	if (!pb)
@@ -292,11 +274,10 @@ int main(int argc, char **argv)
 		goto cleanup;
 
 	/* Report: every record accounted for. */
-	ret = bsdk_records_report(stderr, tracer.received, tracer.shown, tracer.lost, tracer.bad);
+	ret = bsdk_tally_report(stderr, &tracer.counts);
 
 cleanup:
-	if (bsdk_signals_caught() && ret)	/* Ctrl-C or SIGTERM before the tracing began */
-		ret = 128 + bsdk_signals_caught();
+	ret = bsdk_signals_exit_status(ret);	/* 130/143: a signal before tracing began */
 	/* Clean up: one place, in reverse order; each call accepts NULL. */
 	bsdk_link_destroy(links[1]);
 	bsdk_link_destroy(links[0]);

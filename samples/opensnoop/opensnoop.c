@@ -74,11 +74,8 @@ struct options {
 
 /* What the sample callback needs and counts. */
 struct snoop {
+	struct bsdk_tally counts;	/* first: bsdk_tally_lost() is on_lost */
 	const struct options *opt;
-	__u64 received;
-	__u64 shown;
-	__u64 lost;
-	__u64 bad;
 };
 
 /* "-ENOENT" for -2; the number when the C library has no name for it. */
@@ -192,19 +189,14 @@ static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
 	const char *path;
 	size_t path_len;
 
-	s->received++;
-	if (size < OPENSNOOP_HEAD_SIZE) {
-		if (s->bad++ < 5)
-			fprintf(stderr, "warning: cpu %d: record of %u bytes, shorter than the %zu-byte head\n",
-				cpu, size, (size_t)OPENSNOOP_HEAD_SIZE);
+	if (!bsdk_tally_check(&s->counts, cpu, size, OPENSNOOP_HEAD_SIZE))
 		return;
-	}
 	/* The head into an aligned copy (data is only 4-byte aligned); the
 	 * path is read in place. */
 	memcpy(&e, data, OPENSNOOP_HEAD_SIZE);
 	if (e.path_len < 0 || e.path_len > OPENSNOOP_PATH_MAX ||
 	    (uint32_t)e.path_len > size - OPENSNOOP_HEAD_SIZE) {
-		if (s->bad++ < 5)
+		if (s->counts.bad++ < 5)
 			fprintf(stderr, "warning: cpu %d: path_len %d does not fit a %u-byte record\n",
 				cpu, e.path_len, size);
 		return;
@@ -217,19 +209,8 @@ static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
 
 	if (s->opt->name && strcmp(comm, s->opt->name) != 0)
 		return;
-	s->shown++;
+	s->counts.shown++;
 	print_event(s->opt, &e, comm, path, path_len);
-}
-
-static void on_lost(void *ctx, int cpu, uint64_t count)
-{
-	struct snoop *s = ctx;
-
-	/* A ring was full; the kernel says how many records it dropped. */
-	s->lost += count;
-	if (s->opt->common.verbose)
-		fprintf(stderr, "lost: cpu %d dropped %llu records\n", cpu,
-			(unsigned long long)count);
 }
 
 static struct options opt;
@@ -255,7 +236,7 @@ static struct bsdk_perfbuf *perfbuf_open(struct opensnoop *skel, struct snoop *s
 	struct bsdk_perfbuf_opts pb_opts = {
 		.sz = sizeof(pb_opts),
 		.on_sample = on_sample,
-		.on_lost = on_lost,
+		.on_lost = bsdk_tally_lost,
 		.ctx = snoop,
 		.merge_by_ts = true,
 		.ts_offset = __builtin_offsetof(struct opensnoop_event, ts_ns),
@@ -320,11 +301,10 @@ int main(int argc, char **argv)
 	if (bsdk_perfbuf_run_detach(pb, &run, links, 2) < 0)
 		goto cleanup;
 	/* Report: every record accounted for. */
-	ret = bsdk_records_report(stderr, snoop.received, snoop.shown, snoop.lost, snoop.bad);
+	ret = bsdk_tally_report(stderr, &snoop.counts);
 
 cleanup:
-	if (bsdk_signals_caught() && ret)	/* Ctrl-C or SIGTERM before the tracing began */
-		ret = 128 + bsdk_signals_caught();
+	ret = bsdk_signals_exit_status(ret);	/* 130/143: a signal before tracing began */
 	/* Clean up: one place, in reverse order; each call accepts NULL. */
 	bsdk_link_destroy(links[1]);
 	bsdk_link_destroy(links[0]);

@@ -74,11 +74,8 @@ struct options {
 };
 
 struct dump {
+	struct bsdk_tally counts;	/* first: bsdk_tally_lost() is on_lost */
 	const struct options *opt;
-	__u64 received;
-	__u64 shown;
-	__u64 lost;
-	__u64 bad;
 };
 
 /* hexdump -C's rows: "00000010  41 42 ...  43 44 ...  |AB..CD..|". */
@@ -145,36 +142,21 @@ static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
 	struct payload_event e;
 	char comm[PAYLOAD_COMM_LEN + 1];
 
-	d->received++;
-	if (size < PAYLOAD_HEAD_SIZE) {
-		if (d->bad++ < 5)
-			fprintf(stderr, "warning: cpu %d: record of %u bytes, shorter than the %zu-byte head\n",
-				cpu, size, (size_t)PAYLOAD_HEAD_SIZE);
+	if (!bsdk_tally_check(&d->counts, cpu, size, PAYLOAD_HEAD_SIZE))
 		return;
-	}
 	memcpy(&e, data, PAYLOAD_HEAD_SIZE);
 	/* The padding is at most 7 bytes: more, and the record is not ours. */
 	if (e.len > PAYLOAD_SNAP_MAX || e.len > size - PAYLOAD_HEAD_SIZE ||
 	    size - PAYLOAD_HEAD_SIZE - e.len > 7 || e.len > e.count) {
-		if (d->bad++ < 5)
+		if (d->counts.bad++ < 5)
 			fprintf(stderr, "warning: cpu %d: len %u does not fit a %u-byte record\n",
 				cpu, e.len, size);
 		return;
 	}
 	memcpy(comm, e.comm, PAYLOAD_COMM_LEN);
 	comm[PAYLOAD_COMM_LEN] = '\0';
-	d->shown++;
+	d->counts.shown++;
 	print_event(d->opt, &e, comm, (const __u8 *)data + PAYLOAD_HEAD_SIZE, size);
-}
-
-static void on_lost(void *ctx, int cpu, uint64_t count)
-{
-	struct dump *d = ctx;
-
-	d->lost += count;
-	if (d->opt->common.verbose)
-		fprintf(stderr, "lost: cpu %d dropped %llu records\n", cpu,
-			(unsigned long long)count);
 }
 
 static struct options opt = { .snap = 256 };
@@ -231,7 +213,7 @@ int main(int argc, char **argv)
 	/* Read: one ring per CPU, merged by the timestamp at the head of each
 	 * record so a process that moves between CPUs is shown in order. */
 	struct bsdk_perfbuf_opts pb_opts = { .sz = sizeof(pb_opts), .pages = opt.pages,
-		.on_sample = on_sample, .on_lost = on_lost, .ctx = &dump, .merge_by_ts = true,
+		.on_sample = on_sample, .on_lost = bsdk_tally_lost, .ctx = &dump, .merge_by_ts = true,
 		.ts_offset = __builtin_offsetof(struct payload_event, ts_ns) };
 	pb = bsdk_perfbuf_new(bsdk_map_fd(skel->maps.events), &pb_opts);
 	if (!pb)
@@ -258,16 +240,15 @@ int main(int argc, char **argv)
 	/* Report: everything received is accounted for. */
 	bsdk_perfbuf_stats(pb, &stats);
 	fprintf(stderr, "received %llu, shown %llu, lost %llu, wrapped %llu\n",
-		(unsigned long long)dump.received, (unsigned long long)dump.shown,
-		(unsigned long long)dump.lost, (unsigned long long)stats.copied);
-	if (dump.bad)
-		fprintf(stderr, "error: %llu malformed records\n", (unsigned long long)dump.bad);
+		(unsigned long long)dump.counts.received, (unsigned long long)dump.counts.shown,
+		(unsigned long long)dump.counts.lost, (unsigned long long)stats.copied);
+	if (dump.counts.bad)
+		fprintf(stderr, "error: %llu malformed records\n", (unsigned long long)dump.counts.bad);
 	else
 		ret = 0;
 
 cleanup:
-	if (bsdk_signals_caught() && ret)	/* Ctrl-C or SIGTERM before the tracing began */
-		ret = 128 + bsdk_signals_caught();
+	ret = bsdk_signals_exit_status(ret);	/* 130/143: a signal before tracing began */
 	/* Clean up: one place, in reverse order; each call accepts NULL. */
 	bsdk_link_destroy(link);
 	bsdk_perfbuf_free(pb);

@@ -279,8 +279,7 @@ int main(int argc, char **argv)
 	ret = 0;
 
 cleanup:
-	if (bsdk_signals_caught() && ret)	/* Ctrl-C or SIGTERM before the tracing began */
-		ret = 128 + bsdk_signals_caught();
+	ret = bsdk_signals_exit_status(ret);	/* 130/143: a signal before tracing began */
 	/* Clean up: one place, in reverse order; each call accepts NULL. */
 	bsdk_metrics_server_stop(server);
 	bsdk_metrics_free(metrics);

@@ -96,11 +96,10 @@ struct options {
 #define LOG2_SLOTS 64
 
 struct stats {
+	struct bsdk_tally counts;	/* lost and bad; first: bsdk_tally_lost() is on_lost */
 	const struct options *opt;
 	__u64 count;
 	__u64 errors;
-	__u64 lost;
-	__u64 bad;
 	__u64 min_ns;
 	__u64 max_ns;
 	__u64 sum_ns;
@@ -178,7 +177,7 @@ static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
 	__u64 us;
 
 	if (size < sizeof(e)) {
-		if (s->bad++ < 5)
+		if (s->counts.bad++ < 5)
 			fprintf(stderr, "warning: cpu %d: record of %u bytes, expected %zu\n",
 				cpu, size, sizeof(e));
 		return;
@@ -206,17 +205,6 @@ static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
 		       (long long)e.ret, (double)e.latency_ns / 1e3);
 }
 
-static void on_lost(void *ctx, int cpu, uint64_t count)
-{
-	struct stats *s = ctx;
-
-	/* A ring was full: these calls are missing from the histogram. */
-	s->lost += count;
-	if (s->opt->common.verbose)
-		fprintf(stderr, "lost: cpu %d dropped %llu records\n", cpu,
-			(unsigned long long)count);
-}
-
 static void print_summary(const struct stats *s, double seconds)
 {
 	const struct options *o = s->opt;
@@ -233,7 +221,7 @@ static void print_summary(const struct stats *s, double seconds)
 			printf("\"pid\":null,");
 		printf("\"seconds\":%.3f,\"count\":%llu,\"errors\":%llu,\"lost\":%llu,",
 		       seconds, (unsigned long long)s->count,
-		       (unsigned long long)s->errors, (unsigned long long)s->lost);
+		       (unsigned long long)s->errors, (unsigned long long)s->counts.lost);
 		if (s->count)
 			printf("\"min_ns\":%llu,\"mean_ns\":%llu,\"p50_ns\":%llu,"
 			       "\"p90_ns\":%llu,\"p99_ns\":%llu,\"max_ns\":%llu,",
@@ -262,7 +250,7 @@ static void print_summary(const struct stats *s, double seconds)
 	}
 	printf("%s: %llu calls, %llu errors, %llu lost\n", o->syscall->name,
 	       (unsigned long long)s->count, (unsigned long long)s->errors,
-	       (unsigned long long)s->lost);
+	       (unsigned long long)s->counts.lost);
 	if (!s->count)
 		return;
 	bsdk_hist_print_log2(stdout, s->log2_us, LOG2_SLOTS, "usecs");
@@ -366,9 +354,9 @@ static int report(struct stats *stats, int end, double elapsed)
 			return 1;
 		}
 	}
-	if (!stats->bad)
+	if (!stats->counts.bad)
 		return 0;
-	fprintf(stderr, "error: %llu malformed records\n", (unsigned long long)stats->bad);
+	fprintf(stderr, "error: %llu malformed records\n", (unsigned long long)stats->counts.bad);
 	return 1;
 }
 
@@ -412,7 +400,7 @@ int main(int argc, char **argv)
 
 	/* Read: one ring per CPU in the 'events' map. */
 	struct bsdk_perfbuf_opts pb_opts = { .sz = sizeof(pb_opts), .on_sample = on_sample,
-					     .on_lost = on_lost, .ctx = stats };
+					     .on_lost = bsdk_tally_lost, .ctx = stats };
 	pb = bsdk_perfbuf_new(bsdk_map_fd(skel->maps.events), &pb_opts);
 	if (!pb)
 		goto cleanup;
@@ -442,8 +430,7 @@ int main(int argc, char **argv)
 	ret = report(stats, end, elapsed);
 
 cleanup:
-	if (bsdk_signals_caught() && ret)	/* Ctrl-C or SIGTERM before the tracing began */
-		ret = 128 + bsdk_signals_caught();
+	ret = bsdk_signals_exit_status(ret);	/* 130/143: a signal before tracing began */
 	/* Clean up: one place, in reverse order; each call accepts NULL. */
 	bsdk_link_destroy(links[1]);
 	bsdk_link_destroy(links[0]);

@@ -410,8 +410,7 @@ int main(int argc, char **argv)
 	ret = report(chosen, writer, elapsed, &stream);
 
 cleanup:
-	if (bsdk_signals_caught() && ret)	/* Ctrl-C or SIGTERM before the tracing began */
-		ret = 128 + bsdk_signals_caught();
+	ret = bsdk_signals_exit_status(ret);	/* 130/143: a signal before tracing began */
 	/* Clean up: one place, in reverse order; each call accepts NULL. */
 	bsdk_link_destroy(link);
 	bsdk_perfbuf_free(pb);

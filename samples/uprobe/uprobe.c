@@ -74,11 +74,8 @@ struct options {
 };
 
 struct tracer {
+	struct bsdk_tally counts;	/* first: bsdk_tally_lost() is on_lost */
 	const struct options *opt;
-	__u64 received;
-	__u64 shown;
-	__u64 lost;
-	__u64 bad;
 };
 
 static void print_header(const struct options *o)
@@ -129,17 +126,12 @@ static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
 	char comm[UPROBE_COMM_LEN + 1];
 	const char *line = (const char *)data + UPROBE_HEAD_SIZE;
 
-	t->received++;
-	if (size < UPROBE_HEAD_SIZE) {
-		if (t->bad++ < 5)
-			fprintf(stderr, "warning: cpu %d: record of %u bytes, shorter than the %zu-byte head\n",
-				cpu, size, (size_t)UPROBE_HEAD_SIZE);
+	if (!bsdk_tally_check(&t->counts, cpu, size, UPROBE_HEAD_SIZE))
 		return;
-	}
 	memcpy(&e, data, UPROBE_HEAD_SIZE);
 	if ((e.kind != UPROBE_LINE && e.kind != UPROBE_CALL) || e.len > UPROBE_LINE_MAX ||
 	    e.len > size - UPROBE_HEAD_SIZE) {
-		if (t->bad++ < 5)
+		if (t->counts.bad++ < 5)
 			fprintf(stderr, "warning: cpu %d: kind %u, len %u do not fit a %u-byte record\n",
 				cpu, e.kind, e.len, size);
 		return;
@@ -148,18 +140,8 @@ static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
 	comm[UPROBE_COMM_LEN] = '\0';
 	if (t->opt->common.comm && strcmp(comm, t->opt->common.comm) != 0)
 		return;
-	t->shown++;
+	t->counts.shown++;
 	print_event(t->opt, &e, comm, line, strnlen(line, e.len));
-}
-
-static void on_lost(void *ctx, int cpu, uint64_t count)
-{
-	struct tracer *t = ctx;
-
-	t->lost += count;
-	if (t->opt->common.verbose)
-		fprintf(stderr, "lost: cpu %d dropped %llu records\n", cpu,
-			(unsigned long long)count);
 }
 
 static struct options opt = { .nargs = 3 };
@@ -251,7 +233,7 @@ int main(int argc, char **argv)
 
 	/* Read: a perf ring per CPU, merged by the timestamp at each record's head. */
 	struct bsdk_perfbuf_opts pb_opts = { .sz = sizeof(pb_opts), .on_sample = on_sample,
-		.on_lost = on_lost, .ctx = &tracer, .merge_by_ts = true,
+		.on_lost = bsdk_tally_lost, .ctx = &tracer, .merge_by_ts = true,
 		.ts_offset = __builtin_offsetof(struct uprobe_event, ts_ns) };
 	pb = bsdk_perfbuf_new(bsdk_map_fd(skel->maps.events), &pb_opts);
 	if (!pb)
@@ -277,11 +259,10 @@ int main(int argc, char **argv)
 		goto cleanup;
 
 	/* Report: every record accounted for. */
-	ret = bsdk_records_report(stderr, tracer.received, tracer.shown, tracer.lost, tracer.bad);
+	ret = bsdk_tally_report(stderr, &tracer.counts);
 
 cleanup:
-	if (bsdk_signals_caught() && ret)	/* Ctrl-C or SIGTERM before the tracing began */
-		ret = 128 + bsdk_signals_caught();
+	ret = bsdk_signals_exit_status(ret);	/* 130/143: a signal before tracing began */
 	/* Clean up: one place, in reverse order; each call accepts NULL. */
 	for (int i = 1; i >= 0; i--)
 		bsdk_link_destroy(links[i]);

@@ -2,8 +2,9 @@
 /*
  * test_run.c - the poll loop of bsdk_perfbuf_run()/bsdk_ringbuf_run() over a fake poll
  * function: each way a run ends (duration, signal, a closed output, a failed poll), EINTR
- * that is not a stop, and the drain's flush; bsdk_records_report()'s lines and status, and
- * what bsdk_perfbuf_run_detach() refuses. No kernel.
+ * that is not a stop, and the drain's flush; bsdk_tally_report()'s lines and status, and
+ * what bsdk_perfbuf_run_detach() refuses, bsdk_tally_check(), and the exit status after a
+ * signal. No kernel.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -62,13 +63,32 @@ static void test_report(void)
 	check(f != NULL, "a memory stream");
 	if (!f)
 		return;
-	check_i64(bsdk_records_report(f, 12, 10, 2, 0), 0, "no bad records: status 0");
-	check_i64(bsdk_records_report(f, 5, 4, 0, 3), 1, "bad records: status 1");
+	struct { struct bsdk_tally r; int after; } ctx = { { 12, 10, 0, 0 }, 7 };
+
+	bsdk_set_log_level(BSDK_LOG_INFO);	/* a tool's -v */
+	bsdk_tally_lost(&ctx, 1, 2);
+	bsdk_set_log_level(BSDK_LOG_WARN);
+	check_u64(ctx.r.lost, 2, "on_lost counted");
+	check_str(logged, "lost: cpu 1 dropped 2 records", "and said, for -v");
+	check_i64(ctx.after, 7, "nothing past the counts touched");
+	check_i64(bsdk_tally_report(f, &ctx.r), 0, "no bad records: status 0");
+	check_i64(bsdk_tally_report(f, &(struct bsdk_tally){ 5, 4, 0, 3 }), 1,
+		  "bad records: status 1");
 	fclose(f);
 	check_str(text, "received 12, shown 10, lost 2\n"
 		  "received 5, shown 4, lost 0\nerror: 3 malformed records\n", "the lines");
 	free(text);
 	check_i64(bsdk_perfbuf_run_detach(NULL, NULL, links, 1), -EINVAL, "run_detach: NULL pb");
+
+	struct bsdk_tally c = { 0 };
+
+	check(bsdk_tally_check(&c, 0, 16, 16), "a record as long as the head");
+	logged[0] = 0;
+	for (int i = 0; i < 7; i++)
+		check(!bsdk_tally_check(&c, 3, 7, 16), "a record shorter than the head (%d)", i);
+	check_u64(c.received, 8, "every record counted as received");
+	check_u64(c.bad, 7, "the short ones as bad");
+	check_str(logged, "cpu 3: record of 7 bytes, shorter than the 16-byte head", "the warning");
 }
 
 int main(void)
@@ -119,11 +139,14 @@ int main(void)
 
 	/* A signal ends the run and is remembered. */
 	check_i64(bsdk_signals_caught(), 0, "no signal yet");
+	check_i64(bsdk_signals_exit_status(1), 1, "a failure without a signal keeps its status");
 	f = (struct fake){ .raise_at = 2 };
 	ret = run_loop(fake_poll, &f, "fake", &o);
 	check_i64(ret, BSDK_RUN_SIGNAL, "SIGINT ends the run");
 	check_i64(f.calls, 2, "right after the poll it came in");
 	check_i64(bsdk_signals_caught(), SIGINT, "the signal is SIGINT");
+	check_i64(bsdk_signals_exit_status(1), 130, "a failure after SIGINT: 130");
+	check_i64(bsdk_signals_exit_status(0), 0, "success stays success");
 	f = (struct fake){ 0 };
 	check_i64(run_loop(fake_poll, &f, "fake", NULL), BSDK_RUN_SIGNAL,
 		  "a later run ends at once");
