@@ -168,6 +168,32 @@ static void json_record(struct json *j, const struct bsdk_obj *obj, struct bsdk_
 	json_object_end(j);
 }
 
+/* "externs": each extern, its kind and what it resolves to. */
+static void json_externs(struct json *j, const struct bsdk_obj *obj)
+{
+	json_key(j, "externs");
+	json_array_begin(j);
+	for (size_t i = 0; i < bsdk_obj_extern_count(obj); i++) {
+		struct bsdk_extern_info e;
+
+		if (bsdk_obj_extern(obj, i, &e))
+			continue;
+		json_object_begin(j);
+		json_key(j, "name");
+		json_string(j, e.name);
+		json_key(j, "kind");
+		json_string(j, e.kind_name);
+		json_key(j, "weak");
+		json_bool(j, e.weak);
+		json_key(j, "resolved");
+		json_bool(j, e.resolved);
+		json_key(j, "value");
+		json_string(j, e.value);
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
 void inspect_print_json(const struct bsdk_obj *obj, const struct warnings *w)
 {
 	const char *license = bsdk_obj_license(obj);
@@ -222,27 +248,7 @@ void inspect_print_json(const struct bsdk_obj *obj, const struct warnings *w)
 	json_array_end(&j);
 	bsdk_records_free(recs);
 
-	json_key(&j, "externs");
-	json_array_begin(&j);
-	for (size_t i = 0; i < bsdk_obj_extern_count(obj); i++) {
-		struct bsdk_extern_info e;
-
-		if (bsdk_obj_extern(obj, i, &e))
-			continue;
-		json_object_begin(&j);
-		json_key(&j, "name");
-		json_string(&j, e.name);
-		json_key(&j, "kind");
-		json_string(&j, e.kind_name);
-		json_key(&j, "weak");
-		json_bool(&j, e.weak);
-		json_key(&j, "resolved");
-		json_bool(&j, e.resolved);
-		json_key(&j, "value");
-		json_string(&j, e.value);
-		json_object_end(&j);
-	}
-	json_array_end(&j);
+	json_externs(&j, obj);
 
 	json_key(&j, "warnings");
 	json_array_begin(&j);
