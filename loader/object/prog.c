@@ -633,7 +633,10 @@ static int prog_explain(struct bsdk_prog *prog, union bpf_attr *attr, int fd, co
 	if (log[0] && again == -ENOSPC && !attr_log_true_size(attr))
 		log_warn("program '%s': the verifier's log did not fit in %zu MiB and this kernel keeps its beginning: what follows is not where it stopped",
 			 prog->fn.name, size >> 20);
-	if (log[0]) {
+	/* EACCES, EINVAL and E2BIG (too complex) are the verifier's: with
+	 * another error (EMFILE, ENOMEM...) the log of the second try is of a
+	 * program that passed */
+	if (log[0] && (fd == -EACCES || fd == -EINVAL || fd == -E2BIG)) {
 		log_verifier(prog, log, attr_log_true_size(attr) > size, l);
 		/* left out, whatever the errno (E2BIG: too many instructions) */
 		fd = fd == -EACCES || fd == -EINVAL || prog->reject_leaves_out ?
@@ -641,6 +644,10 @@ static int prog_explain(struct bsdk_prog *prog, union bpf_attr *attr, int fd, co
 	} else {
 		log_error("program '%s' (section '%s'): the kernel refused to load it: %s",
 			  prog->fn.name, prog->section, bsdk_strerror(fd));
+		if (fd == -EPERM || fd == -EACCES)
+			log_error("  loading a BPF program takes CAP_BPF, and a tracing one CAP_PERFMON too (or root)");
+		else if (fd == -EMFILE)
+			log_error("  %s", fd_limit_hint);
 	}
 	free(log);
 	return fd;
