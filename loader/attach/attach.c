@@ -13,6 +13,8 @@
 #include <limits.h>
 #include <stdio.h>
 #include <sys/ioctl.h>
+#include <sys/vfs.h>
+#include <linux/magic.h>
 #include <unistd.h>
 
 #include "attach/attach.h"
@@ -21,6 +23,18 @@ static const char *const tracefs_roots[] = {
 	"/sys/kernel/tracing",
 	"/sys/kernel/debug/tracing",
 };
+
+/* Whether tracefs is mounted at one of the roots: asked of the file
+ * system, since a user who may not enter the directory cannot see into it. */
+static bool tracefs_mounted(void)
+{
+	struct statfs st;
+
+	for (size_t i = 0; i < ARRAY_SIZE(tracefs_roots); i++)
+		if (statfs(tracefs_roots[i], &st) == 0 && (unsigned long)st.f_type == TRACEFS_MAGIC)
+			return true;
+	return false;
+}
 
 static int read_long(const char *path, long *val)
 {
@@ -72,9 +86,16 @@ int attach_tracepoint(struct bsdk_prog *prog, struct bsdk_link *link)
 	for (size_t i = 0; i < ARRAY_SIZE(tracefs_roots) && err; i++) {
 		snprintf(path, sizeof(path), "%s/events/%s/id", tracefs_roots[i], prog->target);
 		err = read_long(path, &id);
+		if (err == -EACCES || err == -EPERM)
+			/* mounted, but its mode (0700 root) keeps this user out */
+			return log_fail(EACCES, "program '%s': tracepoint '%s': %s/events is not readable by this user: reading tracefs takes CAP_DAC_READ_SEARCH (or root; a raw_tp/ or tp_btf/ program needs no tracefs)",
+					prog->fn.name, prog->target, tracefs_roots[i]);
+		if (err && err != -ENOENT)
+			return log_fail(-err, "program '%s': tracepoint '%s': cannot read %s: %s%s",
+					prog->fn.name, prog->target, path, bsdk_strerror(err),
+					err == -EMFILE ? " (" FD_LIMIT_HINT ")" : "");
 	}
-	if (err && access("/sys/kernel/tracing/events", F_OK) &&
-	    access("/sys/kernel/debug/tracing/events", F_OK))
+	if (err && !tracefs_mounted())
 		return log_fail(BSDK_ENOPROBE, "program '%s': tracefs is not mounted (mount -t tracefs tracefs /sys/kernel/tracing)",
 				prog->fn.name);
 	if (err)
@@ -86,8 +107,8 @@ int attach_tracepoint(struct bsdk_prog *prog, struct bsdk_link *link)
 	/* One event on CPU 0 is enough: the program runs on every CPU. */
 	pfd = sys_perf_event_open(&attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
 	if (pfd < 0)
-		return log_fail(-pfd, "program '%s': cannot open tracepoint '%s': %s",
-				prog->fn.name, prog->target, bsdk_strerror(pfd));
+		return log_fail(-pfd, "program '%s': cannot open tracepoint '%s': %s%s",
+				prog->fn.name, prog->target, bsdk_strerror(pfd), perf_open_hint(pfd));
 	return bind_perf_event(prog, link, pfd);
 }
 
@@ -181,8 +202,8 @@ static int open_probe(struct bsdk_prog *prog, const char *pmu, bool retprobe, in
 		return log_fail(ESRCH, "program '%s': %s '%s': no process %d",
 				prog->fn.name, pmu, what, pid);
 	if (pfd < 0)
-		return log_fail(-pfd, "program '%s': cannot open %s '%s': %s",
-				prog->fn.name, pmu, what, bsdk_strerror(pfd));
+		return log_fail(-pfd, "program '%s': cannot open %s '%s': %s%s",
+				prog->fn.name, pmu, what, bsdk_strerror(pfd), perf_open_hint(pfd));
 	return pfd;
 }
 
