@@ -64,6 +64,12 @@ static inline void *fail_ptr(int err)	/* for pointer-returning functions */
 int sys_bpf(enum bpf_cmd cmd, union bpf_attr *attr, unsigned int size);
 int sys_perf_event_open(struct perf_event_attr *attr, int pid, int cpu,
 			int group_fd, unsigned long flags);
+/* " (opening a perf event ... takes CAP_PERFMON ...)" for EPERM/EACCES, the
+ * open files limit for EMFILE, "" otherwise: appended to the error. */
+const char *perf_open_hint(int err);
+/* What to do about EMFILE: "the open files limit, ulimit -n, is reached: raise it". */
+#define FD_LIMIT_HINT "the open files limit, ulimit -n, is reached: raise it"
+extern const char fd_limit_hint[];
 int bpf_map_update(int map_fd, const void *key, const void *value, uint64_t flags);
 int bpf_map_get_info(int map_fd, struct bpf_map_info *info);
 /* The name the kernel keeps of a map or program: the first 15 characters,

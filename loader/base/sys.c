@@ -24,6 +24,18 @@ int sys_perf_event_open(struct perf_event_attr *attr, int pid, int cpu,
 	return ret < 0 ? -errno : (int)ret;
 }
 
+const char fd_limit_hint[] = FD_LIMIT_HINT;
+
+/* What to add to a perf_event_open() error that a user can fix. */
+const char *perf_open_hint(int err)
+{
+	if (err == -EACCES || err == -EPERM)
+		return " (opening a perf event for a BPF program takes CAP_PERFMON, or root)";
+	if (err == -EMFILE)
+		return " (" FD_LIMIT_HINT ")";
+	return "";
+}
+
 int bpf_map_update(int map_fd, const void *key, const void *value, uint64_t flags)
 {
 	union bpf_attr attr;

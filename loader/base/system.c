@@ -53,7 +53,8 @@ int bsdk_cpu_possible_count(void)
 		return n;
 	n = cpulist_read("/sys/devices/system/cpu/possible", -1, NULL);
 	if (n <= 0)
-		return log_fail(n ? -n : EINVAL, "cannot read /sys/devices/system/cpu/possible: %s", bsdk_strerror(n ? n : -EINVAL));
+		return log_fail(n ? -n : EINVAL, "cannot read /sys/devices/system/cpu/possible: %s%s",
+				bsdk_strerror(n ? n : -EINVAL), n == -EMFILE ? " (" FD_LIMIT_HINT ")" : "");
 	__atomic_store_n(&cached, n, __ATOMIC_RELAXED);
 	return n;
 }

@@ -46,7 +46,8 @@ int drain_init(struct drain *d, const char *who, int *max_latency_ms)
 	d->last_ns = now_ns();
 	d->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (d->epfd < 0)
-		return log_fail(errno, "%s: epoll_create1 failed: %s", who, bsdk_strerror(errno));
+		return log_fail(errno, "%s: epoll_create1 failed: %s%s", who, bsdk_strerror(errno),
+				errno == EMFILE ? " (" FD_LIMIT_HINT ")" : "");
 	return 0;
 }
 

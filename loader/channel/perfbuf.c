@@ -140,8 +140,8 @@ static int ring_open(struct bsdk_perfbuf *pb, int cpu)
 		return 0;
 	}
 	if (r.fd < 0)
-		return log_fail(-r.fd, "perf buffer: cpu %d: perf_event_open(PERF_COUNT_SW_BPF_OUTPUT) failed: %s",
-				cpu, bsdk_strerror(r.fd));
+		return log_fail(-r.fd, "perf buffer: cpu %d: perf_event_open(PERF_COUNT_SW_BPF_OUTPUT) failed: %s%s",
+				cpu, bsdk_strerror(r.fd), perf_open_hint(r.fd));
 
 	/* PROT_WRITE makes the kernel honour data_tail: it never overwrites
 	 * unread records, and reports what did not fit as PERF_RECORD_LOST. */
@@ -155,7 +155,7 @@ static int ring_open(struct bsdk_perfbuf *pb, int cpu)
 			 "perf buffer: cpu %d: mmap of %zu bytes (%zu data pages) failed: %s%s",
 			 cpu, mmap_size, pb->data_size / pb->page_size,
 			 bsdk_strerror(err),
-			 err == -EPERM ? " (raise the limit in /proc/sys/kernel/perf_event_mlock_kb or use fewer pages)" : "");
+			 err == -EPERM ? " (the locked-memory limit for perf rings: raise /proc/sys/kernel/perf_event_mlock_kb or ulimit -l, or use fewer pages)" : "");
 		close(r.fd);
 		return fail(-err);
 	}

@@ -190,7 +190,8 @@ static int epoll_set_new(const struct run_state *st)
 
 	epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (epfd < 0) {
-		cli_error("cannot create an epoll set: %s", strerror(errno));
+		cli_error("cannot create an epoll set: %s%s", strerror(errno),
+			  errno == EMFILE ? " (the open files limit, ulimit -n, is reached: raise it)" : "");
 		return -1;
 	}
 	for (size_t i = 0; i < st->nstreams; i++) {

@@ -6,6 +6,7 @@
  * that an object with a SEC("perf_event") program runs with no user code.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/syscall.h>
@@ -35,6 +36,20 @@ void sampling_release(struct bsdk_obj *obj)
 	while ((prog = bsdk_obj_prog_next(obj, prog)))
 		if (bsdk_prog_type(prog) == BPF_PROG_TYPE_PERF_EVENT)
 			bsdk_prog_set_autoload(prog, true);
+}
+
+/* kernel.perf_event_max_sample_rate, or -1 when it cannot be read. */
+static long max_sample_rate(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "r");
+	long max = -1;
+
+	if (f) {
+		if (fscanf(f, "%ld", &max) != 1)
+			max = -1;
+		fclose(f);
+	}
+	return max;
 }
 
 static int open_cpu_clock(int cpu, unsigned int freq)
@@ -68,8 +83,18 @@ int sampling_attach(struct bsdk_obj *obj, unsigned int freq)
 				continue;
 			fd = open_cpu_clock(cpu, freq);
 			if (fd < 0) {
-				cli_error("program '%s': cannot open a CPU-clock event at %u Hz on CPU %d: %s",
-					  bsdk_prog_name(prog), freq, cpu, strerror(errno));
+				int err = errno;
+				long max = max_sample_rate();
+
+				if (err == EINVAL && max > 0 && freq > max)
+					cli_error("program '%s': --freq %u is above the kernel's limit, kernel.perf_event_max_sample_rate = %ld: lower --freq, or raise the limit (sysctl kernel.perf_event_max_sample_rate=%u)",
+						  bsdk_prog_name(prog), freq, max, freq);
+				else
+					cli_error("program '%s': cannot open a CPU-clock event at %u Hz on CPU %d: %s%s",
+						  bsdk_prog_name(prog), freq, cpu, strerror(err),
+						  err == EACCES || err == EPERM ?
+						  " (sampling takes CAP_PERFMON, or root)" :
+						  err == EMFILE ? " (the open files limit, ulimit -n, is reached: raise it)" : "");
 				return -1;
 			}
 			/* the link keeps a copy of the fd and the object the link */

@@ -102,8 +102,8 @@ int btf_load_kernel(const struct btf *btf, const char *obj)
 			log_debug("  BTF: %s", line);
 	}
 	if (fd < 0)
-		log_warn("'%s': the kernel refused the object's BTF (%s); loading without it, so verifier messages show no source lines",
-			 obj, bsdk_strerror(fd));
+		log_warn("'%s': the kernel refused the object's BTF (%s%s); loading without it, so verifier messages show no source lines",
+			 obj, bsdk_strerror(fd), fd == -EPERM ? ": it takes CAP_BPF" : "");
 	free(raw);
 	return fd < 0 ? -1 : fd;
 }

@@ -15,6 +15,8 @@
 #include <limits.h>
 #include <stdio.h>
 #include <unistd.h>
+#include <sys/vfs.h>
+#include <linux/magic.h>
 
 #include "object/object.h"
 #include "format/btf.h"
@@ -415,6 +417,13 @@ static const char *map_shape_rule(const struct bsdk_map *map, char *buf, size_t 
 	return buf;
 }
 
+static bool bpffs_mounted(void)
+{
+	struct statfs st;
+
+	return statfs("/sys/fs/bpf", &st) == 0 && (unsigned long)st.f_type == BPF_FS_MAGIC;
+}
+
 /* The kernel refused to create map: one error, with the rule it broke
  * as a detail line when there is one. */
 static int map_create_failed(const struct bsdk_map *map, int err)
@@ -428,6 +437,13 @@ static int map_create_failed(const struct bsdk_map *map, int err)
 		  map->max_entries, bsdk_strerror(err));
 	if (err == -EINVAL && *map_shape_rule(map, rule, sizeof(rule)))
 		log_error("  %s", rule);
+	else if (err == -EPERM || err == -EACCES)
+		log_error("  creating a BPF map takes CAP_BPF (or root)");
+	else if (err == -EMFILE)
+		log_error("  %s", fd_limit_hint);
+	else if ((err == -ENOMEM || err == -E2BIG) && map->max_entries > 1)
+		log_error("  the kernel cannot give it %u entries of %u bytes: lower max_entries (__uint(max_entries, N) or bsdk_map_set_max_entries())",
+			  map->max_entries, map->key_size + map->value_size);
 	return fail(-err);
 }
 
@@ -522,8 +538,12 @@ static int map_create(struct bsdk_map *map)
 		attr.pathname = (uint64_t)(uintptr_t)path;
 		attr.bpf_fd = fd;
 		err = sys_bpf(BPF_OBJ_PIN, &attr, sizeof(attr));
+		if (err && !bpffs_mounted())
+			return log_fail(-err, "map '%s': cannot pin it at '%s': /sys/fs/bpf is not a BPF file system (mount -t bpf bpf /sys/fs/bpf)",
+					map->name, path);
 		if (err)
-			return log_fail(-err, "map '%s': cannot pin it at '%s': %s", map->name, path, bsdk_strerror(err));
+			return log_fail(-err, "map '%s': cannot pin it at '%s': %s%s", map->name, path,
+					bsdk_strerror(err), err == -EACCES ? " (writing /sys/fs/bpf takes its owner, or root)" : "");
 		map->pinned_here = true;
 	}
 	return 0;

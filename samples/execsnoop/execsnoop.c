@@ -123,8 +123,10 @@ static int format_field_offset(const char *event, const char *name, __u32 *offse
 	snprintf(needle, sizeof(needle), " %s;", name);
 	f = fopen(path, "r");
 	if (!f) {
-		fprintf(stderr, "error: cannot read '%s': %s\n", path, strerror(errno));
-		return -errno;
+		err = -errno;
+		fprintf(stderr, "error: cannot read '%s': %s%s\n", path, strerror(-err),
+			err == -EACCES ? " (reading tracefs takes CAP_DAC_READ_SEARCH, or root)" : "");
+		return err;
 	}
 	while (fgets(line, sizeof(line), f)) {
 		char *p = strstr(line, needle);
