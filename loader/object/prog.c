@@ -608,6 +608,7 @@ static int prog_explain(struct bsdk_prog *prog, union bpf_attr *attr, int fd, co
 {
 	size_t size = verifier_log_size();
 	char *log = malloc(size);
+	bool passed;
 	int again;
 
 	if (!log) {
@@ -620,7 +621,8 @@ static int prog_explain(struct bsdk_prog *prog, union bpf_attr *attr, int fd, co
 	attr->log_buf = (uint64_t)(uintptr_t)log;
 	attr->log_size = (uint32_t)size;
 	again = sys_bpf(BPF_PROG_LOAD, attr, sizeof(*attr));
-	if (again >= 0) {	/* loaded this time: rejected once, so unload */
+	passed = again >= 0;
+	if (passed) {	/* loaded this time: rejected once, so unload */
 		close(again);
 		again = fd;
 	}
@@ -636,7 +638,7 @@ static int prog_explain(struct bsdk_prog *prog, union bpf_attr *attr, int fd, co
 	/* EACCES, EINVAL and E2BIG (too complex) are the verifier's: with
 	 * another error (EMFILE, ENOMEM...) the log of the second try is of a
 	 * program that passed */
-	if (log[0] && (fd == -EACCES || fd == -EINVAL || fd == -E2BIG)) {
+	if (log[0] && !passed && (fd == -EACCES || fd == -EINVAL || fd == -E2BIG)) {
 		log_verifier(prog, log, attr_log_true_size(attr) > size, l);
 		/* left out, whatever the errno (E2BIG: too many instructions) */
 		fd = fd == -EACCES || fd == -EINVAL || prog->reject_leaves_out ?
