@@ -11,6 +11,7 @@
 #   build/lib/libbpfsdk-internal.a
 #                                the objects as compiled, internal names
 #                                global: for the unit tests that call them
+#   build/lib/libbpfsdk-core.a   the minimal core alone, no extension
 #
 # The public API is what bpfsdk.h declares: the header gives it default
 # visibility, and the library is compiled -fvisibility=hidden so everything
@@ -61,6 +62,25 @@ $(LOADER_SO): $(LOADER_SO_REAL)
 	$(Q)ln -sf $(notdir $<) $(BUILD)/lib/libbpfsdk.so
 
 all: $(LOADER_LIB_INTERNAL) $(LOADER_SO)
+
+# libbpfsdk-core.a: the minimal core a learner reads first, built alone:
+# every layer but the extensions (ext/) and the CO-RE engine, so with no
+# pass registered (object/pass.c): maps (BTF and legacy), relocation of
+# maps, data and subprograms, load with the verifier's story, attach, the
+# perf and ring buffers and the poll loop. Its undefined symbols are libc's,
+# libelf's and zlib's (tests/bats/core.bats); the 2015 lesson links against
+# it alone (samples/trace_output/sample.mk). The same objects as
+# libbpfsdk-internal.a, internal names global.
+LOADER_CORE_SRCS := $(sort $(foreach l,base format object attach channel,$(wildcard loader/$(l)/*.c)) \
+		      loader/co-re/kbtf.c)
+LOADER_CORE_LIB  := $(BUILD)/lib/libbpfsdk-core.a
+
+$(LOADER_CORE_LIB): $(patsubst %.c,$(BUILD)/obj/%.o,$(LOADER_CORE_SRCS))
+	$(msg) AR $@
+	@mkdir -p $(@D)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+all: $(LOADER_CORE_LIB)
 
 # libbpfsdk-http.a: the metrics server (loader/http/), on the library's
 # public API and libmicrohttpd, for the programs that serve metrics only;

@@ -26,10 +26,6 @@ struct core_relo;
  * r->state and value set. 0, or -errno when the kernel BTF cannot be read at all. */
 int core_resolve(const struct btf *local, struct core_relo *r, const char *kbtf_path);
 
-/* ---- globals.c: the symbol of global variable name and the data map that holds it, or NULL. */
-const GElf_Sym *obj_global_find(const struct bsdk_obj *obj, const char *name,
-				struct bsdk_map **map);
-
 /* ---- extern.c: __kconfig variables, __ksym variables and kfuncs. */
 enum ext_kind { EXT_KCONFIG, EXT_KSYM, EXT_KFUNC };	/* as enum bsdk_extern_kind */
 enum kcfg_type { KCFG_BOOL, KCFG_TRISTATE, KCFG_CHAR, KCFG_INT, KCFG_CHAR_ARR };

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * globals.c - a program's global variables seen from user space.
+ * globals.c - a program's global variables seen from user space after load.
  *
- * Each of .data, .bss and .rodata is a one-element array map (maps.c). The
- * kernel lets user space mmap an array created with BPF_F_MMAPABLE (5.5+):
- * the page is the map's value itself, so a counter the program increments is
- * read here with a plain load, no bpf() call. Before load, the same
- * accessors point into the initial value maps.c writes at creation, which is
- * how a skeleton sets `const volatile` knobs.
+ * Each of .data, .bss and .rodata is a one-element array map (maps.c), set
+ * before load through object/data.c. The kernel lets user space mmap an
+ * array created with BPF_F_MMAPABLE (5.5+): the page is the map's value
+ * itself, so a counter the program increments is read with a plain load,
+ * no bpf() call. This pass maps each one as it is created, and answers
+ * bsdk_map_global_data() after load with the mapping.
  *
  * .rodata is frozen right after its value is written (BPF_MAP_FREEZE), and
  * the kernel then refuses a writable mapping of it: it is mapped read-only,
@@ -41,12 +41,13 @@ static void globals_state_free(void *p)
 	free(gs);
 }
 
-static struct mapping *mapping_of(const struct bsdk_map *map)
+/* The pass's answer to bsdk_map_global_data() after load: the mapping. */
+static void *globals_data(const struct bsdk_map *map)
 {
 	struct globals_state *gs = map->obj ? obj_state_find(map->obj, &globals_key) : NULL;
 	size_t i = gs ? (size_t)(map - map->obj->maps) : 0;
 
-	return gs && i < gs->n ? &gs->maps[i] : NULL;
+	return gs && i < gs->n ? gs->maps[i].p : NULL;
 }
 
 /* The pass at load: map the global data map just created and filled
@@ -100,86 +101,9 @@ static void globals_unmap(struct bsdk_obj *obj)
 const struct obj_pass globals_pass = {
 	.name = "global variables",
 	.map_created = globals_mmap,
+	.map_data = globals_data,
 	.unload = globals_unmap,
 };
-
-/* The symbol of global variable name and the data map that holds it. */
-const GElf_Sym *obj_global_find(const struct bsdk_obj *obj, const char *name,
-				struct bsdk_map **map)
-{
-	for (size_t i = 0; i < obj->file.nsyms; i++) {
-		const GElf_Sym *sym = &obj->file.syms[i];
-
-		if (GELF_ST_TYPE(sym->st_info) == STT_OBJECT &&
-		    sym->st_shndx > 0 && sym->st_shndx < obj->file.nsecs &&
-		    strcmp(elf_sym_name(&obj->file, sym), name) == 0 &&
-		    (*map = map_by_data_sec(obj, sym->st_shndx)))
-			return sym;
-	}
-	return NULL;
-}
-
-int bsdk_obj_set_global(struct bsdk_obj *obj, const char *name, const void *value, size_t size)
-{
-	struct bsdk_map *map;
-	const GElf_Sym *sym = obj_global_find(obj, name, &map);
-
-	if (!sym)
-		return obj_fail(obj, ENOENT, "no global variable '%s' in .rodata, .data or .bss", name);
-	if (obj->loaded)
-		return obj_fail(obj, EBUSY, "global '%s' can only be set before load", name);
-	if (sym->st_size != size)
-		return obj_fail(obj, EINVAL, "global '%s' is %llu bytes, the value given is %zu",
-				name, (unsigned long long)sym->st_size, size);
-	if (range_outside(sym->st_value, size, map->value_size))
-		return obj_fail(obj, BSDK_EFORMAT, "global '%s' lies outside its section", name);
-	memcpy((char *)map->init_data + sym->st_value, value, size);
-	return 0;
-}
-
-int bsdk_obj_global_size(const struct bsdk_obj *obj, const char *name)
-{
-	struct bsdk_map *map;
-	const GElf_Sym *sym = obj_global_find(obj, name, &map);
-
-	if (!sym)
-		return fail(ENOENT);
-	return sym->st_size > INT32_MAX ? fail(E2BIG) : (int)sym->st_size;
-}
-
-void *bsdk_map_global_data(const struct bsdk_map *map, size_t *size)
-{
-	const struct mapping *m;
-
-	if (!map->is_global_data)
-		return fail_ptr(EINVAL);
-	if (size)
-		*size = map->value_size;
-	if (map->fd < 0)	/* not created: the value load will write */
-		return map->init_data;
-	m = mapping_of(map);
-	if (!m || !m->p)
-		return fail_ptr(EOPNOTSUPP);
-	return m->p;
-}
-
-void *bsdk_obj_global_ptr(const struct bsdk_obj *obj, const char *name, size_t *size)
-{
-	struct bsdk_map *map;
-	const GElf_Sym *sym = obj_global_find(obj, name, &map);
-	char *base;
-
-	if (!sym)
-		return fail_ptr(ENOENT);
-	if (range_outside(sym->st_value, sym->st_size, map->value_size))
-		return fail_ptr(BSDK_EFORMAT);
-	base = bsdk_map_global_data(map, NULL);
-	if (!base)
-		return NULL;
-	if (size)
-		*size = sym->st_size;
-	return base + sym->st_value;
-}
 
 int bsdk_map_global_var(const struct bsdk_map *map, size_t i, struct bsdk_global_info *info)
 {
@@ -209,10 +133,4 @@ int bsdk_map_global_var(const struct bsdk_map *map, size_t i, struct bsdk_global
 	info->btf_type_id = var->type;
 	info->is_static = ((const struct btf_var *)(var + 1))->linkage == BTF_VAR_STATIC;
 	return 0;
-}
-
-int bsdk_obj_skeleton_mismatch(const struct bsdk_obj *obj, const char *what, const char *name)
-{
-	return obj_fail(obj, ENOENT, "no %s '%s': the skeleton was generated from another object",
-			what, name);
 }

@@ -220,6 +220,10 @@ int prog_load(struct bsdk_prog *prog);
 int obj_load_begin(struct bsdk_obj *obj);
 void obj_load_abort(struct bsdk_obj *obj, int err);
 
+/* ---- data.c: the symbol of global variable name and the data map that holds it, or NULL. */
+const GElf_Sym *obj_global_find(const struct bsdk_obj *obj, const char *name,
+				struct bsdk_map **map);
+
 /* ---- obj.c: links */
 /* A link to fill, and put on the object's list once filled. */
 struct bsdk_link *link_new(struct bsdk_prog *prog);
@@ -255,6 +259,9 @@ struct obj_pass {
 	int (*load)(struct bsdk_obj *obj);
 	/* At load, a map just created and filled. */
 	int (*map_created)(struct bsdk_map *map);
+	/* After load, where user space reads a global data map's value
+	 * without a system call, or NULL (bsdk_map_global_data()). */
+	void *(*map_data)(const struct bsdk_map *map);
 	/* BPF_PROG_LOAD's attributes of prog, before the call: 0, or an
 	 * error, logged. */
 	int (*prog_attr)(struct bsdk_prog *prog, union bpf_attr *attr);
