@@ -1096,7 +1096,8 @@ struct bsdk_opt {
 	char short_name;	/* 0 for none */
 	enum bsdk_opt_type type;
 	void *dest;		/* where the value goes, as the type says */
-	long min, max;		/* UINT, POW2: the range; SECONDS: the most; COMM: the buffer's size */
+	long min, max;		/* UINT, POW2: the range (within 0..UINT_MAX); SECONDS: the most;
+				 * COMM: the buffer's size */
 	const char *what;	/* UINT, POW2: what the value must be, for the error line */
 	/* CALL, ACTION: 0 to go on, a positive number to stop parsing and exit with status 0 (an
 	 * option such as --list that did its work), or -EINVAL after one error line of its own. */

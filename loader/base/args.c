@@ -142,7 +142,8 @@ static void args_common_rows(struct bsdk_args_common *c, struct bsdk_opt *rows)
 }
 
 /* Every row the tool takes: the chosen shared ones, then its own. Their number, or -1 for
- * more than ARGS_MAX or a row that lacks its dest or its parse. */
+ * more than ARGS_MAX, a row that lacks its dest or its parse, or an integer row whose range
+ * an unsigned int cannot hold or that has no words for its error line. */
 static int args_rows(const struct bsdk_args *args, struct bsdk_opt *rows)
 {
 	struct bsdk_opt common[6];
@@ -158,7 +159,9 @@ static int args_rows(const struct bsdk_args *args, struct bsdk_opt *rows)
 	}
 	for (const struct bsdk_opt *o = args->opts; o && o->name; o++) {
 		if (n == ARGS_MAX || (!o->dest && o->type < BSDK_OPT_CALL) ||
-		    (o->type >= BSDK_OPT_CALL && !o->parse))
+		    (o->type >= BSDK_OPT_CALL && !o->parse) ||
+		    ((o->type == BSDK_OPT_UINT || o->type == BSDK_OPT_POW2) &&
+		     (o->min < 0 || o->max > UINT_MAX || !o->what)))
 			return -1;
 		rows[n++] = *o;
 	}

@@ -133,6 +133,10 @@ static void test_table(void)
 	check_i64(parse("-a", "--act", "--bogus", NULL), BSDK_ARGS_EXIT, "an action that ends it");
 	check_str(logged, "", "and what follows is not read");
 	check_i64(bsdk_args_parse(NULL, 1, (char *[]){ "tool", NULL }), -EINVAL, "NULL args");
+	check_i64(bsdk_args_parse(&(struct bsdk_args){ .tool = "tool", .opts = (struct bsdk_opt[]){
+			{ "big", 'b', BSDK_OPT_UINT, .dest = &cl.num, .max = 1L << 40, .what = "x" },
+			{ 0 } } }, 1, (char *[]){ "tool", NULL }), -EINVAL,
+		  "a UINT row whose range an unsigned int cannot hold");
 }
 
 int main(void)
