@@ -629,8 +629,14 @@ int bsdk_map_fd(const struct bsdk_map *map);
 /* 1 for maps declared with __uint(pinning, LIBBPF_PIN_BY_NAME): load reuses the map pinned at
  * /sys/fs/bpf/NAME when its definition matches, else creates and pins it there. 0 otherwise. */
 uint32_t bsdk_map_pinning(const struct bsdk_map *map);
-/* Override max_entries before load. */
+/* Override max_entries before load: a tool sizes a map its object declares with max_entries 0
+ * (as libbpf's bpf_map__set_max_entries()). 0, or -EBUSY once created (or for a map opened
+ * from its pin). */
 int bsdk_map_set_max_entries(struct bsdk_map *map, uint32_t max_entries);
+/* Override the value size before load, as libbpf's bpf_map__set_value_size(): a stack trace
+ * map declared without one gets the tool's stack depth times 8. 0, -EBUSY once created, or
+ * -EINVAL for .rodata, .data, .bss (their size is their section's). */
+int bsdk_map_set_value_size(struct bsdk_map *map, uint32_t size);
 
 /* ------------------------------------------------------------ map elements */
 

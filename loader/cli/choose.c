@@ -145,6 +145,13 @@ int choose_map_sizes(struct bsdk_obj *obj, const char **sizes, size_t n)
 	}
 	map = NULL;
 	while ((map = bsdk_obj_map_next(obj, map))) {
+		if (bsdk_map_type(map) == BPF_MAP_TYPE_STACK_TRACE && !bsdk_map_value_size(map)) {
+			/* a stack is perf_event_max_stack addresses, 127 by default */
+			bsdk_map_set_value_size(map, RUN_STACK_DEPTH * 8);
+			if (cli_verbosity)
+				fprintf(stderr, "map '%s': a stack trace map without a value size: %u addresses of 8 bytes\n",
+					bsdk_map_name(map), RUN_STACK_DEPTH);
+		}
 		if (bsdk_map_max_entries(map) || !sized_by_tool(bsdk_map_type(map)))
 			continue;
 		bsdk_map_set_max_entries(map, RUN_MAX_ENTRIES);

@@ -259,6 +259,9 @@ struct choice {
 /* The size run gives a hash, array, LRU or stack trace map whose
  * max_entries is 0 in the object (docs/bpfsdk-run.md says it). */
 #define RUN_MAX_ENTRIES 10240u
+/* The stack depth a stack trace map without a value size gets: the
+ * kernel's default perf_event_max_stack. */
+#define RUN_STACK_DEPTH 127u
 /* At parse time: a usage error (EXIT_USAGE) for an empty glob or one with a
  * '[' never closed; for --max-entries not MAP=N, N from 1 to 2^32-1. */
 int choose_check_glob(const char *cmd, const char *opt, const char *glob);

@@ -545,3 +545,13 @@ int bsdk_map_set_max_entries(struct bsdk_map *map, uint32_t max_entries)
 	map->max_entries = max_entries;
 	return 0;
 }
+
+int bsdk_map_set_value_size(struct bsdk_map *map, uint32_t size)
+{
+	if (!map->obj || map->obj->loaded)	/* pinned, or created */
+		return fail(EBUSY);
+	if (map->is_global_data)	/* its size is its section's */
+		return fail(EINVAL);
+	map->value_size = size;
+	return 0;
+}

@@ -140,6 +140,7 @@ entries() {
 		grep -qxF "map '$m': max_entries 0 in the object, left to the tool: 10240 (--max-entries $m=N to choose)" "$ERR" ||
 			fail "no -v line for $m"
 	done
+	has_line "map 'zero_stacks': a stack trace map without a value size: 127 addresses of 8 bytes"
 }
 
 @test "max_entries 0: --max-entries MAP=N sizes it: an array of 5 has no index 5" {

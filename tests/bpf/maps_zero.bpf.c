@@ -5,7 +5,8 @@
  * tests/bats/twins.bats: `bpfsdk run` sizes them with its default or
  * --max-entries MAP=N. target_pid's getppid() calls are counted in
  * 'zero_arr' at index 5 (an update fails when the array has fewer
- * entries) and in 'zero_hash' under its pid.
+ * entries) and in 'zero_hash' under its pid; 'zero_stacks', a stack trace
+ * map with no value size either, gets run's stack depth.
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -30,8 +31,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
 	__uint(max_entries, 0);
 	__uint(key_size, sizeof(__u32));
-	__uint(value_size, 127 * sizeof(__u64));
-} zero_stacks SEC(".maps");
+} zero_stacks SEC(".maps");	/* no value size either: the tool's depth */
 
 const volatile __u32 target_pid;
 
