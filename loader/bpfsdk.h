@@ -210,6 +210,11 @@ int bsdk_obj_set_global(struct bsdk_obj *obj, const char *name, const void *valu
 /* The size in bytes of the global variable name, or -ENOENT. */
 int bsdk_obj_global_size(const struct bsdk_obj *obj, const char *name);
 
+/* How many instructions of the object refer to the global variable name (load its address),
+ * or -ENOENT. 0 for a knob in .rodata means the compiler folded its value into the code: it
+ * was declared `const`, not `const volatile`, and setting it changes nothing. */
+int bsdk_obj_global_readers(const struct bsdk_obj *obj, const char *name);
+
 /* A pointer to the global variable name, its size in *size (may be NULL): how user space reads
  * the program's counters without a system call (loader/ext/globals.c).
  *
@@ -245,6 +250,7 @@ struct bsdk_global_info {
 	uint32_t size;
 	uint32_t btf_type_id;  /* its type in bsdk_obj_btf() (qualifiers included) */
 	bool is_static;        /* `static`: not visible to other objects, names may repeat */
+	bool is_volatile;      /* declared volatile, as a `const volatile` knob is */
 };
 
 /* Fill *info with variable i (0, 1, ...) of the global data map map, in the order of their

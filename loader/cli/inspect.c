@@ -180,6 +180,22 @@ static int core_warnings(const struct bsdk_prog *prog, struct warnings *w)
 	return 0;
 }
 
+/* A knob declared `const`: clang folds its value into the code, so no
+ * instruction reads the variable and --set or a skeleton change nothing. */
+static int knob_warnings(const struct bsdk_obj *obj, struct warnings *w)
+{
+	const struct bsdk_map *map = bsdk_obj_map_find(obj, ".rodata");
+	struct bsdk_global_info info;
+
+	for (size_t i = 0; map && bsdk_map_global_var(map, i, &info) == 0; i++)
+		if (!info.is_static && !info.is_volatile &&
+		    bsdk_obj_global_readers(obj, info.name) == 0 &&
+		    warn_add(w, "global '%s' in .rodata: no instruction reads it, so --set and a skeleton change nothing: the compiler folded a `const` into the code; declare it `const volatile`",
+			     info.name))
+			return -1;
+	return 0;
+}
+
 static int collect_warnings(const struct bsdk_obj *obj, struct warnings *w)
 {
 	const char *license = bsdk_obj_license(obj);
@@ -192,6 +208,8 @@ static int collect_warnings(const struct bsdk_obj *obj, struct warnings *w)
 
 	if (!license[0] &&
 	    warn_add(w, "no license: add char LICENSE[] SEC(\"license\") = \"GPL\"; without one the kernel refuses GPL-only helpers such as bpf_perf_event_output()"))
+		return -1;
+	if (knob_warnings(obj, w))
 		return -1;
 
 	while ((prog = bsdk_obj_prog_next(obj, prog))) {

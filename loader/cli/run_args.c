@@ -139,7 +139,9 @@ const char run_usage[] =
 "        must fit into it, and is stored in the host's byte order, which is\n"
 "        the BPF program's. This is how a `const volatile` knob of the\n"
 "        program is configured: the verifier sees the value as a constant.\n"
-"        Repeat for several variables.\n"
+"        A variable no instruction reads is refused (a plain `const` knob,\n"
+"        whose value the compiler folded into the code). Repeat for several\n"
+"        variables.\n"
 "\n"
 "    -c, --count N\n"
 "        Stop after printing N records (N >= 1).\n"
@@ -602,6 +604,18 @@ int run_parse_args(int argc, char **argv, struct run_args *a)
 
 /* ---- configure: --set ---- */
 
+/* Whether the global variable name lives in .rodata: a knob. */
+static bool in_rodata(const struct bsdk_obj *obj, const char *name)
+{
+	const struct bsdk_map *map = bsdk_obj_map_find(obj, ".rodata");
+	struct bsdk_global_info info;
+
+	for (size_t i = 0; map && bsdk_map_global_var(map, i, &info) == 0; i++)
+		if (strcmp(info.name, name) == 0)
+			return true;
+	return false;
+}
+
 int run_apply_set(struct bsdk_obj *obj, const char *arg)
 {
 	const char *eq = strchr(arg, '=');
@@ -623,6 +637,12 @@ int run_apply_set(struct bsdk_obj *obj, const char *arg)
 	if (size < 0) {
 		cli_error("--set %s: '%s' has no global variable '%s' in .rodata, .data or .bss",
 			  name, bsdk_obj_name(obj), name);
+		return EXIT_USAGE;
+	}
+	if (bsdk_obj_global_readers(obj, name) == 0) {
+		cli_error("--set %s: no instruction reads '%s', so setting it changes nothing%s",
+			  name, name, in_rodata(obj, name) ?
+			  ": the compiler folded a `const` into the code; declare it `const volatile`" : "");
 		return EXIT_USAGE;
 	}
 	if (size != 1 && size != 2 && size != 4 && size != 8) {

@@ -132,5 +132,23 @@ int bsdk_map_global_var(const struct bsdk_map *map, size_t i, struct bsdk_global
 	info->size = vi->size;
 	info->btf_type_id = var->type;
 	info->is_static = ((const struct btf_var *)(var + 1))->linkage == BTF_VAR_STATIC;
+	info->is_volatile = false;
+	/* the qualifiers in front of the type, in any order, an array's on
+	 * its elements; the walk is bounded, since nothing checked the chain
+	 * for loops */
+	const struct btf_type *t = btf_type_by_id(btf, var->type);
+
+	for (int hops = 0; t && hops < 32; hops++) {
+		int kind = btf_kind(t);
+
+		if (kind == BTF_KIND_ARRAY) {
+			t = btf_type_by_id(btf, ((const struct btf_array *)(t + 1))->type);
+			continue;
+		}
+		if (kind != BTF_KIND_CONST && kind != BTF_KIND_VOLATILE && kind != BTF_KIND_RESTRICT)
+			break;
+		info->is_volatile |= kind == BTF_KIND_VOLATILE;
+		t = btf_type_by_id(btf, t->type);
+	}
 	return 0;
 }

@@ -53,6 +53,29 @@ int bsdk_obj_global_size(const struct bsdk_obj *obj, const char *name)
 	return sym->st_size > INT32_MAX ? fail(E2BIG) : (int)sym->st_size;
 }
 
+int bsdk_obj_global_readers(const struct bsdk_obj *obj, const char *name)
+{
+	struct bsdk_map *map;
+	const GElf_Sym *sym = obj_global_find(obj, name, &map);
+	size_t m;
+	int n = 0;
+
+	if (!sym)
+		return fail(ENOENT);
+	m = (size_t)(map - obj->maps);
+	/* a read of a member loads the variable's address, or one inside it */
+	for (size_t sec = 0; obj->relos && sec < obj->file.nsecs; sec++)
+		for (size_t i = 0; i < obj->nrelos[sec]; i++) {
+			const struct relo *r = &obj->relos[sec][i];
+
+			n += r->kind == BSDK_RELO_DATA && r->map == m &&
+			     r->offset >= sym->st_value &&
+			     (r->offset < sym->st_value + sym->st_size ||
+			      (sym->st_size == 0 && r->offset == sym->st_value));
+		}
+	return n;
+}
+
 void *bsdk_map_global_data(const struct bsdk_map *map, size_t *size)
 {
 	if (!map->is_global_data)

@@ -225,3 +225,16 @@ expect_one_error() {
 	assert_line --index $((${#lines[@]} - 1)) --regexp "^  fix: instruction [0-9]+ is an indirect call \(callx, opcode 0x8d\), which clang writes for helper calls in an object built without optimisation \(-O0\): build with -O2$"
 	expect_eq "$(grep -c '^error:' <<<"$output")" 1 "error: lines"
 }
+
+@test "errors: a knob declared const, not const volatile: inspect warns, --set on it is an error" {
+	run_bpfsdk inspect "$OBJS/mistake_const_knob.bpf.o"
+	assert_success
+	assert_line "  global 'target_tgid' in .rodata: no instruction reads it, so --set and a skeleton change nothing: the compiler folded a \`const\` into the code; declare it \`const volatile\`"
+	refute_output --partial "global 'min_tgid'"
+	run_bpfsdk run --set target_tgid=1 --duration 0.5 "$OBJS/mistake_const_knob.bpf.o"
+	expect_eq "$status" 2 "exit status"
+	expect_eq "$output" "error: --set target_tgid: no instruction reads 'target_tgid', so setting it changes nothing: the compiler folded a \`const\` into the code; declare it \`const volatile\`" "output"
+	# the const volatile knob beside it takes --set
+	run_bpfsdk run --set min_tgid=1 --duration 0.5 "$OBJS/mistake_const_knob.bpf.o"
+	expect_eq "$status" 0 "exit status of --set min_tgid=1"
+}
