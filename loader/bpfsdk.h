@@ -621,6 +621,11 @@ bool bsdk_obj_gpl_compatible(const struct bsdk_obj *obj);
 const char *bsdk_map_name(const struct bsdk_map *map);
 /* enum bpf_map_type */
 int bsdk_map_type(const struct bsdk_map *map);
+/* "Did you mean": of count names, the one closest to word, a likely typo of it (at most a third
+ * of word's letters inserted, deleted, replaced or swapped; one for a short word), or NULL when
+ * none is that close. word itself is never returned. For messages about a name not found. */
+const char *bsdk_name_closest(const char *word, const char *const *names, size_t count);
+
 /* The name of a map type (enum bpf_map_type) as bpftool spells it: "hash", "ringbuf", ...;
  * NULL for a number it does not know. Static. */
 const char *bsdk_map_type_name(int type);

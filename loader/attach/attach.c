@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <dirent.h>
 #include <sys/ioctl.h>
 #include <sys/vfs.h>
 #include <linux/magic.h>
@@ -72,6 +73,78 @@ static int bind_perf_event(struct bsdk_prog *prog, struct bsdk_link *link, int p
 	return 0;
 }
 
+/* Of the categories under events that have the event name, the one
+ * closest to cat, into out (NAME_MAX + 1 bytes); 0 or -ENOENT. */
+static int category_suggest(const char *events, const char *cat, const char *name, char *out)
+{
+	char path[PATH_MAX], (*cands)[NAME_MAX + 1] = NULL;
+	const char **names = NULL;
+	const char *near;
+	size_t n = 0, cap = 0;
+	struct dirent *e;
+	DIR *d = opendir(events);
+	int err = -ENOENT;
+
+	while (d && (e = readdir(d))) {
+		int len = snprintf(path, sizeof(path), "%s/%s/%s", events, e->d_name, name);
+
+		if (e->d_name[0] == '.' || len < 0 || (size_t)len >= sizeof(path) || access(path, F_OK))
+			continue;
+		if (n == cap) {
+			void *c = realloc(cands, (cap = cap ? 2 * cap : 16) * sizeof(*cands));
+
+			if (!c)
+				break;
+			cands = c;
+		}
+		snprintf(cands[n++], NAME_MAX + 1, "%s", e->d_name);
+	}
+	if (d)
+		closedir(d);
+	names = n ? calloc(n, sizeof(*names)) : NULL;
+	for (size_t i = 0; names && i < n; i++)
+		names[i] = cands[i];
+	near = names ? bsdk_name_closest(cat, names, n) : NULL;
+	if (near) {
+		snprintf(out, NAME_MAX + 1, "%s", near);
+		err = 0;
+	}
+	free(names);
+	free(cands);
+	return err;
+}
+
+int tracepoint_suggest(const char *target, char *out, size_t size)
+{
+	const char *slash = strchr(target, '/'), *root = NULL;
+	char dir[PATH_MAX], cat[NAME_MAX + 1], name[NAME_MAX + 1], near[NAME_MAX + 1];
+
+	for (size_t i = 0; i < ARRAY_SIZE(tracefs_roots) && !root; i++) {
+		snprintf(dir, sizeof(dir), "%s/events", tracefs_roots[i]);
+		root = access(dir, F_OK) == 0 ? tracefs_roots[i] : NULL;
+	}
+	if (!root || !slash || (size_t)(slash - target) > NAME_MAX || strlen(slash + 1) > NAME_MAX)
+		return -ENOENT;
+	snprintf(cat, sizeof(cat), "%.*s", (int)(slash - target), target);
+	snprintf(name, sizeof(name), "%s", slash + 1);
+	snprintf(dir, sizeof(dir), "%s/events/%s", root, cat);
+	if (access(dir, F_OK)) {	/* the category is the typo */
+		snprintf(dir, sizeof(dir), "%s/events", root);
+		if (category_suggest(dir, cat, name, near) == 0) {
+			snprintf(out, size, "%s/%s", near, name);
+			return 0;
+		}
+		if (name_closest_in_dir(dir, cat, near, sizeof(near)))
+			return -ENOENT;
+		memcpy(cat, near, sizeof(cat));
+		snprintf(dir, sizeof(dir), "%s/events/%s", root, cat);
+	}
+	if (name_closest_in_dir(dir, name, near, sizeof(near)))
+		return -ENOENT;
+	snprintf(out, size, "%s/%s", cat, near);
+	return 0;
+}
+
 int attach_tracepoint(struct bsdk_prog *prog, struct bsdk_link *link)
 {
 	struct perf_event_attr attr;
@@ -98,9 +171,15 @@ int attach_tracepoint(struct bsdk_prog *prog, struct bsdk_link *link)
 	if (err && !tracefs_mounted())
 		return log_fail(BSDK_ENOPROBE, "program '%s': tracefs is not mounted (mount -t tracefs tracefs /sys/kernel/tracing)",
 				prog->fn.name);
-	if (err)
+	if (err) {
+		char near[2 * NAME_MAX + 2];
+
+		if (tracepoint_suggest(prog->target, near, sizeof(near)) == 0)
+			return log_fail(BSDK_ENOPROBE, "program '%s': tracepoint '%s' does not exist on this kernel; did you mean '%s'?",
+					prog->fn.name, prog->target, near);
 		return log_fail(BSDK_ENOPROBE, "program '%s': tracepoint '%s' does not exist on this kernel (see %s/events)",
 				prog->fn.name, prog->target, tracefs_roots[0]);
+	}
 
 	attr = (struct perf_event_attr){ .type = PERF_TYPE_TRACEPOINT,
 		.size = sizeof(attr), .config = (uint64_t)id };

@@ -11,6 +11,9 @@
 
 /* ---- attach.c */
 int attach_tracepoint(struct bsdk_prog *prog, struct bsdk_link *link);
+/* "Did you mean": the tracepoint CAT/NAME that exists and is closest to
+ * target (its category first, then its name), into out; 0, or -ENOENT. */
+int tracepoint_suggest(const char *target, char *out, size_t size);
 int attach_raw_tracepoint(struct bsdk_prog *prog, struct bsdk_link *link);
 int attach_kprobe(struct bsdk_prog *prog, struct bsdk_link *link);
 int attach_ksyscall(struct bsdk_prog *prog, struct bsdk_link *link);

@@ -246,6 +246,14 @@ int sampling_attach(struct bsdk_obj *obj, unsigned int freq);
 /* "perf_event_array" for BPF_MAP_TYPE_PERF_EVENT_ARRAY; NULL if unknown. */
 const char *bpf_map_type_str(int type);
 
+/* ---- suggest.c: what the object has, for an option naming what it lacks.
+ * Each writes into buf (and returns it) the text to append to the error:
+ * "; did you mean 'NEAR'?" when a name is close, "" when none is; for maps
+ * also " (its maps: A, B)". */
+const char *cli_map_hint(const struct bsdk_obj *obj, const char *name, char *buf, size_t size);
+const char *cli_global_hint(const struct bsdk_obj *obj, const char *name, char *buf, size_t size);
+const char *cli_type_hint(const struct bsdk_obj *obj, const char *name, char *buf, size_t size);
+
 /* "bpf_perf_event_output" for 25 (enum bpf_func_id), as far as the UAPI
  * header this is built against knows; NULL otherwise. */
 const char *bpf_helper_str(int id);

@@ -118,7 +118,10 @@ int decode_check_types(const struct bsdk_obj *obj, const struct decode_cfg *cfg)
 		if (eq) {
 			snprintf(map, sizeof(map), "%.*s", (int)(eq - t), t);
 			if (!bsdk_obj_map_find(obj, map)) {
-				cli_error("--type %s: '%s' has no map '%s'", t, bsdk_obj_name(obj), map);
+				char hint[512];
+
+				cli_error("--type %s: '%s' has no map '%s'%s", t, bsdk_obj_name(obj), map,
+					  cli_map_hint(obj, map, hint, sizeof(hint)));
 				ret = EXIT_USAGE;
 				break;
 			}
@@ -131,7 +134,10 @@ int decode_check_types(const struct bsdk_obj *obj, const struct decode_cfg *cfg)
 		}
 		err = bsdk_records_find(r, name, &rt);
 		if (err == -ENOENT) {
-			cli_error("--type %s: '%s' has no type '%s'", t, bsdk_obj_name(obj), name);
+			char hint[256];
+
+			cli_error("--type %s: '%s' has no type '%s'%s", t, bsdk_obj_name(obj), name,
+				  cli_type_hint(obj, name, hint, sizeof(hint)));
 			ret = EXIT_USAGE;
 		} else if (err) {
 			cli_error("--type %s: %s", t, bsdk_strerror(err));

@@ -205,9 +205,12 @@ int mapviews_new(const struct bsdk_obj *obj, const struct mapview_cfg *cfg,
 		for (char *name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
 			map = bsdk_obj_map_find(obj, name);
 			if (!map || !viewable_type(bsdk_map_type(map))) {
+				char hint[512];
+
 				if (!map)
-					cli_error("--maps %s: '%s' has no map '%s'", cfg->maps,
-						  bsdk_obj_name(obj), name);
+					cli_error("--maps %s: '%s' has no map '%s'%s", cfg->maps,
+						  bsdk_obj_name(obj), name,
+						  cli_map_hint(obj, name, hint, sizeof(hint)));
 				else
 					cli_error("--maps %s: map '%s' is a %s, not a hash or array map of results",
 						  cfg->maps, name, bpf_map_type_str(bsdk_map_type(map)));

@@ -635,8 +635,10 @@ int run_apply_set(struct bsdk_obj *obj, const char *arg)
 
 	size = bsdk_obj_global_size(obj, name);
 	if (size < 0) {
-		cli_error("--set %s: '%s' has no global variable '%s' in .rodata, .data or .bss",
-			  name, bsdk_obj_name(obj), name);
+		char hint[256];
+
+		cli_error("--set %s: '%s' has no global variable '%s' in .rodata, .data or .bss%s",
+			  name, bsdk_obj_name(obj), name, cli_global_hint(obj, name, hint, sizeof(hint)));
 		return EXIT_USAGE;
 	}
 	if (bsdk_obj_global_readers(obj, name) == 0) {

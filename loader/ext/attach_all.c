@@ -87,7 +87,13 @@ int bsdk_prog_attach_check(struct bsdk_prog *prog, char *why, size_t size)
 		return fail(BSDK_ENOPROBE);
 	}
 	if (k->method == ATTACH_TRACEPOINT && tracepoint_missing(prog->target)) {
-		snprintf(why, size, "tracepoint '%s' does not exist on this kernel", prog->target);
+		char near[512];
+
+		if (tracepoint_suggest(prog->target, near, sizeof(near)) == 0)
+			snprintf(why, size, "tracepoint '%s' does not exist on this kernel; did you mean '%s'?",
+				 prog->target, near);
+		else
+			snprintf(why, size, "tracepoint '%s' does not exist on this kernel", prog->target);
 		return fail(BSDK_ENOPROBE);
 	}
 	if (k->btf_prefix) {

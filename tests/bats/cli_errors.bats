@@ -238,3 +238,26 @@ expect_one_error() {
 	run_bpfsdk run --set min_tgid=1 --duration 0.5 "$OBJS/mistake_const_knob.bpf.o"
 	expect_eq "$status" 0 "exit status of --set min_tgid=1"
 }
+
+# ---- names that do not exist: "did you mean"
+
+@test "errors: a typo in a tracepoint's category or name: left out, with the tracepoint meant" {
+	[ -d /sys/kernel/tracing/events/syscalls ] || [ -d /sys/kernel/debug/tracing/events/syscalls ] ||
+		skip "no syscalls tracepoints on this kernel"
+	run_bpfsdk run --duration 0.5 "$OBJS/mistake_tracepoint_typo.bpf.o"
+	expect_eq "$status" 0 "exit status"
+	assert_line "warning: '$OBJS/mistake_tracepoint_typo.bpf.o': program 'typo_category' (section 'tracepoint/syscall/sys_enter_getppid'): left out: tracepoint 'syscall/sys_enter_getppid' does not exist on this kernel; did you mean 'syscalls/sys_enter_getppid'?"
+	assert_line "warning: '$OBJS/mistake_tracepoint_typo.bpf.o': program 'typo_name' (section 'tracepoint/syscalls/sys_enter_getppdi'): left out: tracepoint 'syscalls/sys_enter_getppdi' does not exist on this kernel; did you mean 'syscalls/sys_enter_getppid'?"
+}
+
+@test "errors: --maps, --set and --type names the object lacks: did you mean, and the maps there are" {
+	run_bpfsdk run --duration 0.5 --maps call "$OBJS/cli_btfmaps.bpf.o"
+	expect_eq "$status" 2 "exit status of --maps call"
+	expect_eq "$output" "error: --maps call: '$OBJS/cli_btfmaps.bpf.o' has no map 'call'; did you mean 'calls'? (its maps: .rodata, calls, events)" "--maps"
+	run_bpfsdk run --duration 0.5 --set target_pi=1 "$OBJS/cli_globals.bpf.o"
+	expect_eq "$status" 2 "exit status of --set"
+	expect_eq "$output" "error: --set target_pi: '$OBJS/cli_globals.bpf.o' has no global variable 'target_pi' in .rodata, .data or .bss; did you mean 'target_pid'?" "--set"
+	run_bpfsdk run --duration 0.5 --format json --type trace_output_evnt "$OBJS/../trace_output.bpf.o"
+	expect_eq "$status" 2 "exit status of --type"
+	assert_line --partial "has no type 'trace_output_evnt'; did you mean 'trace_output_event'?"
+}

@@ -211,7 +211,7 @@ check_events() {
 	expect_eq "$output" "error: --type nope: '$LIBBPF_OBJ' has no type 'nope'" "message"
 	run "$BPFSDK" run --format json --type nomap=event "$LIBBPF_OBJ"
 	expect_eq "$status" 2 "exit status"
-	expect_eq "$output" "error: --type nomap=event: '$LIBBPF_OBJ' has no map 'nomap'" "message"
+	expect_eq "$output" "error: --type nomap=event: '$LIBBPF_OBJ' has no map 'nomap' (its maps: .rodata, events, .bss)" "message"
 }
 
 @test "opensnoop's records as JSON: the unique path and the pid that opened it" {

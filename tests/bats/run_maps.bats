@@ -106,7 +106,7 @@ row() {
 
 	run "$BPFSDK" run --maps nope "$OBJ"
 	expect_eq "$status" 2 "exit status for an unknown map"
-	expect_eq "$output" "error: --maps nope: '$OBJ' has no map 'nope'" "message"
+	expect_eq "$output" "error: --maps nope: '$OBJ' has no map 'nope' (its maps: .rodata, latency_us, counts)" "message"
 	run "$BPFSDK" run --maps events "$OBJS/cli_tracepoint.bpf.o"
 	expect_eq "$status" 2 "exit status for a perf map"
 	expect_eq "$output" "error: --maps events: map 'events' is a perf_event_array, not a hash or array map of results" "message"
