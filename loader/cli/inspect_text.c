@@ -4,6 +4,7 @@
  * maps and externs in tables, then each program's relocations, CO-RE
  * relocations and helpers, then the warnings.
  */
+#include <errno.h>
 #include <stdio.h>
 
 #include "bpfsdk.h"
@@ -52,7 +53,7 @@ static int print_records(const struct bsdk_obj *obj)
 	struct table *t = table_new(headers, 3, "lll");
 	int ret = -1;
 
-	if (!t)
+	if (!t || !r)
 		goto out;
 	while ((map = bsdk_obj_map_next(obj, map))) {
 		struct bsdk_record_type rt = { 0 };
@@ -60,7 +61,8 @@ static int print_records(const struct bsdk_obj *obj)
 
 		if (!inspect_streams(map))
 			continue;
-		inspect_record(obj, r, map, &rt, src, sizeof(src));
+		if (inspect_record(obj, r, map, &rt, src, sizeof(src)) == -ENOMEM)
+			goto out;
 		if (!table_cell(t, "%s", bsdk_map_name(map)) ||
 		    !table_cell(t, "%s", rt.btf ? rt.name : "-") ||
 		    !table_cell(t, "%s", text_printable(src, clean, sizeof(clean))))

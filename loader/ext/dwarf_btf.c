@@ -120,9 +120,11 @@ static int unsupported(const struct conv *c, Dwarf_Die *die, const char *what)
 {
 	const char *name = dwarf_diename(die);
 
-	return log_fail(EOPNOTSUPP, "'%s': DWARF type %s%s%s at offset %#llx: %s", c->obj,
-			name ? "'" : "", name ? name : "", name ? "'" : "",
-			(unsigned long long)dwarf_dieoffset(die), what);
+	/* a warning: the caller goes on without the type (hex, or another rule) */
+	log_warn("'%s': DWARF type %s%s%s at offset %#llx: %s: not converted to BTF", c->obj,
+		 name ? "'" : "", name ? name : "", name ? "'" : "",
+		 (unsigned long long)dwarf_dieoffset(die), what);
+	return fail(EOPNOTSUPP);
 }
 
 static int udata(Dwarf_Die *die, unsigned int at, Dwarf_Word *v)

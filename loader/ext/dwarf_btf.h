@@ -13,7 +13,7 @@ struct btf;
 /* A BTF of its own holding type (a DIE of a DWARF type: struct, union, enum, base type,
  * typedef, array) and what it is made of; the type's ID goes to *id. Qualifiers are dropped
  * and every pointer points to void. NULL with errno (EOPNOTSUPP: a construct BTF cannot take,
- * logged naming obj and the DIE; ENOMEM). */
+ * a warning naming obj and the DIE; ENOMEM). */
 struct btf *dwarf_type_to_btf(Dwarf_Die *type, const char *obj, uint32_t *id);
 
 #endif /* BPFSDK_DWARF_BTF_H */

@@ -66,7 +66,7 @@ struct map_rec {
 struct bsdk_records {
 	const struct bsdk_obj *obj;
 	Dwarf *dw;		/* NULL: no DWARF */
-	struct found *found;
+	struct found **found;	/* each its own allocation: callers keep pointers */
 	size_t nfound;
 	struct map_rec *maps;	/* by map index */
 	char **core_roots;	/* essential names of the kernel types CO-RE reaches */
@@ -535,25 +535,36 @@ static int collect_core_roots(struct bsdk_records *r)
 	return err;
 }
 
+/* A new found entry, kept in r (its address stays: r->found holds pointers). */
+static struct found *found_add(struct bsdk_records *r, Dwarf_Off off, const char *name,
+			       uint64_t size)
+{
+	struct found **grown = realloc(r->found, (r->nfound + 1) * sizeof(*grown));
+	struct found *f;
+
+	if (!grown)
+		return fail_ptr(ENOMEM);
+	r->found = grown;
+	f = calloc(1, sizeof(*f));
+	if (!f || !(f->name = strdup(name))) {
+		free(f);
+		return fail_ptr(ENOMEM);
+	}
+	f->off = off;
+	f->size = size;
+	r->found[r->nfound++] = f;
+	return f;
+}
+
 /* The found entry of DWARF type t, converted to BTF on first use. */
 static struct found *found_of(struct bsdk_records *r, Dwarf_Die *t)
 {
 	Dwarf_Off off = dwarf_dieoffset(t);
-	struct found *f;
 
 	for (size_t i = 0; i < r->nfound; i++)
-		if (r->found[i].off == off)
-			return &r->found[i];
-	f = realloc(r->found, (r->nfound + 1) * sizeof(*f));
-	if (!f)
-		return fail_ptr(ENOMEM);
-	r->found = f;
-	f = &f[r->nfound];
-	*f = (struct found){ .off = off, .size = type_size(t), .name = strdup(type_name(t)) };
-	if (!f->name)
-		return fail_ptr(ENOMEM);
-	r->nfound++;
-	return f;
+		if (r->found[i]->off == off)
+			return r->found[i];
+	return found_add(r, off, type_name(t), type_size(t));
 }
 
 static int convert(struct bsdk_records *r, struct found *f)
@@ -730,8 +741,9 @@ void bsdk_records_free(struct bsdk_records *r)
 	if (!r)
 		return;
 	for (size_t i = 0; i < r->nfound; i++) {
-		free(r->found[i].name);
-		btf_free(r->found[i].own);
+		free(r->found[i]->name);
+		btf_free(r->found[i]->own);
+		free(r->found[i]);
 	}
 	for (size_t i = 0; i < r->obj->nmaps; i++) {
 		free(r->maps[i].cands);
@@ -873,18 +885,15 @@ static int btf_by_size(struct bsdk_records *r, struct by_size *b)
 		one = i;
 	}
 	if (b->n == 1) {
-		struct found *f = realloc(r->found, (r->nfound + 1) * sizeof(*f));
+		uint64_t size = 0;
+		struct found *f;
 
+		btf_type_size(btf, one, &size);
+		f = found_add(r, (Dwarf_Off)-1, btf_name(btf, btf_type_by_id(btf, one)), size);
 		if (!f)
 			return -ENOMEM;
-		r->found = f;
-		f = &f[r->nfound];
-		*f = (struct found){ .off = (Dwarf_Off)-1, .name = strdup(btf_name(btf, btf_type_by_id(btf, one))),
-				     .id = one, .converted = true };
-		if (!f->name)
-			return -ENOMEM;
-		btf_type_size(btf, one, &f->size);
-		r->nfound++;
+		f->id = one;
+		f->converted = true;
 		b->one = f;
 	}
 	return 0;

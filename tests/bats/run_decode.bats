@@ -153,6 +153,29 @@ check_events() {
 	[[ "$line" == *" true "*" /bin/true one two" ]] || fail "text: $line"
 }
 
+@test "two programs send two structs into one map: hex, one line naming both, inspect says so; --type chooses" {
+	obj="$OBJS/decode_ambiguous.bpf.o"
+	start_trigger getpgid 1 3001 getppid 1
+	start_run --set target_pid="$TRIGGER_PID" --format json --count 2 "$obj"
+	go
+	wait_run
+	expect_eq "$RUN_STATUS" 0 "exit status"
+	expect_eq "$(jq -r 'has("@hex")' "$OUT" | sort -u)" true "hex records"
+	expect_eq "$(grep -c '^hint: ' "$ERR")" 1 "hint lines"
+	grep -q "^hint: map 'events': the programs send records of several structs (pgid_event, ppid_event): printed as hex; --type events=NAME chooses one" "$ERR" ||
+		fail "no hint naming the candidates"
+	run "$BPFSDK" inspect --json "$obj"
+	expect_eq "$status" 0 "inspect's exit status"
+	expect_eq "$(jq -c '.maps[] | select(.name == "events") | .record | [.type, .source, .candidates]' <<<"$output")" \
+		'[null,"ambiguous","pgid_event, ppid_event"]' "inspect's record"
+
+	start_trigger getpgid 1 3002
+	start_run --set target_pid="$TRIGGER_PID" --format json --count 1 --type events=pgid_event "$obj"
+	go
+	wait_run
+	expect_eq "$(jq -r '"\(.pid) \(.arg)"' "$OUT")" "$TRIGGER_PID 3002" "decoded by --type"
+}
+
 @test "--type event and --type events=event decode the same records" {
 	build_libbpf_object
 	for t in event events=event; do

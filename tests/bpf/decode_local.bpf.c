@@ -9,12 +9,8 @@
  * struct event, found in DWARF, and that with the DWARF stripped it prints
  * hex rather than struct sched_info.
  */
-#include <linux/bpf.h>
-#include <linux/types.h>
-#include <bpf/bpf_helpers.h>
+#include "decode_common.h"
 #include <bpf/bpf_core_read.h>
-
-char LICENSE[] SEC("license") = "GPL";
 
 /* The kernel's types, as vmlinux.h would give them: only the members read
  * need to exist in the running kernel; the rest only shape .BTF. */
@@ -36,20 +32,6 @@ struct event {
 	__u32 tgid;
 	char comm[16];
 	__u64 arg;
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(__u32));
-} events SEC(".maps");
-
-const volatile __u32 target_pid = 0;
-
-struct sys_enter {
-	__u64 common;
-	long id;
-	unsigned long args[6];
 };
 
 SEC("tracepoint/syscalls/sys_enter_getpgid")

@@ -6,11 +6,8 @@
  * sent, is there to show that the type comes from the call, not from the
  * size. tests/bats/run_decode.bats opens a unique path and reads it back.
  */
-#include <linux/bpf.h>
-#include <linux/types.h>
-#include <bpf/bpf_helpers.h>
-
-char LICENSE[] SEC("license") = "GPL";
+#define DECODE_NO_EVENTS
+#include "decode_common.h"
 
 #define NAME_LEN 64
 
@@ -31,14 +28,6 @@ struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 64 * 1024);
 } opens SEC(".maps");
-
-const volatile __u32 target_pid = 0;
-
-struct sys_enter {
-	__u64 common;
-	long id;
-	unsigned long args[6];
-};
 
 static __always_inline int fill(struct open_event *e, struct sys_enter *ctx)
 {
