@@ -66,7 +66,7 @@ run_worker_and_stop() {
 	echo "--- stdout"; cat "$OUT"; echo "--- stderr"; cat "$ERR"
 }
 
-@test "syscall_latency puts five 20 ms sleeps of a known pid in the 16-32 ms bucket" {
+@test "syscall_latency puts five 20 ms sleeps of a known pid in the 16-32 ms bucket or above" {
 	start_worker 'for _ in range(5): time.sleep(0.02)'
 	start_tracer --syscall clock_nanosleep --pid "$WORKER"
 	run_worker_and_stop
@@ -74,12 +74,16 @@ run_worker_and_stop() {
 
 	assert_equal "$(grep '^clock_nanosleep:' "$OUT")" \
 		"clock_nanosleep: 5 calls, 0 errors, 0 lost"
-	# One row, the 16384..32767 us bucket, with all five calls and the
-	# full-width bar.
+	# A 20 ms sleep never ends early: every call is in the 16384..32767 us
+	# bucket or, on a loaded machine or under qemu's emulation, a later one;
+	# the rows add up to the five calls.
 	rows=$(grep -- ' -> ' "$OUT" | tr -s ' ')
-	assert_equal "$rows" " 16384 -> 32767 : 5 |****************************************|"
-	grep -Eq '^p50 2[0-9.]+ ms, p90 [0-9.]+ ms, p99 [0-9.]+ ms, max [0-9.]+ ms$' "$OUT" ||
-		fail "no 'p50 2x ms, ... max x ms' line"
+	awk '$1 < 16384 { bad = 1 } { n += $5 } END { exit bad || n != 5 }' <<<"$rows" ||
+		fail "not five calls from the 16384 us bucket on: $rows"
+	grep -Eq '^p50 [0-9.]+ ms, p90 [0-9.]+ ms, p99 [0-9.]+ ms, max [0-9.]+ ms$' "$OUT" ||
+		fail "no 'p50 x ms, ... max x ms' line"
+	p50=$(sed -n 's/^p50 \([0-9.]*\) ms,.*/\1/p' "$OUT")
+	awk -v p="$p50" 'BEGIN { exit !(p >= 20) }' || fail "p50 $p50 ms: below the 20 ms slept"
 }
 
 @test "syscall_latency counts every read of a known pid, and its errors" {
