@@ -117,6 +117,18 @@ static void json_prog(struct json *j, const struct bsdk_prog *prog,
 	json_uint(j, bsdk_prog_line_info_count(prog));
 	json_key(j, "license");
 	json_string(j, license);
+	/* its twins: bpfsdk run attaches one kind of the group */
+	if (bsdk_prog_twin_next(prog, NULL)) {
+		const struct bsdk_prog *t = NULL;
+
+		json_key(j, "twin_rank");
+		json_uint(j, (uint64_t)bsdk_prog_twin_rank(prog));
+		json_key(j, "twins");
+		json_array_begin(j);
+		while ((t = bsdk_prog_twin_next(prog, t)))
+			json_string(j, bsdk_prog_name(t));
+		json_array_end(j);
+	}
 
 	json_relos(j, prog);
 	json_core_relos(j, prog);

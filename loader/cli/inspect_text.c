@@ -219,6 +219,57 @@ static int print_prog_details(const struct bsdk_prog *prog)
 	return 0;
 }
 
+/* Whether q is in prog's group of twins. */
+static bool twin_of(const struct bsdk_prog *prog, const struct bsdk_prog *q)
+{
+	const struct bsdk_prog *t = NULL;
+
+	while ((t = bsdk_prog_twin_next(prog, t)))
+		if (t == q)
+			return true;
+	return false;
+}
+
+/* The groups of twins, one line each, best kind first ("a > b"; programs
+ * of one kind "a + b"): what `bpfsdk run` attaches one kind of. */
+static void print_twins(const struct bsdk_obj *obj)
+{
+	const struct bsdk_prog *prog = NULL, *q;
+	size_t ngroups = 0;
+
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass && ngroups)
+			printf("\ntwins: %zu group%s (bpfsdk run attaches the first kind this kernel takes; --all-twins all)\n",
+			       ngroups, ngroups == 1 ? "" : "s");
+		while ((prog = bsdk_obj_prog_next(obj, prog))) {
+			bool later = false;
+			int last = -1;
+
+			if (!bsdk_prog_twin_next(prog, NULL))
+				continue;
+			for (q = bsdk_obj_prog_next(obj, NULL); q != prog && !later; q = bsdk_obj_prog_next(obj, q))
+				later = twin_of(prog, q);
+			if (later)
+				continue;	/* its group was listed with an earlier member */
+			if (!pass) {
+				ngroups++;
+				continue;
+			}
+			printf(" ");
+			for (int rank = 0; rank <= 2; rank++) {
+				for (q = bsdk_obj_prog_next(obj, NULL); q; q = bsdk_obj_prog_next(obj, q)) {
+					if ((q != prog && !twin_of(prog, q)) || bsdk_prog_twin_rank(q) != rank)
+						continue;
+					printf(" %s%s (%s)", last < 0 ? "" : last == rank ? "+ " : "> ",
+					       bsdk_prog_name(q), bsdk_prog_section(q));
+					last = rank;
+				}
+			}
+			printf("\n");
+		}
+	}
+}
+
 int inspect_print_text(const struct bsdk_obj *obj, const struct warnings *w)
 {
 	static const char *const prog_headers[] = {
@@ -276,6 +327,7 @@ int inspect_print_text(const struct bsdk_obj *obj, const struct warnings *w)
 	printf("\nprograms: %zu\n", table_rows(progs));
 	if (table_rows(progs) && table_print(progs, stdout, 2))
 		goto out;
+	print_twins(obj);
 	printf("\nmaps: %zu\n", table_rows(maps));
 	if (table_rows(maps) && table_print(maps, stdout, 2))
 		goto out;

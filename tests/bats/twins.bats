@@ -159,3 +159,20 @@ entries() {
 	assert_line "error: map 'zero_arr': the kernel refused to create it (array, key 4, value 8, max_entries 0): Invalid argument"
 	assert_line "  max_entries is 0: give the map a size (__uint(max_entries, N)), or set it before load (bsdk_map_set_max_entries()) when the tool sizes it"
 }
+
+@test "inspect: the groups of twins, best kind first, in text and JSON" {
+	run "$BPFSDK" inspect "$OBJS/twins_fn.bpf.o"
+	assert_success
+	assert_line "twins: 1 group (bpfsdk run attaches the first kind this kernel takes; --all-twins all)"
+	assert_line "  getpgid_fentry (fentry/__x64_sys_getpgid) > getpgid_ksyscall (ksyscall/getpgid) > getpgid_kprobe (kprobe/__x64_sys_getpgid)"
+	run "$BPFSDK" inspect --json "$OBJS/twins_tp.bpf.o"
+	assert_success
+	expect_eq "$(jq -c '[.programs[] | [.name, .twin_rank, .twins]]' <<<"$output")" \
+		'[["enter_btf",0,["enter_raw","enter_tp"]],["enter_raw",1,["enter_btf","enter_tp"]],["enter_tp",2,["enter_btf","enter_raw"]]]' "programs' twins"
+	# an object without twins says nothing of them
+	run "$BPFSDK" inspect "$OBJS/maps_zero.bpf.o"
+	assert_success
+	refute_line --regexp "^twins:"
+	run "$BPFSDK" inspect --json "$OBJS/maps_zero.bpf.o"
+	expect_eq "$(jq -c '[.programs[] | has("twins")]' <<<"$output")" '[false]' "twins keys"
+}
