@@ -66,7 +66,7 @@ count() {
 	can_attach
 	count 5 --no-program getpgid_fentry
 	expect_eq "$HITS" "1=5" "hits without fentry"
-	count 4 --no-program 'getpgid_[fk]s*'
+	count 4 --no-program getpgid_fentry --no-program 'getpgid_k[s]*'
 	expect_eq "$HITS" "2=4" "hits without fentry and ksyscall"
 }
 
