@@ -157,7 +157,7 @@ setup:
 
 # The headline sample, as the README's first command promises.
 run: setup
-	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory -s all
 	$(Q)$(BUILD)/bin/trace_output --duration 5
 
 clean:

@@ -246,8 +246,10 @@ static void run_summary(const struct run *r)
 				st->streams[i].map, (unsigned long long)s.corrupt,
 				(unsigned long long)s.corrupt_bytes);
 	}
-	fprintf(stderr, "received %llu, lost %llu\n",
-		(unsigned long long)st->printed, (unsigned long long)lost);
+	/* only where records stream: an object of result maps receives none */
+	if (st->nstreams)
+		fprintf(stderr, "received %llu, lost %llu\n",
+			(unsigned long long)st->printed, (unsigned long long)lost);
 }
 
 /* clean up: the metrics server, readers, then links, then maps and programs */

@@ -242,6 +242,9 @@ int run_poll_loop(struct run_state *st, double duration,
 	epfd = epoll_set_new(st);
 	if (epfd < 0)
 		return -1;
+	/* the views' ticks count from where the duration does */
+	if (st->interval_ms)
+		st->next_view = run_now_ms() + st->interval_ms;
 	while (!run_stop_signal && !st->done && !st->write_failed && !st->failed) {
 		int timeout = -1, n;
 
@@ -254,6 +257,14 @@ int run_poll_loop(struct run_state *st, double duration,
 		if (st->interval_ms) {
 			int64_t left = st->next_view - run_now_ms();
 
+			/* the run ends within a tenth of an interval: the table
+			 * printed at the end is this one, not one more after it
+			 * that would hold next to nothing */
+			if (left <= 0 && deadline >= 0 &&
+			    deadline - run_now_ms() <= st->interval_ms / 10) {
+				st->next_view = deadline + st->interval_ms;
+				left = st->next_view - run_now_ms();
+			}
 			if (left <= 0) {
 				if (mapviews_print(st->views, stdout)) {
 					ret = -1;

@@ -41,6 +41,24 @@ marked_docs() {
 	refute_output --partial "reached-2"
 }
 
+@test "doctest: an exact output fails on a line the document does not show, and ... stands for any lines" {
+	doc="$BATS_TEST_TMPDIR/exact.md"
+	printf '%s\n' '<!-- doctest: q -->' '```sh' 'echo building; echo "probe: 1"; echo "channel: perf"; echo "received 5"' '```' \
+		'<!-- doctest-output: q exact -->' '```' '...' 'probe: 7' 'received 9' '```' >"$doc"
+	run tests/doctest run "$doc"
+	assert_failure 1
+	assert_output --partial "an extra line"
+	printf '%s\n' '<!-- doctest: q -->' '```sh' 'echo building; echo "probe: 1"; echo "channel: perf"; echo "received 5"' '```' \
+		'<!-- doctest-output: q exact -->' '```' '...' 'probe: 7' 'channel: perf' 'received 9' '```' >"$doc"
+	run tests/doctest run "$doc"
+	assert_success
+	# without the leading ..., the first line is one the document does not show
+	printf '%s\n' '<!-- doctest: q -->' '```sh' 'echo building; echo "probe: 1"' '```' \
+		'<!-- doctest-output: q exact -->' '```' 'probe: 7' '```' >"$doc"
+	run tests/doctest run "$doc"
+	assert_failure 1
+}
+
 @test "doctest: numbers in the shown output match any number" {
 	doc="$BATS_TEST_TMPDIR/numbers.md"
 	printf '%s\n' '<!-- doctest: n -->' '```sh' 'echo "recv 12 events, 0x1f, c0660000"' '```' \

@@ -8,6 +8,7 @@
 # driver made.
 
 load cli_common
+bats_require_minimum_version 1.5.0
 
 setup() {
 	cli_setup
@@ -98,6 +99,13 @@ row() {
 	# each chart holds one round only: the map was emptied after each
 	expect_eq "$(awk '$2 == "->" && $5 > 0 { print $1 ":" $5 }' "$OUT" | tr '\n' ' ')" \
 		"512:2 4096:3 2:1 " "the rounds' slots, in order"
+}
+
+@test "--interval 1 --duration 3: three tables, no nearly empty fourth at the end; no received/lost line" {
+	run --separate-stderr "$BPFSDK" run --interval 1 --duration 3 --clear --maps hist "$OBJS/../runqlat.bpf.o"
+	expect_eq "$status" 0 "exit status"
+	expect_eq "$(grep -c '^hist:$' <<<"$output")" 3 "tables"
+	[[ $stderr != *received* ]] || fail "a received/lost line for an object whose maps stream nothing: $stderr"
 }
 
 @test "--unit names the values; --maps refuses what is not a result map" {
