@@ -712,6 +712,23 @@ static int analyse(struct bsdk_records *r, size_t mi, struct map_rec *m)
 	return 0;
 }
 
+static bool has_debug_info(const struct bsdk_obj *obj)
+{
+	for (size_t i = 0; i < obj->file.nsecs; i++)
+		if (obj->file.secs[i].name && strcmp(obj->file.secs[i].name, ".debug_info") == 0)
+			return true;
+	return false;
+}
+
+/* libdw calls this when an allocation fails deep inside it and cannot be
+ * returned from (its own handler prints "libdw: ..." and exits): say it as
+ * the one error line the process ends with. */
+__attribute__((noreturn)) static void records_oom(void)
+{
+	log_error("out of memory while reading DWARF");
+	exit(1);
+}
+
 struct bsdk_records *bsdk_records_new(const struct bsdk_obj *obj)
 {
 	struct bsdk_records *r = calloc(1, sizeof(*r));
@@ -726,8 +743,16 @@ struct bsdk_records *bsdk_records_new(const struct bsdk_obj *obj)
 		return fail_ptr(ENOMEM);
 	}
 	/* libdw reads the object where the loader's libelf handle has it; an object without
-	 * DWARF (no -g, or stripped) opens as none */
+	 * DWARF (no -g, or stripped) opens as none, but one with DWARF that libdw could not
+	 * open (no memory) must not be shown as one without */
 	r->dw = dwarf_begin_elf(obj->file.elf, DWARF_C_READ, NULL);
+	if (!r->dw && has_debug_info(obj)) {
+		log_error("'%s': cannot read its DWARF: %s", obj->name, dwarf_errmsg(-1));
+		bsdk_records_free(r);
+		return fail_ptr(ENOMEM);
+	}
+	if (r->dw)
+		dwarf_new_oom_handler(r->dw, records_oom);
 	err = collect_core_roots(r);
 	if (err) {
 		bsdk_records_free(r);
