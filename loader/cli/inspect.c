@@ -335,7 +335,7 @@ static int inspect_main(int argc, char **argv)
 	if (json) {
 		inspect_print_json(obj, &w);
 	} else if (inspect_print_text(obj, &w)) {
-		cli_error("out of memory");
+		cli_error_unless_logged("out of memory");
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
