@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * extern.h - what the externs' files share: extern.c (collecting them at
+ * open, writing them into the programs, the pass), extern_resolve.c
+ * (resolving them against the running kernel at load) and kconfig.c (the
+ * kernel's configuration). Not installed.
+ */
+#ifndef BPFSDK_EXTERN_H
+#define BPFSDK_EXTERN_H
+
+#include "ext/ext.h"
+
+/* The externs of an object, and what they resolved to: obj_state() of
+ * extern_key. */
+struct ext_state {
+	struct ext *exts;	/* sorted by name */
+	size_t nexts;
+	size_t kconfig_map;	/* index of the ".kconfig" map, SIZE_MAX: none */
+	bool resolved;		/* externs_resolve() ran */
+	int *fd_array;		/* module BTF fds of kfunc calls, for BPF_PROG_LOAD */
+	size_t nfd_array;
+};
+
+extern const char extern_key;
+/* The object's externs; an object without any has an empty state. */
+struct ext_state *ext_state_of(const struct bsdk_obj *obj);
+const struct ext *ext_find(const struct ext_state *xs, const char *name, size_t *index);
+/* "kconfig", "ksym", "kfunc", by enum ext_kind. */
+extern const char *const extern_kind_names[3];
+
+/* extern_resolve.c: resolve every extern against the running kernel; the count of those that
+ * cannot be (weak ones never count), or -errno. Records, never logs. */
+int externs_resolve(struct bsdk_obj *obj);
+/* At load: resolve, log what cannot be, fill .kconfig. 0 or -ENOENT. */
+int externs_load(struct bsdk_obj *obj);
+
+/* kconfig.c: the running kernel's configuration text, read once (len set; where it was read
+ * from into where, PATH_MAX bytes), or NULL with *err set. */
+const char *kconfig_text(size_t *len, char *where, int *err);
+/* Store v in the size bytes at dst (1, 2, 4 or 8), in the host's byte order. */
+void put_int(void *dst, unsigned int size, unsigned long long v);
+
+#endif /* BPFSDK_EXTERN_H */
