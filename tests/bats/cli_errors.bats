@@ -261,3 +261,10 @@ expect_one_error() {
 	expect_eq "$status" 2 "exit status of --type"
 	assert_line --partial "has no type 'trace_output_evnt'; did you mean 'trace_output_event'?"
 }
+
+@test "errors: the C line a rejection quotes shows its tabs as spaces, not '?'" {
+	run_bpfsdk run --duration 0.5 "$OBJS/mistake_tab_line.bpf.o"
+	expect_eq "$status" 1 "exit status"
+	assert_line --regexp "^  the verifier stopped at .*mistake_tab_line\.bpf\.c:24 \(instruction [0-9]+\): bpf_perf_event_output\(ctx, &mistake_tab_events, 0, +buf, sizeof\(buf\) \+ 8\); +/\* 8 too many \*/$"
+	refute_output --partial "?"
+}
