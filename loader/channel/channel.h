@@ -47,13 +47,16 @@ int drain_poll(struct drain *d, struct epoll_event *events, int nevents,
 	       int timeout_ms, int (*consume)(void *owner), void *owner);
 
 /* ---- wakeup.c: per ring, be woken by the kernel for each record (EAGER) or drain on the
- * timer (STREAM), by the rate seen over windows of one drain period. */
+ * timer (STREAM), by the rate seen over windows: one drain period in STREAM, several in EAGER,
+ * each judged when it ends by its records over its whole length (a late drain's backlog is not a
+ * fast rate). */
 enum wake_mode { WAKE_EAGER, WAKE_STREAM };
 
 struct wake_cfg {
-	uint64_t period_ns;	/* the streaming drain period, and the window */
-	uint64_t n_stream;	/* records in one window that switch EAGER to STREAM */
-	uint64_t n_eager;	/* fewer in a window switch STREAM back to EAGER */
+	uint64_t period_ns;	/* the streaming drain period, and STREAM's window */
+	uint64_t stream_window_ns; /* EAGER's window: several periods */
+	uint64_t n_stream;	/* records per period, over EAGER's window, that switch to STREAM */
+	uint64_t n_eager;	/* fewer per period, over a window, switch STREAM back to EAGER */
 };
 
 struct wake_policy {
@@ -62,6 +65,7 @@ struct wake_policy {
 	uint64_t window_n;	/* records in the current window */
 	uint64_t switches;	/* mode changes so far */
 	uint64_t hold_until;	/* ns: stay EAGER until then (wake_hold_eager) */
+	uint64_t left_stream;	/* ns: when the rate last sent it from STREAM to EAGER; 0: never */
 };
 
 void wake_cfg_init(struct wake_cfg *c, uint64_t period_ns);

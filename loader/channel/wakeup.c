@@ -9,8 +9,9 @@
  * nothing at a thousand records a second, everything at a million. A timer costs a wakeup per
  * period whatever the rate: nothing at a million, and it leaves a quiet stream waiting up to a
  * period. So: be woken per record while records are rare (EAGER), drain on the timer while they
- * are many (STREAM), and judge "many" over windows of one period so that the number of extra
- * drains (another ring woke the consumer) does not matter. The two thresholds are apart, so a
+ * are many (STREAM), and judge "many" by the rate over a window of several periods, so that
+ * neither the number of extra drains (another ring woke the consumer) nor a burst matters: at a
+ * low rate no record waits for the timer. The two thresholds are apart, so a
  * rate between them keeps whichever mode it has: no flapping at a steady rate.
  */
 #include "channel/channel.h"
@@ -20,6 +21,8 @@
  * records/s a wakeup per record costs the consumer a few per cent of a CPU. */
 #define STREAM_ABOVE_PER_S 8000
 #define EAGER_BELOW_PER_S  2000
+/* Periods a rate must last before the timer takes over from wakeups. */
+#define STREAM_JUDGE_PERIODS 4
 
 void wake_cfg_init(struct wake_cfg *c, uint64_t period_ns)
 {
@@ -32,6 +35,7 @@ void wake_cfg_init(struct wake_cfg *c, uint64_t period_ns)
 		c->n_eager = 1;
 	if (c->n_eager >= c->n_stream)
 		c->n_eager = c->n_stream / 2;
+	c->stream_window_ns = STREAM_JUDGE_PERIODS * period_ns;
 }
 
 void wake_init(struct wake_policy *p, uint64_t now)
@@ -51,40 +55,60 @@ void wake_hold_eager(struct wake_policy *p, uint64_t now, uint64_t hold_ns)
 	p->hold_until = now + hold_ns;
 }
 
+/* Whether n records over elapsed ns come at least at the rate that n_per_period records in one
+ * period make. */
+static bool rate_at_least(uint64_t n, uint64_t elapsed, uint64_t n_per_period, uint64_t period)
+{
+	return (double)n * (double)period >= (double)n_per_period * (double)elapsed;
+}
+
 bool wake_update(struct wake_policy *p, const struct wake_cfg *c, uint64_t now, uint64_t n)
 {
-	bool ended = now - p->window_start >= c->period_ns;
+	uint64_t elapsed = now - p->window_start;
 
 	/* Held: the ring is too small to let a period's records collect in it. */
 	if (now < p->hold_until)
 		return false;
 
+	/* The records of this drain came during the window: count them first. A window is judged
+	 * once it has ended, by its rate over its whole length: a drain that came late (the
+	 * consumer was kept off its CPU) finds the backlog of a slow stream, which is not a fast
+	 * one. */
+	p->window_n += n;
 	if (p->mode == WAKE_STREAM) {
-		/* The records of this drain came during the window: count them first. A window
-		 * that ended must have brought enough to go on streaming; a producer that
-		 * stopped brings 0 and sends the consumer back to sleep on the kernel. */
-		p->window_n += n;
-		if (!ended)
+		/* A window that brought too few sends the consumer back to sleep on the kernel;
+		 * a producer that stopped brings 0. */
+		if (elapsed < c->period_ns)
 			return false;
-		p->window_start = now;
-		if (p->window_n >= c->n_eager) {
-			p->window_n = 0;
-			return false;
-		}
-		p->window_n = 0;
-		p->mode = WAKE_EAGER;
-	} else {
-		if (ended) {
+		if (rate_at_least(p->window_n, elapsed, c->n_eager, c->period_ns)) {
 			p->window_start = now;
 			p->window_n = 0;
-		}
-		p->window_n += n;
-		if (p->window_n < c->n_stream)
 			return false;
-		p->window_start = now;
-		p->window_n = 0;
+		}
+		p->mode = WAKE_EAGER;
+		p->left_stream = now;
+	} else {
+		/* Judged over stream_window_ns, several periods: a burst (a producer that
+		 * catches up, a late drain) must not leave a slow stream waiting for the timer;
+		 * a fast one pays wakeups a little longer, which at that rate are batched. A
+		 * stream that left the timer less than that window ago (its producer paused)
+		 * goes back as soon as a period's worth of records has come within a period: no
+		 * slow stream brings that many so soon. */
+		bool resumed = p->left_stream && now - p->left_stream < c->stream_window_ns &&
+			       p->window_n >= c->n_stream &&
+			       rate_at_least(p->window_n, elapsed, c->n_stream, c->period_ns);
+
+		if (!resumed && elapsed < c->stream_window_ns)
+			return false;
+		if (!resumed && !rate_at_least(p->window_n, elapsed, c->n_stream, c->period_ns)) {
+			p->window_start = now;
+			p->window_n = 0;
+			return false;
+		}
 		p->mode = WAKE_STREAM;
 	}
+	p->window_start = now;
+	p->window_n = 0;
 	p->switches++;
 	return true;
 }

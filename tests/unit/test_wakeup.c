@@ -50,13 +50,19 @@ int main(void)
 	check_i64(p.mode, WAKE_EAGER, "1,000 records/s: still EAGER");
 	check_u64(p.switches, 0, "1,000 records/s: never switched");
 
-	/* A million a second: STREAM within the first window. */
-	wake_update(&p, &c, t + 1000, 10);
-	check_i64(p.mode, WAKE_EAGER, "10 records in a window: not yet");
-	check(wake_update(&p, &c, t + 2000, 6), "16 records in one window: switched");
-	check_i64(p.mode, WAKE_STREAM, "now STREAM");
+	/* A million a second: STREAM once EAGER's window (4 periods) has ended, not before. */
+	check_u64(c.stream_window_ns, 8 * MS, "2 ms period: EAGER judged over 8 ms");
+	{
+		uint64_t t0 = p.window_start;
+
+		check(!wake_update(&p, &c, t0 + 7 * MS, 1000), "1,000 records before the window ends: not yet");
+		check_i64(p.mode, WAKE_EAGER, "still EAGER within the window");
+		check(wake_update(&p, &c, t0 + 8 * MS, 1000), "the window ended at 250,000/s: switched");
+		check_i64(p.mode, WAKE_STREAM, "now STREAM");
+		t = t0 + 8 * MS;
+	}
 	drains = 0;
-	t = stream(&p, &c, t + 2000, 1e6, 1, &drains);
+	t = stream(&p, &c, t, 1e6, 1, &drains);
 	check_i64(p.mode, WAKE_STREAM, "1M records/s: stays STREAM");
 	check(drains <= 501, "1M records/s: a drain per period, %llu drains in 1 s", (unsigned long long)drains);
 
@@ -79,21 +85,73 @@ int main(void)
 
 		t = stream(&p, &c, t, 5000, 1, &drains);
 		check_i64(p.mode, WAKE_EAGER, "5,000/s from EAGER: stays EAGER");
-		wake_update(&p, &c, t + 1, 100);
-		check_i64(p.mode, WAKE_STREAM, "a burst: STREAM");
-		t = stream(&p, &c, t + 1, 5000, 1, &drains);
+		/* 100,000/s for one window: STREAM */
+		t = stream(&p, &c, t, 100000, 0.02, &drains);
+		check_i64(p.mode, WAKE_STREAM, "100,000/s for 20 ms: STREAM");
+		t = stream(&p, &c, t, 5000, 1, &drains);
 		check_i64(p.mode, WAKE_STREAM, "5,000/s from STREAM: stays STREAM");
 		check_u64(p.switches - sw, 1, "one switch in two seconds at 5,000/s");
 	}
 
+	/* A late drain at a low rate: the consumer was kept off its CPU for 50 ms and finds the
+	 * 50 records of a 1,000/s stream. That is a slow stream's backlog, not a fast stream:
+	 * it stays woken per record, and a stream that was on the timer goes back to wakeups. */
+	{
+		uint64_t sw;
+
+		t = stream(&p, &c, t, 100, 0.1, &drains);	/* 100/s: back to EAGER */
+		check_i64(p.mode, WAKE_EAGER, "100/s: EAGER");
+		sw = p.switches;
+		check(!wake_update(&p, &c, t + 50 * MS, 50), "50 records in a drain 50 ms late: no switch");
+		t = stream(&p, &c, t + 50 * MS, 1000, 0.5, &drains);
+		check_i64(p.mode, WAKE_EAGER, "1,000/s with a late drain: still EAGER");
+		check_u64(p.switches - sw, 0, "1,000/s with a late drain: never switched");
+		/* A producer that catches up: 40 records at once after a stall, then 1,000/s. */
+		wake_update(&p, &c, t + 40 * MS, 1);
+		wake_update(&p, &c, t + 40 * MS + 1000, 39);
+		t = stream(&p, &c, t + 40 * MS + 1000, 1000, 0.5, &drains);
+		check_i64(p.mode, WAKE_EAGER, "a burst of 40 in a 1,000/s stream: still EAGER");
+		check_u64(p.switches - sw, 0, "a burst of 40 in a 1,000/s stream: never switched");
+
+		/* On the timer, a drain 20 ms late finds the 20 records of a stream that fell to
+		 * 1,000/s: back to wakeups at once. */
+		t = stream(&p, &c, t, 1e6, 0.02, &drains);
+		check_i64(p.mode, WAKE_STREAM, "1M/s: STREAM");
+		check(wake_update(&p, &c, t + 20 * MS, 20), "STREAM, a late drain of a 1,000/s stream: switched back");
+		check_i64(p.mode, WAKE_EAGER, "EAGER again");
+		t += 20 * MS;
+	}
+
+	/* A fast stream whose producer paused for a window goes back to the timer as soon as a
+	 * period's worth of records has come, not after EAGER's whole window; the 40-record
+	 * burst of a slow stream long after does not. */
+	{
+		t = stream(&p, &c, t, 1e6, 0.02, &drains);
+		check_i64(p.mode, WAKE_STREAM, "1M/s again: STREAM");
+		t += 2 * MS;
+		check(wake_update(&p, &c, t, 0), "the producer paused for a window: EAGER");
+		check(!wake_update(&p, &c, t + 100000, 10), "10 records: not yet");
+		check(wake_update(&p, &c, t + 200000, 10), "a period's worth 0.2 ms after the pause: STREAM at once");
+		check_i64(p.mode, WAKE_STREAM, "resumed: STREAM");
+		t += 3 * MS;
+		wake_update(&p, &c, t, 0);
+		check_i64(p.mode, WAKE_EAGER, "paused again: EAGER");
+		t = stream(&p, &c, t, 100, 0.1, &drains);
+		wake_update(&p, &c, t + 1000, 1);
+		check(!wake_update(&p, &c, t + 2000, 39), "a burst of 40, 100 ms after the pause: no switch");
+		t = stream(&p, &c, t + 2000, 1000, 0.1, &drains);
+		check_i64(p.mode, WAKE_EAGER, "the burst then 1,000/s: EAGER");
+	}
+
 	/* A ring too small for the timer: held EAGER for the hold time, whatever comes. */
+	t += 8 * MS;
 	wake_update(&p, &c, t + 1, 1000);
-	check_i64(p.mode, WAKE_STREAM, "before the hold: a burst streams");
+	check_i64(p.mode, WAKE_STREAM, "before the hold: 1,000 records in a window stream");
 	wake_hold_eager(&p, t + 2, 1000 * MS);
 	check_i64(p.mode, WAKE_EAGER, "held: EAGER at once");
 	check(!wake_update(&p, &c, t + 500 * MS, 100000), "held: a flood does not switch");
 	check_i64(p.mode, WAKE_EAGER, "held: still EAGER half-way");
-	check(wake_update(&p, &c, t + 1001 * MS, 100), "after the hold: the rate decides again");
+	check(wake_update(&p, &c, t + 1001 * MS, 100000), "after the hold: the rate decides again");
 	check_i64(p.mode, WAKE_STREAM, "after the hold: STREAM");
 	t += 1001 * MS;
 
