@@ -14,7 +14,7 @@
 #                      (also vmtest-bookworm: 6.1, vmtest-trixie: 6.12)
 #   make test-kernels  the qemu suites on every kernel of kernel/matrix
 #   make kernel        build (or reuse the cached) qemu test kernel
-#   make bench         the consumer benchmarks (docs/performance.md)
+#   make bench         the consumer benchmarks (docs/performance.md; perf_bench alone ~6 minutes)
 #   make fuzz          fuzz every parser, FUZZ_SECONDS each (default 60)
 #                      (the targets: tests/fuzz/fuzz.mk; make fuzz-obj ...)
 #   make test-asan     the unit tests and CLI suites under ASan/UBSan/LSan

@@ -5,7 +5,7 @@
 # second, and one scrape of 100,000 series.
 # libbpf is linked here and nowhere else.
 #
-#   make bench                      the full run (a few minutes)
+#   make bench                      the full run (perf_bench ~6 minutes, then core and metrics)
 #   make bench BENCH_ARGS='-d 1 -r 3'   shorter, or any perf_bench option
 #   make bench-core                 core_bench alone (CORE_BENCH_ARGS: its options)
 #   make bench-metrics              metrics_bench alone (METRICS_BENCH_ARGS: -d SEC -r N)

@@ -25,6 +25,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -67,20 +69,35 @@ static const char usage[] =
 "                       a consumer, every record decoded by BTF into JSON;\n"
 "                       its CPU is the whole process's, load included\n"
 "\n"
-"Then, for each consumer, the latency from bpf_ktime_get_ns() in the program\n"
-"to the callback at a low rate and at full rate, and the consumer's CPU time\n"
-"while the program is attached and nothing is written. Prints a Markdown\n"
-"table and one line per contender starting with 'bench:' for scripts.\n"
+"Then the latency rounds: for each rate of --rates, every consumer and two\n"
+"floors in turn, for --rounds rounds - the latency from bpf_ktime_get_ns()\n"
+"in the program to the callback, p50 and p99 per run, their medians and\n"
+"ranges, and ratios to the floors and to libbpf's consumer of the channel:\n"
+"\n"
+"  floor-pipe           a thread blocked in epoll_wait() on a pipe, woken by\n"
+"                       each write of a timestamp: the machine's own cost of\n"
+"                       waking a sleeping reader between the same two CPUs\n"
+"  floor-ringbuf-wake   the simplest ring buffer reader, woken per record\n"
+"                       (consumer_pos published after each): the kernel's\n"
+"                       BPF wakeup path, no batching, no policy\n"
+"\n"
+"Then, for each consumer, the latency at full rate, and the consumer's CPU\n"
+"time while the program is attached and nothing is written. Prints Markdown\n"
+"tables and lines starting with 'bench:' for scripts. With the defaults a\n"
+"run takes about 6 minutes (throughput ~2 min, latency rounds ~2.5 min,\n"
+"full rate and idle ~1 min); -d, -r, -l, --rates and --idle shorten it.\n"
 "\n"
 "options:\n"
 "  -d, --duration SEC       time per contender per round (default 2)\n"
 "  -r, --rounds N           rounds of alternation (default 5)\n"
 "  -l, --latency SEC        time per consumer for each latency run; 0 skips\n"
-"                           them (default 3)\n"
+"                           them (default 1)\n"
 "      --idle SEC           time per consumer for the idle run; 0 skips it\n"
 "                           (default 5)\n"
-"      --rate N             records per second for the latency runs\n"
-"                           (default 1000)\n"
+"      --rates LIST         records per second of the latency rounds,\n"
+"                           comma-separated (default 100,1000,10000)\n"
+"      --rate N             the rate of the main table's latency column,\n"
+"                           added to --rates if missing (default 1000)\n"
 "  -p, --pages N            perf ring pages per CPU for libbpf's perf\n"
 "                           buffers (default: what our perf buffer chooses\n"
 "                           by default on this machine, so that both use\n"
@@ -100,7 +117,8 @@ static const char usage[] =
 
 enum kind {
 	K_NONE, K_NOOP, K_PERF_UNREAD, K_BSDK_PERF, K_BSDK_PERF_TUNED, K_LIBBPF_PERF,
-	K_LIBBPF_PERF_WM, K_RING_NOWAKE, K_LIBBPF_RING, K_BSDK_RING, K_RUN_JSON, K_COUNT,
+	K_LIBBPF_PERF_WM, K_RING_NOWAKE, K_LIBBPF_RING, K_BSDK_RING, K_RUN_JSON,
+	K_FLOOR_PIPE, K_FLOOR_RING, K_COUNT,
 };
 
 static const char *const kind_names[K_COUNT] = {
@@ -108,7 +126,14 @@ static const char *const kind_names[K_COUNT] = {
 	"bsdk-perf-default", "bsdk-perf-tuned",
 	"libbpf-perf-default", "libbpf-perf-wm", "limit-ringbuf-nowake",
 	"libbpf-ringbuf", "bsdk-ringbuf", "bpfsdk-run-json",
+	"floor-pipe", "floor-ringbuf-wake",
 };
+
+/* The latency floors run in the latency rounds only. */
+static bool is_floor(enum kind k)
+{
+	return k == K_FLOOR_PIPE || k == K_FLOOR_RING;
+}
 
 static bool is_consumer(enum kind k)
 {
@@ -122,7 +147,7 @@ static bool is_consumer(enum kind k)
 
 static bool is_ring(enum kind k)
 {
-	return k == K_LIBBPF_RING || k == K_BSDK_RING || k == K_RING_NOWAKE;
+	return k == K_LIBBPF_RING || k == K_BSDK_RING || k == K_RING_NOWAKE || k == K_FLOOR_RING;
 }
 
 /* Full-rate latency runs keep one record in LAT_FULL_STEP (by sequence
@@ -135,6 +160,8 @@ static struct {
 	double latency;
 	double idle;
 	int rate;
+	int rates[8];             /* the latency rounds' rates */
+	int nrates;
 	unsigned int pages;
 	int producer_cpu, consumer_cpu;
 	bool run[K_COUNT];
@@ -143,7 +170,8 @@ static struct {
 	const char *run_obj_path;
 	int verbose;
 } cfg = {
-	.duration = 2, .rounds = 5, .latency = 3, .idle = 5, .rate = 1000, .pages = 0,
+	.duration = 2, .rounds = 5, .latency = 1, .idle = 5, .rate = 1000, .pages = 0,
+	.rates = { 100, 1000, 10000 }, .nrates = 3,
 	.producer_cpu = 0, .consumer_cpu = 1,
 };
 
@@ -192,6 +220,7 @@ struct producer {
 	atomic_bool stop;
 	int fd;
 	int rate;                 /* 0: as fast as possible */
+	bool stamp;               /* write now_ns() (8 bytes), not one byte */
 	uint64_t limit;           /* stop after this many writes; 0: never */
 	uint64_t writes;          /* written by the thread before it ends */
 	uint64_t start_ns, end_ns;
@@ -223,8 +252,14 @@ static void *producer_main(void *arg)
 				next.tv_sec++;
 			}
 			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
-			if (write(p->fd, &byte, 1) == 1)
+			if (p->stamp) {
+				uint64_t ts = now_ns();
+
+				if (write(p->fd, &ts, sizeof(ts)) == sizeof(ts))
+					n++;
+			} else if (write(p->fd, &byte, 1) == 1) {
 				n++;
+			}
 		}
 	}
 	p->end_ns = now_ns();
@@ -233,12 +268,13 @@ static void *producer_main(void *arg)
 }
 
 static int producer_start(struct producer *p, int fd, int rate,
-			  uint64_t limit)
+			  uint64_t limit, bool stamp)
 {
 	int err;
 
 	memset(p, 0, sizeof(*p));
 	p->fd = fd;
+	p->stamp = stamp;
 	p->rate = rate;
 	p->limit = limit;
 	atomic_store(&p->stop, false);
@@ -279,6 +315,13 @@ struct sink {
 
 static struct sink sink;
 
+static inline void take_latency(uint64_t ts)
+{
+	uint64_t t = now_ns();
+
+	sink.lat[sink.nlat++] = t > ts ? t - ts : 0;
+}
+
 static inline void take(const void *data, uint32_t size)
 {
 	struct bench_event ev;
@@ -290,11 +333,8 @@ static inline void take(const void *data, uint32_t size)
 		return;
 	memcpy(&ev, data, sizeof(ev));
 	sink.seq_sum += ev.seq;
-	if (sink.latency && sink.nlat < sink.cap_lat && ev.seq % sink.lat_step == 0) {
-		uint64_t t = now_ns();
-
-		sink.lat[sink.nlat++] = t > ev.ts ? t - ev.ts : 0;
-	}
+	if (sink.latency && sink.nlat < sink.cap_lat && ev.seq % sink.lat_step == 0)
+		take_latency(ev.ts);
 }
 
 static void bsdk_sample(void *ctx, int cpu, const void *data, uint32_t size)
@@ -353,8 +393,157 @@ static int libbpf_ring_sample(void *ctx, void *data, size_t size)
 	return 0;
 }
 
+/* floor-pipe: a thread blocked in epoll_wait() on a pipe, woken by a write of the timestamp -
+ * the machine's own cost of waking a sleeping reader between these two CPUs. */
+struct pipe_floor {
+	int rfd, wfd, epfd;
+};
+
+static int pipe_floor_open(struct pipe_floor *f)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	int fds[2];
+
+	f->rfd = f->wfd = f->epfd = -1;
+	if (pipe2(fds, O_CLOEXEC))
+		return -1;
+	f->rfd = fds[0];
+	f->wfd = fds[1];
+	f->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (fcntl(f->rfd, F_SETFL, O_NONBLOCK) || f->epfd < 0 ||
+	    epoll_ctl(f->epfd, EPOLL_CTL_ADD, f->rfd, &ev))
+		return -1;
+	return 0;
+}
+
+static int pipe_floor_drain(struct pipe_floor *f)
+{
+	uint64_t ts[64];
+	ssize_t got;
+	int n = 0;
+
+	while ((got = read(f->rfd, ts, sizeof(ts))) > 0) {
+		for (size_t i = 0; i < (size_t)got / sizeof(ts[0]); i++) {
+			sink.received++;
+			if (sink.draining)
+				sink.late++;
+			if (sink.latency && sink.nlat < sink.cap_lat)
+				take_latency(ts[i]);
+			n++;
+		}
+	}
+	return n;
+}
+
+static int pipe_floor_poll(struct pipe_floor *f, int timeout_ms)
+{
+	struct epoll_event ev;
+	int n = epoll_wait(f->epfd, &ev, 1, timeout_ms);
+
+	if (n < 0)
+		return -errno;
+	return n ? pipe_floor_drain(f) : 0;
+}
+
+static void pipe_floor_close(struct pipe_floor *f)
+{
+	if (f->rfd >= 0)
+		close(f->rfd);
+	if (f->wfd >= 0)
+		close(f->wfd);
+	if (f->epfd >= 0)
+		close(f->epfd);
+}
+
+/* floor-ringbuf-wake: the simplest reader of a BPF_MAP_TYPE_RINGBUF - level-triggered
+ * epoll_wait() on the map, every committed record read and consumer_pos published after each,
+ * so every commit wakes it: the kernel's BPF wakeup path (irq_work after the commit) with no
+ * batching and no policy. */
+struct simple_rb {
+	int epfd;
+	uint64_t *cons;           /* the consumer page */
+	const uint64_t *prod;     /* the producer page, then the data twice */
+	const uint8_t *data;
+	size_t size, page;
+};
+
+static int simple_rb_open(struct simple_rb *s, int fd)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	struct bpf_map_info info;
+	__u32 len = sizeof(info);
+	void *p;
+
+	memset(s, 0, sizeof(*s));
+	s->epfd = -1;
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		return -1;
+	s->page = (size_t)sysconf(_SC_PAGESIZE);
+	s->size = info.max_entries;
+	p = mmap(NULL, s->page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	s->cons = p;
+	p = mmap(NULL, s->page + 2 * s->size, PROT_READ, MAP_SHARED, fd, (off_t)s->page);
+	if (p == MAP_FAILED)
+		return -1;
+	s->prod = p;
+	s->data = (const uint8_t *)p + s->page;
+	s->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (s->epfd < 0 || epoll_ctl(s->epfd, EPOLL_CTL_ADD, fd, &ev))
+		return -1;
+	return 0;
+}
+
+static int simple_rb_drain(struct simple_rb *s)
+{
+	uint64_t cons = __atomic_load_n(s->cons, __ATOMIC_ACQUIRE);
+	uint64_t prod = __atomic_load_n(s->prod, __ATOMIC_ACQUIRE);
+	int n = 0;
+
+	while (cons < prod) {
+		const uint8_t *hdr = s->data + (cons & (s->size - 1));
+		uint32_t raw = __atomic_load_n((const uint32_t *)hdr, __ATOMIC_ACQUIRE);
+		uint32_t len = raw & ~(uint32_t)(BPF_RINGBUF_BUSY_BIT | BPF_RINGBUF_DISCARD_BIT);
+
+		if (raw & BPF_RINGBUF_BUSY_BIT)
+			break;
+		if (!(raw & BPF_RINGBUF_DISCARD_BIT)) {
+			take(hdr + BPF_RINGBUF_HDR_SZ, len);
+			n++;
+		}
+		cons += ((uint64_t)len + BPF_RINGBUF_HDR_SZ + 7) & ~7ull;
+		__atomic_store_n(s->cons, cons, __ATOMIC_RELEASE);
+	}
+	return n;
+}
+
+static int simple_rb_poll(struct simple_rb *s, int timeout_ms)
+{
+	struct epoll_event ev;
+	int n = epoll_wait(s->epfd, &ev, 1, timeout_ms);
+
+	if (n < 0)
+		return -errno;
+	return n ? simple_rb_drain(s) : 0;
+}
+
+static void simple_rb_close(struct simple_rb *s)
+{
+	if (s->cons)
+		munmap(s->cons, s->page);
+	if (s->prod)
+		munmap((void *)s->prod, s->page + 2 * s->size);
+	if (s->epfd >= 0)
+		close(s->epfd);
+	memset(s, 0, sizeof(*s));
+}
+
 struct consumer {
 	enum kind kind;
+	struct pipe_floor pipe;
+	struct simple_rb srb;
 	struct bsdk_perfbuf *bpb;
 	struct bsdk_ringbuf *brb;
 	struct perf_buffer *lpb;
@@ -368,6 +557,7 @@ static int consumer_open(struct consumer *c, enum kind k, int perf_fd,
 
 	memset(c, 0, sizeof(*c));
 	c->kind = k;
+	c->pipe.rfd = c->pipe.wfd = c->pipe.epfd = c->srb.epfd = -1;
 	switch (k) {
 	case K_PERF_UNREAD:
 	case K_BSDK_PERF:
@@ -427,6 +617,10 @@ static int consumer_open(struct consumer *c, enum kind k, int perf_fd,
 		c->brb = bsdk_ringbuf_new(ring_fd, &o);
 		return c->brb ? 0 : -1;
 	}
+	case K_FLOOR_PIPE:
+		return pipe_floor_open(&c->pipe);
+	case K_FLOOR_RING:
+		return simple_rb_open(&c->srb, ring_fd);
 	default:
 		return 0;
 	}
@@ -449,6 +643,10 @@ static int consumer_poll(struct consumer *c, int timeout_ms)
 	case K_RING_NOWAKE:
 	case K_BSDK_RING:
 		return bsdk_ringbuf_poll(c->brb, timeout_ms);
+	case K_FLOOR_PIPE:
+		return pipe_floor_poll(&c->pipe, timeout_ms);
+	case K_FLOOR_RING:
+		return simple_rb_poll(&c->srb, timeout_ms);
 	default:
 		if (timeout_ms > 0)
 			usleep((useconds_t)timeout_ms * 1000);
@@ -471,6 +669,10 @@ static int consumer_drain(struct consumer *c)
 	case K_RING_NOWAKE:
 	case K_BSDK_RING:
 		return bsdk_ringbuf_consume(c->brb);
+	case K_FLOOR_PIPE:
+		return pipe_floor_drain(&c->pipe);
+	case K_FLOOR_RING:
+		return simple_rb_drain(&c->srb);
 	default:
 		return 0;
 	}
@@ -496,6 +698,9 @@ static void consumer_close(struct consumer *c)
 	bsdk_ringbuf_free(c->brb);
 	perf_buffer__free(c->lpb);
 	ring_buffer__free(c->lrb);
+	if (c->kind == K_FLOOR_PIPE)
+		pipe_floor_close(&c->pipe);
+	simple_rb_close(&c->srb);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -639,7 +844,7 @@ static int run_json_once(struct bench *b, double secs, int rate, struct result *
 		return -1;
 	}
 	cpu0 = proc_cpu_ns(pid);
-	if (producer_start(&p, b->devnull, rate, 0)) {
+	if (producer_start(&p, b->devnull, rate, 0, false)) {
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);
 		fclose(err);
@@ -744,8 +949,8 @@ static int run_once(struct bench *b, enum kind k, double secs, int rate,
 		res->ok = true;
 		return 0;
 	}
-	if (producer_start(&p, b->devnull, rate,
-			   k == K_PERF_UNREAD ? unread_writes(secs) : 0)) {
+	if (producer_start(&p, k == K_FLOOR_PIPE ? c.pipe.wfd : b->devnull, rate,
+			   k == K_PERF_UNREAD ? unread_writes(secs) : 0, k == K_FLOOR_PIPE)) {
 		bsdk_link_destroy(link);
 		consumer_close(&c);
 		return -1;
@@ -791,7 +996,7 @@ static int run_once(struct bench *b, enum kind k, double secs, int rate,
 	res->lost = after[BENCH_ERRORS] - before[BENCH_ERRORS];
 	res->ok = true;
 	/* Writes of other threads (a log line) count as produced too. */
-	if (is_consumer(k) && res->received + res->lost != res->bpf_produced)
+	if (is_consumer(k) && k != K_FLOOR_PIPE && res->received + res->lost != res->bpf_produced)
 		fprintf(stderr, "warning: %s: writes %llu, program produced %llu, received %llu + lost %llu\n",
 			kind_names[k], (unsigned long long)res->produced,
 			(unsigned long long)res->bpf_produced,
@@ -904,6 +1109,167 @@ static void print_ratio(double r)
 		printf("%.2f | ", r);
 }
 
+/* ------------------------------------------------------- latency rounds */
+
+/* Every consumer has latency runs, and the floors; not ceiling-perf-unread
+ * (nobody reads) nor bpfsdk-run-json (a process of its own). */
+static bool latency_contender(enum kind k)
+{
+	return cfg.run[k] && is_consumer(k) && k != K_PERF_UNREAD && k != K_RUN_JSON;
+}
+
+static int rate_index(int rate)
+{
+	for (int i = 0; i < cfg.nrates; i++)
+		if (cfg.rates[i] == rate)
+			return i;
+	return -1;
+}
+
+/* The latency rounds' figures: per rate, per contender, per round. */
+#define MAX_ROUNDS 1000
+static struct {
+	double p50[8][K_COUNT][MAX_ROUNDS], p99[8][K_COUNT][MAX_ROUNDS];
+	double cpu_pct[8][K_COUNT][MAX_ROUNDS];
+	double max[8][K_COUNT];       /* ns, over all rounds */
+	size_t n[8][K_COUNT], late[8][K_COUNT];
+	int done[8][K_COUNT];
+} lr;
+
+/* p50, p99 and max of the latencies the sink holds. */
+static void lat_figures(struct lat *l)
+{
+	l->n = sink.nlat;
+	/* Records still in a ring when the run ended: only the final drain
+	 * picked them up. */
+	l->late = sink.late;
+	l->max = NAN;
+	for (size_t i = 0; i < sink.nlat; i++)
+		if (sink.lat[i] > l->max || isnan(l->max))
+			l->max = (double)sink.lat[i];
+	l->p50 = percentile(sink.lat, sink.nlat, 0.50);
+	l->p99 = percentile(sink.lat, sink.nlat, 0.99);
+}
+
+/* Rounds of: for each rate, each contender in turn for cfg.latency s at that rate - the
+ * floors and the consumers between the same two CPUs, in the same minutes. */
+static int latency_rounds(struct bench *b)
+{
+	if (cfg.latency <= 0)
+		return 0;
+	for (int r = 0; r < cfg.rounds && !interrupted; r++) {
+		for (int i = 0; i < cfg.nrates && !interrupted; i++) {
+			for (int k = 0; k < K_COUNT && !interrupted; k++) {
+				struct result res;
+				struct lat l;
+				int d = lr.done[i][k];
+
+				if (!latency_contender((enum kind)k))
+					continue;
+				sink.latency = true;
+				sink.lat_step = 1;
+				if (run_once(b, (enum kind)k, cfg.latency, cfg.rates[i], &res))
+					return -1;
+				sink.latency = false;
+				if (interrupted)
+					break;
+				lat_figures(&l);
+				lr.p50[i][k][d] = l.p50;
+				lr.p99[i][k][d] = l.p99;
+				lr.cpu_pct[i][k][d] = res.secs > 0 ?
+					(double)res.cpu_ns / (res.secs * 1e9) * 100 : NAN;
+				if (isnan(lr.max[i][k]) || l.max > lr.max[i][k])
+					lr.max[i][k] = l.max;
+				lr.n[i][k] += l.n;
+				lr.late[i][k] += l.late;
+				lr.done[i][k]++;
+				if (cfg.verbose)
+					fprintf(stderr, "latency round %d %6d/s %-20s p50 %.1f us p99 %.1f us max %.1f us cpu %.2f%% samples %zu late %zu\n",
+						r + 1, cfg.rates[i], kind_names[k], l.p50 / 1e3,
+						l.p99 / 1e3, l.max / 1e3, lr.cpu_pct[i][k][d], l.n, l.late);
+			}
+		}
+	}
+	return 0;
+}
+
+/* The wakeup-per-record reader of k's channel: floor-ringbuf-wake for the ring buffer,
+ * libbpf's perf_buffer defaults (wakeup_events 1) for perf. */
+static enum kind bpf_floor_of(enum kind k)
+{
+	return is_ring(k) ? K_FLOOR_RING : K_LIBBPF_PERF;
+}
+
+static double lr_med(double (*v)[K_COUNT][MAX_ROUNDS], int i, enum kind k)
+{
+	return stat_of(v[i][k], lr.done[i][k]).med;
+}
+
+static void print_latency_table(void)
+{
+	static const enum kind order[] = {
+		K_FLOOR_PIPE, K_FLOOR_RING, K_LIBBPF_RING, K_BSDK_RING, K_RING_NOWAKE,
+		K_LIBBPF_PERF, K_LIBBPF_PERF_WM, K_BSDK_PERF, K_BSDK_PERF_TUNED,
+	};
+
+	if (cfg.latency <= 0)
+		return;
+	printf("\n| rate/s | contender | p50 (range) | p99 (range) | p50 / pipe floor | p99 / pipe floor | p99 / BPF floor | p99 / libbpf, same channel | consumer CPU, %% of a core |\n");
+	printf("|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
+	for (int i = 0; i < cfg.nrates; i++) {
+		for (size_t j = 0; j < sizeof(order) / sizeof(order[0]); j++) {
+			enum kind k = order[j];
+			struct stat3 p50 = stat_of(lr.p50[i][k], lr.done[i][k]);
+			struct stat3 p99 = stat_of(lr.p99[i][k], lr.done[i][k]);
+			struct stat3 cpu = stat_of(lr.cpu_pct[i][k], lr.done[i][k]);
+
+			if (!lr.done[i][k])
+				continue;
+			printf("| %d | %s | %.3f (%.3f–%.3f) ms | %.3f (%.3f–%.3f) ms | ", cfg.rates[i],
+			       kind_names[k], p50.med / 1e6, p50.min / 1e6, p50.max / 1e6,
+			       p99.med / 1e6, p99.min / 1e6, p99.max / 1e6);
+			print_ratio(p50.med / lr_med(lr.p50, i, K_FLOOR_PIPE));
+			print_ratio(p99.med / lr_med(lr.p99, i, K_FLOOR_PIPE));
+			if (is_floor(k))
+				printf("- | - | ");
+			else {
+				print_ratio(p99.med / lr_med(lr.p99, i, bpf_floor_of(k)));
+				print_ratio(p99.med / lr_med(lr.p99, i, libbpf_of(k)));
+			}
+			printf("%.2f (%.2f–%.2f) |\n", cpu.med, cpu.min, cpu.max);
+		}
+	}
+	printf("\nlatency rounds: %d rounds of %.1f s per contender per rate, alternated; p50 and p99 of each run, their median (range) over the rounds\n",
+	       cfg.rounds, cfg.latency);
+	printf("floor-pipe: a thread blocked in epoll_wait() on a pipe, woken by each write of a timestamp; floor-ringbuf-wake: the simplest ring buffer reader, woken per record\n");
+	printf("BPF floor: floor-ringbuf-wake for ring buffer rows, libbpf-perf-default (a wakeup per record) for perf rows\n");
+}
+
+static void print_latency_lines(void)
+{
+	for (int i = 0; i < cfg.nrates; i++) {
+		for (int k = 0; k < K_COUNT; k++) {
+			struct stat3 p50 = stat_of(lr.p50[i][k], lr.done[i][k]);
+			struct stat3 p99 = stat_of(lr.p99[i][k], lr.done[i][k]);
+			struct stat3 cpu = stat_of(lr.cpu_pct[i][k], lr.done[i][k]);
+
+			if (!lr.done[i][k])
+				continue;
+			printf("bench: latency name=%s rate=%d rounds=%d secs=%.3f samples=%zu late=%zu p50_us=%.1f p50_us_min=%.1f p50_us_max=%.1f p99_us=%.1f p99_us_min=%.1f p99_us_max=%.1f max_us=%.1f cpu_pct=%.3f p50_vs_pipe=%.3f p99_vs_pipe=%.3f",
+			       kind_names[k], cfg.rates[i], lr.done[i][k], cfg.latency, lr.n[i][k],
+			       lr.late[i][k], p50.med / 1e3, p50.min / 1e3, p50.max / 1e3,
+			       p99.med / 1e3, p99.min / 1e3, p99.max / 1e3, lr.max[i][k] / 1e3,
+			       cpu.med, p50.med / lr_med(lr.p50, i, K_FLOOR_PIPE),
+			       p99.med / lr_med(lr.p99, i, K_FLOOR_PIPE));
+			if (!is_floor((enum kind)k))
+				printf(" p99_vs_bpf_floor=%.3f p99_vs_libbpf_same=%.3f",
+				       p99.med / lr_med(lr.p99, i, bpf_floor_of((enum kind)k)),
+				       p99.med / lr_med(lr.p99, i, libbpf_of((enum kind)k)));
+			printf("\n");
+		}
+	}
+}
+
 /* ---------------------------------------------------------------- main */
 
 
@@ -940,6 +1306,30 @@ static double parse_double(const char *opt, const char *arg, double min,
 	return v;
 }
 
+static int rate_index(int rate);
+
+static void parse_rates(const char *arg)
+{
+	char *list = strdup(arg), *save = NULL, *tok;
+
+	if (!list)
+		exit(1);
+	cfg.nrates = 0;
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (cfg.nrates == (int)(sizeof(cfg.rates) / sizeof(cfg.rates[0]))) {
+			fprintf(stderr, "error: --rates: at most %zu rates\n",
+				sizeof(cfg.rates) / sizeof(cfg.rates[0]));
+			exit(2);
+		}
+		cfg.rates[cfg.nrates++] = (int)parse_double("--rates", tok, 1, 1000000);
+	}
+	free(list);
+	if (!cfg.nrates) {
+		fprintf(stderr, "error: --rates: no rate given\n");
+		exit(2);
+	}
+}
+
 static void parse_only(const char *arg)
 {
 	char *list = strdup(arg), *save = NULL, *tok;
@@ -971,6 +1361,7 @@ static void parse_args(int argc, char **argv)
 		{ "rounds", required_argument, NULL, 'r' },
 		{ "latency", required_argument, NULL, 'l' },
 		{ "rate", required_argument, NULL, 'R' },
+		{ "rates", required_argument, NULL, 'L' },
 		{ "idle", required_argument, NULL, 'I' },
 		{ "pages", required_argument, NULL, 'p' },
 		{ "only", required_argument, NULL, 'O' },
@@ -991,6 +1382,7 @@ static void parse_args(int argc, char **argv)
 		case 'l': cfg.latency = parse_double("--latency", optarg, 0, 3600); break;
 		case 'I': cfg.idle = parse_double("--idle", optarg, 0, 3600); break;
 		case 'R': cfg.rate = (int)parse_double("--rate", optarg, 1, 1000000); break;
+		case 'L': parse_rates(optarg); break;
 		case 'p': cfg.pages = (unsigned int)parse_double("--pages", optarg, 1, 1 << 16); break;
 		case 'O': parse_only(optarg); break;
 		case 'P': cfg.producer_cpu = (int)parse_double("--producer-cpu", optarg, 0, CPU_SETSIZE - 1); break;
@@ -1005,6 +1397,15 @@ static void parse_args(int argc, char **argv)
 		fprintf(stderr, "error: unexpected argument '%s'\ntry 'perf_bench --help'\n",
 			argv[optind]);
 		exit(2);
+	}
+	/* The main table's column at --rate comes from the rounds. */
+	if (rate_index(cfg.rate) < 0) {
+		if (cfg.nrates == (int)(sizeof(cfg.rates) / sizeof(cfg.rates[0]))) {
+			fprintf(stderr, "error: --rate %d is not among the %d --rates, and there is no room for it\n",
+				cfg.rate, cfg.nrates);
+			exit(2);
+		}
+		cfg.rates[cfg.nrates++] = cfg.rate;
 	}
 	if (cfg.pages && cfg.pages & (cfg.pages - 1)) {
 		fprintf(stderr, "error: --pages %u is not a power of two\n", cfg.pages);
@@ -1148,7 +1549,7 @@ int main(int argc, char **argv)
 		for (int k = 0; k < K_COUNT && !interrupted; k++) {
 			struct result res;
 
-			if (!cfg.run[k])
+			if (!cfg.run[k] || is_floor((enum kind)k))
 				continue;
 			if (run_once(&b, (enum kind)k, cfg.duration, 0, &res))
 				goto out;
@@ -1170,48 +1571,50 @@ int main(int argc, char **argv)
 		}
 	}
 
-	/* Latency at a low rate and at full rate, then the idle cost: each
-	 * consumer in turn. */
+	/* Latency at low rates: alternated rounds, like the throughput's. */
 	sink.cap_lat = (size_t)(cfg.latency * 4e6 / LAT_FULL_STEP) + 16;
-	if (sink.cap_lat < (size_t)(cfg.latency * cfg.rate * 1.2) + 16)
-		sink.cap_lat = (size_t)(cfg.latency * cfg.rate * 1.2) + 16;
+	for (int i = 0; i < cfg.nrates; i++)
+		if (sink.cap_lat < (size_t)(cfg.latency * cfg.rates[i] * 1.2) + 16)
+			sink.cap_lat = (size_t)(cfg.latency * cfg.rates[i] * 1.2) + 16;
 	sink.lat = calloc(sink.cap_lat, sizeof(*sink.lat));
 	if (!sink.lat) {
 		fprintf(stderr, "error: out of memory\n");
 		goto out;
 	}
+	if (latency_rounds(&b))
+		goto out;
+	/* Latency at full rate, then the idle cost: each consumer in turn. */
 	for (int k = 0; k < K_COUNT; k++) {
 		struct result res;
+		struct lat *l = &lat[1][k];
+		int ri = rate_index(cfg.rate);
 
 		idle_us[k] = NAN;
-		for (int f = 0; f < 2; f++) {
-			struct lat *l = &lat[f][k];
-
-			l->p50 = l->p99 = l->max = NAN;
-			l->n = l->late = 0;
-			/* ceiling-perf-unread has no latency: nobody reads. */
-			if (!cfg.run[k] || !is_consumer((enum kind)k) ||
-			    k == K_PERF_UNREAD || k == K_RUN_JSON || cfg.latency <= 0 ||
-			    interrupted)
-				continue;
+		l->p50 = l->p99 = l->max = NAN;
+		l->n = l->late = 0;
+		/* The main table's column at --rate: the medians of the rounds. */
+		lat[0][k] = lat[1][k];
+		if (ri >= 0 && lr.done[ri][k]) {
+			lat[0][k].p50 = stat_of(lr.p50[ri][k], lr.done[ri][k]).med;
+			lat[0][k].p99 = stat_of(lr.p99[ri][k], lr.done[ri][k]).med;
+			lat[0][k].max = lr.max[ri][k];
+			lat[0][k].n = lr.n[ri][k];
+			lat[0][k].late = lr.late[ri][k];
+		}
+		/* ceiling-perf-unread has no latency: nobody reads; the floors
+		 * are for low rates only. */
+		if (!latency_contender((enum kind)k) || is_floor((enum kind)k) || interrupted)
+			continue;
+		if (cfg.latency > 0) {
 			sink.latency = true;
-			sink.lat_step = f ? LAT_FULL_STEP : 1;
-			if (run_once(&b, (enum kind)k, cfg.latency, f ? 0 : cfg.rate, &res))
+			sink.lat_step = LAT_FULL_STEP;
+			if (run_once(&b, (enum kind)k, cfg.latency, 0, &res))
 				goto out;
 			sink.latency = false;
-			l->n = sink.nlat;
-			/* Records still in a ring when the run ended: only the
-			 * final drain picked them up. */
-			l->late = sink.late;
-			for (size_t i = 0; i < sink.nlat; i++)
-				if (sink.lat[i] > l->max || isnan(l->max))
-					l->max = (double)sink.lat[i];
-			l->p50 = percentile(sink.lat, sink.nlat, 0.50);
-			l->p99 = percentile(sink.lat, sink.nlat, 0.99);
+			lat_figures(l);
 		}
 		/* bpfsdk-run-json runs in a process of its own: throughput only */
-		if (!cfg.run[k] || !is_consumer((enum kind)k) || k == K_PERF_UNREAD ||
-		    k == K_RUN_JSON || cfg.idle <= 0 || interrupted)
+		if (cfg.idle <= 0 || interrupted)
 			continue;
 		if (run_once(&b, (enum kind)k, cfg.idle, -1, &res))
 			goto out;
@@ -1273,10 +1676,12 @@ int main(int argc, char **argv)
 	printf("\nproduced/s: the median of the write loop's rate (range in the bench: lines)\n");
 	printf("lost: records the program could not send (-ENOSPC / -EAGAIN), counted on the BPF side\n");
 	printf("its limit: ceiling-perf-unread for perf rows, limit-ringbuf-nowake for ring buffer rows\n");
-	printf("latency: bpf_ktime_get_ns() in the program to the callback, %.1f s at %d records/s and %.1f s flat out (one record in %d)\n",
-	       cfg.latency, cfg.rate, cfg.latency, LAT_FULL_STEP);
-	printf("idle CPU: the consumer thread's CPU time over %.1f s with the program attached and nothing written\n\n",
+	printf("latency: bpf_ktime_get_ns() in the program to the callback; at %d records/s the medians of the latency rounds (below), flat out one run of %.1f s (one record in %d)\n",
+	       cfg.rate, cfg.latency, LAT_FULL_STEP);
+	printf("idle CPU: the consumer thread's CPU time over %.1f s with the program attached and nothing written\n",
 	       cfg.idle);
+	print_latency_table();
+	printf("\n");
 
 	for (int k = 0; k < K_COUNT; k++) {
 		if (!done[k])
@@ -1307,6 +1712,7 @@ int main(int argc, char **argv)
 			printf(" idle_s=%.1f idle_cpu_us=%.1f", cfg.idle, idle_us[k]);
 		printf("\n");
 	}
+	print_latency_lines();
 	ret = 0;
 out:
 	if (b.devnull >= 0)
