@@ -393,6 +393,15 @@ static int libbpf_ring_sample(void *ctx, void *data, size_t size)
 	return 0;
 }
 
+/* The floors' wait: 1 when the fd is ready, 0 on timeout, else -errno. */
+static int wait_ready(int epfd, int timeout_ms)
+{
+	struct epoll_event ev;
+	int n = epoll_wait(epfd, &ev, 1, timeout_ms);
+
+	return n < 0 ? -errno : n;
+}
+
 /* floor-pipe: a thread blocked in epoll_wait() on a pipe, woken by a write of the timestamp -
  * the machine's own cost of waking a sleeping reader between these two CPUs. */
 struct pipe_floor {
@@ -433,16 +442,6 @@ static int pipe_floor_drain(struct pipe_floor *f)
 		}
 	}
 	return n;
-}
-
-static int pipe_floor_poll(struct pipe_floor *f, int timeout_ms)
-{
-	struct epoll_event ev;
-	int n = epoll_wait(f->epfd, &ev, 1, timeout_ms);
-
-	if (n < 0)
-		return -errno;
-	return n ? pipe_floor_drain(f) : 0;
 }
 
 static void pipe_floor_close(struct pipe_floor *f)
@@ -517,16 +516,6 @@ static int simple_rb_drain(struct simple_rb *s)
 		__atomic_store_n(s->cons, cons, __ATOMIC_RELEASE);
 	}
 	return n;
-}
-
-static int simple_rb_poll(struct simple_rb *s, int timeout_ms)
-{
-	struct epoll_event ev;
-	int n = epoll_wait(s->epfd, &ev, 1, timeout_ms);
-
-	if (n < 0)
-		return -errno;
-	return n ? simple_rb_drain(s) : 0;
 }
 
 static void simple_rb_close(struct simple_rb *s)
@@ -628,6 +617,8 @@ static int consumer_open(struct consumer *c, enum kind k, int perf_fd,
 
 static int consumer_poll(struct consumer *c, int timeout_ms)
 {
+	int n;
+
 	switch (c->kind) {
 	case K_PERF_UNREAD:
 		usleep((useconds_t)timeout_ms * 1000);
@@ -644,9 +635,11 @@ static int consumer_poll(struct consumer *c, int timeout_ms)
 	case K_BSDK_RING:
 		return bsdk_ringbuf_poll(c->brb, timeout_ms);
 	case K_FLOOR_PIPE:
-		return pipe_floor_poll(&c->pipe, timeout_ms);
+		n = wait_ready(c->pipe.epfd, timeout_ms);
+		return n > 0 ? pipe_floor_drain(&c->pipe) : n;
 	case K_FLOOR_RING:
-		return simple_rb_poll(&c->srb, timeout_ms);
+		n = wait_ready(c->srb.epfd, timeout_ms);
+		return n > 0 ? simple_rb_drain(&c->srb) : n;
 	default:
 		if (timeout_ms > 0)
 			usleep((useconds_t)timeout_ms * 1000);
