@@ -600,6 +600,27 @@ size_t bsdk_prog_core_relo_count(const struct bsdk_prog *prog);
 /* Fill *info with CO-RE relocation i (strings live as long as the object). 0, or -ERANGE. */
 int bsdk_prog_core_relo(const struct bsdk_prog *prog, size_t i, struct bsdk_core_relo_info *info);
 
+/* ---- a minimal BTF: what objects' CO-RE relocations read of a kernel's BTF (gen min-btf) */
+
+struct bsdk_min_btf_stats {
+	size_t types;         /* types written */
+	size_t bytes;         /* the file's size */
+	size_t source_types;  /* types of the source BTF */
+	size_t relos;         /* CO-RE relocations served (bpf_core_type_id_local()'s need nothing) */
+};
+
+/* Write to path the part of the kernel BTF objs were opened against (their btf_path, the
+ * same for all, or the running kernel's) that their CO-RE relocations read: the types each
+ * resolution went through, a struct with only the members accessed (at their offsets, with
+ * its size), under their names. Opened with that file as btf_path, each relocation resolves
+ * to the same value. BTF attach points (tp_btf, fentry, lsm...) are not in it: they name the
+ * kernel's own type IDs, which the file renumbers, and a kernel without BTF cannot load such
+ * programs at all. 0, or -errno: BSDK_ENOTSUPP for a relocation a minimal BTF cannot serve
+ * (bpf_core_type_id_kernel(), a module's type), BSDK_EBTF for one that did not resolve
+ * against the source; *stats (may be NULL) filled on success. */
+int bsdk_btf_write_min(struct bsdk_obj *const *objs, size_t n, const char *path,
+		       struct bsdk_min_btf_stats *stats);
+
 /* The helpers the linked program calls, as enum bpf_func_id (25: bpf_perf_event_output),
  * sorted, each once. */
 size_t bsdk_prog_helper_count(const struct bsdk_prog *prog);

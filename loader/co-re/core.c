@@ -681,6 +681,12 @@ const char *core_type_label(const struct btf *btf, uint32_t id)
 
 int core_calc(const struct btf *local, struct core_relo *r, const struct kbtf_cand *cands, int n)
 {
+	return core_calc_spec(local, r, cands, n, NULL);
+}
+
+int core_calc_spec(const struct btf *local, struct core_relo *r, const struct kbtf_cand *cands,
+		   int n, struct core_spec *spec)
+{
 	const struct btf_type *root = btf_type_by_id(local, r->type_id);
 	const char *name = root ? btf_name(local, root) : "", *err, *why = NULL;
 	struct core_spec ls, ts;
@@ -733,6 +739,8 @@ int core_calc(const struct btf *local, struct core_relo *r, const struct kbtf_ca
 		}
 		if (matched++ == 0) {
 			first = tc;
+			if (spec)
+				*spec = ts;
 			r->targ_id = cands[i].id;
 			r->targ_btf = cands[i].btf;
 			r->targ_fd = cands[i].btf_obj_fd;

@@ -73,6 +73,11 @@ int core_relo_read(const struct btf *btf, const struct bpf_core_relo *rec,
  * note set. 0, or n when r needed the candidates and there were none to read. */
 int core_calc(const struct btf *local, struct core_relo *r, const struct kbtf_cand *cands,
 	      int n);
+/* The same, and when a kernel type matched, *spec (may be NULL) where the access led in the
+ * first one, r->targ_id: its root and every member and index followed (gen min-btf keeps
+ * those). */
+int core_calc_spec(const struct btf *local, struct core_relo *r, const struct kbtf_cand *cands,
+		   int n, struct core_spec *spec);
 /* Whether the resolved value fits the instruction r is on; if not, r becomes an error (or,
  * for a load that cannot change size and still read the value right, poisoned). */
 void core_check_fits(struct core_relo *r, const struct bpf_insn *insn);

@@ -98,6 +98,12 @@ static int core_relos_read(struct bsdk_obj *obj, struct core_state *cs)
 
 int core_resolve(const struct btf *local, struct core_relo *r, const char *kbtf_path)
 {
+	return core_resolve_spec(local, r, kbtf_path, NULL);
+}
+
+int core_resolve_spec(const struct btf *local, struct core_relo *r, const char *kbtf_path,
+		      struct core_spec *spec)
+{
 	const struct btf_type *root = btf_type_by_id(local, r->type_id);
 	const char *name = root ? btf_name(local, root) : "";
 	struct kbtf_cand *cands = NULL;
@@ -106,9 +112,17 @@ int core_resolve(const struct btf *local, struct core_relo *r, const char *kbtf_
 	/* only a relocation that asks about the kernel needs its candidates */
 	if (r->kind != BSDK_CORE_TYPE_ID_LOCAL && *name)
 		n = kbtf_candidates(kbtf_path, name, btf_essential_len(name), btf_kind(root), &cands);
-	err = core_calc(local, r, cands, n);
+	err = core_calc_spec(local, r, cands, n, spec);
 	free(cands);
 	return err;
+}
+
+const struct core_relo *core_obj_relos(const struct bsdk_obj *obj, size_t *n)
+{
+	const struct core_state *cs = state_of(obj);
+
+	*n = cs ? cs->n : 0;
+	return cs ? cs->relos : NULL;
 }
 
 static int core_resolve_all(struct bsdk_obj *obj, struct core_state *cs)

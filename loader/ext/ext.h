@@ -25,6 +25,12 @@ struct core_relo;
 /* Resolve one relocation against the kernel BTF at kbtf_path (NULL: the running kernel's):
  * r->state and value set. 0, or -errno when the kernel BTF cannot be read at all. */
 int core_resolve(const struct btf *local, struct core_relo *r, const char *kbtf_path);
+/* The same, with where the access led in the first kernel type that matched (co-re/core.h). */
+struct core_spec;
+int core_resolve_spec(const struct btf *local, struct core_relo *r, const char *kbtf_path,
+		      struct core_spec *spec);
+/* The object's relocations, sorted by section and instruction; *n of them. */
+const struct core_relo *core_obj_relos(const struct bsdk_obj *obj, size_t *n);
 
 /* ---- extern.c: __kconfig variables, __ksym variables and kfuncs. */
 enum ext_kind { EXT_KCONFIG, EXT_KSYM, EXT_KFUNC };	/* as enum bsdk_extern_kind */
