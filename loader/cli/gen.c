@@ -22,9 +22,11 @@
 static const char gen_usage[] =
 "NAME\n"
 "    bpfsdk gen skeleton - a C header that embeds an object and names its parts\n"
+"    bpfsdk gen min-btf - the part of a kernel's BTF that objects' CO-RE needs\n"
 "\n"
 "SYNOPSIS\n"
 "    bpfsdk gen skeleton [--name NAME] [-v]... OBJECT.o > NAME.skel.h\n"
+"    bpfsdk gen min-btf [--btf SOURCE] [-v]... -o FILE OBJECT.o...\n"
 "\n"
 "DESCRIPTION\n"
 "    Opens OBJECT.o as 'bpfsdk inspect' does and writes to standard output\n"
@@ -62,10 +64,28 @@ static const char gen_usage[] =
 "    become integers of their size; each member's offset and size are\n"
 "    checked at compile time.\n"
 "\n"
+"    gen min-btf writes to FILE the types that the CO-RE relocations of\n"
+"    the objects read in SOURCE (a kernel's BTF; default: the running\n"
+"    kernel's /sys/kernel/btf/vmlinux), with each struct cut down to the\n"
+"    members they access, at their offsets: a few KiB to ship beside a\n"
+"    tool for a kernel built without BTF, and to give to 'bpfsdk run\n"
+"    --btf FILE' (or bsdk_obj_open_opts.btf_path) there. Every relocation\n"
+"    is then resolved against FILE and must give the value SOURCE gives,\n"
+"    or nothing is written. Programs that attach by the kernel's own BTF\n"
+"    type IDs (tp_btf, fentry, fexit, lsm, iter) get a warning: a kernel\n"
+"    without BTF cannot load them, and FILE renumbers its types. Refused:\n"
+"    bpf_core_type_id_kernel() (a kernel type ID) and a module's types.\n"
+"\n"
 "OPTIONS\n"
 "    -n, --name NAME\n"
 "        The name of the struct and the prefix of the functions (a C\n"
 "        identifier). Default: the file name without .bpf.o or .o.\n"
+"\n"
+"    -o, --output FILE\n"
+"        gen min-btf: the BTF file to write.\n"
+"\n"
+"    --btf SOURCE\n"
+"        gen min-btf: the kernel BTF to take the types from.\n"
 "\n"
 "    -v, --verbose\n"
 "        Say what the loader does.\n"
@@ -74,10 +94,12 @@ static const char gen_usage[] =
 "        Show this text and exit.\n"
 "\n"
 "EXIT STATUS\n"
-"    0   the header was written\n"
+"    0   the header (the BTF file) was written\n"
 "    1   the object could not be read or opened, or its parts cannot be\n"
 "        named in C (two maps that would get the same member name);\n"
 "        nothing is written to standard output\n"
+"        (gen min-btf: an object's relocation did not resolve against\n"
+"        SOURCE, or cannot be served; FILE is not left behind)\n"
 "    2   the command line is wrong\n";
 
 enum { OPT_NAME = 1, OPT_VERBOSE, OPT_HELP };
@@ -324,6 +346,8 @@ static int gen_main(int argc, char **argv)
 	struct cli_opts o;
 	int opt;
 
+	if (argc > 1 && strcmp(argv[1], "min-btf") == 0)
+		return gen_min_btf_main(argc - 1, argv + 1);
 	cli_opts_init(&o, "gen", gen_options, argc, argv);
 	while ((opt = cli_opt_next(&o, &value)) != OPT_DONE) {
 		switch (opt) {
@@ -350,9 +374,9 @@ static int gen_main(int argc, char **argv)
 		}
 	}
 	if (!what)
-		return cli_usage_error("gen", "say what to generate: 'skeleton'");
+		return cli_usage_error("gen", "say what to generate: 'skeleton' or 'min-btf'");
 	if (strcmp(what, "skeleton") != 0)
-		return cli_usage_error("gen", "unknown thing to generate '%s' (only 'skeleton')", what);
+		return cli_usage_error("gen", "unknown thing to generate '%s' ('skeleton' or 'min-btf')", what);
 	if (!path)
 		return cli_usage_error("gen", "no object file given");
 	cli_log_init(cli_verbosity);
@@ -361,7 +385,7 @@ static int gen_main(int argc, char **argv)
 
 const struct cli_cmd cmd_gen = {
 	.name = "gen",
-	.summary = "generate a C skeleton header that embeds an object",
+	.summary = "generate a C skeleton header, or a minimal BTF for CO-RE",
 	.usage = gen_usage,
 	.main = gen_main,
 };

@@ -40,4 +40,7 @@ bool skel_map_is_data(const struct bsdk_map *map);
 /* Write the whole header to s->f. */
 void skel_emit(const struct skel *s);
 
+/* gen_min_btf.c: `bpfsdk gen min-btf`, argv[0] "min-btf". */
+int gen_min_btf_main(int argc, char **argv);
+
 #endif /* BPFSDK_CLI_GEN_H */
