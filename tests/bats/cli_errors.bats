@@ -153,7 +153,8 @@ expect_one_error() {
 	# with --require-all, the error with the end of the log
 	run_bpfsdk run --require-all --duration 1 "$OBJS/mistake_no_license.bpf.o"
 	expect_eq "$status" 1 "exit status"
-	assert_line --index 0 "error: program 'send_pid' (section 'tracepoint/syscalls/sys_enter_getppid'): rejected by the verifier; its log:"
+	# all of a short log, the end of a longer one (older kernels say more)
+	assert_line --index 0 --regexp "^error: program 'send_pid' \(section 'tracepoint/syscalls/sys_enter_getppid'\): rejected by the verifier; (the end of )?its log:$"
 	assert_line "  cannot call GPL-restricted function from non-GPL compatible program"
 	assert_line --index $((${#lines[@]} - 1)) "  fix: declare char LICENSE[] SEC(\"license\") = \"GPL\"; (the object has no license section, and bpf_perf_event_output() is GPL-only)"
 }
@@ -191,10 +192,12 @@ expect_one_error() {
 # ---- a newcomer's maps: the error names the map type and the kernel's rule
 
 @test "errors: a ring buffer of 100000 bytes: the type by name, the rule, a size that would do" {
+	# the test VM has no getconf
+	pagesize=$(getconf PAGESIZE 2>/dev/null || python3 -c 'import resource; print(resource.getpagesize())')
 	run_bpfsdk run --duration 1 "$OBJS/mistake_ringbuf_size.bpf.o"
 	expect_eq "$status" 1 "exit status"
 	expect_eq "$output" "error: map 'mistake_events': the kernel refused to create it (ringbuf, key 0, value 0, max_entries 100000): Invalid argument
-  a ring buffer's size (max_entries) is a power of two and a multiple of the page size ($(getconf PAGESIZE) bytes): 100000 is not; 131072 would do" "output"
+  a ring buffer's size (max_entries) is a power of two and a multiple of the page size ($pagesize bytes): 100000 is not; 131072 would do" "output"
 }
 
 @test "errors: an array keyed by 8 bytes: an array's key is its 4-byte index" {
