@@ -8,8 +8,10 @@
 #                                 linux-image (apt-get download, never installed)
 #   make vmtest-bullseye          ... on Debian 11's kernel (5.10); also
 #                                 vmtest-bookworm (6.1), vmtest-trixie (6.12)
+#   make vmtest-no-btf            the test kernel with /sys/kernel/btf hidden
+#                                 (tests/vm/suites-no-btf)
 #   make test-kernels             the suites on every kernel of the matrix
-#                                 (kernel/matrix)
+#                                 (kernel/matrix), then the pass without BTF
 #
 # Images are cached under $(BPFSDK_CACHE) (default /var/cache/bpfsdk); see
 # kernel/README.md.
@@ -29,7 +31,12 @@ vmtest-debian: test-programs
 $(addprefix vmtest-,$(DEBIAN_SUITES)): vmtest-%: test-programs
 	$(Q)BUILD=$(BUILD) kernel/matrix --kernels $*
 
-test-kernels: test-programs
-	$(Q)BUILD=$(BUILD) kernel/matrix
+vmtest-no-btf: test-programs
+	$(Q)BUILD=$(BUILD) kernel/matrix --kernels bpfsdk --hide-btf --suites tests/vm/suites-no-btf
 
-.PHONY: kernel vmtest vmtest-debian $(addprefix vmtest-,$(DEBIAN_SUITES)) test-kernels
+test-kernels: test-programs
+	$(Q)rc=0; BUILD=$(BUILD) kernel/matrix || rc=1; \
+	BUILD=$(BUILD) kernel/matrix --kernels bpfsdk --hide-btf --suites tests/vm/suites-no-btf || rc=1; \
+	exit $$rc
+
+.PHONY: kernel vmtest vmtest-debian $(addprefix vmtest-,$(DEBIAN_SUITES)) vmtest-no-btf test-kernels
