@@ -21,6 +21,7 @@
 #   make test-faults   fail every allocation and system call of each workflow
 #                      in turn (tests/faults/; make test runs a sample)
 #   make test-tsan     8 threads using the library at once, under TSan
+#   make soak          10 minutes of bpfsdk run at full rate (SOAK_SECONDS)
 #   make check-headers regenerate include/bpf/bpf_helper_defs.h and diff it
 #   make check-layers  no library layer uses one above it (make test runs it)
 #   make check-sizes   files over 700 lines, functions over 80 (tools/check-sizes)
@@ -137,6 +138,7 @@ include samples/samples.mk
 include tests/tests.mk
 include tests/faults/faults.mk
 include tests/threads/threads.mk
+include tests/soak/soak.mk
 -include tests/fuzz/fuzz.mk
 -include kernel/kernel.mk
 -include docs/docs.mk
