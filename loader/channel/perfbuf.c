@@ -36,6 +36,13 @@
 #define AUTO_MIN_PAGES_SPLIT   16
 #define AUTO_MIN_PAGES         8
 
+/* merge mode: a ring's next record in the heap, ordered by (ts, ring index): among equal
+ * timestamps the lower index first. */
+struct merge_key {
+	uint64_t ts;
+	size_t ring;
+};
+
 struct cpu_ring {
 	int cpu;
 	int fd;                              /* owns the ring: watermark wakeups */
@@ -49,6 +56,7 @@ struct cpu_ring {
 	struct perf_ring walk;               /* merge mode: the pending state */
 	struct perf_rec pending;             /* merge mode: the record at tail */
 	bool has_pending;
+	bool walked;                         /* merge mode: walk_begin() this drain */
 };
 
 struct bsdk_perfbuf {
@@ -67,6 +75,8 @@ struct bsdk_perfbuf {
 	struct cpu_ring *rings;
 	size_t nrings;
 	struct epoll_event *events;          /* for epoll_wait: one per CPU */
+	struct merge_key *heap;              /* merge mode: rings with a record, by time; one
+					      * slot per possible CPU */
 
 	struct perf_ring_counts counts;
 };
@@ -231,6 +241,10 @@ int bsdk_perfbuf_rescan(struct bsdk_perfbuf *pb)
 		pb->events = calloc((size_t)ncpu, sizeof(*pb->events));
 	if (!pb->events)
 		return fail(ENOMEM);
+	if (!pb->heap)	/* merge mode: room for every ring there can be */
+		pb->heap = calloc((size_t)ncpu, sizeof(*pb->heap));
+	if (!pb->heap)
+		return fail(ENOMEM);
 	for (int cpu = 0; cpu < ncpu; cpu++) {
 		if (have_ring_for(pb, cpu))
 			continue;
@@ -360,6 +374,7 @@ void bsdk_perfbuf_free(struct bsdk_perfbuf *pb)
 		close(pb->drain.epfd);
 	free(pb->rings);
 	free(pb->events);
+	free(pb->heap);
 	free(pb);
 	errno = saved;
 }
@@ -444,45 +459,76 @@ static void merge_fetch(struct bsdk_perfbuf *pb, struct cpu_ring *r)
 	}
 }
 
+static bool key_before(const struct merge_key *a, const struct merge_key *b)
+{
+	return a->ts < b->ts || (a->ts == b->ts && a->ring < b->ring);
+}
+
+/* Restore the heap order below slot i of h (n keys). */
+static void heap_down(struct merge_key *h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		struct merge_key t;
+
+		if (l < n && key_before(&h[l], &h[m]))
+			m = l;
+		if (l + 1 < n && key_before(&h[l + 1], &h[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+}
+
 /* The k-way merge: every ring keeps its next record where it is (each has its own scratch
  * buffer, so a wrapped record of one CPU survives while another CPU's records are
- * delivered), and the smallest timestamp goes first. One comparison per ring per record. */
+ * delivered), and the smallest timestamp goes first, from a binary heap of the rings that
+ * have one: log2(rings) comparisons per record. A ring with nothing to read is not touched
+ * beyond the load of its head. */
 static int consume_merged(struct bsdk_perfbuf *pb)
 {
+	struct merge_key *h = pb->heap;
 	uint64_t n = 0;
+	size_t nh = 0;
 
 	for (size_t i = 0; i < pb->nrings; i++) {
 		struct cpu_ring *r = &pb->rings[i];
 
+		r->has_pending = false;
+		if (__atomic_load_n(&r->meta->data_head, __ATOMIC_RELAXED) == r->meta->data_tail)
+			continue;
 		walk_begin(pb, r, &r->walk);
+		r->walked = true;
 		merge_fetch(pb, r);
+		if (r->has_pending)
+			h[nh++] = (struct merge_key){ rec_ts(pb, &r->pending), i };
 	}
-	for (;;) {
-		struct cpu_ring *best = NULL;
-		uint64_t best_ts = 0;
+	for (size_t i = nh / 2; i-- > 0;)
+		heap_down(h, nh, i);
+	while (nh) {
+		struct cpu_ring *best = &pb->rings[h[0].ring];
 
-		for (size_t i = 0; i < pb->nrings; i++) {
-			struct cpu_ring *r = &pb->rings[i];
-			uint64_t ts;
-
-			if (!r->has_pending)
-				continue;
-			ts = rec_ts(pb, &r->pending);
-			if (!best || ts < best_ts) {
-				best = r;
-				best_ts = ts;
-			}
-		}
-		if (!best)
-			break;
 		pb->opts.on_sample(pb->opts.ctx, best->cpu, best->pending.data, best->pending.size);
 		perf_ring_advance(&best->walk, &best->pending);
 		best->nrec++;
 		n++;
 		merge_fetch(pb, best);
+		if (best->has_pending)
+			h[0].ts = rec_ts(pb, &best->pending);
+		else
+			h[0] = h[--nh];
+		heap_down(h, nh, 0);
 	}
-	for (size_t i = 0; i < pb->nrings; i++)
+	for (size_t i = 0; i < pb->nrings; i++) {
+		if (!pb->rings[i].walked)
+			continue;
+		pb->rings[i].walked = false;
 		walk_end(&pb->rings[i], &pb->rings[i].walk);
+	}
 	return n > INT32_MAX ? INT32_MAX : (int)n;
 }
 
