@@ -176,3 +176,16 @@ entries() {
 	run "$BPFSDK" inspect --json "$OBJS/maps_zero.bpf.o"
 	expect_eq "$(jq -c '[.programs[] | has("twins")]' <<<"$output")" '[false]' "twins keys"
 }
+
+@test "inspect: which section names are twins (a system call whatever its prefix; not a kprobe inside a function; one kind goes together)" {
+	run "$BPFSDK" inspect "$OBJS/twins_names.bpf.o"
+	assert_success
+	expect_eq "$(sed -n '/^twins:/,/^$/p' <<<"$output" | sed '/^$/d')" "twins: 4 groups (bpfsdk run attaches the first kind this kernel takes; --all-twins all)
+  open_fentry (fentry/__arm64_sys_openat) > open_ksyscall (ksyscall/openat) > open_kprobe (kprobe/__x64_sys_openat)
+  write_fexit (fexit/vfs_write) > write_kretprobe (kretprobe/vfs_write)
+  switch_btf (tp_btf/sched_switch) > switch_tp (tp/sched/sched_switch)
+  wakeup_one (tp_btf/sched_wakeup) + wakeup_two (tp_btf/sched_wakeup) > wakeup_raw (raw_tp/sched_wakeup)" "twins section"
+	run "$BPFSDK" inspect --json "$OBJS/twins_names.bpf.o"
+	expect_eq "$(jq -c '[.programs[] | select(has("twins") | not) | .name]' <<<"$output")" \
+		'["read_inside","read_fentry","enter_openat","enter_raw"]' "programs without twins"
+}
