@@ -64,7 +64,7 @@ static struct bsdk_records *records_get(const struct bsdk_obj *obj)
 	if (!shared.r) {
 		shared.r = bsdk_records_new(obj);
 		if (!shared.r) {
-			cli_error("out of memory");
+			cli_error_unless_logged("out of memory");
 			return NULL;
 		}
 		shared.obj = obj;
