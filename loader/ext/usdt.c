@@ -262,35 +262,11 @@ void usdt_sites_free(struct usdt_site *sites, size_t n)
 	free(sites);
 }
 
-int usdt_sites_find(const char *path, const char *provider, const char *name,
-		    struct usdt_site **out, size_t *nout)
+/* The .note.stapsdt section of elf, and .stapsdt.base's address when there is one. */
+static Elf_Scn *notes_find(Elf *elf, size_t shstrndx, uint64_t *base_addr, bool *have_base)
 {
-	uint64_t base_addr = 0;
-	bool have_base = false;
-	struct usdt_site *sites = NULL;
-	size_t n = 0;
 	Elf_Scn *scn = NULL, *notes = NULL;
-	size_t shstrndx;
-	GElf_Ehdr eh;
-	int fd, err = 0;
-	Elf *elf;
 
-	*out = NULL;
-	*nout = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return log_fail(errno, "usdt: cannot open '%s': %s", path, bsdk_strerror(errno));
-	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh) ||
-	    elf_getshdrstrndx(elf, &shstrndx)) {
-		err = log_fail(BSDK_EFORMAT, "usdt: '%s' is not an ELF file", path);
-		goto out;
-	}
-	if (gelf_getclass(elf) != ELFCLASS64) {
-		err = log_fail(BSDK_EFORMAT, "usdt: '%s' is not a 64-bit ELF file", path);
-		goto out;
-	}
 	while ((scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;
 		const char *sname;
@@ -303,70 +279,112 @@ int usdt_sites_find(const char *path, const char *provider, const char *name,
 		if (strcmp(sname, ".note.stapsdt") == 0 && sh.sh_type == SHT_NOTE)
 			notes = scn;
 		else if (strcmp(sname, ".stapsdt.base") == 0) {
-			base_addr = sh.sh_addr;
-			have_base = true;
+			*base_addr = sh.sh_addr;
+			*have_base = true;
 		}
 	}
+	return notes;
+}
+
+/* Where a binary's probes are looked for, and which. */
+struct site_query {
+	Elf *elf;
+	const char *path, *provider, *name;
+	uint64_t base_addr;	/* .stapsdt.base's address, when have_base */
+	bool have_base;
+};
+
+/* One note of .note.stapsdt (its desc of descsz bytes): 1 and *site filled when it is the
+ * probe q looks for, 0 when it is another or no probe note, or an error, logged. */
+static int note_site(const struct site_query *q, const GElf_Nhdr *nh, const char *name_bytes,
+		     const char *desc, struct usdt_site *site)
+{
+	const char *end = desc + nh->n_descsz, *p = desc + 24, *prov, *pname, *args;
+	uint64_t pc, base, sem;
+
+	if (nh->n_type != NT_STAPSDT || nh->n_namesz != 8 || memcmp(name_bytes, "stapsdt", 8) ||
+	    nh->n_descsz < 24 + 3)
+		return 0;
+	memcpy(&pc, desc, 8);
+	memcpy(&base, desc + 8, 8);
+	memcpy(&sem, desc + 16, 8);
+	prov = note_str(&p, end);
+	pname = prov ? note_str(&p, end) : NULL;
+	args = pname ? note_str(&p, end) : NULL;
+	if (!args)
+		return log_fail(BSDK_EFORMAT, "usdt: '%s': a .note.stapsdt note is cut short", q->path);
+	if (strcmp(prov, q->provider) || strcmp(pname, q->name))
+		return 0;
+	/* prelink moved the binary: so did every probe */
+	if (q->have_base && base)
+		pc += q->base_addr - base;
+	if (!vaddr_to_offset(q->elf, pc, &site->offset))
+		return log_fail(BSDK_EFORMAT, "usdt: '%s': probe %s:%s at %#llx is in no loaded segment",
+				q->path, q->provider, q->name, (unsigned long long)pc);
+	if (sem && !vaddr_to_offset(q->elf, sem, &site->ref_ctr_offset))
+		return log_fail(BSDK_EFORMAT, "usdt: '%s': the semaphore of %s:%s at %#llx is in no loaded segment",
+				q->path, q->provider, q->name, (unsigned long long)sem);
+	site->vaddr = pc;
+	site->args = strdup(args);
+	return site->args ? 1 : fail(ENOMEM);
+}
+
+int usdt_sites_find(const char *path, const char *provider, const char *name,
+		    struct usdt_site **out, size_t *nout)
+{
+	struct site_query q = { .path = path, .provider = provider, .name = name };
+	struct usdt_site *sites = NULL;
+	size_t n = 0;
+	Elf_Scn *notes;
+	size_t shstrndx;
+	GElf_Ehdr eh;
+	int fd, err = 0;
+
+	*out = NULL;
+	*nout = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return log_fail(errno, "usdt: cannot open '%s': %s", path, bsdk_strerror(errno));
+	elf_version(EV_CURRENT);
+	q.elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!q.elf || elf_kind(q.elf) != ELF_K_ELF || !gelf_getehdr(q.elf, &eh) ||
+	    elf_getshdrstrndx(q.elf, &shstrndx)) {
+		err = log_fail(BSDK_EFORMAT, "usdt: '%s' is not an ELF file", path);
+		goto out;
+	}
+	if (gelf_getclass(q.elf) != ELFCLASS64) {
+		err = log_fail(BSDK_EFORMAT, "usdt: '%s' is not a 64-bit ELF file", path);
+		goto out;
+	}
+	notes = notes_find(q.elf, shstrndx, &q.base_addr, &q.have_base);
 	if (!notes) {
 		err = log_fail(BSDK_ENOPROBE, "usdt: '%s' has no USDT probes (no .note.stapsdt section)", path);
 		goto out;
 	}
-	for (Elf_Data *data = elf_getdata(notes, NULL); data; data = elf_getdata(notes, data)) {
+	for (Elf_Data *data = elf_getdata(notes, NULL); data && !err; data = elf_getdata(notes, data)) {
 		size_t off = 0, next, name_off, desc_off;
 		GElf_Nhdr nh;
 
-		while ((next = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
-			const char *desc = (const char *)data->d_buf + desc_off, *end = desc + nh.n_descsz;
-			const char *p = desc + 24, *prov, *pname, *args;
-			uint64_t pc, base, sem;
+		while (!err && (next = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
 			struct usdt_site site = { 0 };
+			int found = note_site(&q, &nh, (const char *)data->d_buf + name_off,
+					      (const char *)data->d_buf + desc_off, &site);
 
 			off = next;
-			if (nh.n_type != NT_STAPSDT || nh.n_namesz != 8 ||
-			    memcmp((const char *)data->d_buf + name_off, "stapsdt", 8) ||
-			    nh.n_descsz < 24 + 3)
-				continue;
-			memcpy(&pc, desc, 8);
-			memcpy(&base, desc + 8, 8);
-			memcpy(&sem, desc + 16, 8);
-			prov = note_str(&p, end);
-			pname = prov ? note_str(&p, end) : NULL;
-			args = pname ? note_str(&p, end) : NULL;
-			if (!args) {
-				err = log_fail(BSDK_EFORMAT, "usdt: '%s': a .note.stapsdt note is cut short", path);
-				goto out;
-			}
-			if (strcmp(prov, provider) || strcmp(pname, name))
-				continue;
-			/* prelink moved the binary: so did every probe */
-			if (have_base && base)
-				pc += base_addr - base;
-			if (!vaddr_to_offset(elf, pc, &site.offset)) {
-				err = log_fail(BSDK_EFORMAT, "usdt: '%s': probe %s:%s at %#llx is in no loaded segment",
-					       path, provider, name, (unsigned long long)pc);
-				goto out;
-			}
-			if (sem && !vaddr_to_offset(elf, sem, &site.ref_ctr_offset)) {
-				err = log_fail(BSDK_EFORMAT, "usdt: '%s': the semaphore of %s:%s at %#llx is in no loaded segment",
-					       path, provider, name, (unsigned long long)sem);
-				goto out;
-			}
-			site.vaddr = pc;
-			site.args = strdup(args);
-			if (!site.args || array_push(&sites, &n, &site, sizeof(site))) {
+			if (found > 0 && array_push(&sites, &n, &site, sizeof(site))) {
 				free(site.args);
-				err = fail(ENOMEM);
-				goto out;
+				found = fail(ENOMEM);
 			}
+			err = found < 0 ? found : 0;
 		}
 	}
-	if (n == 0)
+	if (!err && n == 0)
 		err = log_fail(BSDK_ENOPROBE, "usdt: '%s' has no probe %s:%s", path, provider, name);
-	else if (eh.e_type != ET_EXEC)
+	else if (!err && eh.e_type != ET_EXEC)
 		sites[0].relocatable = true;
 out:
-	if (elf)
-		elf_end(elf);
+	if (q.elf)
+		elf_end(q.elf);
 	close(fd);
 	if (err) {
 		usdt_sites_free(sites, n);
