@@ -17,15 +17,14 @@
  *   provider, name, args   NUL-terminated strings; args says where each
  *              argument is at this site: "-4@%edi 8@-8(%rbp) -4@$5"
  *
- * For each site the loader parses args into a spec (include/bpf/usdt.bpf.h
- * has the layout and the code that reads it), writes it into the map
- * __bpf_usdt_specs at a new index, and opens a uprobe at the site whose
- * BPF cookie is that index. Kernels without BPF cookies (before 5.15)
+ * For each site the loader parses args into a spec (usdt_args.c;
+ * include/bpf/usdt.bpf.h has the layout and the code that reads it),
+ * writes it into the map __bpf_usdt_specs at a new index, and opens a
+ * uprobe at the site whose BPF cookie is that index. Kernels without BPF cookies (before 5.15)
  * find the index by instruction pointer in __bpf_usdt_ip_to_spec_id
  * instead, which works for binaries loaded at their link-time address
  * only (not PIE executables or libraries).
  */
-#include <ctype.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -49,179 +48,8 @@
 #define SPECS_MAP "__bpf_usdt_specs"
 #define IP_MAP "__bpf_usdt_ip_to_spec_id"
 
-/* ---- Argument specs ------------------------------------------------------ */
-
 /* The object's count of __bpf_usdt_specs entries written: obj_state() of usdt_key. */
 static const char usdt_key;
-
-/* The x86-64 registers as the kernel's struct pt_regs lays them out, by
- * every name an argument spec may use for them (64, 32, 16 and low 8 bits:
- * the spec's size says how much of the register is the value). */
-static const struct {
-	const char *names[4];
-	int16_t off;
-} x86_regs[] = {
-	{ { "rip" }, 128 },
-	{ { "rax", "eax", "ax", "al" }, 80 },
-	{ { "rbx", "ebx", "bx", "bl" }, 40 },
-	{ { "rcx", "ecx", "cx", "cl" }, 88 },
-	{ { "rdx", "edx", "dx", "dl" }, 96 },
-	{ { "rsi", "esi", "si", "sil" }, 104 },
-	{ { "rdi", "edi", "di", "dil" }, 112 },
-	{ { "rbp", "ebp", "bp", "bpl" }, 32 },
-	{ { "rsp", "esp", "sp", "spl" }, 152 },
-	{ { "r8", "r8d", "r8w", "r8b" }, 72 },
-	{ { "r9", "r9d", "r9w", "r9b" }, 64 },
-	{ { "r10", "r10d", "r10w", "r10b" }, 56 },
-	{ { "r11", "r11d", "r11w", "r11b" }, 48 },
-	{ { "r12", "r12d", "r12w", "r12b" }, 24 },
-	{ { "r13", "r13d", "r13w", "r13b" }, 16 },
-	{ { "r14", "r14d", "r14w", "r14b" }, 8 },
-	{ { "r15", "r15d", "r15w", "r15b" }, 0 },
-};
-
-/* A register's offset in struct pt_regs, -1 when the name is none of them. */
-static int x86_reg_off(const char *name, size_t len)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(x86_regs); i++)
-		for (size_t k = 0; k < 4 && x86_regs[i].names[k]; k++)
-			if (strlen(x86_regs[i].names[k]) == len &&
-			    memcmp(x86_regs[i].names[k], name, len) == 0)
-				return x86_regs[i].off;
-	return -1;
-}
-
-/* A signed decimal or 0x-hex number at *s, advanced past it. */
-static bool parse_num(const char **s, int64_t *out)
-{
-	const char *p = *s;
-	bool neg = *p == '-';
-	unsigned long long v;
-	char *end;
-
-	if (neg || *p == '+')
-		p++;
-	if (!isdigit((unsigned char)*p))
-		return false;
-	errno = 0;
-	v = strtoull(p, &end, 0);
-	if (errno || v > (unsigned long long)INT64_MAX + neg)
-		return false;
-	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
-	*s = end;
-	return true;
-}
-
-/* "%reg" at *s: its offset, *s advanced; -1 when it is not one. */
-static int parse_reg(const char **s)
-{
-	const char *p = *s, *start;
-	int off;
-
-	if (*p != '%')
-		return -1;
-	start = ++p;
-	while (isalnum((unsigned char)*p))
-		p++;
-	off = x86_reg_off(start, (size_t)(p - start));
-	if (off >= 0)
-		*s = p;
-	return off;
-}
-
-/* One argument, "SIZE@LOCATION", of len bytes at arg. */
-static int parse_arg(const char *arg, size_t len, struct usdt_arg_spec *spec,
-		     char *err, size_t err_size)
-{
-	char buf[128];
-	const char *p = buf;
-	int64_t size, num = 0;
-	int reg;
-
-	if (len >= sizeof(buf))
-		goto bad;
-	memcpy(buf, arg, len);
-	buf[len] = '\0';
-	memset(spec, 0, sizeof(*spec));
-	if (!parse_num(&p, &size) || *p++ != '@')
-		goto bad;
-	if (size != 1 && size != 2 && size != 4 && size != 8 &&
-	    size != -1 && size != -2 && size != -4 && size != -8)
-		goto bad;
-	spec->arg_signed = size < 0;
-	spec->arg_bitshift = (int8_t)(64 - 8 * (size < 0 ? -size : size));
-	if (*p == '$') {			/* $5: a constant */
-		p++;
-		if (!parse_num(&p, &num) || *p)
-			goto bad;
-		spec->arg_type = USDT_ARG_CONST;
-		spec->val_off = (uint64_t)num;
-		return 0;
-	}
-	if (*p == '%') {			/* %edi: in a register */
-		reg = parse_reg(&p);
-		if (reg < 0 || *p)
-			goto bad;
-		spec->arg_type = USDT_ARG_REG;
-		spec->reg_off = (int16_t)reg;
-		return 0;
-	}
-	/* -8(%rbp) or (%rax): in memory at register + offset */
-	if (*p != '(' && !parse_num(&p, &num))
-		goto bad;
-	if (*p++ != '(')
-		goto bad;
-	reg = parse_reg(&p);
-	if (reg >= 0 && *p == ',') {
-		snprintf(err, err_size, "argument '%s' uses base + index * scale addressing, which the loader does not support", buf);
-		return -EOPNOTSUPP;
-	}
-	if (reg < 0 || *p++ != ')' || *p)
-		goto bad;
-	spec->arg_type = USDT_ARG_REG_DEREF;
-	spec->reg_off = (int16_t)reg;
-	spec->val_off = (uint64_t)num;
-	return 0;
-bad:
-	snprintf(err, err_size, "argument '%.*s' is not SIZE@LOCATION (e.g. -4@%%edi, 8@-8(%%rbp), -4@$5)",
-		 (int)(len < 100 ? len : 100), arg);
-	return -EINVAL;
-}
-
-int usdt_parse_args(const char *args, struct usdt_spec *spec, char *err, size_t err_size)
-{
-	const char *p = args;
-
-	memset(spec, 0, sizeof(*spec));
-#if !defined(__x86_64__)
-	if (*args) {
-		snprintf(err, err_size, "USDT argument specs are only understood for x86-64");
-		return -EOPNOTSUPP;
-	}
-#endif
-	while (*p) {
-		const char *end;
-		int rc;
-
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (!*p)
-			break;
-		end = p;
-		while (*end && *end != ' ' && *end != '\t')
-			end++;
-		if (spec->arg_cnt >= USDT_MAX_ARGS) {
-			snprintf(err, err_size, "more than %d arguments", USDT_MAX_ARGS);
-			return -E2BIG;
-		}
-		rc = parse_arg(p, (size_t)(end - p), &spec->args[spec->arg_cnt], err, err_size);
-		if (rc)
-			return rc;
-		spec->arg_cnt++;
-		p = end;
-	}
-	return 0;
-}
 
 /* ---- The probe notes of a binary ----------------------------------------- */
 
@@ -454,6 +282,61 @@ static int site_ip_in(const struct bsdk_prog *prog, int pid, const char *path,
 	return 0;
 }
 
+/* The site's spec into the specs map at the next free index, *id. */
+static int site_spec_add(struct bsdk_prog *prog, struct bsdk_map *specs, const struct usdt_site *site,
+			 const char *what, uint64_t cookie, uint32_t *id)
+{
+	struct usdt_spec spec;
+	uint32_t *nspecs;
+	char err[192];
+	int rc;
+
+	rc = usdt_parse_args(site->args, &spec, err, sizeof(err));
+	if (rc)
+		return log_fail(-rc, "program '%s': USDT probe %s at offset %#llx: %s", prog->fn.name, what,
+				(unsigned long long)site->offset, err);
+	nspecs = obj_state(prog->obj, &usdt_key, sizeof(*nspecs), free);
+	if (!nspecs)
+		return -errno;
+	if (*nspecs >= specs->max_entries)
+		return log_fail(E2BIG, "program '%s': more USDT sites than the %u specs '%s' holds",
+				prog->fn.name, specs->max_entries, SPECS_MAP);
+	*id = (*nspecs)++;
+	spec.usdt_cookie = cookie;
+	rc = bpf_map_update(specs->fd, id, &spec, 0);
+	if (rc)
+		return log_fail(-rc, "program '%s': cannot write USDT spec %u: %s", prog->fn.name, *id, bsdk_strerror(rc));
+	return 0;
+}
+
+/* No cookies here: the program finds its spec by address, the site's
+ * link-time one or, in a PIE or a library, where process pid has it. */
+static int site_attach_by_ip(struct bsdk_prog *prog, struct bsdk_map *ips, int pfd,
+			     const struct usdt_site *site, uint32_t id, int pid, const char *path,
+			     const char *what)
+{
+	uint64_t ip = site->vaddr;
+	int rc;
+
+	if (!ips)
+		return log_fail(BSDK_ENOTSUPP, "program '%s': USDT probe %s: this kernel has no BPF cookies (Linux 5.15), and the object has no map '%s' to find a site's spec by address (include <bpf/usdt.bpf.h>)",
+				prog->fn.name, what, IP_MAP);
+	if (site->relocatable && pid <= 0)
+		return log_fail(BSDK_ENOTSUPP, "program '%s': USDT probe %s: this kernel has no BPF cookies (Linux 5.15), and '%s' is not loaded at a fixed address: attach to one process (a pid) to find its sites there",
+				prog->fn.name, what, path);
+	if (site->relocatable) {
+		rc = site_ip_in(prog, pid, path, site, what, &ip);
+		if (rc)
+			return rc;
+	}
+	rc = bpf_map_update(ips->fd, &ip, &id, 0);
+	if (!rc && ioctl(pfd, PERF_EVENT_IOC_SET_BPF, prog->fd) < 0)
+		rc = -errno;
+	if (rc)
+		return log_fail(-rc, "program '%s': cannot attach to USDT probe %s: %s", prog->fn.name, what, bsdk_strerror(rc));
+	return 0;
+}
+
 /* One site: its spec into the map at a new index, a uprobe whose cookie is
  * the index, the program bound to it. */
 static int attach_site(struct bsdk_prog *prog, struct bsdk_link *link, const struct usdt_site *site,
@@ -463,26 +346,12 @@ static int attach_site(struct bsdk_prog *prog, struct bsdk_link *link, const str
 	struct bsdk_map *specs = map_named(obj, SPECS_MAP), *ips = map_named(obj, IP_MAP);
 	struct perf_event_attr pa;
 	union bpf_attr attr;
-	struct usdt_spec spec;
-	char err[192];
 	int type, ret_bit, pfd, fd, rc;
-	uint32_t id, *nspecs;
+	uint32_t id;
 
-	rc = usdt_parse_args(site->args, &spec, err, sizeof(err));
+	rc = site_spec_add(prog, specs, site, what, cookie, &id);
 	if (rc)
-		return log_fail(-rc, "program '%s': USDT probe %s at offset %#llx: %s", prog->fn.name, what,
-				(unsigned long long)site->offset, err);
-	nspecs = obj_state(obj, &usdt_key, sizeof(*nspecs), free);
-	if (!nspecs)
-		return -errno;
-	if (*nspecs >= specs->max_entries)
-		return log_fail(E2BIG, "program '%s': more USDT sites than the %u specs '%s' holds",
-				prog->fn.name, specs->max_entries, SPECS_MAP);
-	id = (*nspecs)++;
-	spec.usdt_cookie = cookie;
-	rc = bpf_map_update(specs->fd, &id, &spec, 0);
-	if (rc)
-		return log_fail(-rc, "program '%s': cannot write USDT spec %u: %s", prog->fn.name, id, bsdk_strerror(rc));
+		return rc;
 
 	rc = probe_pmu("uprobe", &type, &ret_bit);
 	if (rc == -ENOENT)
@@ -514,26 +383,9 @@ static int attach_site(struct bsdk_prog *prog, struct bsdk_link *link, const str
 		return log_fail(-fd, "program '%s': cannot link to USDT probe %s: %s", prog->fn.name, what,
 				bsdk_strerror(fd));
 	} else {
-		/* no cookies here: the program finds its spec by address, the site's
-		 * link-time one or, in a PIE or a library, where process pid has it */
-		uint64_t ip = site->vaddr;
-
-		if (!ips)
-			return log_fail(BSDK_ENOTSUPP, "program '%s': USDT probe %s: this kernel has no BPF cookies (Linux 5.15), and the object has no map '%s' to find a site's spec by address (include <bpf/usdt.bpf.h>)",
-					prog->fn.name, what, IP_MAP);
-		if (site->relocatable && pid <= 0)
-			return log_fail(BSDK_ENOTSUPP, "program '%s': USDT probe %s: this kernel has no BPF cookies (Linux 5.15), and '%s' is not loaded at a fixed address: attach to one process (a pid) to find its sites there",
-					prog->fn.name, what, path);
-		if (site->relocatable) {
-			rc = site_ip_in(prog, pid, path, site, what, &ip);
-			if (rc)
-				return rc;
-		}
-		rc = bpf_map_update(ips->fd, &ip, &id, 0);
-		if (!rc && ioctl(pfd, PERF_EVENT_IOC_SET_BPF, prog->fd) < 0)
-			rc = -errno;
+		rc = site_attach_by_ip(prog, ips, pfd, site, id, pid, path, what);
 		if (rc)
-			return log_fail(-rc, "program '%s': cannot attach to USDT probe %s: %s", prog->fn.name, what, bsdk_strerror(rc));
+			return rc;
 	}
 	if (ioctl(pfd, PERF_EVENT_IOC_ENABLE, 0) < 0)
 		return log_fail(errno, "program '%s': cannot enable the uprobe of USDT probe %s: %s", prog->fn.name, what, bsdk_strerror(errno));
