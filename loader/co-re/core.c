@@ -179,36 +179,50 @@ static char *spec_desc(const struct btf *btf, const struct core_relo *r, const s
 /* ---- what a relocation's value is, given where its access string led */
 
 
+/* A pointer or an unsigned integer: a field that may be loaded with another size. */
+static bool is_ptr_or_uint(const struct btf_type *t)
+{
+	return btf_kind(t) == BTF_KIND_PTR ||
+	       (btf_kind(t) == BTF_KIND_INT && !(*(const uint32_t *)(t + 1) >> 24 & BTF_INT_SIGNED));
+}
+
+/* A field relocation on the root itself or an array element (acc, at bit_off). */
+static const char *calc_element(const struct btf *btf, const struct core_acc *acc, uint64_t bit_off,
+				enum bsdk_core_kind kind, struct calc *c)
+{
+	const struct btf_type *mt;
+	uint64_t sz;
+
+	if (btf_type_size(btf, acc->type_id, &sz))
+		return "field has no size";
+	if (kind == BSDK_CORE_FIELD_BYTE_OFFSET) {
+		c->val = bit_off / 8;
+		c->sz = sz <= 8 ? (uint32_t)sz : 0;
+		mt = resolve(btf, acc->type_id, NULL);
+		c->ptr_or_uint = mt && is_ptr_or_uint(mt);
+		return NULL;
+	}
+	if (kind == BSDK_CORE_FIELD_BYTE_SIZE) {
+		c->val = sz;
+		return NULL;
+	}
+	return "relocation of this kind cannot be applied to an array element";
+}
+
 /* The value of a field relocation (not FIELD_EXISTS) over spec. NULL, or why not. */
 static const char *calc_field(const struct core_spec *s, enum bsdk_core_kind kind,
 			      struct calc *c)
 {
 	const struct core_acc *acc = &s->acc[s->nacc - 1];
 	const struct btf *btf = s->btf;
-	uint64_t bit_off = s->bit_offset, byte_off, byte_sz, sz;
+	uint64_t bit_off = s->bit_offset, byte_off, byte_sz;
 	const struct btf_type *t, *mt;
 	uint32_t bit_sz, ft_id;
 	bool bitfield;
 
 	c->validate = true;
-	if (!acc->name) {	/* the root itself, or an array element */
-		if (btf_type_size(btf, acc->type_id, &sz))
-			return "field has no size";
-		if (kind == BSDK_CORE_FIELD_BYTE_OFFSET) {
-			c->val = bit_off / 8;
-			c->sz = sz <= 8 ? (uint32_t)sz : 0;
-			mt = resolve(btf, acc->type_id, NULL);
-			c->ptr_or_uint = mt && (btf_kind(mt) == BTF_KIND_PTR ||
-				(btf_kind(mt) == BTF_KIND_INT &&
-				 !(*(const uint32_t *)(mt + 1) >> 24 & BTF_INT_SIGNED)));
-			return NULL;
-		}
-		if (kind == BSDK_CORE_FIELD_BYTE_SIZE) {
-			c->val = sz;
-			return NULL;
-		}
-		return "relocation of this kind cannot be applied to an array element";
-	}
+	if (!acc->name)	/* the root itself, or an array element */
+		return calc_element(btf, acc, bit_off, kind, c);
 	t = btf_type_by_id(btf, acc->type_id);
 	mt = resolve(btf, btf_members(t)[acc->idx].type, &ft_id);
 	if (!mt)
@@ -239,9 +253,7 @@ static const char *calc_field(const struct core_spec *s, enum bsdk_core_kind kin
 		c->val = byte_off;
 		if (!bitfield) {
 			c->sz = byte_sz <= 8 ? (uint32_t)byte_sz : 0;
-			c->ptr_or_uint = btf_kind(mt) == BTF_KIND_PTR ||
-				(btf_kind(mt) == BTF_KIND_INT &&
-				 !(*(const uint32_t *)(mt + 1) >> 24 & BTF_INT_SIGNED));
+			c->ptr_or_uint = is_ptr_or_uint(mt);
 		}
 		break;
 	case BSDK_CORE_FIELD_BYTE_SIZE:

@@ -119,6 +119,36 @@ static bool types_compat(const struct btf *lb, uint32_t lid, const struct btf *t
 	}
 }
 
+/* Enums of one size, each local enumerator's name among the target's. */
+static bool enums_match(const struct btf *lb, const struct btf_type *l, const struct btf *tb,
+			const struct btf_type *t)
+{
+	if (l->size != t->size)
+		return false;
+	for (uint16_t i = 0; i < btf_vlen(l); i++) {
+		bool found = false;
+
+		for (uint16_t j = 0; j < btf_vlen(t) && !found; j++)
+			found = names_match(core_enum_name(lb, l, i), core_enum_name(tb, t, j));
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+static bool is_composite_or_fwd(const struct btf_type *t)
+{
+	return is_composite(t) || btf_kind(t) == BTF_KIND_FWD;
+}
+
+static bool is_union_or_fwd_union(const struct btf_type *t)
+{
+	return btf_kind(t) == BTF_KIND_UNION || (btf_kind(t) == BTF_KIND_FWD && BTF_INFO_KFLAG(t->info));
+}
+
+static bool members_match(const struct btf *lb, const struct btf_type *l, const struct btf *tb,
+			  const struct btf_type *t, bool behind_ptr, int depth, long *steps);
+
 /* bpf_core_type_matches(): the target has the local type's shape. Integers by size and
  * signedness, enums by their enumerators' names and size, structs and unions by members of
  * the same names whose types match (behind a pointer: only names and kinds). */
@@ -138,32 +168,11 @@ static bool types_match(const struct btf *lb, uint32_t lid, const struct btf *tb
 	tn = btf_name(tb, t);
 	if (*ln && !names_match(ln, tn))
 		return false;
-	if (is_enum(l) && is_enum(t)) {
-		if (l->size != t->size)
-			return false;
-		for (uint16_t i = 0; i < btf_vlen(l); i++) {
-			bool found = false;
-
-			for (uint16_t j = 0; j < btf_vlen(t) && !found; j++)
-				found = names_match(core_enum_name(lb, l, i), core_enum_name(tb, t, j));
-			if (!found)
-				return false;
-		}
-		return true;
-	}
-	if (behind_ptr) {	/* a struct may be only declared on one side */
-		bool lc = is_composite(l) || btf_kind(l) == BTF_KIND_FWD;
-		bool tc = is_composite(t) || btf_kind(t) == BTF_KIND_FWD;
-
-		if (lc && tc) {
-			bool lu = btf_kind(l) == BTF_KIND_UNION ||
-				  (btf_kind(l) == BTF_KIND_FWD && BTF_INFO_KFLAG(l->info));
-			bool tu = btf_kind(t) == BTF_KIND_UNION ||
-				  (btf_kind(t) == BTF_KIND_FWD && BTF_INFO_KFLAG(t->info));
-
-			return lu == tu;
-		}
-	}
+	if (is_enum(l) && is_enum(t))
+		return enums_match(lb, l, tb, t);
+	/* a struct may be only declared on one side */
+	if (behind_ptr && is_composite_or_fwd(l) && is_composite_or_fwd(t))
+		return is_union_or_fwd_union(l) == is_union_or_fwd_union(t);
 	if (btf_kind(l) != btf_kind(t))
 		return false;
 	switch (btf_kind(l)) {
@@ -195,25 +204,32 @@ static bool types_match(const struct btf *lb, uint32_t lid, const struct btf *tb
 		return types_match(lb, l->type, tb, t->type, behind_ptr, depth + 1, steps);
 	case BTF_KIND_STRUCT:
 	case BTF_KIND_UNION:
-		for (uint16_t i = 0; i < btf_vlen(l); i++) {
-			const char *mn = btf_str(lb, btf_members(l)[i].name_off);
-			bool found = false;
-
-			for (uint16_t j = 0; j < btf_vlen(t) && !found; j++) {
-				const char *tm = btf_str(tb, btf_members(t)[j].name_off);
-
-				if (mn && tm && strcmp(mn, tm) == 0)
-					found = types_match(lb, btf_members(l)[i].type, tb,
-							    btf_members(t)[j].type, behind_ptr,
-							    depth + 1, steps);
-			}
-			if (!found)
-				return false;
-		}
-		return true;
+		return members_match(lb, l, tb, t, behind_ptr, depth, steps);
 	default:
 		return false;
 	}
+}
+
+/* Each local member has a target member of the same name whose type matches. */
+static bool members_match(const struct btf *lb, const struct btf_type *l, const struct btf *tb,
+			  const struct btf_type *t, bool behind_ptr, int depth, long *steps)
+{
+	for (uint16_t i = 0; i < btf_vlen(l); i++) {
+		const char *mn = btf_str(lb, btf_members(l)[i].name_off);
+		bool found = false;
+
+		for (uint16_t j = 0; j < btf_vlen(t) && !found; j++) {
+			const char *tm = btf_str(tb, btf_members(t)[j].name_off);
+
+			if (mn && tm && strcmp(mn, tm) == 0)
+				found = types_match(lb, btf_members(l)[i].type, tb,
+						    btf_members(t)[j].type, behind_ptr,
+						    depth + 1, steps);
+		}
+		if (!found)
+			return false;
+	}
+	return true;
 }
 
 /* Follow the local spec ls in target type tid; 1 and *ts filled when the target has it all,
@@ -299,6 +315,31 @@ const char *core_type_label(const struct btf *btf, uint32_t id)
 	return t ? btf_name(btf, t) : "";
 }
 
+/* The relocation's state once all n candidates are tried: first is the value they agree
+ * on, NULL when none matched (why: the first reason one did not). */
+static void core_conclude(struct core_relo *r, const struct btf_type *root, const char *name,
+			  int n, const struct calc *first, const char *why)
+{
+	if (first) {
+		r->state = BSDK_CORE_RESOLVED;
+		r->value = first->val;
+		r->new_sz = first->sz;
+		r->memsz_fixed = first->sz != r->orig_sz && !(first->ptr_or_uint && r->orig_ptr_or_uint);
+	} else if (kind_is_exists(r->kind)) {
+		r->state = BSDK_CORE_RESOLVED;
+		r->value = 0;
+	} else {
+		r->state = BSDK_CORE_POISONED;
+		if (n == 0)
+			snprintf(r->note, sizeof(r->note), "the kernel has no %s named '%.*s'",
+				 is_composite(root) ? "struct or union" : "type of that kind",
+				 (int)btf_essential_len(name), name);
+		else
+			snprintf(r->note, sizeof(r->note), "%d kernel type%s named '%.*s', none matches: %s",
+				 n, n == 1 ? "" : "s", (int)btf_essential_len(name), name, why);
+	}
+}
+
 int core_calc(const struct btf *local, struct core_relo *r, const struct kbtf_cand *cands, int n)
 {
 	return core_calc_spec(local, r, cands, n, NULL);
@@ -373,23 +414,6 @@ int core_calc_spec(const struct btf *local, struct core_relo *r, const struct kb
 			return 0;
 		}
 	}
-	if (matched) {
-		r->state = BSDK_CORE_RESOLVED;
-		r->value = first.val;
-		r->new_sz = first.sz;
-		r->memsz_fixed = first.sz != r->orig_sz && !(first.ptr_or_uint && r->orig_ptr_or_uint);
-	} else if (kind_is_exists(r->kind)) {
-		r->state = BSDK_CORE_RESOLVED;
-		r->value = 0;
-	} else {
-		r->state = BSDK_CORE_POISONED;
-		if (n == 0)
-			snprintf(r->note, sizeof(r->note), "the kernel has no %s named '%.*s'",
-				 is_composite(root) ? "struct or union" : "type of that kind",
-				 (int)btf_essential_len(name), name);
-		else
-			snprintf(r->note, sizeof(r->note), "%d kernel type%s named '%.*s', none matches: %s",
-				 n, n == 1 ? "" : "s", (int)btf_essential_len(name), name, why);
-	}
+	core_conclude(r, root, name, n, matched ? &first : NULL, why);
 	return 0;
 }

@@ -121,21 +121,20 @@ static int members(const struct btf *btf, const struct btf_type *t, struct out *
 	return 0;
 }
 
-static int decl(const struct btf *btf, uint32_t id, const char *name, struct out *o, int depth)
+/* Follows qualifiers, typedefs a reader would not know and arrays (their
+ * dimensions go to d) down to the type the declaration is built on; *base
+ * is set when that is a typedef a reader knows. NULL when the chain is
+ * broken or too long. */
+static const struct btf_type *decl_peel(const struct btf *btf, uint32_t id, struct out *d,
+					const char **base)
 {
-	char dims[256];
-	struct out d = { dims, sizeof(dims), 0 };
 	const struct btf_type *t;
-	const char *base = NULL;
-	int hops = 0, err = 0;
+	int hops = 0;
 
-	dims[0] = '\0';
-	if (depth > DECL_MAX_DEPTH)
-		return fail(BSDK_EBTF);
 	for (;;) {
 		t = btf_type_by_id(btf, id);
 		if (!t || ++hops > DECL_MAX_HOPS)
-			return fail(BSDK_EBTF);
+			return NULL;
 		switch (btf_kind(t)) {
 		case BTF_KIND_CONST:
 		case BTF_KIND_VOLATILE:
@@ -145,69 +144,96 @@ static int decl(const struct btf *btf, uint32_t id, const char *name, struct out
 			continue;
 		case BTF_KIND_TYPEDEF:
 			if (typedef_known(btf_name(btf, t))) {
-				base = btf_name(btf, t);
-				break;
+				*base = btf_name(btf, t);
+				return t;
 			}
 			id = t->type;
 			continue;
 		case BTF_KIND_ARRAY: {
 			const struct btf_array *a = (const void *)(t + 1);
 
-			out_add(&d, "[%u]", a->nelems);
+			out_add(d, "[%u]", a->nelems);
 			id = a->type;
 			continue;
 		}
 		default:
-			break;
+			return t;
 		}
-		break;
 	}
+}
+
+/* The C name of an integer, pointer, enum or float; NULL for any other kind. */
+static const char *decl_scalar_base(const struct btf *btf, const struct btf_type *t)
+{
+	const char *base;
+
+	switch (btf_kind(t)) {
+	case BTF_KIND_INT:
+		base = int_c_name(btf_name(btf, t), t->size);
+		if (!base)
+			base = int_of_size(t->size, BTF_INT_ENCODING(*(const uint32_t *)(t + 1)) & BTF_INT_SIGNED);
+		return base;
+	case BTF_KIND_PTR:
+		return "__u64";
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		return int_of_size(t->size, BTF_INFO_KFLAG(t->info));
+	case BTF_KIND_FLOAT:
+		return t->size == 4 ? "float" : t->size == 8 ? "double" :
+		       t->size == 16 ? "long double" : NULL;
+	default:	/* void, functions, variables, sections */
+		return NULL;
+	}
+}
+
+/* A struct or union by its name, or spelled out when it has none. */
+static int decl_aggregate(const struct btf *btf, const struct btf_type *t, struct out *o, int depth)
+{
+	const char *kw = btf_kind(t) == BTF_KIND_STRUCT ? "struct" : "union";
+	int err;
+
+	if (*btf_name(btf, t)) {
+		if (!c_ident_ok(btf_name(btf, t)))
+			return fail(BSDK_EBTF);
+		out_add(o, "%s %s", kw, btf_name(btf, t));
+		return 0;
+	}
+	out_add(o, "%s {", kw);
+	err = members(btf, t, o, depth);
+	if (err)
+		return err;
+	out_add(o, " }");
+	return 0;
+}
+
+static int decl(const struct btf *btf, uint32_t id, const char *name, struct out *o, int depth)
+{
+	char dims[256];
+	struct out d = { dims, sizeof(dims), 0 };
+	const struct btf_type *t;
+	const char *base = NULL;
+	int err;
+
+	dims[0] = '\0';
+	if (depth > DECL_MAX_DEPTH)
+		return fail(BSDK_EBTF);
+	t = decl_peel(btf, id, &d, &base);
+	if (!t)
+		return fail(BSDK_EBTF);
 	if (d.len >= d.size)
 		return fail(BSDK_EBTF);	/* absurdly many dimensions */
 
-	if (!base) {
-		switch (btf_kind(t)) {
-		case BTF_KIND_INT:
-			base = int_c_name(btf_name(btf, t), t->size);
-			if (!base)
-				base = int_of_size(t->size, BTF_INT_ENCODING(*(const uint32_t *)(t + 1)) & BTF_INT_SIGNED);
-			break;
-		case BTF_KIND_PTR:
-			base = "__u64";
-			break;
-		case BTF_KIND_ENUM:
-		case BTF_KIND_ENUM64:
-			base = int_of_size(t->size, BTF_INFO_KFLAG(t->info));
-			break;
-		case BTF_KIND_FLOAT:
-			base = t->size == 4 ? "float" : t->size == 8 ? "double" :
-			       t->size == 16 ? "long double" : NULL;
-			break;
-		case BTF_KIND_STRUCT:
-		case BTF_KIND_UNION: {
-			const char *kw = btf_kind(t) == BTF_KIND_STRUCT ? "struct" : "union";
-
-			if (*btf_name(btf, t)) {
-				if (!c_ident_ok(btf_name(btf, t)))
-					return fail(BSDK_EBTF);
-				out_add(o, "%s %s", kw, btf_name(btf, t));
-			} else {
-				out_add(o, "%s {", kw);
-				err = members(btf, t, o, depth);
-				if (err)
-					return err;
-				out_add(o, " }");
-			}
-			goto declarator;
-		}
-		default:	/* void, functions, variables, sections */
+	if (!base && (btf_kind(t) == BTF_KIND_STRUCT || btf_kind(t) == BTF_KIND_UNION)) {
+		err = decl_aggregate(btf, t, o, depth);
+		if (err)
+			return err;
+	} else {
+		if (!base)
+			base = decl_scalar_base(btf, t);
+		if (!base || !*base)
 			return fail(BSDK_EBTF);
-		}
+		out_add(o, "%s", base);
 	}
-	if (!base || !*base)
-		return fail(BSDK_EBTF);
-	out_add(o, "%s", base);
-declarator:
 	if (name && *name && !c_ident_ok(name))
 		return fail(BSDK_EBTF);
 	if (name && *name)

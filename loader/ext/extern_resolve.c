@@ -257,6 +257,33 @@ static int fd_array_slot(struct bsdk_obj *obj, struct ext *e)
 	return 0;
 }
 
+/* What an earlier resolve said of e is forgotten. */
+static void ext_reset(struct ext *e)
+{
+	e->resolved = false;
+	e->bad_value = false;
+	e->why[0] = e->value[0] = '\0';
+	e->kernel_btf_id = 0;
+	e->kernel_btf_fd = 0;
+	e->fd_idx = 0;
+	e->addr = 0;
+}
+
+/* An untyped ksym, by what /proc/kallsyms said of it (kerr: why it could not be read). */
+static int resolve_kallsyms(struct bsdk_obj *obj, struct ext *e, int kerr, bool found, uint64_t addr)
+{
+	if (kerr)
+		return ext_unresolved(e, "/proc/kallsyms cannot be read (%s)", bsdk_strerror(kerr));
+	if (!found)
+		return ext_unresolved(e, "not found in /proc/kallsyms");
+	e->addr = addr;
+	snprintf(e->value, sizeof(e->value), "%#llx (kallsyms)", (unsigned long long)e->addr);
+	if (!e->addr)
+		log_warn("'%s': ksym extern '%s': /proc/kallsyms shows address 0 (kernel.kptr_restrict?)",
+			 obj->name, e->name);
+	return 0;
+}
+
 int externs_resolve(struct bsdk_obj *obj)
 {
 	struct ext_state *xs = ext_state_of(obj);
@@ -292,13 +319,7 @@ int externs_resolve(struct bsdk_obj *obj)
 		struct ext *e = &xs->exts[i];
 		int err = 0;
 
-		e->resolved = false;
-		e->bad_value = false;
-		e->why[0] = e->value[0] = '\0';
-		e->kernel_btf_id = 0;
-		e->kernel_btf_fd = 0;
-		e->fd_idx = 0;
-		e->addr = 0;
+		ext_reset(e);
 		switch (e->kind) {
 		case EXT_KCONFIG:
 			err = resolve_kconfig(obj, e, kcfg, &found[0]);
@@ -308,17 +329,7 @@ int externs_resolve(struct bsdk_obj *obj)
 				err = resolve_btf(obj, e, BTF_KIND_VAR);
 				break;
 			}
-			if (kerr) {
-				err = ext_unresolved(e, "/proc/kallsyms cannot be read (%s)", bsdk_strerror(kerr));
-			} else if (!found[k]) {
-				err = ext_unresolved(e, "not found in /proc/kallsyms");
-			} else {
-				e->addr = addrs[k];
-				snprintf(e->value, sizeof(e->value), "%#llx (kallsyms)", (unsigned long long)e->addr);
-				if (!e->addr)
-					log_warn("'%s': ksym extern '%s': /proc/kallsyms shows address 0 (kernel.kptr_restrict?)",
-						 obj->name, e->name);
-			}
+			err = resolve_kallsyms(obj, e, kerr, found[k], addrs[k]);
 			k++;
 			break;
 		case EXT_KFUNC:

@@ -200,6 +200,66 @@ static uint32_t put_str(struct out *strs, const struct btf *src, uint32_t off)
 	return at;
 }
 
+/* What follows type id's struct btf_type: its kind's entries, the kept members of a
+ * struct or union, ids renumbered and names moved to strs. */
+static void emit_after(const struct min_btf *m, const uint32_t *new_id, uint32_t id,
+		       const struct btf_type *t, struct out *types, struct out *strs)
+{
+	uint16_t vlen = btf_vlen(t);
+
+	switch (btf_kind(t)) {
+	case BTF_KIND_INT:
+		put(types, t + 1, 4);
+		break;
+	case BTF_KIND_ARRAY: {
+		const struct btf_array *a = (const void *)(t + 1);
+
+		put_u32(types, new_id[a->type]);
+		put_u32(types, new_id[a->index_type]);
+		put_u32(types, a->nelems);
+		break;
+	}
+	case BTF_KIND_STRUCT: case BTF_KIND_UNION:
+		for (uint16_t i = 0; i < vlen; i++) {
+			const struct btf_member *mb = &btf_members(t)[i];
+
+			if (!member_kept(m, id, i))
+				continue;
+			put_u32(types, put_str(strs, m->src, mb->name_off));
+			put_u32(types, new_id[mb->type]);
+			put_u32(types, mb->offset);
+		}
+		break;
+	case BTF_KIND_ENUM:
+		for (uint16_t i = 0; i < vlen; i++) {
+			const struct btf_enum *e = (const struct btf_enum *)(t + 1) + i;
+
+			put_u32(types, put_str(strs, m->src, e->name_off));
+			put_u32(types, (uint32_t)e->val);
+		}
+		break;
+	case BTF_KIND_ENUM64:
+		for (uint16_t i = 0; i < vlen; i++) {
+			const struct btf_enum64 *e = (const struct btf_enum64 *)(t + 1) + i;
+
+			put_u32(types, put_str(strs, m->src, e->name_off));
+			put_u32(types, e->val_lo32);
+			put_u32(types, e->val_hi32);
+		}
+		break;
+	case BTF_KIND_FUNC_PROTO:
+		for (uint16_t i = 0; i < vlen; i++) {
+			const struct btf_param *p = (const struct btf_param *)(t + 1) + i;
+
+			put_u32(types, put_str(strs, m->src, p->name_off));
+			put_u32(types, new_id[p->type]);
+		}
+		break;
+	default:	/* FWD, FLOAT and the reference kinds have nothing after them */
+		break;
+	}
+}
+
 /* The kept types, renumbered in their source order, and their names. */
 static int emit(const struct min_btf *m, const uint32_t *new_id, struct out *types, struct out *strs)
 {
@@ -231,57 +291,7 @@ static int emit(const struct min_btf *m, const uint32_t *new_id, struct out *typ
 		put_u32(types, name);
 		put_u32(types, (t->info & ~0xffffu) | kept);
 		put_u32(types, ref);
-		switch (kind) {
-		case BTF_KIND_INT:
-			put(types, t + 1, 4);
-			break;
-		case BTF_KIND_ARRAY: {
-			const struct btf_array *a = (const void *)(t + 1);
-
-			put_u32(types, new_id[a->type]);
-			put_u32(types, new_id[a->index_type]);
-			put_u32(types, a->nelems);
-			break;
-		}
-		case BTF_KIND_STRUCT: case BTF_KIND_UNION:
-			for (uint16_t i = 0; i < vlen; i++) {
-				const struct btf_member *mb = &btf_members(t)[i];
-
-				if (!member_kept(m, id, i))
-					continue;
-				put_u32(types, put_str(strs, m->src, mb->name_off));
-				put_u32(types, new_id[mb->type]);
-				put_u32(types, mb->offset);
-			}
-			break;
-		case BTF_KIND_ENUM:
-			for (uint16_t i = 0; i < vlen; i++) {
-				const struct btf_enum *e = (const struct btf_enum *)(t + 1) + i;
-
-				put_u32(types, put_str(strs, m->src, e->name_off));
-				put_u32(types, (uint32_t)e->val);
-			}
-			break;
-		case BTF_KIND_ENUM64:
-			for (uint16_t i = 0; i < vlen; i++) {
-				const struct btf_enum64 *e = (const struct btf_enum64 *)(t + 1) + i;
-
-				put_u32(types, put_str(strs, m->src, e->name_off));
-				put_u32(types, e->val_lo32);
-				put_u32(types, e->val_hi32);
-			}
-			break;
-		case BTF_KIND_FUNC_PROTO:
-			for (uint16_t i = 0; i < vlen; i++) {
-				const struct btf_param *p = (const struct btf_param *)(t + 1) + i;
-
-				put_u32(types, put_str(strs, m->src, p->name_off));
-				put_u32(types, new_id[p->type]);
-			}
-			break;
-		default:	/* FWD, FLOAT and the reference kinds have nothing after them */
-			break;
-		}
+		emit_after(m, new_id, id, t, types, strs);
 	}
 	return types->nomem || strs->nomem ? fail(ENOMEM) : 0;
 }

@@ -447,35 +447,29 @@ static int map_create_failed(const struct bsdk_map *map, int err)
 	return fail(-err);
 }
 
-static int map_create(struct bsdk_map *map)
+/* One slot per CPU is what bsdk_perfbuf_new() fills. */
+static int map_perf_defaults(struct bsdk_map *map)
 {
-	char path[PATH_MAX];
+	if (map->max_entries == 0) {
+		int ncpus = bsdk_cpu_possible_count();
+
+		if (ncpus < 0)
+			return ncpus;
+		map->max_entries = (uint32_t)ncpus;
+	}
+	if (!map->key_size)
+		map->key_size = sizeof(uint32_t);
+	if (!map->value_size)
+		map->value_size = sizeof(uint32_t);
+	return 0;
+}
+
+/* BPF_MAP_CREATE, retried without what the kernel may refuse; sets
+ * map->fd and map->mmapable. */
+static int map_create_fd(struct bsdk_map *map)
+{
 	union bpf_attr attr;
-	int fd, err;
-
-	if (map->type == BPF_MAP_TYPE_PERF_EVENT_ARRAY) {
-		/* One slot per CPU is what bsdk_perfbuf_new() fills. */
-		if (map->max_entries == 0) {
-			int ncpus = bsdk_cpu_possible_count();
-
-			if (ncpus < 0)
-				return ncpus;
-			map->max_entries = (uint32_t)ncpus;
-		}
-		if (!map->key_size)
-			map->key_size = sizeof(uint32_t);
-		if (!map->value_size)
-			map->value_size = sizeof(uint32_t);
-	}
-
-	if (map->pinning == 1 /* LIBBPF_PIN_BY_NAME */) {
-		err = pin_path(map, path);
-		if (err)
-			return err;
-		err = pinned_map_reuse(map, path);
-		if (err)
-			return err < 0 ? err : 0;
-	}
+	int fd;
 
 	memset(&attr, 0, sizeof(attr));
 	attr.map_type = map->type;
@@ -512,18 +506,74 @@ static int map_create(struct bsdk_map *map)
 	map->fd = fd;
 	map->mmapable = attr.map_flags & BPF_F_MMAPABLE;
 	log_debug("map '%s': created, fd %d", map->name, fd);
+	return 0;
+}
+
+/* Global data starts with the object's bytes; .rodata is then frozen. */
+static int map_init_value(struct bsdk_map *map)
+{
+	union bpf_attr attr;
+	uint32_t zero = 0;
+	int err;
+
+	err = bpf_map_update(map->fd, &zero, map->init_data, 0);
+	if (!err && map->is_rodata) {
+		memset(&attr, 0, sizeof(attr));
+		attr.map_fd = map->fd;
+		err = sys_bpf(BPF_MAP_FREEZE, &attr, sizeof(attr));
+	}
+	if (err)
+		return log_fail(-err, "map '%s': cannot set its initial value: %s", map->name, bsdk_strerror(err));
+	return 0;
+}
+
+static int map_pin_new(struct bsdk_map *map, const char *path)
+{
+	union bpf_attr attr;
+	int err;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.pathname = (uint64_t)(uintptr_t)path;
+	attr.bpf_fd = map->fd;
+	err = sys_bpf(BPF_OBJ_PIN, &attr, sizeof(attr));
+	if (err && !bpffs_mounted())
+		return log_fail(-err, "map '%s': cannot pin it at '%s': /sys/fs/bpf is not a BPF file system (mount -t bpf bpf /sys/fs/bpf)",
+				map->name, path);
+	if (err)
+		return log_fail(-err, "map '%s': cannot pin it at '%s': %s%s", map->name, path,
+				bsdk_strerror(err), err == -EACCES ? " (writing /sys/fs/bpf takes its owner, or root)" : "");
+	map->pinned_here = true;
+	return 0;
+}
+
+static int map_create(struct bsdk_map *map)
+{
+	char path[PATH_MAX];
+	int err;
+
+	if (map->type == BPF_MAP_TYPE_PERF_EVENT_ARRAY) {
+		err = map_perf_defaults(map);
+		if (err)
+			return err;
+	}
+
+	if (map->pinning == 1 /* LIBBPF_PIN_BY_NAME */) {
+		err = pin_path(map, path);
+		if (err)
+			return err;
+		err = pinned_map_reuse(map, path);
+		if (err)
+			return err < 0 ? err : 0;
+	}
+
+	err = map_create_fd(map);
+	if (err)
+		return err;
 
 	if (map->is_global_data) {
-		uint32_t zero = 0;
-
-		err = bpf_map_update(fd, &zero, map->init_data, 0);
-		if (!err && map->is_rodata) {
-			memset(&attr, 0, sizeof(attr));
-			attr.map_fd = fd;
-			err = sys_bpf(BPF_MAP_FREEZE, &attr, sizeof(attr));
-		}
+		err = map_init_value(map);
 		if (err)
-			return log_fail(-err, "map '%s': cannot set its initial value: %s", map->name, bsdk_strerror(err));
+			return err;
 	}
 
 	/* what the extensions do with a new map (global variables: mmap) */
@@ -533,19 +583,8 @@ static int map_create(struct bsdk_map *map)
 			return err;
 	}
 
-	if (map->pinning == 1) {
-		memset(&attr, 0, sizeof(attr));
-		attr.pathname = (uint64_t)(uintptr_t)path;
-		attr.bpf_fd = fd;
-		err = sys_bpf(BPF_OBJ_PIN, &attr, sizeof(attr));
-		if (err && !bpffs_mounted())
-			return log_fail(-err, "map '%s': cannot pin it at '%s': /sys/fs/bpf is not a BPF file system (mount -t bpf bpf /sys/fs/bpf)",
-					map->name, path);
-		if (err)
-			return log_fail(-err, "map '%s': cannot pin it at '%s': %s%s", map->name, path,
-					bsdk_strerror(err), err == -EACCES ? " (writing /sys/fs/bpf takes its owner, or root)" : "");
-		map->pinned_here = true;
-	}
+	if (map->pinning == 1)
+		return map_pin_new(map, path);
 	return 0;
 }
 

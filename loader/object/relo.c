@@ -73,6 +73,28 @@ static int relo_undef(struct bsdk_obj *obj, size_t sec, size_t n,
 			  out->sym_name);
 }
 
+/* An ld_imm64 of a variable in a global data section (.data, .rodata, .bss). */
+static int relo_data(struct bsdk_obj *obj, size_t sec, size_t n, const GElf_Sym *sym,
+		     const struct bpf_insn *insn, struct relo *out)
+{
+	const char *sname = obj->file.secs[sym->st_shndx].name;
+	struct bsdk_map *map = map_by_data_sec(obj, sym->st_shndx);
+	/* Named variables carry their offset in st_value, section
+	 * symbols in the instruction's imm; one of them is 0. */
+	uint64_t off;
+
+	if (map && sym->st_value >= map->value_size)
+		return relo_error(obj, sec, n, "refers to symbol '%s' at offset %llu of '%s', outside the section",
+				  out->sym_name, (unsigned long long)sym->st_value, sname);
+	if (!map || !sym_offset(sym->st_value, insn->imm, map->value_size, &off))
+		return relo_error(obj, sec, n, "refers to offset %lld of '%s', outside the section",
+				  (long long)sym->st_value + insn->imm, sname);
+	out->kind = BSDK_RELO_DATA;
+	out->map = (size_t)(map - obj->maps);
+	out->offset = off;
+	return 0;
+}
+
 /* Classify one relocation and check it against what it points at. */
 static int relo_parse(struct bsdk_obj *obj, size_t sec, size_t n,
 		      const GElf_Rel *rel, struct relo *out)
@@ -129,23 +151,8 @@ static int relo_parse(struct bsdk_obj *obj, size_t sec, size_t n,
 		out->map = (size_t)(map - obj->maps);
 		return 0;
 	}
-	if (elf_sec_is_data(&obj->file, sym_sec)) {
-		struct bsdk_map *map = map_by_data_sec(obj, sym_sec);
-		/* Named variables carry their offset in st_value, section
-		 * symbols in the instruction's imm; one of them is 0. */
-		uint64_t off;
-
-		if (map && sym->st_value >= map->value_size)
-			return relo_error(obj, sec, n, "refers to symbol '%s' at offset %llu of '%s', outside the section",
-					  out->sym_name, (unsigned long long)sym->st_value, sname);
-		if (!map || !sym_offset(sym->st_value, insn->imm, map->value_size, &off))
-			return relo_error(obj, sec, n, "refers to offset %lld of '%s', outside the section",
-					  (long long)sym->st_value + insn->imm, sname);
-		out->kind = BSDK_RELO_DATA;
-		out->map = (size_t)(map - obj->maps);
-		out->offset = off;
-		return 0;
-	}
+	if (elf_sec_is_data(&obj->file, sym_sec))
+		return relo_data(obj, sec, n, sym, insn, out);
 	if (sym_sec == obj->text_sec && obj->text_sec) {
 		/* A function's address (callbacks of bpf_loop() & co.):
 		 * the addend is in bytes here. */
