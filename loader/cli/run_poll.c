@@ -223,6 +223,47 @@ static int consume_all(struct run_state *st)
 	return 0;
 }
 
+/* The soonest any stream wants to be drained, -1 when none does. */
+static int streams_timeout_ms(const struct run_state *st)
+{
+	int timeout = -1;
+
+	for (size_t i = 0; i < st->nstreams; i++) {
+		int t = stream_timeout_ms(&st->streams[i]);
+
+		if (t >= 0 && (timeout < 0 || t < timeout))
+			timeout = t;
+	}
+	return timeout;
+}
+
+/* Print the map views when their interval is up; *timeout shortened to the
+ * next one. -1 when printing failed. */
+static int views_tick(struct run_state *st, int64_t deadline, int *timeout)
+{
+	int64_t left = st->next_view - run_now_ms();
+
+	/* the run ends within a tenth of an interval: the table
+	 * printed at the end is this one, not one more after it
+	 * that would hold next to nothing */
+	if (left <= 0 && deadline >= 0 &&
+	    deadline - run_now_ms() <= st->interval_ms / 10) {
+		st->next_view = deadline + st->interval_ms;
+		left = st->next_view - run_now_ms();
+	}
+	if (left <= 0) {
+		if (mapviews_print(st->views, stdout))
+			return -1;
+		st->next_view += st->interval_ms;
+		left = st->next_view - run_now_ms();
+		if (left < 0)
+			left = 0;
+	}
+	if (*timeout < 0 || left < *timeout)
+		*timeout = (int)left;
+	return 0;
+}
+
 /*
  * Wait on every reader's epoll fd at once (nested in one epoll set), and
  * at least every bsdk_perfbuf_timeout_ms() drain them all: the library's
@@ -246,37 +287,11 @@ int run_poll_loop(struct run_state *st, double duration,
 	if (st->interval_ms)
 		st->next_view = run_now_ms() + st->interval_ms;
 	while (!run_stop_signal && !st->done && !st->write_failed && !st->failed) {
-		int timeout = -1, n;
+		int timeout = streams_timeout_ms(st), n;
 
-		for (size_t i = 0; i < st->nstreams; i++) {
-			int t = stream_timeout_ms(&st->streams[i]);
-
-			if (t >= 0 && (timeout < 0 || t < timeout))
-				timeout = t;
-		}
-		if (st->interval_ms) {
-			int64_t left = st->next_view - run_now_ms();
-
-			/* the run ends within a tenth of an interval: the table
-			 * printed at the end is this one, not one more after it
-			 * that would hold next to nothing */
-			if (left <= 0 && deadline >= 0 &&
-			    deadline - run_now_ms() <= st->interval_ms / 10) {
-				st->next_view = deadline + st->interval_ms;
-				left = st->next_view - run_now_ms();
-			}
-			if (left <= 0) {
-				if (mapviews_print(st->views, stdout)) {
-					ret = -1;
-					break;
-				}
-				st->next_view += st->interval_ms;
-				left = st->next_view - run_now_ms();
-				if (left < 0)
-					left = 0;
-			}
-			if (timeout < 0 || left < timeout)
-				timeout = (int)left;
+		if (st->interval_ms && views_tick(st, deadline, &timeout)) {
+			ret = -1;
+			break;
 		}
 		if (st->metrics) {
 			int left = run_metrics_tick(st->metrics);

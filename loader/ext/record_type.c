@@ -35,422 +35,11 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 
-#include "ext/ext.h"
+#include "ext/record_type.h"
 #include "format/btf.h"
 #include "ext/btf_print.h"
 #include "co-re/core.h"
 #include "ext/dwarf_btf.h"
-
-#define HELPER_PERF_EVENT_OUTPUT 25
-#define HELPER_RINGBUF_OUTPUT 130
-#define HELPER_RINGBUF_RESERVE 131
-
-/* A type found in DWARF, as the printer will have it. */
-struct found {
-	Dwarf_Off off;		/* its DIE */
-	char *name;
-	uint64_t size;
-	struct btf *own;	/* converted from DWARF; NULL when the object's .BTF is used */
-	uint32_t id;		/* in own, or in the object's BTF */
-	bool converted;		/* own/id are set (or conversion failed: id 0) */
-};
-
-struct map_rec {
-	bool done;
-	struct bsdk_record_type t;
-	char *cands;		/* AMBIGUOUS: the candidates, malloc'ed */
-	char *prog;
-	char *var;
-};
-
-struct bsdk_records {
-	const struct bsdk_obj *obj;
-	Dwarf *dw;		/* NULL: no DWARF */
-	struct found **found;	/* each its own allocation: callers keep pointers */
-	size_t nfound;
-	struct map_rec *maps;	/* by map index */
-	char **core_roots;	/* essential names of the kernel types CO-RE reaches */
-	size_t ncore_roots;
-	char *size_cands;	/* the last size rule's candidate list */
-};
-
-/* One call that sends records, found in the instructions. */
-struct site {
-	const char *func;	/* the function (program or .text subprogram) */
-	uint64_t pc;		/* byte offset of the call in its section */
-	uint64_t func_pc;	/* where the function starts in that section */
-	bool stack;		/* the data argument is r10 + stack_off */
-	int64_t stack_off;
-	bool size_known;
-	uint64_t size;
-};
-
-/* ---- the call sites */
-
-enum reg_kind { R_UNKNOWN, R_STACK, R_MAP, R_CONST };
-struct reg { enum reg_kind kind; int64_t v; };
-
-static const struct relo *relo_of(const struct bsdk_obj *obj, size_t sec, size_t insn)
-{
-	const struct relo *rs = obj->relos[sec];
-	size_t lo = 0, hi = obj->nrelos[sec];
-
-	while (rs && lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (rs[mid].insn == insn)
-			return &rs[mid];
-		if (rs[mid].insn < insn)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
-/* Instructions a jump lands on: what the registers hold there depends on the path. */
-static bool *jump_targets(const struct bpf_insn *in, size_t n)
-{
-	bool *t = calloc(n + 1, 1);
-
-	for (size_t i = 0; t && i < n; i++) {
-		uint8_t cls = BPF_CLASS(in[i].code), op = BPF_OP(in[i].code);
-		int64_t to;
-
-		if (in[i].code == (BPF_LD | BPF_IMM | BPF_DW)) {
-			i++;
-			continue;
-		}
-		if ((cls != BPF_JMP && cls != BPF_JMP32) || op == BPF_CALL || op == BPF_EXIT)
-			continue;
-		to = (int64_t)i + 1 + (cls == BPF_JMP32 && op == BPF_JA ? in[i].imm : in[i].off);
-		if (to >= 0 && (size_t)to <= n)
-			t[to] = true;
-	}
-	return t;
-}
-
-/* Walk fn's instructions once, following what r1-r5 hold (a map's address, a stack slot,
- * a constant), and note each call of an output helper whose map argument is map. */
-static int scan_func(const struct bsdk_obj *obj, const struct func *fn, size_t map,
-		     struct site **sites, size_t *nsites)
-{
-	const struct elf_sec *s = &obj->file.secs[fn->sec];
-	const struct bpf_insn *in;
-	struct reg r[11];
-	bool *targets;
-
-	if (!s->data || (fn->first + fn->count) * sizeof(*in) > s->size)
-		return 0;
-	in = (const struct bpf_insn *)s->data + fn->first;
-	targets = jump_targets(in, fn->count);
-	if (!targets)
-		return -ENOMEM;
-	memset(r, 0, sizeof(r));
-	for (size_t i = 0; i < fn->count; i++) {
-		const struct bpf_insn *x = &in[i];
-		uint8_t cls = BPF_CLASS(x->code), dst = x->dst_reg, src = x->src_reg;
-		const struct relo *rel;
-
-		if (targets[i])
-			memset(r, 0, sizeof(r));
-		if (x->code == (BPF_LD | BPF_IMM | BPF_DW)) {
-			rel = relo_of(obj, fn->sec, fn->first + i);
-			if (dst < 10) {
-				r[dst].kind = rel && rel->kind == BSDK_RELO_MAP ? R_MAP : R_UNKNOWN;
-				r[dst].v = rel ? (int64_t)rel->map : 0;
-			}
-			i++;
-			continue;
-		}
-		if (x->code == (BPF_JMP | BPF_CALL) && src == 0) {
-			int h = x->imm;
-			const struct reg *m = NULL, *data = NULL, *size = NULL;
-
-			if (h == HELPER_PERF_EVENT_OUTPUT)
-				m = &r[2], data = &r[4], size = &r[5];
-			else if (h == HELPER_RINGBUF_OUTPUT)
-				m = &r[1], data = &r[2], size = &r[3];
-			else if (h == HELPER_RINGBUF_RESERVE)
-				m = &r[1], size = &r[2];
-			if (m && m->kind == R_MAP && (size_t)m->v == map) {
-				struct site *grown = realloc(*sites, (*nsites + 1) * sizeof(**sites));
-
-				if (!grown) {
-					free(targets);
-					return -ENOMEM;
-				}
-				*sites = grown;
-				grown[*nsites] = (struct site){
-					.func = fn->name,
-					.pc = (fn->first + i) * sizeof(*in),
-					.func_pc = fn->first * sizeof(*in),
-					.stack = data && data->kind == R_STACK,
-					.stack_off = data ? data->v : 0,
-					.size_known = size->kind == R_CONST && size->v > 0,
-					.size = (uint64_t)size->v,
-				};
-				(*nsites)++;
-			}
-			memset(r, 0, 6 * sizeof(r[0]));
-			continue;
-		}
-		if (cls == BPF_ALU64 && dst < 10) {
-			uint8_t op = BPF_OP(x->code);
-
-			if (op == BPF_MOV && BPF_SRC(x->code) == BPF_X && x->off == 0 && src <= 10) {
-				r[dst] = src == 10 ? (struct reg){ R_STACK, 0 } : r[src];
-			} else if (op == BPF_MOV && BPF_SRC(x->code) == BPF_K) {
-				r[dst] = (struct reg){ R_CONST, x->imm };
-			} else if (op == BPF_ADD && BPF_SRC(x->code) == BPF_K && r[dst].kind == R_STACK) {
-				r[dst].v += x->imm;
-			} else {
-				r[dst].kind = R_UNKNOWN;
-			}
-			continue;
-		}
-		if ((cls == BPF_ALU || cls == BPF_LDX || cls == BPF_LD) && dst < 10)
-			r[dst].kind = R_UNKNOWN;
-		if (cls == BPF_STX && BPF_MODE(x->code) == BPF_ATOMIC) {
-			if (src < 10)
-				r[src].kind = R_UNKNOWN;	/* BPF_FETCH writes it */
-			r[0].kind = R_UNKNOWN;			/* BPF_CMPXCHG writes r0 */
-		}
-		if (x->code == (BPF_JMP | BPF_CALL))	/* a subprogram or kfunc */
-			memset(r, 0, 6 * sizeof(r[0]));
-	}
-	free(targets);
-	return 0;
-}
-
-static int find_sites(const struct bsdk_obj *obj, size_t map, struct site **sites, size_t *n)
-{
-	int err = 0;
-
-	*sites = NULL;
-	*n = 0;
-	for (size_t i = 0; !err && i < obj->nprogs; i++)
-		err = scan_func(obj, &obj->progs[i].fn, map, sites, n);
-	for (size_t i = 0; !err && i < obj->nsubprogs; i++)
-		err = scan_func(obj, &obj->subprogs[i], map, sites, n);
-	return err;
-}
-
-/* ---- DWARF: whose struct it is */
-
-/* Typedefs and qualifiers skipped; a typedef of an anonymous struct is kept as the
- * type's name holder. *is_ptr when die is a pointer (then the pointee is given). */
-static bool struct_of(Dwarf_Die *die, Dwarf_Die *out, bool *is_ptr, bool follow_ptr)
-{
-	Dwarf_Die cur = *die, named;
-	bool have_named = false;
-	Dwarf_Attribute a;
-
-	*is_ptr = false;
-	for (int depth = 0; depth < 32; depth++) {
-		int tag = dwarf_tag(&cur);
-
-		if (tag == DW_TAG_structure_type || tag == DW_TAG_union_type) {
-			*out = !dwarf_diename(&cur) && have_named ? named : cur;
-			return !dwarf_hasattr(&cur, DW_AT_declaration);
-		}
-		if (tag == DW_TAG_pointer_type) {
-			if (!follow_ptr || *is_ptr)
-				return false;
-			*is_ptr = true;
-			have_named = false;
-		} else if (tag == DW_TAG_typedef) {
-			if (!have_named) {
-				named = cur;
-				have_named = true;
-			}
-		} else if (tag != DW_TAG_const_type && tag != DW_TAG_volatile_type &&
-			   tag != DW_TAG_restrict_type && tag != DW_TAG_atomic_type) {
-			return false;
-		}
-		if (!dwarf_attr_integrate(&cur, DW_AT_type, &a) || !dwarf_formref_die(&a, &cur))
-			return false;
-	}
-	return false;
-}
-
-static const char *type_name(Dwarf_Die *t)
-{
-	const char *n = dwarf_diename(t);
-
-	return n ? n : "";
-}
-
-static uint64_t type_size(Dwarf_Die *t)
-{
-	Dwarf_Word size;
-
-	return dwarf_aggregate_size(t, &size) == 0 ? size : 0;
-}
-
-/* The file a DIE was declared in. DWARF 5 numbers the compilation's own
- * source file 0, which dwarf_decl_file() does not take: the CU's file table
- * is read for it. */
-static const char *decl_file(Dwarf_Die *die)
-{
-	Dwarf_Attribute a;
-	Dwarf_Files *files;
-	Dwarf_Word idx;
-	Dwarf_Die cu;
-	size_t n;
-	const char *f = dwarf_decl_file(die);
-
-	if (f)
-		return f;
-	if (!dwarf_attr_integrate(die, DW_AT_decl_file, &a) || dwarf_formudata(&a, &idx) ||
-	    !dwarf_diecu(die, &cu, NULL, NULL) || dwarf_getsrcfiles(&cu, &files, &n) || idx >= n)
-		return NULL;
-	return dwarf_filesrc(files, idx, NULL, NULL);
-}
-
-/* Whether a struct is the program's own: declared in none of vmlinux*.h, a system header,
- * an SDK header (bpf_*.h), and no CO-RE relocation reads a type of its name. */
-static bool own_struct(const struct bsdk_records *r, Dwarf_Die *t)
-{
-	const char *file = decl_file(t), *base, *name = dwarf_diename(t);
-
-	if (!name || !*name || strstr(name, "___"))
-		return false;
-	for (size_t i = 0; i < r->ncore_roots; i++)
-		if (strcmp(r->core_roots[i], name) == 0)
-			return false;
-	if (!file)
-		return false;
-	base = strrchr(file, '/');
-	base = base ? base + 1 : file;
-	return strncmp(base, "vmlinux", 7) != 0 && strncmp(base, "bpf_", 4) != 0 &&
-	       strncmp(file, "/usr/", 5) != 0;
-}
-
-/* The subprogram called name that starts at low in its section. */
-static bool find_subprogram(Dwarf *dw, const char *name, uint64_t low, Dwarf_Die *out)
-{
-	Dwarf_Off off = 0, next;
-	size_t hsize;
-
-	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		Dwarf_Die cu, child;
-
-		if (dwarf_offdie(dw, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
-			do {
-				Dwarf_Addr pc;
-				const char *n;
-
-				if (dwarf_tag(&child) != DW_TAG_subprogram)
-					continue;
-				n = dwarf_diename(&child);
-				if (n && strcmp(n, name) == 0 && dwarf_lowpc(&child, &pc) == 0 &&
-				    pc == low) {
-					*out = child;
-					return true;
-				}
-			} while (dwarf_siblingof(&child, &child) == 0);
-		}
-		off = next;
-	}
-	return false;
-}
-
-struct cand {
-	Dwarf_Die type;
-	const char *var;
-	bool exact;		/* its stack slot is the data argument */
-};
-
-/* Whether the variable's location at pc (or its one location) is the frame base + off. */
-static bool at_stack(Dwarf_Die *var, uint64_t pc, int64_t off)
-{
-	Dwarf_Attribute a;
-	Dwarf_Op *expr;
-	size_t len;
-
-	if (!dwarf_attr(var, DW_AT_location, &a))
-		return false;
-	if (dwarf_getlocation_addr(&a, pc, &expr, &len, 1) != 1 &&
-	    dwarf_getlocation(&a, &expr, &len) != 0)
-		return false;
-	return len == 1 && expr[0].atom == DW_OP_fbreg && (int64_t)expr[0].number == off;
-}
-
-/* Variables and parameters of the scopes holding pc, from scope down. */
-static int scope_vars(const struct bsdk_records *r, Dwarf_Die *scope, const struct site *s,
-		      struct cand **c, size_t *n, int depth)
-{
-	Dwarf_Die child;
-
-	if (depth > 64 || dwarf_child(scope, &child) != 0)
-		return 0;
-	do {
-		int tag = dwarf_tag(&child);
-
-		if (tag == DW_TAG_lexical_block || tag == DW_TAG_inlined_subroutine) {
-			if (dwarf_haspc(&child, s->pc) > 0) {
-				int err = scope_vars(r, &child, s, c, n, depth + 1);
-
-				if (err)
-					return err;
-			}
-			continue;
-		}
-		if (tag != DW_TAG_variable && tag != DW_TAG_formal_parameter)
-			continue;
-		Dwarf_Attribute a;
-		Dwarf_Die vt, st;
-		bool is_ptr;
-
-		if (!dwarf_attr_integrate(&child, DW_AT_type, &a) || !dwarf_formref_die(&a, &vt) ||
-		    !struct_of(&vt, &st, &is_ptr, true))
-			continue;
-		bool exact = s->stack && !is_ptr && at_stack(&child, s->pc, s->stack_off);
-
-		if (!exact && !own_struct(r, &st))
-			continue;
-		struct cand *grown = realloc(*c, (*n + 1) * sizeof(**c));
-
-		if (!grown)
-			return -ENOMEM;
-		*c = grown;
-		grown[*n] = (struct cand){ st, dwarf_diename(&child), exact };
-		(*n)++;
-	} while (dwarf_siblingof(&child, &child) == 0);
-	return 0;
-}
-
-/* The struct a call site's data has: 1 and *out; 0 when the site does not tell. */
-static int site_type(const struct bsdk_records *r, const struct site *s, struct cand *out)
-{
-	struct cand *c = NULL, *pick = NULL;
-	size_t n = 0, kept = 0;
-	Dwarf_Die sub;
-	int err;
-
-	if (!find_subprogram(r->dw, s->func, s->func_pc, &sub))
-		return 0;
-	err = scope_vars(r, &sub, s, &c, &n, 0);
-	for (size_t i = 0; !err && i < n && !pick; i++)
-		if (c[i].exact && (!s->size_known || type_size(&c[i].type) == s->size))
-			pick = &c[i];
-	for (size_t i = 0; !err && !pick && i < n; i++) {
-		if (s->size_known && type_size(&c[i].type) != s->size)
-			continue;
-		if (kept && dwarf_dieoffset(&c[kept - 1].type) != dwarf_dieoffset(&c[i].type)) {
-			kept = 0;	/* two different structs: the site does not tell */
-			break;
-		}
-		c[kept++] = c[i];
-	}
-	if (!err && !pick && kept)
-		pick = &c[0];
-	if (pick)
-		*out = *pick;
-	free(c);
-	return err ? err : pick != NULL;
-}
 
 /* ---- the BTF the printer uses */
 
@@ -564,7 +153,7 @@ static struct found *found_of(struct bsdk_records *r, Dwarf_Die *t)
 	for (size_t i = 0; i < r->nfound; i++)
 		if (r->found[i]->off == off)
 			return r->found[i];
-	return found_add(r, off, type_name(t), type_size(t));
+	return found_add(r, off, records_die_name(t), records_die_size(t));
 }
 
 static int convert(struct bsdk_records *r, struct found *f)
@@ -658,11 +247,11 @@ static int analyse(struct bsdk_records *r, size_t mi, struct map_rec *m)
 	}
 	if (!r->dw || (map->type != BPF_MAP_TYPE_PERF_EVENT_ARRAY && map->type != BPF_MAP_TYPE_RINGBUF))
 		return 0;
-	err = find_sites(r->obj, mi, &sites, &nsites);
+	err = records_sites_find(r->obj, mi, &sites, &nsites);
 	for (size_t i = 0; !err && i < nsites; i++) {
 		struct cand c;
 		struct found *f;
-		int got = site_type(r, &sites[i], &c);
+		int got = records_site_type(r, &sites[i], &c);
 
 		if (got < 0) {
 			err = got;
@@ -819,7 +408,7 @@ static int dwarf_own_structs(struct bsdk_records *r, Dwarf_Die *die, int depth,
 		int tag = dwarf_tag(&child), err = 0;
 
 		if ((tag == DW_TAG_structure_type || tag == DW_TAG_union_type) &&
-		    !dwarf_hasattr(&child, DW_AT_declaration) && own_struct(r, &child))
+		    !dwarf_hasattr(&child, DW_AT_declaration) && records_own_struct(r, &child))
 			err = cb(r, &child, arg);
 		if (!err && (tag == DW_TAG_subprogram || tag == DW_TAG_lexical_block ||
 			     tag == DW_TAG_structure_type || tag == DW_TAG_union_type))
@@ -851,7 +440,7 @@ static int size_cb(struct bsdk_records *r, Dwarf_Die *t, void *arg)
 	struct by_size *b = arg;
 	struct found *f;
 
-	if (b->find ? strcmp(type_name(t), b->find) != 0 : !fits(type_size(t), b->size, b->perf))
+	if (b->find ? strcmp(records_die_name(t), b->find) != 0 : !fits(records_die_size(t), b->size, b->perf))
 		return 0;
 	f = found_of(r, t);
 	if (!f)
@@ -967,7 +556,7 @@ static int any_struct(struct bsdk_records *r, Dwarf_Die *die, struct by_size *b,
 
 		if ((tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
 		     tag == DW_TAG_typedef) && !dwarf_hasattr(&child, DW_AT_declaration) &&
-		    strcmp(type_name(&child), b->find) == 0) {
+		    strcmp(records_die_name(&child), b->find) == 0) {
 			b->one = found_of(r, &child);
 			return b->one ? 1 : -errno;
 		}
