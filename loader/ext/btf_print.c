@@ -22,25 +22,10 @@
 #include "ext/ext.h"
 #include "format/btf.h"
 #include "ext/btf_print.h"
+#include "ext/btf_print_out.h"
 
 #define MAX_DEPTH 32		/* nesting of structs and arrays */
 #define COL_WIDTH_MAX 16	/* a column is at least this wide if its values may be */
-
-struct pr {
-	const struct btf *btf;
-	const unsigned char *data;
-	uint64_t size;
-	FILE *f;		/* where flush() writes, or NULL: */
-	char *mem;		/* bsdk_btf_snprint()'s buffer, */
-	size_t mem_size;	/* its size, */
-	size_t total;		/* and the length of the whole output */
-	enum bsdk_btf_format fmt;
-	unsigned int flags;
-	uint64_t budget;	/* steps left */
-	int err;		/* the first problem met */
-	size_t len;
-	char buf[4096];
-};
 
 static void note(struct pr *p, int err)
 {
@@ -66,167 +51,6 @@ static bool spend(struct pr *p, uint64_t n)
 static bool spend_name(struct pr *p, const char *name)
 {
 	return spend(p, 1 + strlen(name) / 16);
-}
-
-/* ---- output */
-
-static void emit(struct pr *p, const char *s, size_t n)
-{
-	if (p->f) {
-		fwrite(s, 1, n, p->f);
-		return;
-	}
-	if (p->total < p->mem_size)	/* snprintf's rule: what fits, then count */
-		memcpy(p->mem + p->total, s, n < p->mem_size - p->total ? n : p->mem_size - p->total);
-	p->total += n;
-}
-
-static void flush(struct pr *p)
-{
-	if (p->len)
-		emit(p, p->buf, p->len);
-	p->len = 0;
-}
-
-static void out(struct pr *p, const char *s, size_t n)
-{
-	if (p->len + n > sizeof(p->buf)) {
-		flush(p);
-		if (n > sizeof(p->buf)) {
-			emit(p, s, n);
-			return;
-		}
-	}
-	memcpy(p->buf + p->len, s, n);
-	p->len += n;
-}
-
-static void outc(struct pr *p, char c)
-{
-	if (p->len == sizeof(p->buf))
-		flush(p);
-	p->buf[p->len++] = c;
-}
-
-static void outs(struct pr *p, const char *s) { out(p, s, strlen(s)); }
-
-static void out_u64(struct pr *p, uint64_t v)
-{
-	/* two digits per division: the division is most of the cost */
-	static const char pairs[] =
-		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-		"8081828384858687888990919293949596979899";
-	char b[20];
-	int i = sizeof(b);
-
-	while (v >= 100) {
-		unsigned int r = (unsigned int)(v % 100);
-
-		v /= 100;
-		b[--i] = pairs[2 * r + 1];
-		b[--i] = pairs[2 * r];
-	}
-	if (v >= 10) {
-		b[--i] = pairs[2 * v + 1];
-		b[--i] = pairs[2 * v];
-	} else {
-		b[--i] = (char)('0' + v);
-	}
-	out(p, b + i, sizeof(b) - (size_t)i);
-}
-
-static void out_u128(struct pr *p, unsigned __int128 v, bool negative)
-{
-	char b[41];
-	int i = sizeof(b);
-
-	if (negative)
-		outc(p, '-');
-	if (v <= UINT64_MAX) {
-		out_u64(p, (uint64_t)v);
-		return;
-	}
-	do
-		b[--i] = (char)('0' + (int)(v % 10));
-	while ((v /= 10));
-	out(p, b + i, sizeof(b) - (size_t)i);
-}
-
-static void out_hex(struct pr *p, uint64_t v)
-{
-	static const char digits[] = "0123456789abcdef";
-	char b[18];
-	int i = sizeof(b);
-
-	do
-		b[--i] = digits[v & 15];
-	while ((v >>= 4));
-	b[--i] = 'x';
-	b[--i] = '0';
-	out(p, b + i, sizeof(b) - (size_t)i);
-}
-
-static void out_null(struct pr *p)
-{
-	outs(p, p->fmt == BSDK_BTF_JSON ? "null" : "?");
-}
-
-/* n bytes as a string: control bytes escaped, valid UTF-8 as it is, and
- * each other byte as \udcXX in JSON - the "surrogateescape" form of
- * bsdk_json_string(), which os.fsencode() turns back into the byte - or
- * \xNN in text. */
-static void out_str(struct pr *p, const unsigned char *s, size_t n, bool quote)
-{
-	static const char digits[] = "0123456789abcdef";
-	bool json = p->fmt == BSDK_BTF_JSON;
-
-	if (quote)
-		outc(p, '"');
-	for (size_t i = 0; i < n;) {
-		unsigned char c = s[i];
-		size_t len;
-		char esc[7];
-
-		if (c == '"' || c == '\\') {
-			esc[0] = '\\', esc[1] = (char)c;
-			out(p, esc, 2);
-			i++;
-			continue;
-		}
-		if (c == '\n' || c == '\t' || c == '\r') {
-			esc[0] = '\\', esc[1] = c == '\n' ? 'n' : c == '\t' ? 't' : 'r';
-			out(p, esc, 2);
-			i++;
-			continue;
-		}
-		len = c < 0x20 || c == 0x7f ? 0 : c < 0x80 ? 1 : utf8_len(s + i, s + n);
-		if (len == 0) {
-			if (json)
-				memcpy(esc, c < 0x80 ? "\\u00" : "\\udc", 4),
-				esc[4] = digits[c >> 4], esc[5] = digits[c & 15];
-			else
-				memcpy(esc, "\\x", 2), esc[2] = digits[c >> 4], esc[3] = digits[c & 15];
-			out(p, esc, json ? 6 : 4);
-			i++;
-			continue;
-		}
-		out(p, (const char *)s + i, len);
-		i += len;
-	}
-	if (quote)
-		outc(p, '"');
-}
-
-static void out_name(struct pr *p, const char *name)
-{
-	if (p->fmt == BSDK_BTF_JSON) {
-		out_str(p, (const unsigned char *)name, strlen(name), true);
-		outc(p, ':');
-	} else {
-		out_str(p, (const unsigned char *)name, strlen(name), false);
-		outc(p, '=');
-	}
 }
 
 /* ---- types: modifiers skipped and sizes computed, each step paid for */
@@ -347,7 +171,7 @@ static void out_duration(struct pr *p, uint64_t ns)
 		n = snprintf(b, sizeof(b), "%.3fms", (double)ns / 1e6);
 	else
 		n = snprintf(b, sizeof(b), "%.3fs", (double)ns / 1e9);
-	out(p, b, (size_t)n);
+	pr_out(p, b, (size_t)n);
 }
 
 /* ---- values */
@@ -365,23 +189,23 @@ static void print_int(struct pr *p, const struct btf_type *t, uint64_t off, uint
 
 	if (t->size > 16 || BTF_INT_BITS(enc) > 128 || bits == 0 || bits > 128) {
 		note(p, -BSDK_EBTF);
-		out_null(p);
+		pr_out_null(p);
 		return;
 	}
 	if (!read_bits(p, off + BTF_INT_OFFSET(enc), bits, &v)) {
 		note(p, -ERANGE);
-		out_null(p);
+		pr_out_null(p);
 		return;
 	}
 	if (BTF_INT_ENCODING(enc) & BTF_INT_BOOL) {
-		outs(p, v ? "true" : "false");
+		pr_outs(p, v ? "true" : "false");
 	} else if (is_signed && sign_extend(v, bits) < 0) {
-		out_u128(p, -(unsigned __int128)sign_extend(v, bits), true);
+		pr_out_u128(p, -(unsigned __int128)sign_extend(v, bits), true);
 	} else if ((p->flags & BSDK_BTF_DURATIONS) && p->fmt != BSDK_BTF_JSON && bits == 64 &&
 		   !is_signed && ends_with_ns(name)) {
 		out_duration(p, (uint64_t)v);
 	} else {
-		out_u128(p, v, false);
+		pr_out_u128(p, v, false);
 	}
 }
 
@@ -395,12 +219,12 @@ static void print_enum(struct pr *p, const struct btf_type *t, uint64_t off, uin
 
 	if (t->size == 0 || t->size > 8 || bits > 64) {
 		note(p, -BSDK_EBTF);
-		out_null(p);
+		pr_out_null(p);
 		return;
 	}
 	if (!read_bits(p, off, bits, &raw)) {
 		note(p, -ERANGE);
-		out_null(p);
+		pr_out_null(p);
 		return;
 	}
 	sv = (int64_t)sign_extend(raw, bits);
@@ -424,15 +248,15 @@ static void print_enum(struct pr *p, const struct btf_type *t, uint64_t off, uin
 		if (!is_signed && bits < 64)
 			ev &= (UINT64_C(1) << bits) - 1;
 		if (ev == v && ename && *ename) {
-			out_str(p, (const unsigned char *)ename, strlen(ename),
+			pr_out_str(p, (const unsigned char *)ename, strlen(ename),
 				p->fmt == BSDK_BTF_JSON);
 			return;
 		}
 	}
 	if (is_signed && sv < 0)
-		out_u128(p, (unsigned __int128)(-(__int128)sv), true);
+		pr_out_u128(p, (unsigned __int128)(-(__int128)sv), true);
 	else
-		out_u64(p, v);
+		pr_out_u64(p, v);
 }
 
 static void print_float(struct pr *p, const struct btf_type *t, uint64_t off)
@@ -444,7 +268,7 @@ static void print_float(struct pr *p, const struct btf_type *t, uint64_t off)
 
 	if ((t->size != 4 && t->size != 8) || !read_bits(p, off, t->size * 8, &raw)) {
 		note(p, t->size == 4 || t->size == 8 ? -ERANGE : -BSDK_EBTF);
-		out_null(p);
+		pr_out_null(p);
 		return;
 	}
 	if (t->size == 4) {
@@ -459,11 +283,11 @@ static void print_float(struct pr *p, const struct btf_type *t, uint64_t off)
 		memcpy(&d, &w, 8);
 	}
 	if (!isfinite(d) && p->fmt == BSDK_BTF_JSON) {
-		outs(p, "null");	/* JSON has no NaN or infinity */
+		pr_outs(p, "null");	/* JSON has no NaN or infinity */
 		return;
 	}
 	n = snprintf(b, sizeof(b), p->fmt == BSDK_BTF_JSON ? "%.17g" : "%g", d);
-	out(p, b, (size_t)n);
+	pr_out(p, b, (size_t)n);
 }
 
 /* Whether a string piece is text: no control byte (binary leftovers are). */
@@ -508,21 +332,21 @@ static bool print_packed(struct pr *p, const unsigned char *s, size_t n)
 	if (count < 2)
 		return false;
 	if (p->fmt != BSDK_BTF_COLUMNS)	/* a column holds them bare */
-		outc(p, '[');
+		pr_outc(p, '[');
 	for (size_t i = 0; i < end;) {
 		const unsigned char *nul = memchr(s + i, 0, end - i);
 		size_t len = (size_t)(nul - (s + i));
 
 		if (last)
-			outc(p, p->fmt == BSDK_BTF_JSON ? ',' : ' ');
-		out_str(p, s + i, len, p->fmt != BSDK_BTF_COLUMNS);
+			pr_outc(p, p->fmt == BSDK_BTF_JSON ? ',' : ' ');
+		pr_out_str(p, s + i, len, p->fmt != BSDK_BTF_COLUMNS);
 		last = nul;
 		i += len + 1;
 		if (!p->budget)
 			break;
 	}
 	if (p->fmt != BSDK_BTF_COLUMNS)
-		outc(p, ']');
+		pr_outc(p, ']');
 	return true;
 }
 
@@ -536,7 +360,7 @@ static void print_array(struct pr *p, const struct btf_type *t, uint64_t off, in
 	e = resolve(p, a->type, &eid);
 	if (!e || !size_of(p, eid, &esize)) {
 		note(p, -BSDK_EBTF);
-		out_null(p);
+		pr_out_null(p);
 		return;
 	}
 	if (btfp_is_char(p->btf, e) && off % 8 == 0) {
@@ -549,10 +373,10 @@ static void print_array(struct pr *p, const struct btf_type *t, uint64_t off, in
 		nul = n ? memchr(s, 0, n) : NULL;
 		if (a->nelems > avail && nul && print_packed(p, s, (size_t)n))
 			return;
-		out_str(p, s, nul ? (size_t)(nul - s) : n, p->fmt != BSDK_BTF_COLUMNS);
+		pr_out_str(p, s, nul ? (size_t)(nul - s) : n, p->fmt != BSDK_BTF_COLUMNS);
 		return;
 	}
-	outc(p, '[');
+	pr_outc(p, '[');
 	for (uint64_t i = 0; i < a->nelems; i++) {
 		uint64_t eoff;
 
@@ -563,12 +387,12 @@ static void print_array(struct pr *p, const struct btf_type *t, uint64_t off, in
 			break;
 		}
 		if (i)
-			outs(p, p->fmt == BSDK_BTF_JSON ? "," : ", ");
+			pr_outs(p, p->fmt == BSDK_BTF_JSON ? "," : ", ");
 		value(p, eid, off + eoff * 8, 0, NULL, depth + 1);
 		if (!p->budget)
 			break;
 	}
-	outc(p, ']');
+	pr_outc(p, ']');
 }
 
 /* The members of struct or union t at bit off, each preceded by a
@@ -601,9 +425,9 @@ static void print_members(struct pr *p, const struct btf_type *t, uint64_t off, 
 			continue;	/* an unnamed bitfield is padding */
 		}
 		if (!*first)
-			outc(p, p->fmt == BSDK_BTF_JSON ? ',' : ' ');
+			pr_outc(p, p->fmt == BSDK_BTF_JSON ? ',' : ' ');
 		*first = false;
-		out_name(p, name);
+		pr_out_name(p, name);
 		value(p, m[i].type, moff, bitfield, name, depth + 1);
 	}
 }
@@ -620,9 +444,9 @@ static void print_datasec(struct pr *p, const struct btf_type *t, uint64_t off, 
 		if (!spend_name(p, name))
 			break;
 		if (!*first)
-			outc(p, p->fmt == BSDK_BTF_JSON ? ',' : ' ');
+			pr_outc(p, p->fmt == BSDK_BTF_JSON ? ',' : ' ');
 		*first = false;
-		out_name(p, name);
+		pr_out_name(p, name);
 		value(p, v[i].type, off + (uint64_t)v[i].offset * 8, 0, name, depth + 1);
 	}
 }
@@ -637,14 +461,14 @@ static void value(struct pr *p, uint32_t id, uint64_t off, uint32_t bitfield, co
 	/* paid for first: a value too deep is a step too (an array of 2^32 of them) */
 	if (!spend(p, 1) || depth > MAX_DEPTH || !(t = resolve(p, id, &id))) {
 		note(p, -BSDK_EBTF);
-		out_null(p);
+		pr_out_null(p);
 		return;
 	}
 	kind = btf_kind(t);
 	if ((kind == BTF_KIND_STRUCT || kind == BTF_KIND_UNION || kind == BTF_KIND_ARRAY ||
 	     kind == BTF_KIND_DATASEC) && off / 8 >= p->size) {
 		note(p, -ERANGE);
-		out_null(p);
+		pr_out_null(p);
 		return;
 	}
 	switch (kind) {
@@ -662,33 +486,33 @@ static void value(struct pr *p, uint32_t id, uint64_t off, uint32_t bitfield, co
 
 		if (!read_bits(p, off, 64, &v)) {
 			note(p, -ERANGE);
-			out_null(p);
+			pr_out_null(p);
 			break;
 		}
 		if (p->fmt == BSDK_BTF_JSON)
-			outc(p, '"');
-		out_hex(p, (uint64_t)v);
+			pr_outc(p, '"');
+		pr_out_hex(p, (uint64_t)v);
 		if (p->fmt == BSDK_BTF_JSON)
-			outc(p, '"');
+			pr_outc(p, '"');
 		break;
 	}
 	case BTF_KIND_ARRAY:
 		print_array(p, t, off, depth);
 		break;
 	case BTF_KIND_STRUCT: case BTF_KIND_UNION: case BTF_KIND_DATASEC:
-		outc(p, '{');
+		pr_outc(p, '{');
 		if (kind == BTF_KIND_DATASEC)
 			print_datasec(p, t, off, depth, &first);
 		else
 			print_members(p, t, off, depth, &first);
-		outc(p, '}');
+		pr_outc(p, '}');
 		break;
 	case BTF_KIND_VAR:
 		value(p, t->type, off, 0, name, depth + 1);
 		break;
 	default:	/* void, fwd, func, func_proto, decl_tag: no value */
 		note(p, -BSDK_EBTF);
-		out_null(p);
+		pr_out_null(p);
 	}
 }
 
@@ -749,22 +573,6 @@ static int column_width(const struct btf *btf, const struct btf_member *m, unsig
 	return n > w ? n : w;
 }
 
-static void pad(struct pr *p, size_t start, int width, bool right)
-{
-	size_t len = p->len - start;
-	size_t fill;
-
-	if (len >= (size_t)width)
-		return;
-	fill = (size_t)width - len;
-	if (p->len + fill > sizeof(p->buf))
-		return;		/* a value too long to align: it is wider anyway */
-	if (right)
-		memmove(p->buf + start + fill, p->buf + start, len);
-	memset(p->buf + (right ? start : p->len), ' ', fill);
-	p->len += fill;
-}
-
 static void print_columns(struct pr *p, const struct btf_type *t, const char *header)
 {
 	const struct btf_member *m = btf_members(t);
@@ -777,18 +585,18 @@ static void print_columns(struct pr *p, const struct btf_type *t, const char *he
 		int width = column_width(p->btf, &m[i], p->flags, &right);
 		size_t start;
 
-		outs(p, "  ");
+		pr_outs(p, "  ");
 		if (p->len + 64 > sizeof(p->buf))
-			flush(p);
+			pr_flush(p);
 		start = p->len;
 		if (header)
-			out_str(p, (const unsigned char *)name, strlen(name), false);
+			pr_out_str(p, (const unsigned char *)name, strlen(name), false);
 		else
 			value(p, m[i].type,
 			      kflag ? BTF_MEMBER_BIT_OFFSET(m[i].offset) : m[i].offset,
 			      kflag ? BTF_MEMBER_BITFIELD_SIZE(m[i].offset) : 0, name, 1);
 		if (p->len >= start && (right || !last))
-			pad(p, start, width, right);
+			pr_pad(p, start, width, right);
 	}
 }
 
@@ -828,12 +636,12 @@ static int print_top(struct pr *p, uint32_t id)
 		print_members(p, t, 0, 0, &first);
 	} else {
 		if (p->flags & BSDK_BTF_MEMBERS) {
-			outc(p, p->fmt == BSDK_BTF_JSON ? ',' : ' ');
-			out_name(p, "value");
+			pr_outc(p, p->fmt == BSDK_BTF_JSON ? ',' : ' ');
+			pr_out_name(p, "value");
 		}
 		value(p, id, 0, 0, NULL, 0);
 	}
-	flush(p);
+	pr_flush(p);
 	return p->err;
 }
 
@@ -885,6 +693,6 @@ int bsdk_btf_print_header(const struct bsdk_btf *btf, uint32_t id, unsigned int 
 	if (!t || !btfp_is_flat(p.btf, t))
 		return fail(EINVAL);
 	print_columns(&p, t, "");
-	flush(&p);
+	pr_flush(&p);
 	return 0;
 }
