@@ -71,8 +71,12 @@ int btf_load_kernel(const struct btf *btf, const char *obj);
 /* A type record's info word. */
 #define BTF_INFO_ENC(kind, vlen, flag) (((uint32_t)(flag) << 31) | ((kind) << 24) | (vlen))
 
+/* Every type's resolution (btf_skip_mods(), btf_type_size()) computed again,
+ * after a change of sizes (btf_fixup.c). 0, or a negative errno. */
+int btf_resolve(struct btf *btf);
+
 struct elf_file;
-/* Fill in each DATASEC's size and its variables' offsets from the ELF file
+/* btf_fixup.c: fill in each DATASEC's size and its variables' offsets from the ELF file
  * (clang leaves them 0). 0 or -ENOMEM. */
 int btf_fixup_datasecs(struct btf *btf, const struct elf_file *ef);
 /* Give global functions of hidden visibility (__hidden) static linkage in
