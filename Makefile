@@ -24,7 +24,7 @@
 #   make soak          10 minutes of bpfsdk run at full rate (SOAK_SECONDS)
 #   make check-headers regenerate include/bpf/bpf_helper_defs.h and diff it
 #   make check-layers  no library layer uses one above it (make test runs it)
-#   make check-sizes   files over 700 lines, functions over 80 (tools/check-sizes)
+#   make check-sizes   no file over 700 lines, no function over 80 (make test runs it)
 #   make update-headers rewrite include/bpf/bpf_helper_defs.h from the UAPI header
 #   make picture       redraw docs/picture.svg from docs/picture.dot
 #   make install       the tool, libraries, headers, bpfsdk.pc, man pages

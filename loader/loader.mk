@@ -120,7 +120,8 @@ check-layers: $(LOADER_OBJS) $(LOADER_HTTP_OBJS) $(CLI_OBJS)
 	$(Q)tools/check-layers $(BUILD)/obj/loader $(LOADER_LAYERS) $(TOP_LAYERS)
 
 # make check-sizes: no file over 700 lines, no function over 80, in the
-# library, the tool and the samples' user side (tools/check-sizes).
+# library, the tool and the samples' user side (tools/check-sizes);
+# tests/bats/layers.bats runs it in make test.
 check-sizes:
 	$(Q)tools/check-sizes
 

@@ -5,7 +5,8 @@
 # TOP_LAYERS: the metrics server and the tool): no object of a layer uses a
 # symbol or a header of a layer above it (tools/check-layers, make
 # check-layers); and the check itself catches both, on two layers made up
-# here.
+# here. With them, the sizes a reader can hold (tools/check-sizes, make
+# check-sizes): no file over 700 lines, no function over 80.
 
 load '/usr/lib/bats/bats-support/load'
 load '/usr/lib/bats/bats-assert/load'
@@ -48,4 +49,36 @@ setup() {
 	# the same objects in the other order are fine
 	run tools/check-layers "$t/obj" high low
 	assert_success
+}
+
+@test "sizes: no file of the library, the tool or a sample's user side over 700 lines, no function over 80" {
+	run tools/check-sizes
+	echo "$output"
+	assert_success
+	assert_output "check-sizes: OK: no file over 700 lines, no function over 80"
+}
+
+@test "sizes: a file over 700 lines and a function over 80 are each named with their size; 700 and 80 pass" {
+	local t=$BATS_TEST_TMPDIR/tree i
+	mkdir -p "$t/tools" "$t/loader/low" "$t/samples/one"
+	cp tools/check-sizes "$t/tools/"
+	{
+		printf 'int long_fn(int x)\n{\n'
+		for ((i = 0; i < 78; i++)); do printf '\tx++;\n'; done
+		printf '\treturn x;\n}\n'		# 82 lines from its name to its brace
+		printf 'int edge_fn(int x)\n{\n'
+		for ((i = 0; i < 76; i++)); do printf '\tx++;\n'; done
+		printf '\treturn x;\n}\n'		# 80 lines
+		for ((i = 0; i < 541; i++)); do printf '/* filler */\n'; done
+	} >"$t/loader/low/big.c"			# 703 lines
+	for ((i = 0; i < 700; i++)); do printf '/* filler */\n'; done >"$t/samples/one/edge.c"
+	run "$t/tools/check-sizes"
+	echo "$output"
+	assert_failure 1
+	assert_line "check-sizes: files over 700 lines:"
+	assert_line "    703 lines  loader/low/big.c"
+	assert_line "check-sizes: functions over 80 lines:"
+	assert_line "     82 lines  loader/low/big.c:1 long_fn()"
+	refute_output --partial "edge"
+	[ "${#lines[@]}" -eq 4 ]
 }
