@@ -219,19 +219,9 @@ static int print_prog_details(const struct bsdk_prog *prog)
 	return 0;
 }
 
-/* Whether q is in prog's group of twins. */
-static bool twin_of(const struct bsdk_prog *prog, const struct bsdk_prog *q)
-{
-	const struct bsdk_prog *t = NULL;
-
-	while ((t = bsdk_prog_twin_next(prog, t)))
-		if (t == q)
-			return true;
-	return false;
-}
-
 /* The groups of twins, one line each, best kind first ("a > b"; programs
- * of one kind "a + b"): what `bpfsdk run` attaches one kind of. */
+ * of one kind "a + b"): what `bpfsdk run` attaches one kind of. A group is
+ * listed at its first member, the program that comes before its twins. */
 static void print_twins(const struct bsdk_obj *obj)
 {
 	const struct bsdk_prog *prog = NULL, *q;
@@ -242,23 +232,19 @@ static void print_twins(const struct bsdk_obj *obj)
 			printf("\ntwins: %zu group%s (bpfsdk run attaches the first kind this kernel takes; --all-twins all)\n",
 			       ngroups, ngroups == 1 ? "" : "s");
 		while ((prog = bsdk_obj_prog_next(obj, prog))) {
-			bool later = false;
+			const struct bsdk_prog *first = bsdk_prog_twin_next(prog, NULL);
 			int last = -1;
 
-			if (!bsdk_prog_twin_next(prog, NULL))
-				continue;
-			for (q = bsdk_obj_prog_next(obj, NULL); q != prog && !later; q = bsdk_obj_prog_next(obj, q))
-				later = twin_of(prog, q);
-			if (later)
-				continue;	/* its group was listed with an earlier member */
+			if (!first || first < prog)
+				continue;	/* no group, or listed with an earlier member */
 			if (!pass) {
 				ngroups++;
 				continue;
 			}
 			printf(" ");
 			for (int rank = 0; rank <= 2; rank++) {
-				for (q = bsdk_obj_prog_next(obj, NULL); q; q = bsdk_obj_prog_next(obj, q)) {
-					if ((q != prog && !twin_of(prog, q)) || bsdk_prog_twin_rank(q) != rank)
+				for (q = prog; q; q = bsdk_prog_twin_next(prog, q == prog ? NULL : q)) {
+					if (bsdk_prog_twin_rank(q) != rank)
 						continue;
 					printf(" %s%s (%s)", last < 0 ? "" : last == rank ? "+ " : "> ",
 					       bsdk_prog_name(q), bsdk_prog_section(q));

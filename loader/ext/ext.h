@@ -18,6 +18,7 @@ size_t utf8_len(const unsigned char *p, const unsigned char *end);
 extern const struct obj_pass core_pass;		/* core_obj.c */
 extern const struct obj_pass extern_pass;	/* extern.c */
 extern const struct obj_pass globals_pass;	/* globals.c */
+extern const struct obj_pass twins_pass;	/* twins.c */
 
 /* ---- core_obj.c: the object's CO-RE relocations */
 struct btf;

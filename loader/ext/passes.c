@@ -18,5 +18,6 @@ __attribute__((constructor)) static void ext_install(void)
 	obj_pass_add(&extern_pass);	/* fills .kconfig before the maps are created */
 	obj_pass_add(&globals_pass);
 	obj_pass_add(&attach_btf_pass);
+	obj_pass_add(&twins_pass);	/* groups the programs that are twins */
 	attach_method_set(ATTACH_USDT, attach_usdt);
 }

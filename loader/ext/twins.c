@@ -98,46 +98,154 @@ static void twin_hook(const struct bsdk_prog *prog, const struct twin_kind *tk,
 	snprintf(buf, size, "%.*s", (int)len, t);
 }
 
-/* Whether a and b see the same event through different kinds of hook. */
-static bool twins(const struct bsdk_prog *a, const struct bsdk_prog *b)
-{
-	const struct twin_kind *ka = twin_kind(a), *kb = twin_kind(b);
-	char ha[256], hb[256];
+/* The groups of an object's programs, made once at open (twins_pass): a
+ * program's group is its first member's index, and the members of a group
+ * are linked in the order of the programs, so that every question below
+ * costs the size of a group, not the number of programs. */
+struct twin_index {
+	int *first;		/* the group's first member, -1 for no group */
+	int *next;		/* the next member, -1 after the last */
+	unsigned *ranks;	/* at a group's first member: the ranks it holds, as bits */
+};
 
-	if (a == b || !ka || !kb || ka->event != kb->event || ka->rank == kb->rank)
-		return false;
-	twin_hook(a, ka, ha, sizeof(ha));
-	twin_hook(b, kb, hb, sizeof(hb));
-	return ha[0] && strcmp(ha, hb) == 0;
+static const char twins_key;
+
+static void twin_index_free(void *p)
+{
+	struct twin_index *ix = p;
+
+	free(ix->first);
+	free(ix->next);
+	free(ix->ranks);
+	free(ix);
 }
+
+static const struct twin_index *twin_index(const struct bsdk_prog *prog)
+{
+	return obj_state_find(prog->obj, &twins_key);
+}
+
+/* The sort that puts each group's members side by side, in program order. */
+static int hook_cmp(const void *a, const void *b, void *arg)
+{
+	const struct bsdk_prog *progs = ((const struct bsdk_obj *)arg)->progs;
+	int i = *(const int *)a, j = *(const int *)b;
+	const struct twin_kind *ki = twin_kind(&progs[i]), *kj = twin_kind(&progs[j]);
+	char hi[256], hj[256];
+	int d = (int)ki->event - (int)kj->event;
+
+	if (d)
+		return d;
+	twin_hook(&progs[i], ki, hi, sizeof(hi));
+	twin_hook(&progs[j], kj, hj, sizeof(hj));
+	d = strcmp(hi, hj);
+	return d ? d : i - j;
+}
+
+/* Link the members of each run of order[0..n) that share a hook. */
+static void twin_index_link(struct twin_index *ix, const struct bsdk_obj *obj,
+			    const int *order, size_t n)
+{
+	char prev[256] = "", hook[256];
+	int first = -1, last = -1;
+	enum twin_event ev = TWIN_NONE;
+
+	for (size_t k = 0; k < n; k++) {
+		const struct bsdk_prog *p = &obj->progs[order[k]];
+		const struct twin_kind *tk = twin_kind(p);
+
+		twin_hook(p, tk, hook, sizeof(hook));
+		if (first < 0 || tk->event != ev || strcmp(hook, prev) != 0) {
+			first = order[k];
+			ev = tk->event;
+			snprintf(prev, sizeof(prev), "%s", hook);
+		} else {
+			ix->next[last] = order[k];
+		}
+		ix->first[order[k]] = first;
+		ix->ranks[first] |= 1u << tk->rank;
+		last = order[k];
+	}
+}
+
+static int twins_open(struct bsdk_obj *obj)
+{
+	struct twin_index *ix;
+	int *order;
+	size_t n = 0;
+	char hook[256];
+
+	ix = obj_state(obj, &twins_key, sizeof(*ix), twin_index_free);
+	if (!ix)
+		return -errno;
+	ix->first = malloc((obj->nprogs + 1) * sizeof(*ix->first));
+	ix->next = malloc((obj->nprogs + 1) * sizeof(*ix->next));
+	ix->ranks = calloc(obj->nprogs + 1, sizeof(*ix->ranks));
+	order = malloc((obj->nprogs + 1) * sizeof(*order));
+	if (!ix->first || !ix->next || !ix->ranks || !order) {
+		free(order);
+		return log_fail(ENOMEM, "'%s': out of memory grouping twin programs", obj->name);
+	}
+	for (size_t i = 0; i < obj->nprogs; i++) {
+		const struct twin_kind *tk = twin_kind(&obj->progs[i]);
+
+		ix->first[i] = ix->next[i] = -1;
+		twin_hook(&obj->progs[i], tk, hook, sizeof(hook));
+		if (hook[0])
+			order[n++] = (int)i;
+	}
+	qsort_r(order, n, sizeof(*order), hook_cmp, obj);
+	twin_index_link(ix, obj, order, n);
+	free(order);
+	return 0;
+}
+
+const struct obj_pass twins_pass = {
+	.name = "twins",
+	.open = twins_open,
+};
 
 /* Whether a and b are in one group: on the same hook through kinds that
  * twin (of one kind too: a tool that puts two programs on a hook wants
  * both, so they go, or stay, together). */
 static bool grouped(const struct bsdk_prog *a, const struct bsdk_prog *b)
 {
-	const struct twin_kind *ka = twin_kind(a), *kb = twin_kind(b);
-	char ha[256], hb[256];
+	const struct twin_index *ix = twin_index(a);
+	size_t i = (size_t)(a - a->obj->progs), j = (size_t)(b - b->obj->progs);
 
-	if (!ka || !kb || ka->event != kb->event)
-		return false;
-	twin_hook(a, ka, ha, sizeof(ha));
-	twin_hook(b, kb, hb, sizeof(hb));
-	return ha[0] && strcmp(ha, hb) == 0;
+	return ix && ix->first[i] >= 0 && ix->first[i] == ix->first[j];
+}
+
+/* Whether a and b see the same event through different kinds of hook. */
+static bool twins(const struct bsdk_prog *a, const struct bsdk_prog *b)
+{
+	return a != b && grouped(a, b) && twin_kind(a)->rank != twin_kind(b)->rank;
+}
+
+/* The members of prog's group, in program order: p = group_first(prog);
+ * p; p = group_next(p). NULL for a program of no group. */
+static struct bsdk_prog *group_first(const struct bsdk_prog *prog)
+{
+	const struct twin_index *ix = twin_index(prog);
+	int f = ix ? ix->first[prog - prog->obj->progs] : -1;
+
+	return f < 0 ? NULL : &prog->obj->progs[f];
+}
+
+static struct bsdk_prog *group_next(const struct bsdk_prog *p)
+{
+	int n = twin_index(p)->next[p - p->obj->progs];
+
+	return n < 0 ? NULL : &p->obj->progs[n];
 }
 
 /* Whether prog's group holds two kinds among the programs that count:
  * those to be loaded (autoload) and, with spares, those waiting. */
 static bool has_twin(const struct bsdk_prog *prog, bool spares)
 {
-	const struct bsdk_obj *obj = prog->obj;
-
-	for (size_t i = 0; i < obj->nprogs; i++) {
-		const struct bsdk_prog *p = &obj->progs[i];
-
+	for (const struct bsdk_prog *p = group_first(prog); p; p = group_next(p))
 		if ((p->autoload || (spares && p->twin_spare)) && twins(prog, p))
 			return true;
-	}
 	return false;
 }
 
@@ -152,17 +260,16 @@ int bsdk_prog_twin_rank(const struct bsdk_prog *prog)
 
 struct bsdk_prog *bsdk_prog_twin_next(const struct bsdk_prog *prog, const struct bsdk_prog *prev)
 {
-	const struct bsdk_obj *obj = prog->obj;
-	size_t i = prev ? (size_t)(prev - obj->progs) + 1 : 0;
-	bool any = false;
+	const struct bsdk_prog *first = group_first(prog);
+	unsigned ranks = first ? twin_index(prog)->ranks[first - prog->obj->progs] : 0;
+	struct bsdk_prog *p;
 
 	/* a group: another kind on the hook, seen from any of its members */
-	for (size_t j = 0; j < obj->nprogs && !any; j++)
-		for (size_t k = 0; k < obj->nprogs && !any; k++)
-			any = grouped(prog, &obj->progs[j]) && twins(&obj->progs[j], &obj->progs[k]);
-	for (; any && i < obj->nprogs; i++)
-		if (&obj->progs[i] != prog && grouped(prog, &obj->progs[i]))
-			return &obj->progs[i];
+	if (!(ranks & (ranks - 1)))
+		return fail_ptr(ENOENT);
+	for (p = prev ? group_next(prev) : (struct bsdk_prog *)first; p; p = group_next(p))
+		if (p != prog)
+			return p;
 	return fail_ptr(ENOENT);
 }
 
@@ -170,13 +277,10 @@ struct bsdk_prog *bsdk_prog_twin_next(const struct bsdk_prog *prog, const struct
  * or is loaded: the one the others are left out for. */
 static const struct bsdk_prog *group_kept(const struct bsdk_prog *prog)
 {
-	const struct bsdk_obj *obj = prog->obj;
 	const struct bsdk_prog *kept = NULL;
 
-	for (size_t i = 0; i < obj->nprogs; i++) {
-		const struct bsdk_prog *p = &obj->progs[i];
-
-		if (p->autoload && !p->twin_spare && grouped(prog, p) &&
+	for (const struct bsdk_prog *p = group_first(prog); p; p = group_next(p)) {
+		if (p->autoload && !p->twin_spare &&
 		    (!kept || bsdk_prog_twin_rank(p) < bsdk_prog_twin_rank(kept)))
 			kept = p;
 	}
@@ -192,20 +296,17 @@ int twins_choose(struct bsdk_prog *prog, bool require_all, bool *done)
 
 	/* the best rank at which a program passes the check */
 	for (int rank = 0; rank <= 2 && chosen < 0; rank++)
-		for (size_t i = 0; i < obj->nprogs; i++) {
-			struct bsdk_prog *p = &obj->progs[i];
-
-			if (p->autoload && grouped(prog, p) && bsdk_prog_twin_rank(p) == rank &&
+		for (struct bsdk_prog *p = group_first(prog); p; p = group_next(p)) {
+			if (p->autoload && bsdk_prog_twin_rank(p) == rank &&
 			    bsdk_prog_attach_check(p, why, sizeof(why)) == 0)
 				chosen = rank;
 		}
-	for (size_t i = 0; i < obj->nprogs; i++) {
-		struct bsdk_prog *p = &obj->progs[i];
+	for (struct bsdk_prog *p = group_first(prog); p; p = group_next(p)) {
 		int rank = bsdk_prog_twin_rank(p);
 
-		if (!p->autoload || !grouped(prog, p))
+		if (!p->autoload)
 			continue;
-		done[i] = true;
+		done[p - obj->progs] = true;
 		if (rank > chosen && chosen >= 0) {
 			p->twin_spare = true;	/* kept for when the chosen cannot be */
 			continue;
@@ -226,10 +327,8 @@ int twins_choose(struct bsdk_prog *prog, bool require_all, bool *done)
 		}
 	}
 	kept = group_kept(prog);
-	for (size_t i = 0; i < obj->nprogs; i++) {
-		struct bsdk_prog *p = &obj->progs[i];
-
-		if (!p->twin_spare || !grouped(prog, p))
+	for (struct bsdk_prog *p = group_first(prog); p; p = group_next(p)) {
+		if (!p->twin_spare)
 			continue;
 		p->autoload = false;
 		if (bsdk_prog_twin_rank(p) < chosen) {
@@ -260,10 +359,8 @@ int twins_stand_in(struct bsdk_prog *failed)
 	if (group_kept(failed))
 		return 0;	/* another of its kind is still there */
 	for (int rank = 0; rank <= 2 && !n; rank++)
-		for (size_t i = 0; i < obj->nprogs; i++) {
-			struct bsdk_prog *p = &obj->progs[i];
-
-			if (!p->twin_spare || !grouped(failed, p) || bsdk_prog_twin_rank(p) != rank)
+		for (struct bsdk_prog *p = group_first(failed); p; p = group_next(p)) {
+			if (!p->twin_spare || bsdk_prog_twin_rank(p) != rank)
 				continue;
 			p->twin_spare = false;
 			if (bsdk_prog_attach_check(p, why, sizeof(why))) {
