@@ -45,6 +45,13 @@ for _ in range(int(sys.argv[1])):
 	WORKER=$!
 	WPID=$WORKER
 	wait_for '^ready$' "$BATS_TEST_TMPDIR/worker"
+	# After "ready" its only wait is sigwait(): once it sleeps, the signal
+	# wakes it. Sent earlier, it would find the signal pending and not sleep.
+	for _ in $(seq 100); do
+		[ "$(sed 's/^.*) \(.\).*/\1/' "/proc/$WPID/stat" 2>/dev/null)" = S ] && return 0
+		sleep 0.1
+	done
+	fail "the worker $WPID never went to sleep in sigwait()"
 }
 
 # Check the JSON lines of $OUT: each histogram's rows add up to its total,
