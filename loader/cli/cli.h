@@ -153,6 +153,10 @@ void json_key(struct json *j, const char *key);
 void json_string(struct json *j, const char *s);
 void json_uint(struct json *j, uint64_t v);
 void json_bool(struct json *j, bool v);
+/* A key and its value, in one call. */
+void json_kv_string(struct json *j, const char *key, const char *s);
+void json_kv_uint(struct json *j, const char *key, uint64_t v);
+void json_kv_bool(struct json *j, const char *key, bool v);
 /* End the document with a newline. */
 void json_finish(struct json *j);
 /* s as a JSON string, quotes included, in a malloc'ed copy; NULL on ENOMEM. */

@@ -21,32 +21,20 @@ static void json_core_relos(struct json *j, const struct bsdk_prog *prog)
 		if (bsdk_prog_core_relo(prog, i, &r))
 			continue;
 		json_object_begin(j);
-		json_key(j, "insn");
-		json_uint(j, r.insn);
-		json_key(j, "kind");
-		json_string(j, r.kind_name);
-		json_key(j, "access");
-		json_string(j, r.access);
-		json_key(j, "spec");
-		json_string(j, r.spec);
-		json_key(j, "local_value");
-		json_uint(j, r.local_value);
-		json_key(j, "state");
-		json_string(j, core_states[r.state]);
-		if (r.state == BSDK_CORE_RESOLVED) {
-			json_key(j, "value");
-			json_uint(j, r.value);
-		}
+		json_kv_uint(j, "insn", r.insn);
+		json_kv_string(j, "kind", r.kind_name);
+		json_kv_string(j, "access", r.access);
+		json_kv_string(j, "spec", r.spec);
+		json_kv_uint(j, "local_value", r.local_value);
+		json_kv_string(j, "state", core_states[r.state]);
+		if (r.state == BSDK_CORE_RESOLVED)
+			json_kv_uint(j, "value", r.value);
 		if (r.target_type_id) {
-			json_key(j, "target_type_id");
-			json_uint(j, r.target_type_id);
-			json_key(j, "target_type");
-			json_string(j, r.target_type);
+			json_kv_uint(j, "target_type_id", r.target_type_id);
+			json_kv_string(j, "target_type", r.target_type);
 		}
-		if (r.note[0]) {
-			json_key(j, "note");
-			json_string(j, r.note);
-		}
+		if (r.note[0])
+			json_kv_string(j, "note", r.note);
 		json_object_end(j);
 	}
 	json_array_end(j);
@@ -64,28 +52,17 @@ static void json_relos(struct json *j, const struct bsdk_prog *prog)
 		if (bsdk_prog_relo(prog, i, &r))
 			continue;
 		json_object_begin(j);
-		json_key(j, "insn");
-		json_uint(j, r.insn);
-		json_key(j, "kind");
-		json_string(j, r.kind_name);
-		json_key(j, "symbol");
-		json_string(j, r.symbol);
-		if (r.kind == BSDK_RELO_MAP || r.kind == BSDK_RELO_DATA) {
-			json_key(j, "map");
-			json_string(j, r.map ? bsdk_map_name(r.map) : NULL);
-		}
-		if (r.kind == BSDK_RELO_DATA) {
-			json_key(j, "offset");
-			json_uint(j, r.offset);
-		}
-		if (r.kind == BSDK_RELO_CALL || r.kind == BSDK_RELO_FUNC) {
-			json_key(j, "target_insn");
-			json_uint(j, r.target);
-		}
-		if (r.kind == BSDK_RELO_KSYM || r.kind == BSDK_RELO_KFUNC) {
-			json_key(j, "extern");
-			json_uint(j, r.target);
-		}
+		json_kv_uint(j, "insn", r.insn);
+		json_kv_string(j, "kind", r.kind_name);
+		json_kv_string(j, "symbol", r.symbol);
+		if (r.kind == BSDK_RELO_MAP || r.kind == BSDK_RELO_DATA)
+			json_kv_string(j, "map", r.map ? bsdk_map_name(r.map) : NULL);
+		if (r.kind == BSDK_RELO_DATA)
+			json_kv_uint(j, "offset", r.offset);
+		if (r.kind == BSDK_RELO_CALL || r.kind == BSDK_RELO_FUNC)
+			json_kv_uint(j, "target_insn", r.target);
+		if (r.kind == BSDK_RELO_KSYM || r.kind == BSDK_RELO_KFUNC)
+			json_kv_uint(j, "extern", r.target);
 		json_object_end(j);
 	}
 	json_array_end(j);
@@ -97,32 +74,21 @@ static void json_prog(struct json *j, const struct bsdk_prog *prog,
 	size_t nhelpers = bsdk_prog_helper_count(prog);
 
 	json_object_begin(j);
-	json_key(j, "name");
-	json_string(j, bsdk_prog_name(prog));
-	json_key(j, "section");
-	json_string(j, bsdk_prog_section(prog));
-	json_key(j, "type");
-	json_string(j, bsdk_prog_type_name(prog));
-	json_key(j, "type_id");
-	json_uint(j, (uint64_t)bsdk_prog_type(prog));
-	json_key(j, "attach_target");
-	json_string(j, bsdk_prog_attach_target(prog));
-	json_key(j, "instructions");
-	json_uint(j, bsdk_prog_insn_count(prog));
-	json_key(j, "linked_instructions");
-	json_uint(j, bsdk_prog_linked_insn_count(prog));
-	json_key(j, "func_info");
-	json_uint(j, bsdk_prog_func_info_count(prog));
-	json_key(j, "line_info");
-	json_uint(j, bsdk_prog_line_info_count(prog));
-	json_key(j, "license");
-	json_string(j, license);
+	json_kv_string(j, "name", bsdk_prog_name(prog));
+	json_kv_string(j, "section", bsdk_prog_section(prog));
+	json_kv_string(j, "type", bsdk_prog_type_name(prog));
+	json_kv_uint(j, "type_id", (uint64_t)bsdk_prog_type(prog));
+	json_kv_string(j, "attach_target", bsdk_prog_attach_target(prog));
+	json_kv_uint(j, "instructions", bsdk_prog_insn_count(prog));
+	json_kv_uint(j, "linked_instructions", bsdk_prog_linked_insn_count(prog));
+	json_kv_uint(j, "func_info", bsdk_prog_func_info_count(prog));
+	json_kv_uint(j, "line_info", bsdk_prog_line_info_count(prog));
+	json_kv_string(j, "license", license);
 	/* its twins: bpfsdk run attaches one kind of the group */
 	if (bsdk_prog_twin_next(prog, NULL)) {
 		const struct bsdk_prog *t = NULL;
 
-		json_key(j, "twin_rank");
-		json_uint(j, (uint64_t)bsdk_prog_twin_rank(prog));
+		json_kv_uint(j, "twin_rank", (uint64_t)bsdk_prog_twin_rank(prog));
 		json_key(j, "twins");
 		json_array_begin(j);
 		while ((t = bsdk_prog_twin_next(prog, t)))
@@ -140,12 +106,9 @@ static void json_prog(struct json *j, const struct bsdk_prog *prog,
 		char buf[32];
 
 		json_object_begin(j);
-		json_key(j, "id");
-		json_uint(j, (uint64_t)id);
-		json_key(j, "name");
-		json_string(j, helper_label(id, buf, sizeof(buf)));
-		json_key(j, "gpl_only");
-		json_bool(j, bsdk_helper_gpl_only(id) != NULL);
+		json_kv_uint(j, "id", (uint64_t)id);
+		json_kv_string(j, "name", helper_label(id, buf, sizeof(buf)));
+		json_kv_bool(j, "gpl_only", bsdk_helper_gpl_only(id) != NULL);
 		json_object_end(j);
 	}
 	json_array_end(j);
@@ -163,20 +126,13 @@ static void json_record(struct json *j, const struct bsdk_obj *obj, struct bsdk_
 
 	json_key(j, "record");
 	json_object_begin(j);
-	json_key(j, "type");
-	json_string(j, !err && t.btf ? t.name : NULL);
-	json_key(j, "source");
-	json_string(j, err ? "none" : t.source == BSDK_RECORD_NONE ? "size rule" : t.source_name);
-	json_key(j, "program");
-	json_string(j, t.prog);
-	json_key(j, "variable");
-	json_string(j, t.variable);
-	json_key(j, "layout");
-	json_string(j, t.layout);
-	json_key(j, "candidates");
-	json_string(j, t.candidates);
-	json_key(j, "says");
-	json_string(j, src);
+	json_kv_string(j, "type", !err && t.btf ? t.name : NULL);
+	json_kv_string(j, "source", err ? "none" : t.source == BSDK_RECORD_NONE ? "size rule" : t.source_name);
+	json_kv_string(j, "program", t.prog);
+	json_kv_string(j, "variable", t.variable);
+	json_kv_string(j, "layout", t.layout);
+	json_kv_string(j, "candidates", t.candidates);
+	json_kv_string(j, "says", src);
 	json_object_end(j);
 }
 
@@ -191,16 +147,11 @@ static void json_externs(struct json *j, const struct bsdk_obj *obj)
 		if (bsdk_obj_extern(obj, i, &e))
 			continue;
 		json_object_begin(j);
-		json_key(j, "name");
-		json_string(j, e.name);
-		json_key(j, "kind");
-		json_string(j, e.kind_name);
-		json_key(j, "weak");
-		json_bool(j, e.weak);
-		json_key(j, "resolved");
-		json_bool(j, e.resolved);
-		json_key(j, "value");
-		json_string(j, e.value);
+		json_kv_string(j, "name", e.name);
+		json_kv_string(j, "kind", e.kind_name);
+		json_kv_bool(j, "weak", e.weak);
+		json_kv_bool(j, "resolved", e.resolved);
+		json_kv_string(j, "value", e.value);
 		json_object_end(j);
 	}
 	json_array_end(j);
@@ -216,16 +167,11 @@ void inspect_print_json(const struct bsdk_obj *obj, const struct warnings *w)
 
 	json_init(&j, stdout);
 	json_object_begin(&j);
-	json_key(&j, "object");
-	json_string(&j, bsdk_obj_name(obj));
-	json_key(&j, "license");
-	json_string(&j, license);
-	json_key(&j, "gpl_compatible");
-	json_bool(&j, bsdk_obj_gpl_compatible(obj));
-	json_key(&j, "kernel_version");
-	json_uint(&j, bsdk_obj_kversion(obj));
-	json_key(&j, "btf");
-	json_bool(&j, bsdk_obj_has_btf(obj));
+	json_kv_string(&j, "object", bsdk_obj_name(obj));
+	json_kv_string(&j, "license", license);
+	json_kv_bool(&j, "gpl_compatible", bsdk_obj_gpl_compatible(obj));
+	json_kv_uint(&j, "kernel_version", bsdk_obj_kversion(obj));
+	json_kv_bool(&j, "btf", bsdk_obj_has_btf(obj));
 
 	json_key(&j, "programs");
 	json_array_begin(&j);
@@ -237,22 +183,14 @@ void inspect_print_json(const struct bsdk_obj *obj, const struct warnings *w)
 	json_array_begin(&j);
 	while ((map = bsdk_obj_map_next(obj, map))) {
 		json_object_begin(&j);
-		json_key(&j, "name");
-		json_string(&j, bsdk_map_name(map));
-		json_key(&j, "type");
-		json_string(&j, bpf_map_type_str(bsdk_map_type(map)));
-		json_key(&j, "type_id");
-		json_uint(&j, (uint64_t)bsdk_map_type(map));
-		json_key(&j, "key_size");
-		json_uint(&j, bsdk_map_key_size(map));
-		json_key(&j, "value_size");
-		json_uint(&j, bsdk_map_value_size(map));
-		json_key(&j, "max_entries");
-		json_uint(&j, bsdk_map_max_entries(map));
-		json_key(&j, "origin");
-		json_string(&j, bsdk_map_origin(map));
-		json_key(&j, "pinned");
-		json_bool(&j, bsdk_map_pinning(map) != 0);
+		json_kv_string(&j, "name", bsdk_map_name(map));
+		json_kv_string(&j, "type", bpf_map_type_str(bsdk_map_type(map)));
+		json_kv_uint(&j, "type_id", (uint64_t)bsdk_map_type(map));
+		json_kv_uint(&j, "key_size", bsdk_map_key_size(map));
+		json_kv_uint(&j, "value_size", bsdk_map_value_size(map));
+		json_kv_uint(&j, "max_entries", bsdk_map_max_entries(map));
+		json_kv_string(&j, "origin", bsdk_map_origin(map));
+		json_kv_bool(&j, "pinned", bsdk_map_pinning(map) != 0);
 		if (inspect_streams(map))
 			json_record(&j, obj, recs, map);
 		json_object_end(&j);
@@ -292,10 +230,8 @@ void print_json_error(const char *path, const char *msg)
 
 	json_init(&j, stdout);
 	json_object_begin(&j);
-	json_key(&j, "object");
-	json_string(&j, path);
-	json_key(&j, "error");
-	json_string(&j, msg);
+	json_kv_string(&j, "object", path);
+	json_kv_string(&j, "error", msg);
 	json_object_end(&j);
 	json_finish(&j);
 	fflush(stdout);

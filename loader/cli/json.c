@@ -160,6 +160,24 @@ void json_bool(struct json *j, bool v)
 	fputs(v ? "true" : "false", j->f);
 }
 
+void json_kv_string(struct json *j, const char *key, const char *s)
+{
+	json_key(j, key);
+	json_string(j, s);
+}
+
+void json_kv_uint(struct json *j, const char *key, uint64_t v)
+{
+	json_key(j, key);
+	json_uint(j, v);
+}
+
+void json_kv_bool(struct json *j, const char *key, bool v)
+{
+	json_key(j, key);
+	json_bool(j, v);
+}
+
 void json_finish(struct json *j)
 {
 	fputc('\n', j->f);
