@@ -82,4 +82,32 @@ uint64_t wake_stream_period(uint64_t base, uint64_t bytes, uint64_t elapsed, uin
 /* Account the n records a drain at time now found; true when p->mode changed. */
 bool wake_update(struct wake_policy *p, const struct wake_cfg *c, uint64_t now, uint64_t n);
 
+/* ---- perfbuf.c and ringbuf.c over rings in memory, for the unit tests and bench/rings_bench.c:
+ * no event, map, mapping or system call of their own; the caller writes the records and the
+ * producer's position as the kernel does, and bsdk_perfbuf_consume() / bsdk_ringbuf_consume()
+ * read them with the code that reads the kernel's rings. _free() leaves the memory alone. */
+
+/* nrings perf rings laid out as the kernel maps one: a metadata page (struct
+ * perf_event_mmap_page: data_head, data_tail), then opts->pages data pages (0: the default for
+ * nrings CPUs), at rings[i]; ring i reads as CPU i. No per-record event to switch to, so each
+ * ring is drained as one whose kernel refused it: on the timer while the policy is on. */
+struct bsdk_perfbuf *perfbuf_new_mem(const struct bsdk_perfbuf_opts *opts, void *const *rings,
+				     size_t nrings);
+
+/* What the default sizing takes for ncpu CPUs: pages per ring, the bytes the rings map (the
+ * metadata page and the data pages, pinned by the kernel) and the consumer's own allocations
+ * (the scratch copy of records that wrap, grown on the first one, not included). */
+struct perfbuf_footprint {
+	unsigned int pages;
+	size_t mapped;
+	size_t heap;
+};
+void perfbuf_default_footprint(int ncpu, size_t page_size, struct perfbuf_footprint *f);
+
+/* One BPF ring buffer: consumer_pos and producer_pos (the first u64 of the map's consumer and
+ * producer pages) and the data area of size bytes, a power of two, readable twice in a row at
+ * data as the kernel maps it. */
+struct bsdk_ringbuf *ringbuf_new_mem(const struct bsdk_ringbuf_opts *opts, uint64_t *consumer_pos,
+				     const uint64_t *producer_pos, const void *data, size_t size);
+
 #endif /* BPFSDK_CHANNEL_H */

@@ -69,6 +69,8 @@ struct bsdk_perfbuf {
 	bool mlock_refused;                  /* a ring's mmap met the locked-memory limit */
 	bool auto_wakeup;                    /* wakeup_bytes chosen by us */
 	bool adaptive;                       /* switch each slot by the rate (wakeup.c) */
+	bool in_memory;                      /* perfbuf_new_mem(): the caller's rings, no
+					      * event, map slot or mapping of ours */
 	struct wake_cfg wake_cfg;
 	uint32_t map_slots;                  /* the map's max_entries */
 
@@ -199,6 +201,9 @@ static void ring_close(struct bsdk_perfbuf *pb, struct cpu_ring *r)
 {
 	union bpf_attr attr;
 
+	perf_scratch_free(&r->scratch);
+	if (pb->in_memory)
+		return;
 	/* Empty the slot so a program still running writes nowhere rather
 	 * than into an event nobody reads (-ENOENT for it). */
 	memset(&attr, 0, sizeof(attr));
@@ -209,7 +214,6 @@ static void ring_close(struct bsdk_perfbuf *pb, struct cpu_ring *r)
 	close(r->fd);
 	if (r->eager_fd >= 0)
 		close(r->eager_fd);
-	perf_scratch_free(&r->scratch);
 }
 
 static void rings_close(struct bsdk_perfbuf *pb)
@@ -219,9 +223,8 @@ static void rings_close(struct bsdk_perfbuf *pb)
 	pb->nrings = 0;
 }
 
-static unsigned int auto_pages(size_t page_size)
+static unsigned int auto_pages(size_t page_size, int ncpu)
 {
-	int ncpu = bsdk_cpu_possible_count();
 	size_t per_cpu = AUTO_BUDGET_BYTES / (size_t)(ncpu > 0 ? ncpu : 1);
 	unsigned int pages = AUTO_MAX_PAGES;
 
@@ -235,6 +238,8 @@ int bsdk_perfbuf_rescan(struct bsdk_perfbuf *pb)
 	int ncpu = bsdk_cpu_possible_count();
 	int added = 0, err;
 
+	if (pb->in_memory)	/* its rings are all the caller's */
+		return 0;
 	if (ncpu < 0)
 		return log_fail(-ncpu, "perf buffer: cannot read the possible CPUs: %s", bsdk_strerror(ncpu));
 	if (!pb->events)	/* room for every ring there can be */
@@ -260,8 +265,8 @@ int bsdk_perfbuf_rescan(struct bsdk_perfbuf *pb)
 	return added;
 }
 
-/* Take the caller's options and fill in the defaults. */
-static int opts_setup(struct bsdk_perfbuf *pb, const struct bsdk_perfbuf_opts *opts)
+/* Take the caller's options and fill in the defaults, the ring size's for ncpu CPUs. */
+static int opts_setup(struct bsdk_perfbuf *pb, const struct bsdk_perfbuf_opts *opts, int ncpu)
 {
 	long page_size = sysconf(_SC_PAGESIZE);
 	int err;
@@ -276,7 +281,7 @@ static int opts_setup(struct bsdk_perfbuf *pb, const struct bsdk_perfbuf_opts *o
 	if (page_size <= 0)
 		return log_fail(EINVAL, "perf buffer: cannot read the page size");
 	if (!pb->opts.pages) {
-		pb->opts.pages = auto_pages((size_t)page_size);
+		pb->opts.pages = auto_pages((size_t)page_size, ncpu);
 		pb->auto_pages = true;
 	}
 	if (pb->opts.pages & (pb->opts.pages - 1))
@@ -325,6 +330,19 @@ static int rings_open(struct bsdk_perfbuf *pb)
 	return err < 0 ? err : 0;
 }
 
+/* The drain loop and the wakeup policy, as the options say. */
+static int drain_setup(struct bsdk_perfbuf *pb)
+{
+	int err;
+
+	pb->adaptive = !pb->opts.wakeup_events && pb->opts.max_latency_ms >= 0;
+	err = drain_init(&pb->drain, "perf buffer", &pb->opts.max_latency_ms);
+	wake_cfg_init(&pb->wake_cfg, pb->drain.period_ns);
+	/* Without the policy every ring is drained on the timer, whatever its rate. */
+	pb->drain.streaming = !pb->adaptive;
+	return err;
+}
+
 struct bsdk_perfbuf *bsdk_perfbuf_new(int map_fd, const struct bsdk_perfbuf_opts *opts)
 {
 	struct bsdk_perfbuf *pb;
@@ -336,17 +354,13 @@ struct bsdk_perfbuf *bsdk_perfbuf_new(int map_fd, const struct bsdk_perfbuf_opts
 		return fail_ptr(ENOMEM);
 	pb->map_fd = map_fd;
 	pb->drain.epfd = -1;
-	err = opts_setup(pb, opts);
+	err = opts_setup(pb, opts, bsdk_cpu_possible_count());
 	if (!err)
 		err = map_check(map_fd, BPF_MAP_TYPE_PERF_EVENT_ARRAY,
 				"BPF_MAP_TYPE_PERF_EVENT_ARRAY", "perf buffer", &info);
 	if (!err) {
 		pb->map_slots = info.max_entries;
-		pb->adaptive = !pb->opts.wakeup_events && pb->opts.max_latency_ms >= 0;
-		err = drain_init(&pb->drain, "perf buffer", &pb->opts.max_latency_ms);
-		wake_cfg_init(&pb->wake_cfg, pb->drain.period_ns);
-		/* Without the policy every ring is drained on the timer, whatever its rate. */
-		pb->drain.streaming = !pb->adaptive;
+		err = drain_setup(pb);
 	}
 	if (!err)
 		err = rings_open(pb);
@@ -361,6 +375,52 @@ struct bsdk_perfbuf *bsdk_perfbuf_new(int map_fd, const struct bsdk_perfbuf_opts
 		 pb->opts.wakeup_bytes, pb->adaptive ? " or per record while records are rare" : "",
 		 pb->opts.max_latency_ms, pb->adaptive ? " while they stream" : "");
 	return pb;
+}
+
+struct bsdk_perfbuf *perfbuf_new_mem(const struct bsdk_perfbuf_opts *opts, void *const *rings,
+				     size_t nrings)
+{
+	struct bsdk_perfbuf *pb = calloc(1, sizeof(*pb));
+	int err;
+
+	if (!pb)
+		return fail_ptr(ENOMEM);
+	pb->map_fd = -1;
+	pb->drain.epfd = -1;
+	pb->in_memory = true;
+	err = !nrings || nrings > INT32_MAX ? fail(EINVAL) : opts_setup(pb, opts, (int)nrings);
+	if (!err)
+		err = drain_setup(pb);
+	if (!err) {
+		pb->rings = calloc(nrings, sizeof(*pb->rings));
+		pb->events = calloc(nrings, sizeof(*pb->events));
+		pb->heap = calloc(nrings, sizeof(*pb->heap));
+		if (!pb->rings || !pb->events || !pb->heap)
+			err = fail(ENOMEM);
+	}
+	/* No per-record event to switch to: each ring drains as one whose kernel refused it. */
+	for (size_t i = 0; !err && i < nrings; i++, pb->nrings++) {
+		struct cpu_ring *r = &pb->rings[i];
+
+		r->cpu = (int)i;
+		r->fd = r->eager_fd = -1;
+		r->meta = rings[i];
+		r->data = (uint8_t *)rings[i] + pb->page_size;
+		wake_init(&r->wake, now_ns());
+	}
+	if (err) {
+		bsdk_perfbuf_free(pb);
+		return fail_ptr(-err);
+	}
+	return pb;
+}
+
+void perfbuf_default_footprint(int ncpu, size_t page_size, struct perfbuf_footprint *f)
+{
+	f->pages = auto_pages(page_size, ncpu);
+	f->mapped = (size_t)ncpu * (1 + (size_t)f->pages) * page_size;
+	f->heap = sizeof(struct bsdk_perfbuf) + (size_t)ncpu * (sizeof(struct cpu_ring) +
+		  sizeof(struct epoll_event) + sizeof(struct merge_key));
 }
 
 void bsdk_perfbuf_free(struct bsdk_perfbuf *pb)

@@ -36,10 +36,10 @@
 #include "channel/perf_ring.h"
 
 struct rb_ring {
-	int map_fd;
+	int map_fd;                     /* -1: a ring in memory (ringbuf_new_mem()) */
 	char name[BPF_OBJ_NAME_LEN];
 	uint64_t *consumer_pos;         /* the consumer page */
-	uint64_t *producer_pos;         /* the producer page */
+	const uint64_t *producer_pos;   /* the producer page */
 	size_t prod_map_size;
 	bsdk_perfbuf_sample_fn on_sample;
 	void *ctx;
@@ -159,7 +159,7 @@ static void ring_unmap(struct rb_ring *r, size_t page_size)
 	if (r->consumer_pos)
 		munmap(r->consumer_pos, page_size);
 	if (r->producer_pos)
-		munmap(r->producer_pos, r->prod_map_size);
+		munmap((void *)r->producer_pos, r->prod_map_size);
 }
 
 /* Open map_fd as ring number rb->nrings, with the callbacks of opts. */
@@ -205,7 +205,8 @@ static int ring_add(struct bsdk_ringbuf *rb, int map_fd, const struct bsdk_ringb
 	return 0;
 }
 
-struct bsdk_ringbuf *bsdk_ringbuf_new(int map_fd, const struct bsdk_ringbuf_opts *opts)
+/* A consumer with no ring yet, its options taken; NULL with errno. */
+static struct bsdk_ringbuf *consumer_new(const struct bsdk_ringbuf_opts *opts)
 {
 	struct bsdk_ringbuf *rb;
 	int err;
@@ -224,12 +225,58 @@ struct bsdk_ringbuf *bsdk_ringbuf_new(int map_fd, const struct bsdk_ringbuf_opts
 		rb->adaptive = rb->opts.max_latency_ms >= 0;
 		err = drain_init(&rb->drain, "ring buffer", &rb->opts.max_latency_ms);
 	}
-	if (!err) {
-		rb->drain.idle_ns = (uint64_t)rb->opts.idle_drain_ms * 1000000ull;
-		wake_cfg_init(&rb->wake_cfg, rb->drain.period_ns);
-		rb->base_period_ns = rb->drain.period_ns;
-		err = ring_add(rb, map_fd, &rb->opts);
+	if (err) {
+		bsdk_ringbuf_free(rb);
+		return fail_ptr(-err);
 	}
+	rb->drain.idle_ns = (uint64_t)rb->opts.idle_drain_ms * 1000000ull;
+	wake_cfg_init(&rb->wake_cfg, rb->drain.period_ns);
+	rb->base_period_ns = rb->drain.period_ns;
+	return rb;
+}
+
+struct bsdk_ringbuf *bsdk_ringbuf_new(int map_fd, const struct bsdk_ringbuf_opts *opts)
+{
+	struct bsdk_ringbuf *rb = consumer_new(opts);
+	int err;
+
+	if (!rb)
+		return NULL;
+	err = ring_add(rb, map_fd, &rb->opts);
+	if (err) {
+		bsdk_ringbuf_free(rb);
+		return fail_ptr(-err);
+	}
+	return rb;
+}
+
+struct bsdk_ringbuf *ringbuf_new_mem(const struct bsdk_ringbuf_opts *opts, uint64_t *consumer_pos,
+				     const uint64_t *producer_pos, const void *data, size_t size)
+{
+	struct bsdk_ringbuf *rb = consumer_new(opts);
+	struct rb_ring r = { .map_fd = -1, .name = "in memory" };
+	int err = 0;
+
+	if (!rb)
+		return NULL;
+	if (!rb->opts.on_sample == !rb->opts.on_record || !size || size & (size - 1))
+		err = fail(EINVAL);
+	r.on_sample = rb->opts.on_sample;
+	r.walk.on_record = rb->opts.on_record;
+	r.ctx = rb->opts.ctx;
+	r.consumer_pos = r.walk.consumer_pos = consumer_pos;
+	r.producer_pos = producer_pos;
+	r.walk.data = data;
+	r.walk.size = size;
+	r.walk.cons = r.walk.published = r.walk.last = *consumer_pos;
+	r.last_drain = now_ns();
+	r.period_ns = rb->base_period_ns;
+	wake_init(&r.wake, r.last_drain);
+	rb->events = calloc(1, sizeof(*rb->events));
+	if (!err && !rb->events)
+		err = fail(ENOMEM);
+	if (!err)
+		err = array_push(&rb->rings, &rb->nrings, &r, sizeof(r));
 	if (err) {
 		bsdk_ringbuf_free(rb);
 		return fail_ptr(-err);
@@ -265,7 +312,8 @@ void bsdk_ringbuf_free(struct bsdk_ringbuf *rb)
 		/* Leave the map as a plain consumer would: everything read is given back. */
 		if (r->consumer_pos && r->walk.published != r->walk.cons)
 			publish(r->consumer_pos, &r->walk.published, r->walk.cons);
-		ring_unmap(r, rb->page_size);
+		if (r->map_fd >= 0)	/* not the caller's memory (ringbuf_new_mem()) */
+			ring_unmap(r, rb->page_size);
 	}
 	if (rb->drain.epfd >= 0)
 		close(rb->drain.epfd);
