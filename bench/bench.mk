@@ -2,13 +2,16 @@
 # write-loop ceiling and libbpf's, on one BPF program loaded by our loader;
 # core_bench: opening and loading a CO-RE object, with our loader and libbpf's;
 # metrics_bench: the reader's rate while /metrics is scraped 20 times a
-# second, and one scrape of 100,000 series.
+# second, and one scrape of 100,000 series; rings_bench: the consumers over
+# 1 to 256 rings in memory, no kernel (drain and merge cost per record, per
+# empty ring, the memory of the default sizing).
 # libbpf is linked here and nowhere else.
 #
-#   make bench                      the full run (perf_bench ~6 minutes, then core and metrics)
+#   make bench                      the full run (perf_bench ~6 minutes, then core, metrics, rings)
 #   make bench BENCH_ARGS='-d 1 -r 3'   shorter, or any perf_bench option
 #   make bench-core                 core_bench alone (CORE_BENCH_ARGS: its options)
 #   make bench-metrics              metrics_bench alone (METRICS_BENCH_ARGS: -d SEC -r N)
+#   make bench-rings                rings_bench alone (RINGS_BENCH_ARGS: -r N --rings LIST ...)
 
 BENCH_ARGS ?=
 
@@ -31,10 +34,26 @@ $(eval $(call user_program,metrics_bench,bench/metrics_bench.c,$(LDLIBS_HTTP) -l
 $(BUILD)/bin/metrics_bench: $(LOADER_HTTP_LIB)
 $(BUILD)/obj/bench/metrics_bench.o: CPPFLAGS += -Iloader/http
 
+# rings_bench: the perf buffer and ring buffer consumers over rings in memory, built with
+# the constructors the channel layer keeps for that (loader/channel/channel.h): linked with
+# the library's internal archive, as the unit tests are.
+RINGS_BENCH_ARGS ?=
+
+$(eval $(call user_object,bench/rings_bench.c))
+$(BUILD)/bin/rings_bench: $(BUILD)/obj/bench/rings_bench.o $(LOADER_LIB_INTERNAL)
+	$(msg) LINK $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LOADER_LIB_INTERNAL) $(LDLIBS_ELF) -lm
+USER_BINS += $(BUILD)/bin/rings_bench
+
 bench: all
 	$(Q)$(BUILD)/bin/perf_bench --obj $(BUILD)/bpf/perf_bench.bpf.o $(BENCH_ARGS)
 	$(Q)$(BUILD)/bin/core_bench --obj $(BUILD)/bpf/core_bench.bpf.o $(CORE_BENCH_ARGS)
 	$(Q)$(BUILD)/bin/metrics_bench -o $(BUILD)/bpf/metrics_bench.bpf.o $(METRICS_BENCH_ARGS)
+	$(Q)$(BUILD)/bin/rings_bench $(RINGS_BENCH_ARGS)
+
+bench-rings: all
+	$(Q)$(BUILD)/bin/rings_bench $(RINGS_BENCH_ARGS)
 
 bench-metrics: all
 	$(Q)$(BUILD)/bin/metrics_bench -o $(BUILD)/bpf/metrics_bench.bpf.o $(METRICS_BENCH_ARGS)
@@ -42,4 +61,4 @@ bench-metrics: all
 bench-core: all
 	$(Q)$(BUILD)/bin/core_bench --obj $(BUILD)/bpf/core_bench.bpf.o $(CORE_BENCH_ARGS)
 
-.PHONY: bench bench-core bench-metrics
+.PHONY: bench bench-core bench-metrics bench-rings
