@@ -69,12 +69,48 @@ static int resync(struct perf_ring *r, uint64_t rec_size, uint32_t type, const c
 	return 0;
 }
 
+/* The common case: a sample that lies whole before the end of the ring, at tail. Its size in
+ * the ring, with *raw its raw size; 0 for anything else, which perf_ring_next() sorts out. The
+ * checks are those of perf_ring_next() below, so both accept the same records. Everything
+ * comes in as values, so that a record costs a few loads. */
+static inline uint32_t whole_sample(const uint8_t *data, uint64_t size, uint64_t head,
+				    uint64_t tail, uint32_t *raw)
+{
+	uint64_t off = tail & (size - 1);
+	struct perf_event_header hdr;
+
+	if (head - tail < SAMPLE_RAW_OFF || head - tail > size || size - off < 16)
+		return 0;
+	memcpy(&hdr, data + off, sizeof(hdr));
+	if (hdr.type != PERF_RECORD_SAMPLE || hdr.size < SAMPLE_RAW_OFF || hdr.size % 8 ||
+	    hdr.size > head - tail || hdr.size > size - off)
+		return 0;
+	memcpy(raw, data + off + sizeof(hdr), sizeof(*raw));
+	return *raw > hdr.size - SAMPLE_RAW_OFF ? 0 : hdr.size;
+}
+
+/* perf_ring_next() in the common case; 0 when it is not that. */
+static int next_whole(const struct perf_ring *r, struct perf_rec *rec)
+{
+	uint32_t raw;
+
+	rec->rec_size = whole_sample(r->data, r->size, r->head, r->tail, &raw);
+	if (!rec->rec_size)
+		return 0;
+	rec->kind = PERF_REC_SAMPLE;
+	rec->size = raw;
+	rec->data = r->data + (r->tail & (r->size - 1)) + SAMPLE_RAW_OFF;
+	return 1;
+}
+
 int perf_ring_next(struct perf_ring *r, struct perf_rec *rec)
 {
 	struct perf_event_header hdr;
 	uint64_t avail, off;
 	uint32_t raw_size;
 
+	if (next_whole(r, rec))
+		return 1;
 	for (;;) {
 		avail = r->head - r->tail;
 		if (avail == 0)
@@ -154,31 +190,15 @@ uint64_t perf_ring_walk(struct perf_ring *r, perf_ring_sample_fn on_sample,
 	const uint64_t size = r->size, mask = size - 1, head = r->head;
 	uint64_t tail = r->tail, fast = 0, n = 0;
 	struct perf_rec rec;
+	uint32_t rec_size, raw;
 
 	for (;;) {
-		/* The fast path, taken for nearly every record: a sample that lies whole before
-		 * the end of the ring. Everything is kept in locals so a record costs a few
-		 * loads and the callback; anything else goes to perf_ring_next(), which knows
-		 * every case. The checks are those of perf_ring_next(), so both paths accept
-		 * the same records. */
-		while (head - tail >= SAMPLE_RAW_OFF && head - tail <= size) {
-			uint64_t off = tail & mask;
-			struct perf_event_header hdr;
-			uint32_t raw;
-
-			if (size - off < 16)
-				break;
-			memcpy(&hdr, data + off, sizeof(hdr));
-			if (hdr.type != PERF_RECORD_SAMPLE ||
-			    hdr.size < SAMPLE_RAW_OFF || hdr.size % 8 ||
-			    hdr.size > head - tail || hdr.size > size - off)
-				break;
-			memcpy(&raw, data + off + sizeof(hdr), sizeof(raw));
-			if (raw > hdr.size - SAMPLE_RAW_OFF)
-				break;
+		/* The fast path, taken for nearly every record, in locals; anything else goes to
+		 * perf_ring_next(), which knows every case. */
+		while ((rec_size = whole_sample(data, size, head, tail, &raw))) {
 			if (on_sample)
-				on_sample(ctx, r->cpu, data + off + SAMPLE_RAW_OFF, raw);
-			tail += hdr.size;
+				on_sample(ctx, r->cpu, data + (tail & mask) + SAMPLE_RAW_OFF, raw);
+			tail += rec_size;
 			fast++;
 		}
 		r->tail = tail;
