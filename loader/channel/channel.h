@@ -82,6 +82,26 @@ uint64_t wake_stream_period(uint64_t base, uint64_t bytes, uint64_t elapsed, uin
 /* Account the n records a drain at time now found; true when p->mode changed. */
 bool wake_update(struct wake_policy *p, const struct wake_cfg *c, uint64_t now, uint64_t n);
 
+/* ---- merge.c: the tournament behind merge_by_ts: k streams, each in its own order, merged by
+ * (ts, ring); log2(k) comparisons a record, none of them a branch. */
+struct merge_key {
+	uint64_t ts;		/* the stream's next record's */
+	size_t ring;		/* among equal timestamps the lower first; SIZE_MAX: ended */
+};
+#define MERGE_DONE ((struct merge_key){ UINT64_MAX, SIZE_MAX })
+
+struct merge_tree {
+	struct merge_key *key;	/* per stream: its next record's key, the caller's to set */
+	size_t *loser;		/* per inner node (1 .. k - 1): the stream that lost there */
+	size_t k;
+	size_t winner;		/* the stream whose key goes first */
+};
+/* Play every match of the k keys (k room in key and loser). */
+void merge_build(struct merge_tree *t, size_t k);
+/* The winner's key changed (its next record, or MERGE_DONE): play its matches again; the new
+ * winner, also in t->winner. */
+size_t merge_replay(struct merge_tree *t);
+
 /* ---- perfbuf.c and ringbuf.c over rings in memory, for the unit tests and bench/rings_bench.c:
  * no event, map, mapping or system call of their own; the caller writes the records and the
  * producer's position as the kernel does, and bsdk_perfbuf_consume() / bsdk_ringbuf_consume()

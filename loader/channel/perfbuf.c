@@ -36,13 +36,6 @@
 #define AUTO_MIN_PAGES_SPLIT   16
 #define AUTO_MIN_PAGES         8
 
-/* merge mode: a ring's next record in the heap, ordered by (ts, ring index): among equal
- * timestamps the lower index first. */
-struct merge_key {
-	uint64_t ts;
-	size_t ring;
-};
-
 struct cpu_ring {
 	int cpu;
 	int fd;                              /* owns the ring: watermark wakeups */
@@ -77,8 +70,8 @@ struct bsdk_perfbuf {
 	struct cpu_ring *rings;
 	size_t nrings;
 	struct epoll_event *events;          /* for epoll_wait: one per CPU */
-	struct merge_key *heap;              /* merge mode: rings with a record, by time; one
-					      * slot per possible CPU */
+	struct merge_tree merge;             /* merge mode: the rings with a record (merge.c),
+					      * room for every possible CPU */
 
 	struct perf_ring_counts counts;
 };
@@ -233,6 +226,16 @@ static unsigned int auto_pages(size_t page_size, int ncpu)
 	return pages;
 }
 
+/* merge mode: room for n rings. */
+static int merge_alloc(struct bsdk_perfbuf *pb, size_t n)
+{
+	if (!pb->merge.key)
+		pb->merge.key = calloc(n, sizeof(*pb->merge.key));
+	if (!pb->merge.loser)
+		pb->merge.loser = calloc(n, sizeof(*pb->merge.loser));
+	return pb->merge.key && pb->merge.loser ? 0 : fail(ENOMEM);
+}
+
 int bsdk_perfbuf_rescan(struct bsdk_perfbuf *pb)
 {
 	int ncpu = bsdk_cpu_possible_count();
@@ -246,9 +249,7 @@ int bsdk_perfbuf_rescan(struct bsdk_perfbuf *pb)
 		pb->events = calloc((size_t)ncpu, sizeof(*pb->events));
 	if (!pb->events)
 		return fail(ENOMEM);
-	if (!pb->heap)	/* merge mode: room for every ring there can be */
-		pb->heap = calloc((size_t)ncpu, sizeof(*pb->heap));
-	if (!pb->heap)
+	if (merge_alloc(pb, (size_t)ncpu))
 		return fail(ENOMEM);
 	for (int cpu = 0; cpu < ncpu; cpu++) {
 		if (have_ring_for(pb, cpu))
@@ -394,8 +395,7 @@ struct bsdk_perfbuf *perfbuf_new_mem(const struct bsdk_perfbuf_opts *opts, void 
 	if (!err) {
 		pb->rings = calloc(nrings, sizeof(*pb->rings));
 		pb->events = calloc(nrings, sizeof(*pb->events));
-		pb->heap = calloc(nrings, sizeof(*pb->heap));
-		if (!pb->rings || !pb->events || !pb->heap)
+		if (!pb->rings || !pb->events || merge_alloc(pb, nrings))
 			err = fail(ENOMEM);
 	}
 	/* No per-record event to switch to: each ring drains as one whose kernel refused it. */
@@ -420,7 +420,7 @@ void perfbuf_default_footprint(int ncpu, size_t page_size, struct perfbuf_footpr
 	f->pages = auto_pages(page_size, ncpu);
 	f->mapped = (size_t)ncpu * (1 + (size_t)f->pages) * page_size;
 	f->heap = sizeof(struct bsdk_perfbuf) + (size_t)ncpu * (sizeof(struct cpu_ring) +
-		  sizeof(struct epoll_event) + sizeof(struct merge_key));
+		  sizeof(struct epoll_event) + sizeof(struct merge_key) + sizeof(size_t));
 }
 
 void bsdk_perfbuf_free(struct bsdk_perfbuf *pb)
@@ -434,7 +434,8 @@ void bsdk_perfbuf_free(struct bsdk_perfbuf *pb)
 		close(pb->drain.epfd);
 	free(pb->rings);
 	free(pb->events);
-	free(pb->heap);
+	free(pb->merge.key);
+	free(pb->merge.loser);
 	free(pb);
 	errno = saved;
 }
@@ -519,41 +520,24 @@ static void merge_fetch(struct bsdk_perfbuf *pb, struct cpu_ring *r)
 	}
 }
 
-static bool key_before(const struct merge_key *a, const struct merge_key *b)
+/* Hand out the record waiting in ring r. */
+static void merge_deliver(struct bsdk_perfbuf *pb, struct cpu_ring *r)
 {
-	return a->ts < b->ts || (a->ts == b->ts && a->ring < b->ring);
-}
-
-/* Restore the heap order below slot i of h (n keys). */
-static void heap_down(struct merge_key *h, size_t n, size_t i)
-{
-	for (;;) {
-		size_t l = 2 * i + 1, m = i;
-		struct merge_key t;
-
-		if (l < n && key_before(&h[l], &h[m]))
-			m = l;
-		if (l + 1 < n && key_before(&h[l + 1], &h[m]))
-			m = l + 1;
-		if (m == i)
-			return;
-		t = h[i];
-		h[i] = h[m];
-		h[m] = t;
-		i = m;
-	}
+	pb->opts.on_sample(pb->opts.ctx, r->cpu, r->pending.data, r->pending.size);
+	perf_ring_advance(&r->walk, &r->pending);
+	r->nrec++;
 }
 
 /* The k-way merge: every ring keeps its next record where it is (each has its own scratch
  * buffer, so a wrapped record of one CPU survives while another CPU's records are
- * delivered), and the smallest timestamp goes first, from a binary heap of the rings that
- * have one: log2(rings) comparisons per record. A ring with nothing to read is not touched
- * beyond the load of its head. */
+ * delivered), and the smallest timestamp goes first, from a tournament of the rings that have
+ * one (merge.c): log2(rings) comparisons per record. A ring with nothing to read is not
+ * touched beyond the load of its head. */
 static int consume_merged(struct bsdk_perfbuf *pb)
 {
-	struct merge_key *h = pb->heap;
+	struct merge_tree *t = &pb->merge;
+	size_t k = 0, live;
 	uint64_t n = 0;
-	size_t nh = 0;
 
 	for (size_t i = 0; i < pb->nrings; i++) {
 		struct cpu_ring *r = &pb->rings[i];
@@ -565,23 +549,34 @@ static int consume_merged(struct bsdk_perfbuf *pb)
 		r->walked = true;
 		merge_fetch(pb, r);
 		if (r->has_pending)
-			h[nh++] = (struct merge_key){ rec_ts(pb, &r->pending), i };
+			t->key[k++] = (struct merge_key){ rec_ts(pb, &r->pending), i };
 	}
-	for (size_t i = nh / 2; i-- > 0;)
-		heap_down(h, nh, i);
-	while (nh) {
-		struct cpu_ring *best = &pb->rings[h[0].ring];
+	merge_build(t, k);
+	for (live = k; live > 1; merge_replay(t)) {
+		struct merge_key *key = &t->key[t->winner];
+		struct cpu_ring *best = &pb->rings[key->ring];
 
-		pb->opts.on_sample(pb->opts.ctx, best->cpu, best->pending.data, best->pending.size);
-		perf_ring_advance(&best->walk, &best->pending);
-		best->nrec++;
+		merge_deliver(pb, best);
 		n++;
 		merge_fetch(pb, best);
-		if (best->has_pending)
-			h[0].ts = rec_ts(pb, &best->pending);
-		else
-			h[0] = h[--nh];
-		heap_down(h, nh, 0);
+		if (best->has_pending) {
+			key->ts = rec_ts(pb, &best->pending);
+		} else {
+			*key = MERGE_DONE;
+			live--;
+		}
+	}
+	if (live) {
+		/* One ring left with records (or only ever one): its order is the merge's, and
+		 * the rest of it goes as in CPU order, at that cost. */
+		struct cpu_ring *last = &pb->rings[t->key[t->winner].ring];
+		uint64_t rest;
+
+		merge_deliver(pb, last);
+		rest = perf_ring_walk(&last->walk, (perf_ring_sample_fn)pb->opts.on_sample,
+				      (perf_ring_lost_fn)pb->opts.on_lost, pb->opts.ctx);
+		last->nrec += rest;
+		n += 1 + rest;
 	}
 	for (size_t i = 0; i < pb->nrings; i++) {
 		if (!pb->rings[i].walked)

@@ -247,6 +247,56 @@ static void test_one_ring(void)
 	rings_fini(&r);
 }
 
+/* The merge against the plain one: at each step, of the records at the head of every ring, the
+ * first by (ts, ring). Rings of random lengths (some empty, some running dry early), few
+ * distinct timestamps (many ties), some rings not in order themselves. */
+static void test_merge_random(void)
+{
+	static struct got g;
+	uint64_t seed = 12345, want_ring[MAX_GOT], want_seq[MAX_GOT];
+	int bad = 0, trials = 300;
+
+	for (int trial = 0; trial < trials && !bad; trial++) {
+		uint64_t ts[MAX_RINGS][24], seq[MAX_RINGS][24], next = 0;
+		size_t len[MAX_RINGS], at[MAX_RINGS] = { 0 }, nwant = 0;
+		struct bsdk_perfbuf *pb;
+		struct rings r;
+
+#define RND() (seed = seed * 6364136223846793005ull + 1442695040888963407ull, seed >> 33)
+		rings_init(&r, 1 + RND() % 40);
+		for (size_t i = 0; i < r.n; i++) {
+			len[i] = RND() % 3 ? RND() % 24 : 0;
+			for (size_t j = 0; j < len[i]; j++) {
+				ts[i][j] = RND() % 2 ? j * 3 + RND() % 8 : RND() % 16;
+				seq[i][j] = next++;
+				put_sample(&r, i, ts[i][j], seq[i][j], 16);
+			}
+		}
+#undef RND
+		publish(&r);
+		for (;;) {
+			size_t best = r.n;
+
+			for (size_t i = 0; i < r.n; i++)
+				if (at[i] < len[i] && (best == r.n || ts[i][at[i]] < ts[best][at[best]]))
+					best = i;
+			if (best == r.n)
+				break;
+			want_ring[nwant] = best;
+			want_seq[nwant++] = seq[best][at[best]++];
+		}
+		pb = open_pb(&r, &g, true);
+		bad = bsdk_perfbuf_consume(pb) != (int)nwant || g.n != nwant;
+		for (size_t k = 0; k < g.n && !bad; k++)
+			bad = (uint64_t)g.cpu[k] != want_ring[k] || g.seq[k] != want_seq[k];
+		if (bad)
+			check_diag("trial %d: %zu rings, %zu records: differs", trial, r.n, nwant);
+		bsdk_perfbuf_free(pb);
+		rings_fini(&r);
+	}
+	check(!bad, "merged as the plain merge does, %d random sets of rings", trials);
+}
+
 static void test_footprint(void)
 {
 	static const int ncpu[] = { 1, 8, 64, 256, 1024 };
@@ -329,6 +379,7 @@ int main(void)
 	test_ties_and_dry_rings();
 	test_wrapped_and_lost();
 	test_one_ring();
+	test_merge_random();
 	test_footprint();
 	test_ringbuf();
 	return check_done();
