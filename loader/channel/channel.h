@@ -59,12 +59,12 @@ struct wake_cfg {
 	uint64_t n_eager;	/* fewer per period, over a window, switch STREAM back to EAGER */
 };
 
-struct wake_policy {
+struct wake_policy {	/* what wake_update() reads of an idle ring first */
 	enum wake_mode mode;
 	uint64_t window_start;	/* ns */
 	uint64_t window_n;	/* records in the current window */
-	uint64_t switches;	/* mode changes so far */
 	uint64_t hold_until;	/* ns: stay EAGER until then (wake_hold_eager) */
+	uint64_t switches;	/* mode changes so far */
 	uint64_t left_stream;	/* ns: when the rate last sent it from STREAM to EAGER; 0: never */
 };
 

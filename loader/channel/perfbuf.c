@@ -36,20 +36,22 @@
 #define AUTO_MIN_PAGES_SPLIT   16
 #define AUTO_MIN_PAGES         8
 
+/* What a drain reads of every ring, idle or not, comes first, in 64 bytes: down to the policy's
+ * hold_until. */
 struct cpu_ring {
+	struct perf_event_mmap_page *meta;   /* the first mmapped page */
+	uint64_t nrec;                       /* samples this drain */
 	int cpu;
 	int fd;                              /* owns the ring: watermark wakeups */
 	int eager_fd;                        /* writes into it, wakes per record; -1 */
-	struct wake_policy wake;             /* which of the two is in the map slot */
 	bool settle;                         /* just switched to eager_fd: one more timed drain */
-	uint64_t nrec;                       /* samples this drain */
-	struct perf_event_mmap_page *meta;   /* the first mmapped page */
+	bool has_pending;
+	bool walked;                         /* merge mode: walk_begin() this drain */
+	struct wake_policy wake;             /* which of the two is in the map slot */
 	uint8_t *data;                       /* the 2^n data pages after it */
 	struct perf_scratch scratch;         /* for records that wrap */
 	struct perf_ring walk;               /* merge mode: the pending state */
 	struct perf_rec pending;             /* merge mode: the record at tail */
-	bool has_pending;
-	bool walked;                         /* merge mode: walk_begin() this drain */
 };
 
 struct bsdk_perfbuf {
@@ -479,6 +481,7 @@ static int consume_cpu_order(struct bsdk_perfbuf *pb)
 		struct cpu_ring *r = &pb->rings[i];
 		struct perf_ring w;
 
+		r->nrec = 0;
 		/* Checking for data costs one load from the mmapped page:
 		 * no system call, so a drain of idle rings is cheap. */
 		if (__atomic_load_n(&r->meta->data_head, __ATOMIC_RELAXED) == r->meta->data_tail)
@@ -542,6 +545,7 @@ static int consume_merged(struct bsdk_perfbuf *pb)
 	for (size_t i = 0; i < pb->nrings; i++) {
 		struct cpu_ring *r = &pb->rings[i];
 
+		r->nrec = 0;
 		r->has_pending = false;
 		if (__atomic_load_n(&r->meta->data_head, __ATOMIC_RELAXED) == r->meta->data_tail)
 			continue;
@@ -589,8 +593,6 @@ static int consume_merged(struct bsdk_perfbuf *pb)
 
 static int consume_once(struct bsdk_perfbuf *pb)
 {
-	for (size_t i = 0; i < pb->nrings; i++)
-		pb->rings[i].nrec = 0;
 	return pb->opts.merge_by_ts ? consume_merged(pb) : consume_cpu_order(pb);
 }
 
