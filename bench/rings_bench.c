@@ -37,7 +37,9 @@ static const char usage[] =
 "  cpu order   bsdk_perfbuf_consume(), default options: ns per record\n"
 "  merged      the same with merge_by_ts: ns per record, and its ratio to\n"
 "              CPU order beside log2(rings), the heap's depth\n"
-"  empty       drains of rings that are all empty: ns per ring, both ways\n"
+"  empty       drains of rings that are all empty: ns per ring, both ways,\n"
+"              and in CPU order with cold caches (each drain after this\n"
+"              program wrote over a few times the last-level cache)\n"
 "  memory      what the default sizing takes for that many CPUs: the rings\n"
 "              (a metadata page and the default data pages each) and the\n"
 "              consumer's own allocations\n"
@@ -63,6 +65,10 @@ static const char usage[] =
 #define MAX_ROUNDS   1000
 /* Empty drains look at this many rings in all, whatever their number. */
 #define EMPTY_LOOKS  (1u << 18)
+/* Cold drains per ring count and round, at most: each first writes over evict_size bytes. */
+#define COLD_DRAINS  3
+#define EVICT_MIN    (32ul << 20)
+#define EVICT_MAX    (256ul << 20)
 /* The ring buffer: the memory perf_bench gives it, or more for a larger --records. */
 #define RINGBUF_MIN  (2u << 20)
 
@@ -248,6 +254,48 @@ static double perf_empty(struct perf_set *s, struct bsdk_perfbuf *pb)
 	return (double)(now_ns() - t0) / ((double)drains * s->n);
 }
 
+/* Before each cold drain this program writes over a buffer a few times the size of the
+ * last-level cache: what a consumer woken after a while of other work finds in the caches. */
+static uint8_t *evict_buf;
+static size_t evict_size;
+
+static int evict_init(void)
+{
+	long llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
+
+	evict_size = 4 * (size_t)(llc > 0 ? llc : 32l << 20);
+	if (evict_size < EVICT_MIN)
+		evict_size = EVICT_MIN;
+	if (evict_size > EVICT_MAX)
+		evict_size = EVICT_MAX;
+	evict_buf = malloc(evict_size);
+	if (!evict_buf)
+		return -ENOMEM;
+	memset(evict_buf, 1, evict_size);
+	return 0;
+}
+
+/* Drains of empty rings, each with cold caches: ns per ring; only the drains are timed. */
+static double perf_empty_cold(struct perf_set *s, struct bsdk_perfbuf *pb)
+{
+	unsigned int drains = cfg.drains < COLD_DRAINS ? cfg.drains : COLD_DRAINS;
+	uint64_t ns = 0, t0;
+	int got = 0;
+
+	for (unsigned int d = 0; d < drains; d++) {
+		for (size_t i = 0; i < evict_size; i += 64)
+			evict_buf[i]++;
+		t0 = now_ns();
+		got |= bsdk_perfbuf_consume(pb);
+		ns += now_ns() - t0;
+	}
+	if (got) {
+		fprintf(stderr, "error: %d rings: a drain of empty rings found records\n", s->n);
+		return NAN;
+	}
+	return (double)ns / ((double)drains * s->n);
+}
+
 /* --------------------------------------------- a BPF ring buffer in memory */
 
 /* bpf_ringbuf_output() of 16 bytes: an 8-byte header (the length, BUSY and DISCARD clear: a
@@ -402,9 +450,9 @@ static const char *human_bytes(double v, char *buf, size_t len)
 
 /* ------------------------------------------------------------- the run */
 
-/* Per ring count and round: [0] CPU order, [1] merged, [2] empty in CPU order, [3] empty
- * merged; ns. */
-enum { M_ORDER, M_MERGED, M_EMPTY, M_EMPTY_MERGED, M_COUNT };
+/* Per ring count and round, ns: per record in CPU order and merged, per empty ring in CPU
+ * order, merged, and in CPU order with cold caches. */
+enum { M_ORDER, M_MERGED, M_EMPTY, M_EMPTY_MERGED, M_EMPTY_COLD, M_COUNT };
 static double res[MAX_COUNTS][M_COUNT][MAX_ROUNDS];
 static double ring_res[MAX_ROUNDS];
 
@@ -417,7 +465,7 @@ static int one_round(struct perf_set *sets, struct ring_set *ring, int r)
 		res[c][M_MERGED][r] = perf_drains(s, s->merged, &s->sink_merged);
 		res[c][M_EMPTY][r] = perf_empty(s, s->order);
 		res[c][M_EMPTY_MERGED][r] = perf_empty(s, s->merged);
-		for (int m = 0; m < M_COUNT; m++)
+		for (int m = 0; m < M_EMPTY_COLD; m++)
 			if (isnan(res[c][m][r]))
 				return -1;
 		if (s->sink_merged.inversions) {
@@ -427,7 +475,15 @@ static int one_round(struct perf_set *sets, struct ring_set *ring, int r)
 		}
 	}
 	ring_res[r] = ring_drains(ring);
-	return isnan(ring_res[r]) ? -1 : 0;
+	if (isnan(ring_res[r]))
+		return -1;
+	/* Last: what they leave in the caches is nothing the others should pay for. */
+	for (int c = 0; c < cfg.ncounts; c++) {
+		res[c][M_EMPTY_COLD][r] = perf_empty_cold(&sets[c], sets[c].order);
+		if (isnan(res[c][M_EMPTY_COLD][r]))
+			return -1;
+	}
+	return 0;
 }
 
 static void print_table(const struct perf_set *sets)
@@ -435,20 +491,21 @@ static void print_table(const struct perf_set *sets)
 	struct stat3 first = stat_of(res[0][M_ORDER], cfg.rounds);
 	char a[32], b[32];
 
-	printf("| rings | pages per ring | CPU order ns/record (range) | / first row | merged ns/record (range) | merged / CPU order | log2(rings) | empty ring ns, CPU order (range) | empty ring ns, merged (range) | memory: rings + consumer |\n");
-	printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+	printf("| rings | pages per ring | CPU order ns/record (range) | / first row | merged ns/record (range) | merged / CPU order | log2(rings) | empty ring ns, CPU order (range) | empty ring ns, merged (range) | empty ring ns, cold caches (range) | memory: rings + consumer |\n");
+	printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 	for (int c = 0; c < cfg.ncounts; c++) {
 		struct stat3 st[M_COUNT];
 
 		for (int m = 0; m < M_COUNT; m++)
 			st[m] = stat_of(res[c][m], cfg.rounds);
-		printf("| %d | %u | %.2f (%.2f–%.2f) | %.2f | %.2f (%.2f–%.2f) | %.2f | %.0f | %.2f (%.2f–%.2f) | %.2f (%.2f–%.2f) | %s + %s |\n",
+		printf("| %d | %u | %.2f (%.2f–%.2f) | %.2f | %.2f (%.2f–%.2f) | %.2f | %.0f | %.2f (%.2f–%.2f) | %.2f (%.2f–%.2f) | %.1f (%.1f–%.1f) | %s + %s |\n",
 		       sets[c].n, sets[c].fp.pages,
 		       st[M_ORDER].med, st[M_ORDER].min, st[M_ORDER].max, st[M_ORDER].med / first.med,
 		       st[M_MERGED].med, st[M_MERGED].min, st[M_MERGED].max,
 		       st[M_MERGED].med / st[M_ORDER].med, log2(sets[c].n),
 		       st[M_EMPTY].med, st[M_EMPTY].min, st[M_EMPTY].max,
 		       st[M_EMPTY_MERGED].med, st[M_EMPTY_MERGED].min, st[M_EMPTY_MERGED].max,
+		       st[M_EMPTY_COLD].med, st[M_EMPTY_COLD].min, st[M_EMPTY_COLD].max,
 		       human_bytes((double)sets[c].fp.mapped, a, sizeof(a)),
 		       human_bytes((double)sets[c].fp.heap, b, sizeof(b)));
 	}
@@ -464,7 +521,8 @@ static void print_results(const struct perf_set *sets, const struct ring_set *ri
 	printf("| bsdk-ringbuf | 1 | %.2f (%.2f–%.2f) |\n", rs.med, rs.min, rs.max);
 	printf("\nns/record: a drain's time over its records, %u records per drain spread at random over the rings\n",
 	       cfg.records);
-	printf("empty ring: a drain's time over its rings when they are all empty\n");
+	printf("empty ring: a drain's time over its rings when they are all empty; cold: each drain after writing over %zu MiB\n",
+	       evict_size >> 20);
 	printf("memory: the default pages per CPU for that many CPUs, each ring with its metadata page, + the consumer's allocations\n\n");
 	for (int c = 0; c < cfg.ncounts; c++) {
 		const struct perf_set *s = &sets[c];
@@ -472,7 +530,7 @@ static void print_results(const struct perf_set *sets, const struct ring_set *ri
 
 		for (int m = 0; m < M_COUNT; m++)
 			st[m] = stat_of(res[c][m], cfg.rounds);
-		printf("bench: rings name=perf rings=%d rounds=%d records=%llu drained=%llu drained_merged=%llu pages=%u order_ns_per_record=%.3f order_ns_per_record_min=%.3f order_ns_per_record_max=%.3f merged_ns_per_record=%.3f merged_ns_per_record_min=%.3f merged_ns_per_record_max=%.3f merged_vs_order=%.3f log2_rings=%.3f empty_ns_per_ring=%.3f empty_ns_per_ring_min=%.3f empty_ns_per_ring_max=%.3f empty_merged_ns_per_ring=%.3f empty_merged_ns_per_ring_min=%.3f empty_merged_ns_per_ring_max=%.3f mapped_bytes=%zu heap_bytes=%zu\n",
+		printf("bench: rings name=perf rings=%d rounds=%d records=%llu drained=%llu drained_merged=%llu pages=%u order_ns_per_record=%.3f order_ns_per_record_min=%.3f order_ns_per_record_max=%.3f merged_ns_per_record=%.3f merged_ns_per_record_min=%.3f merged_ns_per_record_max=%.3f merged_vs_order=%.3f log2_rings=%.3f empty_ns_per_ring=%.3f empty_ns_per_ring_min=%.3f empty_ns_per_ring_max=%.3f empty_merged_ns_per_ring=%.3f empty_merged_ns_per_ring_min=%.3f empty_merged_ns_per_ring_max=%.3f empty_cold_ns_per_ring=%.3f empty_cold_ns_per_ring_min=%.3f empty_cold_ns_per_ring_max=%.3f mapped_bytes=%zu heap_bytes=%zu\n",
 		       s->n, cfg.rounds, (unsigned long long)written,
 		       (unsigned long long)s->sink_order.n, (unsigned long long)s->sink_merged.n,
 		       s->fp.pages, st[M_ORDER].med, st[M_ORDER].min, st[M_ORDER].max,
@@ -480,6 +538,7 @@ static void print_results(const struct perf_set *sets, const struct ring_set *ri
 		       st[M_MERGED].med / st[M_ORDER].med, log2(s->n),
 		       st[M_EMPTY].med, st[M_EMPTY].min, st[M_EMPTY].max,
 		       st[M_EMPTY_MERGED].med, st[M_EMPTY_MERGED].min, st[M_EMPTY_MERGED].max,
+		       st[M_EMPTY_COLD].med, st[M_EMPTY_COLD].min, st[M_EMPTY_COLD].max,
 		       s->fp.mapped, s->fp.heap);
 	}
 	printf("bench: rings name=ringbuf rings=1 rounds=%d records=%llu drained=%llu size=%zu ns_per_record=%.3f ns_per_record_min=%.3f ns_per_record_max=%.3f\n",
@@ -568,6 +627,8 @@ int main(int argc, char **argv)
 		err = perf_set_open(&sets[c], cfg.counts[c]);
 	if (!err)
 		err = ring_set_open(&ring);
+	if (!err)
+		err = evict_init();
 	if (err) {
 		fprintf(stderr, "error: setting up the rings: %s\n", strerror(-err));
 		goto out;
@@ -583,5 +644,6 @@ out:
 	for (int c = 0; c < cfg.ncounts; c++)
 		perf_set_free(&sets[c]);
 	ring_set_free(&ring);
+	free(evict_buf);
 	return ret;
 }
