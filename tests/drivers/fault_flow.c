@@ -28,6 +28,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -333,6 +334,16 @@ int main(int argc, char **argv)
 	if (access(PIN_PATH, F_OK) == 0) {
 		fprintf(stderr, "error: '%s' is left from an earlier run: remove it\n", PIN_PATH);
 		return 2;
+	}
+	/* Every record from one CPU, into one ring: the tally checks that they come in the
+	 * order they were made, which a perf buffer keeps within a CPU's ring only. */
+	{
+		cpu_set_t set;
+		int cpu = sched_getcpu();
+
+		CPU_ZERO(&set);
+		CPU_SET(cpu < 0 ? 0 : cpu, &set);
+		sched_setaffinity(0, sizeof(set), &set);
 	}
 	bsdk_set_log(log_line, NULL);
 	before = count_fds();
