@@ -102,16 +102,23 @@ bool records_own_struct(const struct bsdk_records *r, Dwarf_Die *t)
 	       strncmp(file, "/usr/", 5) != 0;
 }
 
-/* The subprogram called name that starts at low in its section. */
+/* The subprogram called name that starts at low in its section. false with errno ENOMEM when
+ * an allocation failed: libdw does not always say so, and a unit it could not fully build
+ * (its table of abbreviations) crashes the next call that reads it, so errno is looked at
+ * before that call. */
 static bool find_subprogram(Dwarf *dw, const char *name, uint64_t low, Dwarf_Die *out)
 {
 	Dwarf_Off off = 0, next;
 	size_t hsize;
 
+	errno = 0;
 	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu, child;
+		bool have = dwarf_offdie(dw, off + hsize, &cu) != NULL;
 
-		if (dwarf_offdie(dw, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
+		if (errno == ENOMEM)
+			return false;
+		if (have && dwarf_child(&cu, &child) == 0) {
 			do {
 				Dwarf_Addr pc;
 				const char *n;
@@ -198,9 +205,15 @@ int records_site_type(const struct bsdk_records *r, const struct site *s, struct
 	Dwarf_Die sub;
 	int err;
 
+	/* libdw turns some failed allocations of its own into "not found": errno tells them
+	 * apart, and a scan that found nothing for want of memory must not read as a site
+	 * without a type. */
 	if (!find_subprogram(r->dw, s->func, s->func_pc, &sub))
-		return 0;
+		return errno == ENOMEM ? -ENOMEM : 0;
+	errno = 0;
 	err = scope_vars(r, &sub, s, &c, &n, 0);
+	if (!err && !n && errno == ENOMEM)
+		err = -ENOMEM;
 	for (size_t i = 0; !err && i < n && !pick; i++)
 		if (c[i].exact && (!s->size_known || records_die_size(&c[i].type) == s->size))
 			pick = &c[i];
