@@ -1086,6 +1086,21 @@ int bsdk_tally_report(FILE *f, const struct bsdk_tally *r);
  * with a warning ("cpu N: record of S bytes, shorter than the H-byte head"). */
 bool bsdk_tally_check(struct bsdk_tally *r, int cpu, uint32_t size, size_t head_size);
 
+/* A record that came from cpu whole but does not hold together (a length past its end, a
+ * kind the tool does not know): counts it as bad and, for the first five bad records of r,
+ * logs a warning "cpu N: " and the printf-style message ("warning: cpu 2: len 9000 does not
+ * fit a 64-byte record" on stderr by default). The tool then leaves the record alone. */
+void bsdk_tally_bad(struct bsdk_tally *r, int cpu, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* The end of a tool that prints records to stdout and counts them in counts, in one call:
+ * bsdk_perfbuf_run_detach() with duration (seconds; <= 0: until a signal or a closed stdout)
+ * and stdout as the output, then bsdk_tally_report(stderr, counts). Returns the tool's exit
+ * status: 0; 1 when bad records came, when the run failed (logged; no report then), or for a
+ * NULL pb or counts (errno EINVAL). Call bsdk_signals_exit_status() on it as on any other. */
+int bsdk_perfbuf_run_report(struct bsdk_perfbuf *pb, double duration, struct bsdk_link **links,
+			    size_t nlinks, const struct bsdk_tally *counts);
+
 /* ---- command-line values: the checks and messages a tool's options share. Each logs one
  * error line naming the option and the value ("--pid 'x' is not a process id") and returns
  * -EINVAL, so a getopt_long() loop says `if (bsdk_arg_parse_pid("--pid", optarg, &o->pid))
@@ -1151,6 +1166,10 @@ enum {
 	BSDK_ARGS_JSON = 1 << 3,	/* -j, --json */
 	BSDK_ARGS_OBJECT = 1 << 4,	/* -o, --object PATH */
 	BSDK_ARGS_VERBOSE = 1 << 5,	/* -v, --verbose, repeated: BSDK_OPT_VERBOSE */
+	/* What a tracing tool takes: a process to watch, how long, JSON, another build of its
+	 * object, -v; --comm where it filters by name too (BSDK_ARGS_TRACER | BSDK_ARGS_COMM). */
+	BSDK_ARGS_TRACER = BSDK_ARGS_PID | BSDK_ARGS_DURATION | BSDK_ARGS_JSON | BSDK_ARGS_OBJECT |
+			   BSDK_ARGS_VERBOSE,
 };
 
 struct bsdk_args_common {

@@ -2,10 +2,11 @@
 /*
  * tool_end.c - the end of a tracing tool's main: poll until it is time to
  * stop, detach so that nothing new comes, take what is still in the rings,
- * and say what came. An extension: it joins the channel layer's poll loop
+ * and say what came, with the tally of records that says it. An extension: it joins the channel layer's poll loop
  * with the attach layer's links, which know nothing of each other.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 
 #include "ext/ext.h"
@@ -41,14 +42,27 @@ void bsdk_tally_lost(void *ctx, int cpu, uint64_t count)
 	log_info("lost: cpu %d dropped %llu records", cpu, (unsigned long long)count);
 }
 
+void bsdk_tally_bad(struct bsdk_tally *r, int cpu, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	/* A flood of bad records says the same thing each time: five is enough. */
+	if (r->bad++ >= 5)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	log_warn("cpu %d: %s", cpu, msg);
+}
+
 bool bsdk_tally_check(struct bsdk_tally *r, int cpu, uint32_t size, size_t head_size)
 {
 	r->received++;
 	if (size >= head_size)
 		return true;
-	if (r->bad++ < 5)
-		log_warn("cpu %d: record of %u bytes, shorter than the %zu-byte head", cpu, size,
-			 head_size);
+	bsdk_tally_bad(r, cpu, "record of %u bytes, shorter than the %zu-byte head", size,
+		       head_size);
 	return false;
 }
 
@@ -62,4 +76,18 @@ int bsdk_tally_report(FILE *f, const struct bsdk_tally *r)
 		return 0;
 	fprintf(f, "error: %llu malformed records\n", (unsigned long long)r->bad);
 	return 1;
+}
+
+int bsdk_perfbuf_run_report(struct bsdk_perfbuf *pb, double duration, struct bsdk_link **links,
+			    size_t nlinks, const struct bsdk_tally *counts)
+{
+	struct bsdk_run_opts run = { .sz = sizeof(run), .duration = duration, .out = stdout };
+
+	if (!counts) {
+		errno = EINVAL;
+		return 1;
+	}
+	if (bsdk_perfbuf_run_detach(pb, &run, links, nlinks) < 0)
+		return 1;	/* logged */
+	return bsdk_tally_report(stderr, counts);
 }

@@ -3,7 +3,7 @@
  * test_args.c - the option values of bsdk_arg_parse_*(): what each takes, what it refuses
  * and the one line it logs, and bsdk_arg_reject()'s lines for what getopt_long() could not
  * place; bsdk_args_parse(), a command line read from a table: every kind of row, the shared
- * options, operands, --help and the errors.
+ * options (and BSDK_ARGS_TRACER, the set a tracer takes), operands, --help and the errors.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -139,6 +139,24 @@ static void test_table(void)
 		  "a UINT row whose range an unsigned int cannot hold");
 }
 
+/* BSDK_ARGS_TRACER: the five shared options a tracer takes, and not --comm. */
+static void test_tracer_set(void)
+{
+	struct bsdk_args_common c = { 0 };
+	const struct bsdk_args tracer = { .tool = "tracer", .usage = "usage: tracer\n",
+		.opts = (struct bsdk_opt[]){ { 0 } }, .common = &c, .common_opts = BSDK_ARGS_TRACER };
+	char *ok[] = { "tracer", "-p", "9", "-d", "2", "-j", "-o", "x.o", "-v", NULL };
+	char *comm[] = { "tracer", "-c", "bash", NULL };
+
+	logged[0] = 0;
+	check_i64(bsdk_args_parse(&tracer, 9, ok), 0, "BSDK_ARGS_TRACER: -p -d -j -o -v");
+	check(c.pid == 9 && c.duration == 2 && c.json && c.object && c.verbose == 1,
+	      "each landed in the common values");
+	bsdk_set_log_level(BSDK_LOG_WARN);	/* -v raised it */
+	check_i64(bsdk_args_parse(&tracer, 3, comm), -EINVAL, "--comm is not in the set");
+	check_str(logged, "error: unknown option '-c' (try 'tracer --help')", "its line");
+}
+
 int main(void)
 {
 	static const char *const bad_secs[] = { "", "0", "-1", "abc", "5s", "nan", "86401", "1e9" };
@@ -197,5 +215,6 @@ int main(void)
 	check_str(logged, "", "NULL arguments log nothing");
 
 	test_table();
+	test_tracer_set();
 	return check_done();
 }

@@ -3,8 +3,8 @@
  * test_run.c - the poll loop of bsdk_perfbuf_run()/bsdk_ringbuf_run() over a fake poll
  * function: each way a run ends (duration, signal, a closed output, a failed poll), EINTR
  * that is not a stop, and the drain's flush; bsdk_tally_report()'s lines and status, and
- * what bsdk_perfbuf_run_detach() refuses, bsdk_tally_check(), and the exit status after a
- * signal. No kernel.
+ * what bsdk_perfbuf_run_detach() and bsdk_perfbuf_run_report() refuse, bsdk_tally_check() and
+ * bsdk_tally_bad(), and the exit status after a signal. No kernel.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -89,6 +89,27 @@ static void test_report(void)
 	check_u64(c.received, 8, "every record counted as received");
 	check_u64(c.bad, 7, "the short ones as bad");
 	check_str(logged, "cpu 3: record of 7 bytes, shorter than the 16-byte head", "the warning");
+
+	/* A record whole but inconsistent: counted, and said while fewer than five were. */
+	struct bsdk_tally t = { .bad = 3 };
+
+	logged[0] = 0;
+	bsdk_tally_bad(&t, 2, "len %u does not fit a %u-byte record", 9000u, 64u);
+	check_str(logged, "cpu 2: len 9000 does not fit a 64-byte record", "the fourth is said");
+	bsdk_tally_bad(&t, 1, "kind %d", 7);
+	check_str(logged, "cpu 1: kind 7", "so is the fifth");
+	logged[0] = 0;
+	bsdk_tally_bad(&t, 1, "kind %d", 8);
+	check_str(logged, "", "the sixth is not");
+	check_u64(t.bad, 6, "each counted as bad");
+
+	/* The end in one call refuses what it cannot run, and reports nothing then. */
+	errno = 0;
+	check_i64(bsdk_perfbuf_run_report(NULL, 1, NULL, 0, &t), 1, "run_report: NULL pb is status 1");
+	check_i64(errno, EINVAL, "with EINVAL");
+	errno = 0;
+	check_i64(bsdk_perfbuf_run_report(NULL, 1, NULL, 0, NULL), 1, "NULL counts too");
+	check_i64(errno, EINVAL, "with EINVAL");
 }
 
 int main(void)
