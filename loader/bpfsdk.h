@@ -327,6 +327,14 @@ bool bsdk_prog_autoload(const struct bsdk_prog *prog);
  * kprobes), each with a message naming the target. */
 struct bsdk_link *bsdk_prog_attach(struct bsdk_prog *prog);
 
+/* bsdk_prog_attach() of n programs in the order given, links[i] the link of progs[i]: the
+ * order is the tool's, e.g. an exit program before its entry, so that no entry is kept for an
+ * exit nobody watches yet (bsdk_perfbuf_run_detach() destroys them the last first). 0, or the
+ * first failure's negative errno (said by bsdk_prog_attach(); -EINVAL for a NULL program or
+ * array), the links made until then left in links for the caller, or bsdk_obj_close(), to
+ * destroy. */
+int bsdk_progs_attach(struct bsdk_prog *const *progs, size_t n, struct bsdk_link **links);
+
 /* Attach somewhere else than the section name says, in the same syntax as what follows its
  * prefix: "PATH:SYMBOL[+OFFSET]" for a uprobe whose binary is known only at run time,
  * "FUNC[+OFFSET]" for a kprobe, "CATEGORY/NAME" for a tracepoint. Any time before

@@ -637,3 +637,18 @@ struct bsdk_link *bsdk_prog_attach(struct bsdk_prog *prog)
 	return link;
 }
 
+
+int bsdk_progs_attach(struct bsdk_prog *const *progs, size_t n, struct bsdk_link **links)
+{
+	if (n && (!progs || !links))
+		return fail(EINVAL);
+	for (size_t i = 0; i < n; i++) {
+		if (!progs[i])
+			return fail(EINVAL);
+		/* In the caller's order: it knows which program must see events first. */
+		links[i] = bsdk_prog_attach(progs[i]);
+		if (!links[i])
+			return -errno;	/* said by bsdk_prog_attach() */
+	}
+	return 0;
+}

@@ -4,7 +4,8 @@
  * loads as BPF_PROG_TYPE_RAW_TRACEPOINT_WRITABLE, attaches to the writable
  * tracepoint bpf_test_finish, and what it writes reaches the kernel: a test
  * run of a socket filter returns the error the program stored, and after
- * the link is destroyed it returns success again.
+ * the link is destroyed it returns success again; the same program
+ * attached through bsdk_progs_attach(), and what that refuses.
  *
  * Skipped where bpf() is not permitted.
  */
@@ -23,6 +24,30 @@ static int run_filter(struct bsdk_prog *filter, uint32_t *retval)
 
 	*retval = o.retval;
 	return err;
+}
+
+/* bsdk_progs_attach(): links[i] for progs[i], in order; at the first failure
+ * (the socket filter has no attach point of its own) the links made so far
+ * stay with the caller. */
+static void test_progs_attach(struct bsdk_prog *writer, struct bsdk_prog *filter)
+{
+	struct bsdk_prog *progs[2] = { writer, filter };
+	struct bsdk_link *links[2] = { NULL };
+	uint32_t retval = 0;
+
+	check_i64(bsdk_progs_attach(progs, 1, links), 0, "progs_attach: one program");
+	if (check(links[0] != NULL, "its link in links[0]"))
+		check_i64(run_filter(filter, &retval), -ENOTTY, "and it is attached");
+	bsdk_link_destroy(links[0]);
+	links[0] = NULL;
+	check_i64(bsdk_progs_attach(progs, 2, links), -EOPNOTSUPP,
+		  "progs_attach: the second cannot attach");
+	check(links[0] != NULL && links[1] == NULL, "the first stays attached, for the caller");
+	bsdk_link_destroy(links[0]);
+	check_i64(bsdk_progs_attach(NULL, 1, links), -EINVAL, "progs_attach: no array");
+	check_i64(bsdk_progs_attach((struct bsdk_prog *[]){ NULL }, 1, links), -EINVAL,
+		  "progs_attach: a NULL program");
+	check_i64(bsdk_progs_attach(NULL, 0, NULL), 0, "progs_attach: nothing to attach");
 }
 
 int main(void)
@@ -58,6 +83,7 @@ int main(void)
 		bsdk_link_destroy(link);
 	}
 	check_i64(run_filter(filter, &retval), 0, "after the link is gone, success again");
+	test_progs_attach(writer, filter);
 	bsdk_obj_close(obj);
 	return check_done();
 }
