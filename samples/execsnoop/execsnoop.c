@@ -21,6 +21,7 @@
 #include <linux/bpf.h>
 
 #include "bpfsdk.h"
+#include "gallery.h"	/* samples/gallery.h: what the samples share */
 #include "execsnoop.h"
 #include "execsnoop.skel.h"	/* generated: bpfsdk gen skeleton execsnoop.bpf.o */
 
@@ -58,12 +59,9 @@ static const char usage[] =
 "--json prints ts_ns, pid, tid, ppid, uid, comm, ret, args (an array of\n"
 "strings) and truncated per line.\n"
 "\n"
-"On exit a line 'received N, shown S, lost L' goes to stderr: L is the\n"
-"number of records the kernel dropped because a ring was full.\n"
+USAGE_TALLY
 "\n"
-"exit status: 0 on success (Ctrl-C, --duration or a closed pipe), 1 on\n"
-"failure, 2 on a usage error, 130/143 for SIGINT/SIGTERM before tracing\n"
-"began. Needs root (CAP_BPF and CAP_PERFMON).\n";
+USAGE_EXIT("tracing", "");
 
 struct options {
 	struct bsdk_args_common common;	/* the options the samples share */

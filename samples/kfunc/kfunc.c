@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "bpfsdk.h"
+#include "gallery.h"	/* samples/gallery.h: what the samples share */
 #include "kfunc.h"
 #include "kfunc.skel.h"	/* generated: bpfsdk gen skeleton kfunc.bpf.o */
 
@@ -53,9 +54,7 @@ static const char usage[] =
 "\n"
 "On exit a line 'received N, shown S, lost L' goes to stderr.\n"
 "\n"
-"exit status: 0 on success (Ctrl-C, --duration or a closed pipe), 1 on\n"
-"failure, 2 on a usage error, 130/143 for SIGINT/SIGTERM before tracing\n"
-"began. Needs root (CAP_BPF and CAP_PERFMON).\n";
+USAGE_EXIT("tracing", "");
 
 enum mode { MODE_AUTO, MODE_KPROBE, MODE_FENTRY };
 
@@ -141,9 +140,7 @@ static void print_event(const struct options *o, const struct kfunc_event *e,
 	char ret[32];
 
 	if (o->common.json) {
-		printf("{\"ts_ns\":%llu,\"pid\":%u,\"tid\":%u,\"comm\":",
-		       (unsigned long long)e->ts_ns, e->pid, e->tid);
-		bsdk_json_string(stdout, comm, strlen(comm));
+		json_head(e->ts_ns, e->pid, e->tid, comm);
 		printf(",\"ret\":%d,\"file\":", e->ret);
 		bsdk_json_string(stdout, name, name_len);
 		printf("}\n");

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "bpfsdk.h"
+#include "gallery.h"	/* samples/gallery.h: what the samples share */
 #include "opensnoop.h"
 #include "opensnoop.skel.h"
 
@@ -60,12 +61,9 @@ static const char usage[] =
 "ts_ns and the flags as a number; bytes of a path that are not UTF-8 are\n"
 "written as \\udcXX, which Python's os.fsencode() turns back into them.\n"
 "\n"
-"On exit a line 'received N, shown S, lost L' goes to stderr: L is the\n"
-"number of records the kernel dropped because a ring was full.\n"
+USAGE_TALLY
 "\n"
-"exit status: 0 on success (Ctrl-C, --duration or a closed pipe), 1 on\n"
-"failure, 2 on a usage error, 130/143 for SIGINT/SIGTERM before tracing\n"
-"began. Needs root (CAP_BPF and CAP_PERFMON).\n";
+USAGE_EXIT("tracing", "");
 
 struct options {
 	struct bsdk_args_common common;	/* --pid, --duration, --json, --object, -v */

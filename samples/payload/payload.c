@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "bpfsdk.h"
+#include "gallery.h"	/* samples/gallery.h: what the samples share */
 #include "payload.h"
 #include "payload.skel.h"	/* generated: bpfsdk gen skeleton payload.bpf.o */
 
@@ -63,9 +64,7 @@ static const char usage[] =
 "records the kernel dropped because a ring was full, W records that crossed\n"
 "the end of their ring and were put back together.\n"
 "\n"
-"exit status: 0 on success (Ctrl-C, --duration or a closed pipe), 1 on\n"
-"failure, 2 on a usage error, 130/143 for SIGINT/SIGTERM before tracing\n"
-"began. Needs root (CAP_BPF and CAP_PERFMON).\n";
+USAGE_EXIT("tracing", "");
 
 struct options {
 	struct bsdk_args_common common;	/* the options the samples share */
@@ -113,9 +112,7 @@ static void print_event(const struct options *o, const struct payload_event *e,
 			const char *comm, const __u8 *data, uint32_t size)
 {
 	if (o->common.json) {
-		printf("{\"ts_ns\":%llu,\"pid\":%u,\"tid\":%u,\"comm\":",
-		       (unsigned long long)e->ts_ns, e->pid, e->tid);
-		bsdk_json_string(stdout, comm, strlen(comm));
+		json_head(e->ts_ns, e->pid, e->tid, comm);
 		printf(",\"fd\":%d,\"len\":%llu,\"shown\":%u,\"size\":%u,\"data\":\"",
 		       e->fd, (unsigned long long)e->count, e->len, size);
 		for (__u32 i = 0; i < e->len; i++)

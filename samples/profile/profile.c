@@ -23,6 +23,7 @@
 #include <linux/perf_event.h>
 
 #include "bpfsdk.h"
+#include "gallery.h"	/* samples/gallery.h: what the samples share */
 #include "profile.h"
 #include "profile.skel.h"	/* generated: bpfsdk gen skeleton profile.bpf.o */
 
@@ -60,9 +61,7 @@ static const char usage[] =
 "On exit a line 'samples N, stacks S, missing M' goes to stderr: M samples\n"
 "whose stack could not be stored (the stacks map was full).\n"
 "\n"
-"exit status: 0 on success (Ctrl-C, --duration or a closed pipe), 1 on\n"
-"failure, 2 on a usage error, 130/143 for SIGINT/SIGTERM before sampling\n"
-"began. Needs root (CAP_BPF and CAP_PERFMON).\n";
+USAGE_EXIT("sampling", "");
 
 struct options {
 	struct bsdk_args_common common;	/* the options the samples share */

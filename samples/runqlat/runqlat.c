@@ -21,6 +21,7 @@
 
 #include "bpfsdk.h"
 #include "bpfsdk_http.h"	/* --metrics: libbpfsdk-http */
+#include "gallery.h"	/* samples/gallery.h: what the samples share */
 #include "runqlat.h"
 #include "runqlat.skel.h"	/* generated: bpfsdk gen skeleton runqlat.bpf.o */
 
@@ -56,10 +57,7 @@ static const char usage[] =
 "--json prints ts, unit, the non-empty rows as [low, high, count],\n"
 "total, wakeups, preempted and untracked.\n"
 "\n"
-"exit status: 0 on success (Ctrl-C, --duration or a closed pipe), 1 on\n"
-"failure, 2 on a usage error, 130/143 for SIGINT/SIGTERM before tracing\n"
-"began. Needs root (CAP_BPF and CAP_PERFMON) and a kernel with BTF\n"
-"(/sys/kernel/btf/vmlinux).\n";
+USAGE_EXIT("tracing", " and a kernel with BTF\n(/sys/kernel/btf/vmlinux)");
 
 struct options {
 	struct bsdk_args_common common;	/* the options the samples share */

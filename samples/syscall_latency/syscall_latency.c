@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "bpfsdk.h"
+#include "gallery.h"	/* samples/gallery.h: what the samples share */
 #include "syscall_latency.h"
 #include "syscall_latency.skel.h"
 
@@ -75,9 +76,7 @@ static const char usage[] =
 "\n"
 "Calls still in progress when the measurement ends are not counted.\n"
 "\n"
-"exit status: 0 on success (Ctrl-C, --duration or a closed pipe), 1 on\n"
-"failure, 2 on a usage error, 130/143 for SIGINT/SIGTERM before timing\n"
-"began. Needs root (CAP_BPF and CAP_PERFMON).\n";
+USAGE_EXIT("timing", "");
 
 struct options {
 	struct bsdk_args_common common;	/* the options the samples share */

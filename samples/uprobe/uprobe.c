@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "bpfsdk.h"
+#include "gallery.h"	/* samples/gallery.h: what the samples share */
 #include "uprobe.h"
 #include "uprobe.skel.h"	/* generated: bpfsdk gen skeleton uprobe.bpf.o */
 
@@ -58,12 +59,9 @@ static const char usage[] =
 "--json prints ts_ns, pid, tid, comm and line, or args, ret and\n"
 "duration_ns, per line.\n"
 "\n"
-"On exit a line 'received N, shown S, lost L' goes to stderr: L is the\n"
-"number of records the kernel dropped because a ring was full.\n"
+USAGE_TALLY
 "\n"
-"exit status: 0 on success (Ctrl-C, --duration or a closed pipe), 1 on\n"
-"failure, 2 on a usage error, 130/143 for SIGINT/SIGTERM before tracing\n"
-"began. Needs root (CAP_BPF and CAP_PERFMON).\n";
+USAGE_EXIT("tracing", "");
 
 struct options {
 	struct bsdk_args_common common;	/* the options the samples share */
@@ -90,9 +88,7 @@ static void print_event(const struct options *o, const struct uprobe_event *e,
 			const char *comm, const char *line, size_t line_len)
 {
 	if (o->common.json) {
-		printf("{\"ts_ns\":%llu,\"pid\":%u,\"tid\":%u,\"comm\":",
-		       (unsigned long long)e->ts_ns, e->pid, e->tid);
-		bsdk_json_string(stdout, comm, strlen(comm));
+		json_head(e->ts_ns, e->pid, e->tid, comm);
 		if (e->kind == UPROBE_LINE) {
 			printf(",\"line\":");
 			bsdk_json_string(stdout, line, line_len);
