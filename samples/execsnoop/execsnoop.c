@@ -236,9 +236,8 @@ static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
 	 * past the record. */
 	if (e.args_len > size - EXECSNOOP_HEAD_SIZE || nuls != e.argc ||
 	    (e.args_len && args[e.args_len - 1])) {
-		if (s->counts.bad++ < 5)
-			fprintf(stderr, "warning: cpu %d: %u arguments do not fit %u bytes\n",
-				cpu, e.argc, e.args_len);
+		bsdk_tally_bad(&s->counts, cpu, "%u arguments do not fit %u bytes", e.argc,
+			       e.args_len);
 		return;
 	}
 	memcpy(comm, e.comm, EXECSNOOP_COMM_LEN);
@@ -263,8 +262,7 @@ static const struct bsdk_opt own_opts[] = {
 
 static const struct bsdk_args args = {
 	.tool = "execsnoop", .usage = usage, .opts = own_opts, .common = &opt.common,
-	.common_opts = BSDK_ARGS_PID | BSDK_ARGS_COMM | BSDK_ARGS_DURATION | BSDK_ARGS_JSON |
-		       BSDK_ARGS_OBJECT | BSDK_ARGS_VERBOSE,
+	.common_opts = BSDK_ARGS_TRACER | BSDK_ARGS_COMM,
 };
 
 int main(int argc, char **argv)
@@ -314,13 +312,9 @@ int main(int argc, char **argv)
 	progs[1] = skel->progs.execve_exit;
 	progs[2] = skel->progs.exec_done;
 	progs[3] = skel->progs.execve_enter;
-	for (int i = 0; i < 4; i++) {
-		links[i] = bsdk_prog_attach(progs[i]);
-		if (!links[i])
-			goto cleanup;
-		if (i == 0 && parents_seed(skel->maps.parents) < 0)
-			goto cleanup;
-	}
+	if (bsdk_progs_attach(progs, 1, links) || parents_seed(skel->maps.parents) < 0 ||
+	    bsdk_progs_attach(progs + 1, 3, links + 1))
+		goto cleanup;
 
 	if (!opt.common.json)
 		print_header(&opt);
@@ -328,20 +322,14 @@ int main(int argc, char **argv)
 	fprintf(stderr, "execsnoop: tracing execve(2), Ctrl-C to stop\n");
 
 	/* Poll: print as records come, until Ctrl-C, --duration or a reader
-	 * that left (| head); then detach, and take what is still in the rings. */
-	struct bsdk_run_opts run = { .sz = sizeof(run), .duration = opt.common.duration, .out = stdout };
-	if (bsdk_perfbuf_run_detach(pb, &run, links, 4) < 0)
-		goto cleanup;
-
-	/* Report: every record accounted for. */
-	ret = bsdk_tally_report(stderr, &snoop.counts);
+	 * that left (| head); then detach, take what is still in the rings,
+	 * and report: every record accounted for. */
+	ret = bsdk_perfbuf_run_report(pb, opt.common.duration, links, 4, &snoop.counts);
 
 cleanup:
-	ret = bsdk_signals_exit_status(ret);	/* 130/143: a signal before tracing began */
-	/* Clean up: one place, in reverse order; each call accepts NULL. */
-	for (int i = 3; i >= 0; i--)
-		bsdk_link_destroy(links[i]);
+	/* Clean up: one place, each call accepts NULL. The skeleton's destroy
+	 * also destroys the links a failure left attached, the last first. */
 	bsdk_perfbuf_free(pb);
 	execsnoop__destroy(skel);
-	return ret;
+	return bsdk_signals_exit_status(ret);	/* 130/143: a signal before tracing began */
 }

@@ -164,9 +164,8 @@ static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
 		return;
 	memcpy(&e, data, KFUNC_HEAD_SIZE);
 	if (e.name_len > KFUNC_NAME_MAX || e.name_len > size - KFUNC_HEAD_SIZE) {
-		if (t->counts.bad++ < 5)
-			fprintf(stderr, "warning: cpu %d: name_len %u does not fit a %u-byte record\n",
-				cpu, e.name_len, size);
+		bsdk_tally_bad(&t->counts, cpu, "name_len %u does not fit a %u-byte record",
+			       e.name_len, size);
 		return;
 	}
 	memcpy(comm, e.comm, KFUNC_COMM_LEN);
@@ -203,8 +202,7 @@ static const struct bsdk_opt own_opts[] = {
 
 static const struct bsdk_args args = {
 	.tool = "kfunc", .usage = usage, .opts = own_opts, .common = &opt.common,
-	.common_opts = BSDK_ARGS_PID | BSDK_ARGS_COMM | BSDK_ARGS_DURATION | BSDK_ARGS_JSON |
-		       BSDK_ARGS_OBJECT | BSDK_ARGS_VERBOSE,
+	.common_opts = BSDK_ARGS_TRACER | BSDK_ARGS_COMM,
 };
 
 int main(int argc, char **argv)
@@ -265,20 +263,14 @@ int main(int argc, char **argv)
 	fprintf(stderr, "kfunc: tracing do_unlinkat with %s, Ctrl-C to stop\n", mode_name);
 
 	/* Poll: print as records come, until Ctrl-C, --duration or a reader
-	 * that left (| head); then detach, and take what is still in the rings. */
-	struct bsdk_run_opts run = { .sz = sizeof(run), .duration = opt.common.duration, .out = stdout };
-	if (bsdk_perfbuf_run_detach(pb, &run, links, 2) < 0)
-		goto cleanup;
-
-	/* Report: every record accounted for. */
-	ret = bsdk_tally_report(stderr, &tracer.counts);
+	 * that left (| head); then detach, take what is still in the rings,
+	 * and report: every record accounted for. */
+	ret = bsdk_perfbuf_run_report(pb, opt.common.duration, links, 2, &tracer.counts);
 
 cleanup:
-	ret = bsdk_signals_exit_status(ret);	/* 130/143: a signal before tracing began */
-	/* Clean up: one place, in reverse order; each call accepts NULL. */
-	bsdk_link_destroy(links[1]);
-	bsdk_link_destroy(links[0]);
+	/* Clean up: one place, each call accepts NULL. The skeleton's destroy
+	 * also destroys the links a failure left attached, the last first. */
 	bsdk_perfbuf_free(pb);
 	kfunc__destroy(skel);
-	return ret;
+	return bsdk_signals_exit_status(ret);	/* 130/143: a signal before tracing began */
 }

@@ -194,9 +194,8 @@ static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
 	memcpy(&e, data, OPENSNOOP_HEAD_SIZE);
 	if (e.path_len < 0 || e.path_len > OPENSNOOP_PATH_MAX ||
 	    (uint32_t)e.path_len > size - OPENSNOOP_HEAD_SIZE) {
-		if (s->counts.bad++ < 5)
-			fprintf(stderr, "warning: cpu %d: path_len %d does not fit a %u-byte record\n",
-				cpu, e.path_len, size);
+		bsdk_tally_bad(&s->counts, cpu, "path_len %d does not fit a %u-byte record",
+			       e.path_len, size);
 		return;
 	}
 	path = (const char *)data + OPENSNOOP_HEAD_SIZE;
@@ -223,8 +222,7 @@ static const struct bsdk_opt own_opts[] = {
 
 static const struct bsdk_args args = {
 	.tool = "opensnoop", .usage = usage, .opts = own_opts, .common = &opt.common,
-	.common_opts = BSDK_ARGS_PID | BSDK_ARGS_DURATION | BSDK_ARGS_JSON | BSDK_ARGS_OBJECT |
-		       BSDK_ARGS_VERBOSE,
+	.common_opts = BSDK_ARGS_TRACER,
 };
 
 /* Read: one ring per CPU, merged by the timestamp at the head of each
@@ -278,11 +276,8 @@ int main(int argc, char **argv)
 
 	/* Attach exit first: an entry without its exit would only leave a
 	 * map entry behind; an exit without its entry is skipped. */
-	links[0] = bsdk_prog_attach(skel->progs.openat_exit);
-	if (!links[0])
-		goto cleanup;
-	links[1] = bsdk_prog_attach(skel->progs.openat_enter);
-	if (!links[1])
+	struct bsdk_prog *progs[2] = { skel->progs.openat_exit, skel->progs.openat_enter };
+	if (bsdk_progs_attach(progs, 2, links))
 		goto cleanup;
 
 	if (!opt.common.json)
@@ -293,20 +288,14 @@ int main(int argc, char **argv)
 
 	/* Poll: print as records come, flushed so a pipe sees them now, until
 	 * Ctrl-C, --duration or a reader that left (| head: stop, still report);
-	 * then detach and take what is still in the rings. */
-	struct bsdk_run_opts run = { .sz = sizeof(run), .duration = opt.common.duration,
-				     .out = stdout };
-	if (bsdk_perfbuf_run_detach(pb, &run, links, 2) < 0)
-		goto cleanup;
-	/* Report: every record accounted for. */
-	ret = bsdk_tally_report(stderr, &snoop.counts);
+	 * then detach, take what is still in the rings, and report: every
+	 * record accounted for. */
+	ret = bsdk_perfbuf_run_report(pb, opt.common.duration, links, 2, &snoop.counts);
 
 cleanup:
-	ret = bsdk_signals_exit_status(ret);	/* 130/143: a signal before tracing began */
-	/* Clean up: one place, in reverse order; each call accepts NULL. */
-	bsdk_link_destroy(links[1]);
-	bsdk_link_destroy(links[0]);
+	/* Clean up: one place, each call accepts NULL. The skeleton's destroy
+	 * also destroys the links a failure left attached, the last first. */
 	bsdk_perfbuf_free(pb);
 	opensnoop__destroy(skel);
-	return ret;
+	return bsdk_signals_exit_status(ret);	/* 130/143: a signal before tracing began */
 }

@@ -145,9 +145,7 @@ static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
 	/* The padding is at most 7 bytes: more, and the record is not ours. */
 	if (e.len > PAYLOAD_SNAP_MAX || e.len > size - PAYLOAD_HEAD_SIZE ||
 	    size - PAYLOAD_HEAD_SIZE - e.len > 7 || e.len > e.count) {
-		if (d->counts.bad++ < 5)
-			fprintf(stderr, "warning: cpu %d: len %u does not fit a %u-byte record\n",
-				cpu, e.len, size);
+		bsdk_tally_bad(&d->counts, cpu, "len %u does not fit a %u-byte record", e.len, size);
 		return;
 	}
 	memcpy(comm, e.comm, PAYLOAD_COMM_LEN);
@@ -170,8 +168,7 @@ static const struct bsdk_opt own_opts[] = {
 
 static const struct bsdk_args args = {
 	.tool = "payload", .usage = usage, .opts = own_opts, .common = &opt.common,
-	.common_opts = BSDK_ARGS_PID | BSDK_ARGS_COMM | BSDK_ARGS_DURATION | BSDK_ARGS_JSON |
-		       BSDK_ARGS_OBJECT | BSDK_ARGS_VERBOSE,
+	.common_opts = BSDK_ARGS_TRACER | BSDK_ARGS_COMM,
 };
 
 int main(int argc, char **argv)
@@ -245,10 +242,9 @@ int main(int argc, char **argv)
 		ret = 0;
 
 cleanup:
-	ret = bsdk_signals_exit_status(ret);	/* 130/143: a signal before tracing began */
-	/* Clean up: one place, in reverse order; each call accepts NULL. */
-	bsdk_link_destroy(link);
+	/* Clean up: one place, each call accepts NULL. The skeleton's destroy
+	 * also destroys the links a failure left attached, the last first. */
 	bsdk_perfbuf_free(pb);
 	payload__destroy(skel);
-	return ret;
+	return bsdk_signals_exit_status(ret);	/* 130/143: a signal before tracing began */
 }

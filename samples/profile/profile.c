@@ -287,8 +287,7 @@ static const struct bsdk_opt own_opts[] = {
 
 static const struct bsdk_args args = {
 	.tool = "profile", .usage = usage, .opts = own_opts, .common = &opt.common,
-	.common_opts = BSDK_ARGS_PID | BSDK_ARGS_DURATION | BSDK_ARGS_JSON | BSDK_ARGS_OBJECT |
-		       BSDK_ARGS_VERBOSE,
+	.common_opts = BSDK_ARGS_TRACER,
 };
 
 /* A CPU-clock event on cpu, sampling --frequency times a second, and the
@@ -377,7 +376,6 @@ int main(int argc, char **argv)
 	ret = 0;
 
 cleanup:
-	ret = bsdk_signals_exit_status(ret);	/* 130/143: a signal before tracing began */
 	/* Clean up: one place, in reverse order; each call accepts NULL. */
 	for (int cpu = 0; links && cpu < ncpus; cpu++)
 		bsdk_link_destroy(links[cpu]);
@@ -387,5 +385,5 @@ cleanup:
 	free(links);
 	free(fds);
 	profile__destroy(skel);
-	return ret;
+	return bsdk_signals_exit_status(ret);	/* 130/143: a signal before tracing began */
 }

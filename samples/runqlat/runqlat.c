@@ -172,8 +172,7 @@ static const struct bsdk_opt own_opts[] = {
 
 static const struct bsdk_args args = {
 	.tool = "runqlat", .usage = usage, .opts = own_opts, .common = &opt.common,
-	.common_opts = BSDK_ARGS_PID | BSDK_ARGS_DURATION | BSDK_ARGS_JSON | BSDK_ARGS_OBJECT |
-		       BSDK_ARGS_VERBOSE,
+	.common_opts = BSDK_ARGS_TRACER,
 	.operands = parse_operands, .ctx = &opt,
 };
 
@@ -262,9 +261,8 @@ int main(int argc, char **argv)
 	progs[0] = skel->progs.switch_in;
 	progs[1] = skel->progs.wakeup;
 	progs[2] = skel->progs.wakeup_new;
-	for (int i = 0; i < 3; i++)
-		if (!(links[i] = bsdk_prog_attach(progs[i])))
-			goto cleanup;
+	if (bsdk_progs_attach(progs, 3, links))
+		goto cleanup;
 	fprintf(stderr, "runqlat: tracing run queue latency%s, Ctrl-C to end\n",
 		opt.common.pid ? " of one process" : "");
 	/* Serve: with --metrics, Prometheus reads the map itself, as often as it scrapes. */
@@ -277,12 +275,10 @@ int main(int argc, char **argv)
 	ret = 0;
 
 cleanup:
-	ret = bsdk_signals_exit_status(ret);	/* 130/143: a signal before tracing began */
-	/* Clean up: one place, in reverse order; each call accepts NULL. */
+	/* Clean up: one place, in reverse order; each call accepts NULL. The
+	 * skeleton's destroy also destroys the links, the last first. */
 	bsdk_metrics_server_stop(server);
 	bsdk_metrics_free(metrics);
-	for (int i = 2; i >= 0; i--)
-		bsdk_link_destroy(links[i]);
 	runqlat__destroy(skel);
-	return ret;
+	return bsdk_signals_exit_status(ret);	/* 130/143: a signal before tracing began */
 }

@@ -176,9 +176,7 @@ static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
 	__u64 us;
 
 	if (size < sizeof(e)) {
-		if (s->counts.bad++ < 5)
-			fprintf(stderr, "warning: cpu %d: record of %u bytes, expected %zu\n",
-				cpu, size, sizeof(e));
+		bsdk_tally_bad(&s->counts, cpu, "record of %u bytes, expected %zu", size, sizeof(e));
 		return;
 	}
 	memcpy(&e, data, sizeof(e));	/* data is only 4-byte aligned */
@@ -316,8 +314,7 @@ static const struct bsdk_opt own_opts[] = {
 
 static const struct bsdk_args args = {
 	.tool = "syscall_latency", .usage = usage, .opts = own_opts, .common = &opt.common,
-	.common_opts = BSDK_ARGS_PID | BSDK_ARGS_DURATION | BSDK_ARGS_JSON | BSDK_ARGS_OBJECT |
-		       BSDK_ARGS_VERBOSE,
+	.common_opts = BSDK_ARGS_TRACER,
 };
 
 /* Poll until the time is up, Ctrl-C, or the reader of a pipe has gone
@@ -407,11 +404,8 @@ int main(int argc, char **argv)
 	/* Attach exit first: an exit without its entry is skipped, while an
 	 * entry whose exit came before we attached would measure from then
 	 * until the thread's next call. */
-	links[0] = bsdk_prog_attach(skel->progs.syscall_exit);
-	if (!links[0])
-		goto cleanup;
-	links[1] = bsdk_prog_attach(skel->progs.syscall_enter);
-	if (!links[1])
+	struct bsdk_prog *progs[2] = { skel->progs.syscall_exit, skel->progs.syscall_enter };
+	if (bsdk_progs_attach(progs, 2, links))
 		goto cleanup;
 
 	fprintf(stderr, "syscall_latency: timing %s (nr %ld)%s, Ctrl-C to end\n",
@@ -429,12 +423,10 @@ int main(int argc, char **argv)
 	ret = report(stats, end, elapsed);
 
 cleanup:
-	ret = bsdk_signals_exit_status(ret);	/* 130/143: a signal before tracing began */
-	/* Clean up: one place, in reverse order; each call accepts NULL. */
-	bsdk_link_destroy(links[1]);
-	bsdk_link_destroy(links[0]);
+	/* Clean up: one place, each call accepts NULL. The skeleton's destroy
+	 * also destroys the links a failure left attached, the last first. */
 	bsdk_perfbuf_free(pb);
 	syscall_latency__destroy(skel);
 	free(stats);
-	return ret;
+	return bsdk_signals_exit_status(ret);	/* 130/143: a signal before tracing began */
 }

@@ -410,12 +410,11 @@ int main(int argc, char **argv)
 	ret = report(chosen, writer, elapsed, &stream);
 
 cleanup:
-	ret = bsdk_signals_exit_status(ret);	/* 130/143: a signal before tracing began */
 	/* Clean up: one place, in reverse order; each call accepts NULL. */
 	bsdk_link_destroy(link);
 	bsdk_perfbuf_free(pb);
 	bsdk_ringbuf_free(rb);
 	stop_writer(writer);
 	trace_output__destroy(skel);
-	return ret;
+	return bsdk_signals_exit_status(ret);	/* 130/143: a signal before tracing began */
 }

@@ -127,9 +127,8 @@ static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
 	memcpy(&e, data, UPROBE_HEAD_SIZE);
 	if ((e.kind != UPROBE_LINE && e.kind != UPROBE_CALL) || e.len > UPROBE_LINE_MAX ||
 	    e.len > size - UPROBE_HEAD_SIZE) {
-		if (t->counts.bad++ < 5)
-			fprintf(stderr, "warning: cpu %d: kind %u, len %u do not fit a %u-byte record\n",
-				cpu, e.kind, e.len, size);
+		bsdk_tally_bad(&t->counts, cpu, "kind %u, len %u do not fit a %u-byte record",
+			       e.kind, e.len, size);
 		return;
 	}
 	memcpy(comm, e.comm, UPROBE_COMM_LEN);
@@ -169,8 +168,7 @@ static const struct bsdk_opt own_opts[] = {
 
 static const struct bsdk_args args = {
 	.tool = "uprobe", .usage = usage, .opts = own_opts, .common = &opt.common,
-	.common_opts = BSDK_ARGS_PID | BSDK_ARGS_COMM | BSDK_ARGS_DURATION | BSDK_ARGS_JSON |
-		       BSDK_ARGS_OBJECT | BSDK_ARGS_VERBOSE,
+	.common_opts = BSDK_ARGS_TRACER | BSDK_ARGS_COMM,
 };
 
 /* Load only the mode's programs, and tell them where to attach - "PATH:SYMBOL",
@@ -193,7 +191,7 @@ static int choose_programs(struct uprobe *skel, char *place, size_t size)
 int main(int argc, char **argv)
 {
 	struct tracer tracer = { .opt = &opt };
-	struct bsdk_prog *line_prog, *entry, *ret_prog;
+	struct bsdk_prog *progs[2];	/* the return probe, then the entry probe */
 	struct bsdk_link *links[2] = { NULL };
 	struct bsdk_perfbuf *pb = NULL;
 	struct uprobe *skel = NULL;
@@ -213,9 +211,6 @@ int main(int argc, char **argv)
 	skel = opt.common.object ? uprobe__open_file(opt.common.object) : uprobe__open();
 	if (!skel)
 		goto cleanup;
-	line_prog = skel->progs.readline_return;
-	entry = skel->progs.func_entry;
-	ret_prog = skel->progs.func_return;
 
 	/* Configure: the mode's programs, where they attach, the pid filter. */
 	if (choose_programs(skel, place, sizeof(place)))
@@ -237,10 +232,9 @@ int main(int argc, char **argv)
 
 	/* Attach: the return probe before the entry probe, so that no entry
 	 * is kept for a return nobody would see. */
-	links[0] = bsdk_prog_attach(opt.func ? ret_prog : line_prog);
-	if (!links[0])
-		goto cleanup;
-	if (opt.func && !(links[1] = bsdk_prog_attach(entry)))
+	progs[0] = opt.func ? skel->progs.func_return : skel->progs.readline_return;
+	progs[1] = skel->progs.func_entry;
+	if (bsdk_progs_attach(progs, opt.func ? 2 : 1, links))
 		goto cleanup;
 
 	if (!opt.common.json)
@@ -249,20 +243,14 @@ int main(int argc, char **argv)
 	fprintf(stderr, "uprobe: tracing %s, Ctrl-C to stop\n", opt.func ? opt.func : place);
 
 	/* Poll: print as records come, until Ctrl-C, --duration or a reader
-	 * that left (| head); then detach, and take what is still in the rings. */
-	struct bsdk_run_opts run = { .sz = sizeof(run), .duration = opt.common.duration, .out = stdout };
-	if (bsdk_perfbuf_run_detach(pb, &run, links, 2) < 0)
-		goto cleanup;
-
-	/* Report: every record accounted for. */
-	ret = bsdk_tally_report(stderr, &tracer.counts);
+	 * that left (| head); then detach, take what is still in the rings,
+	 * and report: every record accounted for. */
+	ret = bsdk_perfbuf_run_report(pb, opt.common.duration, links, 2, &tracer.counts);
 
 cleanup:
-	ret = bsdk_signals_exit_status(ret);	/* 130/143: a signal before tracing began */
-	/* Clean up: one place, in reverse order; each call accepts NULL. */
-	for (int i = 1; i >= 0; i--)
-		bsdk_link_destroy(links[i]);
+	/* Clean up: one place, each call accepts NULL. The skeleton's destroy
+	 * also destroys the links a failure left attached, the last first. */
 	bsdk_perfbuf_free(pb);
 	uprobe__destroy(skel);
-	return ret;
+	return bsdk_signals_exit_status(ret);	/* 130/143: a signal before tracing began */
 }
