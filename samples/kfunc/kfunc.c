@@ -8,8 +8,8 @@
  * and attaches one pair - the one --mode names, or with --mode auto fentry
  * first, then kprobes - and prints a line per call.
  *
- * The story: open -> choose the pair -> load -> attach (or try the other
- * pair) -> poll and print -> report -> clean up.
+ * The story: open -> choose the pair -> load -> open the perf buffer ->
+ * attach (or try the other pair) -> poll and print -> report -> clean up.
  */
 #include <errno.h>
 #include <signal.h>
@@ -67,72 +67,6 @@ struct tracer {
 	struct bsdk_tally counts;	/* first: bsdk_tally_lost() is on_lost */
 	const struct options *opt;
 };
-
-/* The first error the library reported while a mode was tried. */
-struct first_error {
-	int verbose;
-	char msg[512];
-};
-
-static void keep_first_error(enum bsdk_log_level level, const char *msg, void *ctx)
-{
-	struct first_error *fe = ctx;
-
-	if (level == BSDK_LOG_ERROR && !fe->msg[0])
-		snprintf(fe->msg, sizeof(fe->msg), "%s", msg);
-	else if (level != BSDK_LOG_ERROR && (int)level <= fe->verbose + 1)
-		fprintf(stderr, "%s%s\n", level == BSDK_LOG_WARN ? "warning: " : "", msg);
-}
-
-/* Open the object, load the pair of programs of mode and attach them.
- * 0, or -1 with the reason in why; -2 when the object itself could not be
- * opened, which no other mode would change. */
-static int try_mode(const struct options *o, enum mode mode, struct kfunc **skelp,
-		    struct bsdk_link **links, char *why, size_t size)
-{
-	int use = mode == MODE_FENTRY;
-	struct first_error fe = { .verbose = o->common.verbose };
-	struct bsdk_prog *progs[2][2];
-	struct kfunc *skel;
-
-	bsdk_set_log(keep_first_error, &fe);
-	skel = o->common.object ? kfunc__open_file(o->common.object) : kfunc__open();
-	if (!skel) {
-		bsdk_set_log(NULL, NULL);
-		snprintf(why, size, "%s", fe.msg[0] ? fe.msg : "cannot open the object");
-		return -2;
-	}
-	progs[0][0] = skel->progs.kprobe_entry;
-	progs[0][1] = skel->progs.kprobe_return;
-	progs[1][0] = skel->progs.fentry_entry;
-	progs[1][1] = skel->progs.fexit_return;
-	if (mode == MODE_KPROBE && !bsdk_prog_attach_supported(progs[0][0])) {
-		snprintf(fe.msg, sizeof(fe.msg), "the kernel has no kprobes");
-		goto fail;
-	}
-	/* Only the chosen pair goes to the verifier. */
-	for (int j = 0; j < 2; j++)
-		bsdk_prog_set_autoload(progs[!use][j], false);
-	skel->rodata->target_tgid = o->common.pid;
-	/* A signal stops a slow verifier run at once (load fails with EINTR). */
-	if (bsdk_signals_caught() || kfunc__load(skel))
-		goto fail;
-	/* The return first: no entry is kept for a return nobody sees. */
-	if (!(links[0] = bsdk_prog_attach(progs[use][1])) ||
-	    !(links[1] = bsdk_prog_attach(progs[use][0])))
-		goto fail;
-	bsdk_set_log(NULL, NULL);
-	*skelp = skel;
-	return 0;
-fail:
-	bsdk_set_log(NULL, NULL);
-	snprintf(why, size, "%s", fe.msg[0] ? fe.msg : "failed");
-	bsdk_link_destroy(links[1]);
-	bsdk_link_destroy(links[0]);
-	links[0] = links[1] = NULL;
-	kfunc__destroy(skel);
-	return -1;
-}
 
 static void print_event(const struct options *o, const struct kfunc_event *e,
 			const char *comm, const char *name, size_t name_len)
@@ -205,6 +139,84 @@ static const struct bsdk_args args = {
 	.common_opts = BSDK_ARGS_TRACER | BSDK_ARGS_COMM,
 };
 
+/* The first error the library reported while a mode was tried. */
+struct first_error {
+	int verbose;
+	char msg[512];
+};
+
+static void keep_first_error(enum bsdk_log_level level, const char *msg, void *ctx)
+{
+	struct first_error *fe = ctx;
+
+	if (level == BSDK_LOG_ERROR && !fe->msg[0])
+		snprintf(fe->msg, sizeof(fe->msg), "%s", msg);
+	else if (level != BSDK_LOG_ERROR && (int)level <= fe->verbose + 1)
+		fprintf(stderr, "%s%s\n", level == BSDK_LOG_WARN ? "warning: " : "", msg);
+}
+
+/* Open the object, load the pair of programs of mode, open the perf buffer
+ * whose records go to t, and attach the pair. 0, or -1 with the reason in
+ * why; -2 when the object itself could not be opened, which no other mode
+ * would change. */
+static int try_mode(struct tracer *t, enum mode mode, struct kfunc **skelp,
+		    struct bsdk_perfbuf **pbp, struct bsdk_link **links, char *why, size_t size)
+{
+	const struct options *o = t->opt;
+	int use = mode == MODE_FENTRY;
+	struct first_error fe = { .verbose = o->common.verbose };
+	struct bsdk_prog *progs[2][2];
+	struct kfunc *skel;
+
+	bsdk_set_log(keep_first_error, &fe);
+	skel = o->common.object ? kfunc__open_file(o->common.object) : kfunc__open();
+	if (!skel) {
+		bsdk_set_log(NULL, NULL);
+		snprintf(why, size, "%s", fe.msg[0] ? fe.msg : "cannot open the object");
+		return -2;
+	}
+	progs[0][0] = skel->progs.kprobe_entry;
+	progs[0][1] = skel->progs.kprobe_return;
+	progs[1][0] = skel->progs.fentry_entry;
+	progs[1][1] = skel->progs.fexit_return;
+	if (mode == MODE_KPROBE && !bsdk_prog_attach_supported(progs[0][0])) {
+		snprintf(fe.msg, sizeof(fe.msg), "the kernel has no kprobes");
+		goto fail;
+	}
+	/* Only the chosen pair goes to the verifier. */
+	for (int j = 0; j < 2; j++)
+		bsdk_prog_set_autoload(progs[!use][j], false);
+	skel->rodata->target_tgid = o->common.pid;
+	/* A signal stops a slow verifier run at once (load fails with EINTR). */
+	if (bsdk_signals_caught() || kfunc__load(skel))
+		goto fail;
+	/* A perf ring per CPU, merged by the timestamp at each record's head;
+	 * open before attach, so that no record finds its ring missing. */
+	struct bsdk_perfbuf_opts pb_opts = { .sz = sizeof(pb_opts), .on_sample = on_sample,
+		.on_lost = bsdk_tally_lost, .ctx = t, .merge_by_ts = true,
+		.ts_offset = __builtin_offsetof(struct kfunc_event, ts_ns) };
+	*pbp = bsdk_perfbuf_new(bsdk_map_fd(skel->maps.events), &pb_opts);
+	if (!*pbp)
+		goto fail;
+	/* The return first: no entry is kept for a return nobody sees. */
+	if (!(links[0] = bsdk_prog_attach(progs[use][1])) ||
+	    !(links[1] = bsdk_prog_attach(progs[use][0])))
+		goto fail;
+	bsdk_set_log(NULL, NULL);
+	*skelp = skel;
+	return 0;
+fail:
+	bsdk_set_log(NULL, NULL);
+	snprintf(why, size, "%s", fe.msg[0] ? fe.msg : "failed");
+	bsdk_link_destroy(links[1]);
+	bsdk_link_destroy(links[0]);
+	links[0] = links[1] = NULL;
+	bsdk_perfbuf_free(*pbp);
+	*pbp = NULL;
+	kfunc__destroy(skel);
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
 	struct tracer tracer = { .opt = &opt };
@@ -221,14 +233,16 @@ int main(int argc, char **argv)
 	bsdk_signals_catch();	/* Ctrl-C and SIGTERM stop; a closed pipe too */
 	bsdk_mount_fs();
 
-	/* Open, load, attach: the mode asked for, or fentry then kprobes. */
+	/* Open, load, read, attach: the mode asked for, or fentry then kprobes. */
 	if (opt.mode != MODE_KPROBE) {
-		tried = try_mode(&opt, MODE_FENTRY, &skel, links, why_fentry, sizeof(why_fentry));
+		tried = try_mode(&tracer, MODE_FENTRY, &skel, &pb, links, why_fentry,
+				 sizeof(why_fentry));
 		if (!tried)
 			mode_name = "fentry/fexit";
 	}
 	if (!mode_name && tried != -2 && opt.mode != MODE_FENTRY) {
-		tried = try_mode(&opt, MODE_KPROBE, &skel, links, why_kprobe, sizeof(why_kprobe));
+		tried = try_mode(&tracer, MODE_KPROBE, &skel, &pb, links, why_kprobe,
+				 sizeof(why_kprobe));
 		if (!tried)
 			mode_name = "kprobe/kretprobe";
 	}
@@ -249,14 +263,6 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	/* Read: a perf ring per CPU, merged by the timestamp at each record's head. */
-	struct bsdk_perfbuf_opts pb_opts = { .sz = sizeof(pb_opts), .on_sample = on_sample,
-		.on_lost = bsdk_tally_lost, .ctx = &tracer, .merge_by_ts = true,
-		.ts_offset = __builtin_offsetof(struct kfunc_event, ts_ns) };
-	pb = bsdk_perfbuf_new(bsdk_map_fd(skel->maps.events), &pb_opts);
-	if (!pb)
-		goto cleanup;
-
 	if (!opt.common.json)
 		printf("%-7s %-16s %-8s %s\n", "PID", "COMM", "RET", "FILE");
 	fflush(stdout);
@@ -267,9 +273,8 @@ int main(int argc, char **argv)
 	 * and report: every record accounted for. */
 	ret = bsdk_perfbuf_run_report(pb, opt.common.duration, links, 2, &tracer.counts);
 
-cleanup:
-	/* Clean up: one place, each call accepts NULL. The skeleton's destroy
-	 * also destroys the links a failure left attached, the last first. */
+	/* Clean up: what try_mode() kept; the skeleton's destroy also destroys
+	 * the links, the last first. */
 	bsdk_perfbuf_free(pb);
 	kfunc__destroy(skel);
 	return bsdk_signals_exit_status(ret);	/* 130/143: a signal before tracing began */
