@@ -2,8 +2,9 @@
 /*
  * tool_end.c - the end of a tracing tool's main: poll until it is time to
  * stop, detach so that nothing new comes, take what is still in the rings,
- * and say what came, with the tally of records that says it. An extension: it joins the channel layer's poll loop
- * with the attach layer's links, which know nothing of each other.
+ * and say what came, with the tally of records that says it. An extension:
+ * it joins the channel layer's poll loop with the attach layer's links,
+ * which know nothing of each other.
  */
 #include <errno.h>
 #include <stdarg.h>
