@@ -1350,8 +1350,9 @@ enum bsdk_btf_format {
 };
 
 enum bsdk_btf_print_flags {
-	/* A struct or union prints as its members alone, each preceded by ',' (JSON) or ' '
-	 * (TEXT), to continue an object the caller started; other types as one member "value". */
+	/* A struct or union prints as its members alone, a data section (DATASEC) as its
+	 * variables, each preceded by ',' (JSON) or ' ' (TEXT), to continue an object the caller
+	 * started; other types as one member "value". */
 	BSDK_BTF_MEMBERS   = 1 << 0,
 	/* TEXT and COLUMNS: an unsigned 64-bit member whose name ends in "_ns" as a duration
 	 * ("1.250ms"). JSON keeps the number. */

@@ -30,6 +30,7 @@ struct view {
 	const struct bsdk_map *map;
 	uint32_t key_type, value_type;	/* 0: no BTF, hex */
 	bool percpu, is_array;
+	bool datasec;			/* a global data section's map: one value, its variables */
 	uint32_t key_size, value_size;
 	size_t buf_size;		/* one lookup's value buffer */
 	int ncpus;
@@ -71,6 +72,19 @@ static bool is_result_map(const struct bsdk_map *map)
 
 	return viewable_type(bsdk_map_type(map)) &&
 	       (strcmp(origin, ".maps") == 0 || strcmp(origin, "maps") == 0);
+}
+
+/* The variables the programs write: .bss, .data and .data.NAME, when BTF names them. */
+static bool is_result_data(const struct mapviews *mv, const struct bsdk_map *map)
+{
+	const char *origin = bsdk_map_origin(map);
+	struct bsdk_btf_info info;
+
+	return mv->btf && bsdk_map_btf_value_type(map) &&
+	       !bsdk_btf_info(mv->btf, bsdk_map_btf_value_type(map), NULL, &info) &&
+	       info.kind == BTF_KIND_DATASEC &&
+	       (strcmp(origin, ".bss") == 0 || strcmp(origin, ".data") == 0 ||
+		strncmp(origin, ".data.", 6) == 0);
 }
 
 static bool is_stream(const struct bsdk_map *map)
@@ -152,6 +166,12 @@ static int add_view(struct mapviews *mv, const struct bsdk_map *map)
 		v->key_type = bsdk_map_btf_key_type(map);
 		v->value_type = bsdk_map_btf_value_type(map);
 	}
+	if (v->value_type) {
+		struct bsdk_btf_info info;
+
+		v->datasec = !bsdk_btf_info(mv->btf, v->value_type, NULL, &info) &&
+			     info.kind == BTF_KIND_DATASEC;
+	}
 	describe_value(mv, v);
 	v->unit = mv->cfg->unit;
 	if (!v->unit)
@@ -229,7 +249,7 @@ int mapviews_new(const struct bsdk_obj *obj, const struct mapview_cfg *cfg,
 		/* an object that streams records keeps its working state in its
 		 * hash maps; one that does not keeps its results there */
 		while ((map = bsdk_obj_map_next(obj, map)))
-			if (is_result_map(map) && add_view(mv, map)) {
+			if ((is_result_map(map) || is_result_data(mv, map)) && add_view(mv, map)) {
 				mapviews_free(mv);
 				return EXIT_RUNTIME;
 			}
@@ -334,7 +354,7 @@ static long read_entries(const struct view *v, struct entry **out)
 			cli_error_unless_logged("map '%s': cannot read: %s", name, bsdk_strerror(err));
 			goto fail;
 		}
-		if (v->is_array && all_zero(x.cpus, v->buf_size))
+		if (v->is_array && !v->datasec && all_zero(x.cpus, v->buf_size))
 			continue;
 		x.key = malloc(ks);
 		x.value = malloc(v->value_size);
@@ -395,7 +415,8 @@ static char *format(const struct mapviews *mv, uint32_t type, const void *data, 
 		if (fmt == BSDK_BTF_JSON)
 			fputc('"', f);
 	} else if (fmt == BSDK_BTF_TEXT && !bsdk_btf_info(mv->btf, type, NULL, &info) &&
-		   (info.kind == BTF_KIND_STRUCT || info.kind == BTF_KIND_UNION)) {
+		   (info.kind == BTF_KIND_STRUCT || info.kind == BTF_KIND_UNION ||
+		    info.kind == BTF_KIND_DATASEC)) {
 		bsdk_btf_print(mv->btf, type, data, size, fmt, BSDK_BTF_MEMBERS, f);
 	} else {
 		bsdk_btf_print(mv->btf, type, data, size, fmt, 0, f);
@@ -412,7 +433,9 @@ static void print_json_entry(const struct mapviews *mv, const struct view *v, FI
 			     const struct entry *e, const unsigned char *value, int cpu,
 			     const char *time)
 {
-	char *key = format(mv, v->key_type, e->key, v->key_size, BSDK_BTF_JSON);
+	/* a data section's one key is no more than its index 0 */
+	char *key = v->datasec ? strdup("0") :
+		    format(mv, v->key_type, e->key, v->key_size, BSDK_BTF_JSON);
 	char *val = format(mv, v->value_type, value, v->value_size, BSDK_BTF_JSON);
 
 	fprintf(f, "{\"@map\":%s", v->json_name);
@@ -456,6 +479,14 @@ static void print_table(const struct mapviews *mv, const struct view *v, FILE *f
 	struct table *t = table_new(per_cpu ? headers : headers + 1, per_cpu ? 3 : 2,
 				    per_cpu ? "rll" : "ll");
 
+	if (v->datasec && n == 1) {	/* one value: its variables, no key */
+		char *s = format(mv, v->value_type, e[0].value, v->value_size, BSDK_BTF_TEXT);
+
+		fprintf(f, "%s:\n  %s\n", v->label, s ? s : "?");
+		free(s);
+		table_free(t);
+		return;
+	}
 	if (!t) {
 		cli_error("out of memory");
 		return;

@@ -634,6 +634,8 @@ static int print_top(struct pr *p, uint32_t id)
 	} else if ((p->flags & BSDK_BTF_MEMBERS) && t &&
 		   (btf_kind(t) == BTF_KIND_STRUCT || btf_kind(t) == BTF_KIND_UNION)) {
 		print_members(p, t, 0, 0, &first);
+	} else if ((p->flags & BSDK_BTF_MEMBERS) && t && btf_kind(t) == BTF_KIND_DATASEC) {
+		print_datasec(p, t, 0, 0, &first);
 	} else {
 		if (p->flags & BSDK_BTF_MEMBERS) {
 			pr_outc(p, p->fmt == BSDK_BTF_JSON ? ',' : ' ');

@@ -236,6 +236,10 @@ static int collect_data(struct bsdk_obj *obj, size_t sec, size_t *total)
 	/* The program must not write what user space froze. */
 	if (map->is_rodata)
 		map->map_flags = BPF_F_RDONLY_PROG;
+	/* Its value is the section's DATASEC, as libbpf gives it: bpftool and map views show
+	 * each variable by name (a kernel that refuses the type gets the map without it). */
+	if (obj->btf)
+		map->btf_value_type_id = btf_find(obj->btf, s->name, BTF_KIND_DATASEC);
 	map->init_data = calloc(1, s->size);
 	if (!map->init_data)
 		return fail(ENOMEM);

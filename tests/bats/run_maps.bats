@@ -108,6 +108,23 @@ row() {
 	[[ $stderr != *received* ]] || fail "a received/lost line for an object whose maps stream nothing: $stderr"
 }
 
+@test "global variables: .bss and .data by name at exit, .rodata not, with the counts of the calls made" {
+	OBJ="$OBJS/run_globals.bpf.o"
+	fire_known_calls
+	expect_eq "$(sed -n '/^\.bss:$/{n;p}' "$OUT")" "  calls=14 by_mod=[4, 4, 3, 3]" ".bss"
+	expect_eq "$(sed -n '/^\.data:$/{n;p}' "$OUT")" "  last_arg=3" ".data"
+	refute grep -q rodata "$OUT"
+}
+
+@test "global variables in JSON: one object per section, the variables by name" {
+	OBJ="$OBJS/run_globals.bpf.o"
+	fire_known_calls --format json
+	grep -qx '{"@map":".bss","key":0,"value":{"calls":14,"by_mod":\[4,4,3,3\]}}' "$OUT" ||
+		fail "no .bss line with the counts: $(cat "$OUT")"
+	grep -qx '{"@map":".data","key":0,"value":{"last_arg":3}}' "$OUT" ||
+		fail "no .data line: $(cat "$OUT")"
+}
+
 @test "--unit names the values; --maps refuses what is not a result map" {
 	fire_known_calls --unit msecs --maps latency_us
 	grep -Eq '^ +msecs +: count +distribution$' "$OUT" || fail "--unit msecs not in the header"
