@@ -12,6 +12,7 @@
  * Kernel BTF is read once per process by kbtf.c.
  */
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 #include <linux/btf.h>
 
@@ -82,6 +83,26 @@ int attach_btf_probe_load(struct bsdk_prog *prog, char *why, size_t size)
 	return fd;
 }
 
+/* A kernel built with the BPF LSM runs its programs only when "bpf" is among the LSMs it
+ * booted with (CONFIG_LSM or lsm=): otherwise an lsm program attaches and never runs. Say so
+ * when securityfs tells; when it is not mounted, nothing can be told. */
+static void lsm_check_active(const struct bsdk_prog *prog)
+{
+	char list[512];
+	const char *p;
+	size_t n = strlen("bpf");
+
+	if (read_file("/sys/kernel/security/lsm", list, sizeof(list)) <= 0)
+		return;
+	for (p = list; (p = strstr(p, "bpf")); p += n)
+		if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == '\0' || p[n] == '\n'))
+			return;
+	list[strcspn(list, "\n")] = '\0';
+	log_warn("program '%s': attached to lsm '%s', but this kernel did not boot with the BPF LSM "
+		 "active (its LSMs: %s): the hook will not run; boot with lsm=%s,bpf",
+		 prog->fn.name, prog->target, list, list);
+}
+
 /* tp_btf, fentry, fexit, fmod_ret, lsm: the kernel knows where from the
  * program itself (its attach_btf_id). */
 int attach_btf_tracing(struct bsdk_prog *prog, struct bsdk_link *link)
@@ -96,6 +117,8 @@ int attach_btf_tracing(struct bsdk_prog *prog, struct bsdk_link *link)
 		return log_fail(-fd, "program '%s': cannot attach to %s '%s': %s", prog->fn.name,
 				prog->kind->type_name, prog->target, bsdk_strerror(fd));
 	link->link_fd = fd;
+	if (prog->kind->expected_attach_type == BPF_LSM_MAC)
+		lsm_check_active(prog);
 	return 0;
 }
 
