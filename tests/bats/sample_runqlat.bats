@@ -32,7 +32,11 @@ wait_for() {
 
 # A python3 process that blocks in sigwait() until SIGUSR1 - one wakeup -
 # then sleeps $1 times for $2 seconds - one wakeup each - and exits. Its
-# pid, in WORKER and WPID, is known before it blocks.
+# pid, in WORKER and WPID, is known before it blocks. The sleeps are long
+# enough that each ends after the thread has left its CPU: a timer that
+# fired while the thread was still on its way off (a vCPU stalled that
+# long) would wake it with no switch at all, nothing for runqlat - BCC's
+# or ours - to time.
 start_worker() {
 	python3 -c '
 import signal, sys, time
@@ -84,7 +88,7 @@ PY
 }
 
 @test "runqlat counts every wakeup of a known process, once, in the kernel's histogram" {
-	start_worker 20 0.01
+	start_worker 20 0.05
 	"$BIN" --pid "$WPID" --json >"$OUT" 2>"$ERR" 3>&- &
 	TRACER=$!
 	wait_for '^runqlat: tracing' "$ERR"
@@ -118,7 +122,7 @@ PY
 }
 
 @test "runqlat draws the chart: rows, the total line, -m and -T" {
-	start_worker 10 0.01
+	start_worker 10 0.05
 	"$BIN" -m -T --pid "$WPID" >"$OUT" 2>"$ERR" 3>&- &
 	TRACER=$!
 	wait_for '^runqlat: tracing' "$ERR"
@@ -145,7 +149,7 @@ PY
 	# tests/vm/init sets BPFSDK_VM: the test VM has neither curl nor promtool; metrics.bats
 	# covers the server on the host
 	[ -z "${BPFSDK_VM:-}" ] || skip "the test VM has no curl and no promtool"
-	start_worker 20 0.01
+	start_worker 20 0.05
 	"$BIN" --pid "$WPID" --json --metrics 127.0.0.1:0 >"$OUT" 2>"$ERR" 3>&- &
 	TRACER=$!
 	wait_for '^runqlat: serving metrics on port ' "$ERR"
