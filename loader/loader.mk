@@ -20,7 +20,14 @@
 LIB_VERSION := 0.1.0
 LIB_MAJOR   := $(firstword $(subst ., ,$(LIB_VERSION)))
 
-LOADER_LAYERS := base format co-re object attach channel ext
+# The minimal core: the layers a learner reads first (libbpfsdk-core.a).
+LOADER_CORE_LAYERS := base format object attach channel
+# Every layer, lowest first: the core's, with the CO-RE engine between the
+# file formats and the object model, then what extends the core: options
+# and suggestions for tools (tool/), the other attach points (hooks/), the
+# ring buffer and the perf buffer's wakeup policy and ordered merge
+# (rings/), and the extensions that hook into the object (ext/).
+LOADER_LAYERS := base format co-re object attach channel tool hooks rings ext
 LOADER_SRCS := $(sort $(foreach l,$(LOADER_LAYERS),$(wildcard loader/$(l)/*.c)))
 LOADER_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(LOADER_SRCS))
 LOADER_LIB  := $(BUILD)/lib/libbpfsdk.a
@@ -71,8 +78,9 @@ all: $(LOADER_LIB_INTERNAL) $(LOADER_SO)
 # libelf's and zlib's (tests/bats/core.bats); the 2015 lesson links against
 # it alone (samples/trace_output/sample.mk). The same objects as
 # libbpfsdk-internal.a, internal names global.
-LOADER_CORE_SRCS := $(sort $(foreach l,base format object attach channel,$(wildcard loader/$(l)/*.c)) \
-		      loader/co-re/kbtf.c)
+LOADER_CORE_EXTRA := loader/co-re/kbtf.c
+LOADER_CORE_SRCS := $(sort $(foreach l,$(LOADER_CORE_LAYERS),$(wildcard loader/$(l)/*.c)) \
+		      $(LOADER_CORE_EXTRA))
 LOADER_CORE_LIB  := $(BUILD)/lib/libbpfsdk-core.a
 
 $(LOADER_CORE_LIB): $(patsubst %.c,$(BUILD)/obj/%.o,$(LOADER_CORE_SRCS))
