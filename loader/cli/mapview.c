@@ -74,15 +74,21 @@ static bool is_result_map(const struct bsdk_map *map)
 	       (strcmp(origin, ".maps") == 0 || strcmp(origin, "maps") == 0);
 }
 
+/* A global data section's value: its variables, as BTF lays them out. */
+static bool is_datasec(const struct mapviews *mv, uint32_t type)
+{
+	struct bsdk_btf_info info;
+
+	return mv->btf && type && !bsdk_btf_info(mv->btf, type, NULL, &info) &&
+	       info.kind == BTF_KIND_DATASEC;
+}
+
 /* The variables the programs write: .bss, .data and .data.NAME, when BTF names them. */
 static bool is_result_data(const struct mapviews *mv, const struct bsdk_map *map)
 {
 	const char *origin = bsdk_map_origin(map);
-	struct bsdk_btf_info info;
 
-	return mv->btf && bsdk_map_btf_value_type(map) &&
-	       !bsdk_btf_info(mv->btf, bsdk_map_btf_value_type(map), NULL, &info) &&
-	       info.kind == BTF_KIND_DATASEC &&
+	return is_datasec(mv, bsdk_map_btf_value_type(map)) &&
 	       (strcmp(origin, ".bss") == 0 || strcmp(origin, ".data") == 0 ||
 		strncmp(origin, ".data.", 6) == 0);
 }
@@ -166,12 +172,7 @@ static int add_view(struct mapviews *mv, const struct bsdk_map *map)
 		v->key_type = bsdk_map_btf_key_type(map);
 		v->value_type = bsdk_map_btf_value_type(map);
 	}
-	if (v->value_type) {
-		struct bsdk_btf_info info;
-
-		v->datasec = !bsdk_btf_info(mv->btf, v->value_type, NULL, &info) &&
-			     info.kind == BTF_KIND_DATASEC;
-	}
+	v->datasec = is_datasec(mv, v->value_type);
 	describe_value(mv, v);
 	v->unit = mv->cfg->unit;
 	if (!v->unit)
@@ -476,17 +477,16 @@ static void print_table(const struct mapviews *mv, const struct view *v, FILE *f
 {
 	static const char *const headers[] = { "CPU", "KEY", "VALUE" };
 	bool per_cpu = v->percpu && mv->cfg->per_cpu;
-	struct table *t = table_new(per_cpu ? headers : headers + 1, per_cpu ? 3 : 2,
-				    per_cpu ? "rll" : "ll");
+	struct table *t;
 
 	if (v->datasec && n == 1) {	/* one value: its variables, no key */
 		char *s = format(mv, v->value_type, e[0].value, v->value_size, BSDK_BTF_TEXT);
 
 		fprintf(f, "%s:\n  %s\n", v->label, s ? s : "?");
 		free(s);
-		table_free(t);
 		return;
 	}
+	t = table_new(per_cpu ? headers : headers + 1, per_cpu ? 3 : 2, per_cpu ? "rll" : "ll");
 	if (!t) {
 		cli_error("out of memory");
 		return;
