@@ -138,21 +138,6 @@ static void warnings_free(struct warnings *w)
 	free(w->msgs);
 }
 
-/* "bpf_perf_event_output" or, for a helper newer than our UAPI header,
- * "helper 212". */
-const char *helper_label(int id, char *buf, size_t size)
-{
-	const char *name = bpf_helper_str(id);
-
-	if (name)
-		return name;
-	name = bsdk_helper_gpl_only(id);
-	if (name)
-		return name;
-	snprintf(buf, size, "helper %d", id);
-	return buf;
-}
-
 /* CO-RE relocations that make load fail whatever the program does: unresolved (no kernel BTF)
  * and in error. Poisoned ones are left to the verifier: behind bpf_core_field_exists() they are
  * what the program expects. */
@@ -257,9 +242,6 @@ static int collect_warnings(const struct bsdk_obj *obj, struct warnings *w)
 		return -1;
 	return 0;
 }
-
-/* Indexed by enum bsdk_core_state, for the text and the JSON output. */
-const char *const core_states[4] = { "unresolved", "resolved", "poisoned", "error" };
 
 enum { OPT_JSON = 1, OPT_VERBOSE, OPT_HELP, OPT_BTF };
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
  * inspect.h - what the files of `bpfsdk inspect` share: the warnings
- * (inspect.c), the text output (inspect_text.c) and the JSON output
- * (inspect_json.c).
+ * (inspect.c), the words for helpers and CO-RE states (inspect_names.c),
+ * the text output (inspect_text.c) and the JSON output (inspect_json.c).
  */
 #ifndef BPFSDK_CLI_INSPECT_H
 #define BPFSDK_CLI_INSPECT_H
@@ -18,6 +18,8 @@ struct warnings {
 	char **msgs;
 	size_t count;
 };
+
+/* ---- inspect_names.c */
 
 /* "bpf_perf_event_output" or, for a helper newer than our UAPI header,
  * "helper 212": buf when it holds the label. */

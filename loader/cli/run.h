@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "bpfsdk.h"
 #include "cli.h"
@@ -105,7 +106,15 @@ int run_apply_set(struct bsdk_obj *obj, const char *arg);
 extern volatile sig_atomic_t run_stop_signal;
 /* Ctrl-C and SIGTERM only set run_stop_signal; SIGPIPE is ignored. */
 void run_signals_catch(void);
-int64_t run_now_ms(void);
+
+/* The clock of intervals and deadlines, in milliseconds (CLOCK_MONOTONIC). */
+static inline int64_t run_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 /* A reader on every perf_event_array and ringbuf map of r->obj, in r->st.streams, each with
  * its r->ctxs entry and decoder. 0, or EXIT_USAGE / EXIT_RUNTIME after one error line. */
 int run_streams_new(struct run *r);

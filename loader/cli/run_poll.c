@@ -174,14 +174,6 @@ void run_signals_catch(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-int64_t run_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* One epoll set that holds every reader's own: the fd, or -1 after an error line. */
 static int epoll_set_new(const struct run_state *st)
 {
