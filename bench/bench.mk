@@ -35,15 +35,17 @@ $(BUILD)/bin/metrics_bench: $(LOADER_HTTP_LIB)
 $(BUILD)/obj/bench/metrics_bench.o: CPPFLAGS += -Iloader/http
 
 # rings_bench: the perf buffer and ring buffer consumers over rings in memory, built with
-# the constructors the channel layer keeps for that (loader/channel/channel.h): linked with
-# the library's internal archive, as the unit tests are.
+# the constructors the rings layer keeps for that (loader/rings/rings.h): linked with the
+# library's internal archive, every object of it (the rings layer's registration in
+# ext/passes.c with them), as the unit tests are.
 RINGS_BENCH_ARGS ?=
 
 $(eval $(call user_object,bench/rings_bench.c))
 $(BUILD)/bin/rings_bench: $(BUILD)/obj/bench/rings_bench.o $(LOADER_LIB_INTERNAL)
 	$(msg) LINK $@
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LOADER_LIB_INTERNAL) $(LDLIBS_ELF) -lm
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< \
+		-Wl,--whole-archive $(LOADER_LIB_INTERNAL) -Wl,--no-whole-archive $(LDLIBS_ELF) -lm
 USER_BINS += $(BUILD)/bin/rings_bench
 
 bench: all

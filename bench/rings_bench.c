@@ -5,7 +5,7 @@
  * then the data pages), and the ring buffer consumer over one BPF ring buffer in memory (its
  * data area mapped twice, as the kernel does). This program plays the kernel: it writes the
  * records and the producer's position; the library reads them with the code that reads the
- * kernel's rings (perfbuf_new_mem() and ringbuf_new_mem() of loader/channel/channel.h, then
+ * kernel's rings (perfbuf_new_mem() and ringbuf_new_mem() of loader/rings/rings.h, then
  * bsdk_perfbuf_consume() and bsdk_ringbuf_consume()).
  *
  * For each ring count, in each round (the ring counts alternate within a round, so that drifts
@@ -24,7 +24,7 @@
 #include <linux/perf_event.h>
 
 #include "bpfsdk.h"
-#include "channel/channel.h"
+#include "rings/rings.h"
 
 static const char usage[] =
 "usage: rings_bench [options]\n"

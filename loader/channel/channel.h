@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
- * channel.h - what the readers of BPF output share: the perf buffer
- * (perfbuf.c), the ring buffer (ringbuf.c), the wait-and-drain loop
- * (drain.c), the wakeup policy (wakeup.c) and the tool's poll loop
- * (run.c). A channel knows a map only by its fd. Not installed.
+ * channel.h - what the readers of BPF output share: the wait-and-drain
+ * loop (drain.c) and the tool's poll loop (run.c); and the perf buffer
+ * (perfbuf.c), which the rings layer extends (rings/rings.h: the ring
+ * buffer, the wakeup policy, the merge by timestamp). A channel knows a
+ * map only by its fd. Not installed.
  */
 #ifndef BPFSDK_CHANNEL_H
 #define BPFSDK_CHANNEL_H
@@ -11,6 +12,7 @@
 #include <stdio.h>
 
 #include "base/base.h"
+#include "channel/perf_ring.h"
 
 /* ---- run.c: the poll loop behind bsdk_perfbuf_run() and bsdk_ringbuf_run(), over any poll
  * function (the unit tests give it a fake one); what names the buffer in messages. */
@@ -24,7 +26,7 @@ int run_flush(FILE *out);
 int map_check(int map_fd, uint32_t type, const char *type_name,
 	      const char *who, struct bpf_map_info *info);
 
-/* The wait-and-drain loop: an epoll set, and while some ring is streaming (see wakeup.c) a drain
+/* The wait-and-drain loop: an epoll set, and while some ring is streaming (rings/wakeup.c) a drain
  * every period_ns; with none streaming it sleeps until the kernel wakes it (or idle_ns). */
 struct epoll_event;
 struct drain {
@@ -46,88 +48,70 @@ int drain_timeout_ms(const struct drain *d);
 int drain_poll(struct drain *d, struct epoll_event *events, int nevents,
 	       int timeout_ms, int (*consume)(void *owner), void *owner);
 
-/* ---- wakeup.c: per ring, be woken by the kernel for each record (EAGER) or drain on the
- * timer (STREAM), by the rate seen over windows: one drain period in STREAM, several in EAGER,
- * each judged when it ends by its records over its whole length (a late drain's backlog is not a
- * fast rate). */
-enum wake_mode { WAKE_EAGER, WAKE_STREAM };
-
-struct wake_cfg {
-	uint64_t period_ns;	/* the streaming drain period, and STREAM's window */
-	uint64_t stream_window_ns; /* EAGER's window: several periods */
-	uint64_t n_stream;	/* records per period, over EAGER's window, that switch to STREAM */
-	uint64_t n_eager;	/* fewer per period, over a window, switch STREAM back to EAGER */
+/* ---- perfbuf.c: the plain reader of a perf buffer, and what the rings layer needs of it to
+ * extend it (rings/perf_wake.c, perf_merge.c, perf_size.c) */
+struct cpu_ring {	/* what a drain reads of every ring, idle or not, first */
+	struct perf_event_mmap_page *meta;   /* the first mmapped page */
+	uint64_t nrec;                       /* samples this drain */
+	uint8_t *data;                       /* the 2^n data pages after it */
+	int cpu;
+	int fd;                              /* owns the ring; -1: a ring in memory */
+	struct perf_scratch scratch;         /* for records that wrap */
 };
 
-struct wake_policy {	/* what wake_update() reads of an idle ring first */
-	enum wake_mode mode;
-	uint64_t window_start;	/* ns */
-	uint64_t window_n;	/* records in the current window */
-	uint64_t hold_until;	/* ns: stay EAGER until then (wake_hold_eager) */
-	uint64_t switches;	/* mode changes so far */
-	uint64_t left_stream;	/* ns: when the rate last sent it from STREAM to EAGER; 0: never */
+struct perfbuf_rings;	/* the rings layer's state of one perf buffer */
+
+struct bsdk_perfbuf {
+	int map_fd;                          /* -1: rings in memory (perfbuf_new_mem()) */
+	struct drain drain;
+	struct bsdk_perfbuf_opts opts;       /* normalised copy */
+	size_t page_size;
+	size_t data_size;                    /* pages * page_size */
+	bool auto_pages;                     /* pages chosen by us */
+	bool mlock_refused;                  /* a ring's mmap met the locked-memory limit */
+	bool retry_smaller;                  /* ...and the rings layer will try smaller rings */
+	bool auto_wakeup;                    /* wakeup_bytes chosen by us */
+	bool adaptive;                       /* the rings layer switches each slot by the rate */
+	uint32_t map_slots;                  /* the map's max_entries */
+	struct cpu_ring *rings;
+	size_t nrings;
+	struct epoll_event *events;          /* for epoll_wait: one per CPU */
+	struct perfbuf_rings *ext;           /* NULL without the rings layer */
+	struct perf_ring_counts counts;
 };
 
-void wake_cfg_init(struct wake_cfg *c, uint64_t period_ns);
-/* Start EAGER, with a window beginning at now. */
-void wake_init(struct wake_policy *p, uint64_t now);
-/* Go EAGER now and stay so for hold_ns, whatever the rate: a ring that filled past a quarter
- * within one period is too small to be drained on the timer at that rate. */
-void wake_hold_eager(struct wake_policy *p, uint64_t now, uint64_t hold_ns);
-/* The drain period for a ring of size bytes that took bytes in elapsed ns while streaming: the
- * time a quarter of it takes to fill at that rate, at most base. 0 when that is under
- * WAKE_MIN_PERIOD_NS (epoll_wait() counts in ms): the ring is too small for any timer. */
-#define WAKE_MIN_PERIOD_NS 1000000ull
-uint64_t wake_stream_period(uint64_t base, uint64_t bytes, uint64_t elapsed, uint64_t size);
-/* Account the n records a drain at time now found; true when p->mode changed. */
-bool wake_update(struct wake_policy *p, const struct wake_cfg *c, uint64_t now, uint64_t n);
-
-/* ---- merge.c: the tournament behind merge_by_ts: k streams, each in its own order, merged by
- * (ts, ring); log2(k) comparisons a record, none of them a branch. */
-struct merge_key {
-	uint64_t ts;		/* the stream's next record's */
-	size_t ring;		/* among equal timestamps the lower first; SIZE_MAX: ended */
+/* What the rings layer adds to every perf buffer, set when the library loads (ext/passes.c):
+ * the default sizing, the wakeup policy, the merge by timestamp. Without it (libbpfsdk-core.a)
+ * the reader is the plain one: the options' pages (or PERFBUF_PLAIN_PAGES), a wakeup per
+ * wakeup_events or at the watermark, a drain every max_latency_ms, the CPUs in order. */
+struct perfbuf_ext {
+	unsigned int (*pages)(size_t page_size, int ncpu);	/* opts.pages 0 */
+	/* After the options and the drain loop are set up, before the rings open: room for
+	 * ncpu rings; negative errno. */
+	int (*setup)(struct bsdk_perfbuf *pb, int ncpu);
+	int (*open)(struct bsdk_perfbuf *pb);	/* perfbuf_open_cpus(), and retries */
+	/* Ring r, number i, is mapped: the fd its map slot gets; and its end. */
+	int (*ring_open)(struct bsdk_perfbuf *pb, size_t i, struct cpu_ring *r);
+	void (*ring_close)(struct bsdk_perfbuf *pb, size_t i);
+	int (*consume)(struct bsdk_perfbuf *pb);	/* a drain of every ring */
+	void (*stats)(const struct bsdk_perfbuf *pb, struct bsdk_perfbuf_stats *stats);
+	void (*free)(struct bsdk_perfbuf *pb);
 };
-#define MERGE_DONE ((struct merge_key){ UINT64_MAX, SIZE_MAX })
+void perfbuf_ext_set(const struct perfbuf_ext *ext);
+#define PERFBUF_PLAIN_PAGES 64
 
-struct merge_tree {
-	struct merge_key *key;	/* per stream: its next record's key, the caller's to set */
-	size_t *loser;		/* per inner node (1 .. k - 1): the stream that lost there */
-	size_t k;
-	size_t winner;		/* the stream whose key goes first */
-};
-/* Play every match of the k keys (k room in key and loser). */
-void merge_build(struct merge_tree *t, size_t k);
-/* The winner's key changed (its next record, or MERGE_DONE): play its matches again; the new
- * winner, also in t->winner. */
-size_t merge_replay(struct merge_tree *t);
-
-/* ---- perfbuf.c and ringbuf.c over rings in memory, for the unit tests and bench/rings_bench.c:
- * no event, map, mapping or system call of their own; the caller writes the records and the
- * producer's position as the kernel does, and bsdk_perfbuf_consume() / bsdk_ringbuf_consume()
- * read them with the code that reads the kernel's rings. _free() leaves the memory alone. */
-
-/* nrings perf rings laid out as the kernel maps one: a metadata page (struct
- * perf_event_mmap_page: data_head, data_tail), then opts->pages data pages (0: the default for
- * nrings CPUs), at rings[i]; ring i reads as CPU i. No per-record event to switch to, so each
- * ring is drained as one whose kernel refused it: on the timer while the policy is on. */
-struct bsdk_perfbuf *perfbuf_new_mem(const struct bsdk_perfbuf_opts *opts, void *const *rings,
-				     size_t nrings);
-
-/* What the default sizing takes for ncpu CPUs: pages per ring, the bytes the rings map (the
- * metadata page and the data pages, pinned by the kernel) and the consumer's own allocations
- * (the scratch copy of records that wrap, grown on the first one, not included). */
-struct perfbuf_footprint {
-	unsigned int pages;
-	size_t mapped;
-	size_t heap;
-};
-void perfbuf_default_footprint(int ncpu, size_t page_size, struct perfbuf_footprint *f);
-
-/* One BPF ring buffer: consumer_pos and producer_pos (the first u64 of the map's consumer and
- * producer pages) and the data area of size bytes, a power of two, readable twice in a row at
- * data as the kernel maps it. */
-struct bsdk_ringbuf *ringbuf_new_mem(const struct bsdk_ringbuf_opts *opts, uint64_t *consumer_pos,
-				     const uint64_t *producer_pos, const void *data, size_t size);
+/* The steps of bsdk_perfbuf_new(), for perfbuf_new_mem(): read the options for ncpu rings,
+ * then set up the drain loop (and the rings layer). Negative errno, logged. */
+int perfbuf_opts_setup(struct bsdk_perfbuf *pb, const struct bsdk_perfbuf_opts *opts, int ncpu);
+int perfbuf_drain_setup(struct bsdk_perfbuf *pb, int ncpu);
+/* Open a ring for every online CPU that has none yet: how many were added, or negative errno.
+ * And close them all. */
+int perfbuf_open_cpus(struct bsdk_perfbuf *pb);
+void perfbuf_close_rings(struct bsdk_perfbuf *pb);
+/* Walk ring r from data_tail to the data_head loaded now; give the bytes walked back. */
+void perfbuf_walk_begin(struct bsdk_perfbuf *pb, struct cpu_ring *r, struct perf_ring *w);
+void perfbuf_walk_end(struct cpu_ring *r, const struct perf_ring *w);
+/* One drain of every ring in CPU order: the samples handed out. */
+int perfbuf_consume_cpus(struct bsdk_perfbuf *pb);
 
 #endif /* BPFSDK_CHANNEL_H */

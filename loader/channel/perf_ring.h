@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
- * perf_ring.h - the record walkers of a perf ring and of a BPF ring buffer,
- * with no system calls, so that they can be tested on synthetic rings.
+ * perf_ring.h - the record walker of a perf ring, with no system calls, so
+ * that it can be tested on synthetic rings (the BPF ring buffer's is in
+ * rings/rings.h).
  *
  * A perf ring (the data pages of an mmapped perf event) is a byte ring of
  * size 2^n. The kernel writes records at data_head and user space consumes
@@ -93,44 +94,5 @@ typedef void (*perf_ring_lost_fn)(void *ctx, int cpu, uint64_t count);
  * samples handed out. r->tail is left at the first byte not consumed. */
 uint64_t perf_ring_walk(struct perf_ring *r, perf_ring_sample_fn on_sample,
 			perf_ring_lost_fn on_lost, void *ctx);
-
-/* ---- the BPF ring buffer (BPF_MAP_TYPE_RINGBUF): one ring for all CPUs.
- * A record starts with an 8-byte header: a u32 length whose top bits say
- * it is still being written (BUSY) or was thrown away (DISCARD), and a u32
- * the kernel uses to find its page; it takes round_up(8 + length, 8) bytes.
- * The data area is mapped twice in a row, so a record that wraps is still
- * contiguous: no copy is ever needed. */
-typedef int (*bpf_ring_record_fn)(void *ctx, const void *data, uint32_t size);
-
-/* Mid-walk, consumer_pos is published every this many records, so that a slow callback does
- * not hold the whole drain's space away from the producers. */
-#define BPF_RING_PUBLISH_EVERY 32
-
-struct bpf_ring {
-	const uint8_t *data;     /* the data area (mapped twice: 2 * size) */
-	uint64_t size;           /* bytes, a power of two */
-	uint64_t prod;           /* producer_pos as loaded by the caller */
-	uint64_t cons;           /* consumer_pos: the next record */
-	uint64_t received;       /* counters, added to */
-	uint64_t discarded;
-	uint64_t corrupt;
-	/* Optional: called instead of on_sample; a non-zero return stops the walk after that
-	 * record and is left in stop. */
-	bpf_ring_record_fn on_record;
-	int stop;                /* 0, or what on_record returned to stop the last walk */
-	uint64_t last;           /* where the last record consumed starts */
-	/* Optional: where the walk publishes its progress every BPF_RING_PUBLISH_EVERY records:
-	 * the start of the last record consumed (a position no record still to come can start
-	 * at, so it never asks the kernel for a wakeup; see ringbuf.c). published is the value
-	 * last stored there. */
-	uint64_t *consumer_pos;
-	uint64_t published;
-};
-
-/* Hand every committed record between cons and prod to on_record, or else on_sample (cpu -1),
- * stopping at the first still BUSY (read with acquire order) or when on_record returns
- * non-zero (r->stop). A length running past prod or larger than the ring is counted as corrupt
- * and skips to prod. Returns the number handed out. */
-uint64_t bpf_ring_walk(struct bpf_ring *r, perf_ring_sample_fn on_sample, void *ctx);
 
 #endif /* BPFSDK_PERF_RING_H */

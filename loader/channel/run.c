@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * run.c - the poll loop every tracing tool writes: poll a perf buffer or a
- * ring buffer until Ctrl-C (or SIGTERM), a duration, or a reader of the
- * output that went away (| head), flushing the output after each poll; and
- * the one flag the signals set.
+ * run.c - the poll loop every tracing tool writes: poll a perf buffer (or,
+ * from the rings layer, a ring buffer) until Ctrl-C (or SIGTERM), a
+ * duration, or a reader of the output that went away (| head), flushing the
+ * output after each poll; and the one flag the signals set.
  */
 #include <errno.h>
 #include <signal.h>
@@ -72,19 +72,9 @@ static int perfbuf_poll_fn(void *buf, int timeout_ms)
 	return bsdk_perfbuf_poll(buf, timeout_ms);
 }
 
-static int ringbuf_poll_fn(void *buf, int timeout_ms)
-{
-	return bsdk_ringbuf_poll(buf, timeout_ms);
-}
-
 int bsdk_perfbuf_run(struct bsdk_perfbuf *pb, const struct bsdk_run_opts *opts)
 {
 	return run_loop(perfbuf_poll_fn, pb, "perf buffer", opts);
-}
-
-int bsdk_ringbuf_run(struct bsdk_ringbuf *rb, const struct bsdk_run_opts *opts)
-{
-	return run_loop(ringbuf_poll_fn, rb, "ring buffer", opts);
 }
 
 int bsdk_perfbuf_drain(struct bsdk_perfbuf *pb, FILE *out)
@@ -92,13 +82,5 @@ int bsdk_perfbuf_drain(struct bsdk_perfbuf *pb, FILE *out)
 	if (!pb)
 		return log_fail(EINVAL, "perf buffer: nothing to drain");
 	bsdk_perfbuf_consume(pb);
-	return run_flush(out);
-}
-
-int bsdk_ringbuf_drain(struct bsdk_ringbuf *rb, FILE *out)
-{
-	if (!rb)
-		return log_fail(EINVAL, "ring buffer: nothing to drain");
-	bsdk_ringbuf_consume(rb);
 	return run_flush(out);
 }

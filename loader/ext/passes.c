@@ -2,8 +2,9 @@
 /*
  * passes.c - the top of the library fills the tables the layers below it
  * leave open: the passes the object's open and load pipeline runs
- * (object/pass.c), in this order, and the attach method the attach layer
- * does not carry out itself (USDT). The core (libbpfsdk-core.a) is built
+ * (object/pass.c), in this order, the attach method the attach layer
+ * does not carry out itself (USDT), and what the rings layer adds to the
+ * perf buffer (channel/perfbuf.c). The core (libbpfsdk-core.a) is built
  * without this file, and so without any extension.
  *
  * It runs when the library is loaded: a constructor, so that no caller
@@ -11,6 +12,7 @@
  * any of its calls brings it in.
  */
 #include "ext/ext.h"
+#include "rings/rings.h"
 
 __attribute__((constructor)) static void ext_install(void)
 {
@@ -20,4 +22,5 @@ __attribute__((constructor)) static void ext_install(void)
 	obj_pass_add(&attach_btf_pass);
 	obj_pass_add(&twins_pass);	/* groups the programs that are twins */
 	attach_method_set(ATTACH_USDT, attach_usdt);
+	perfbuf_ext_set(&rings_perfbuf_ext);	/* sizing, wakeups, merge: rings/ */
 }

@@ -5,9 +5,12 @@ $(eval $(call skeleton,trace_output))
 $(BUILD)/obj/samples/trace_output/trace_output.o: $(BUILD)/skel/trace_output.skel.h
 
 # The same program linked against the minimal core alone (libbpfsdk-core.a,
-# no extension): tests/bats/core.bats streams records with it.
-$(BUILD)/bin/trace_output-core: $(BUILD)/obj/samples/trace_output/trace_output.o $(LOADER_CORE_LIB)
+# no extension): tests/bats/core.bats streams records with it. The core has
+# no ring buffer (loader/rings/): no_ringbuf.c stands in for it.
+$(eval $(call user_object,samples/trace_output/no_ringbuf.c))
+$(BUILD)/bin/trace_output-core: $(BUILD)/obj/samples/trace_output/trace_output.o \
+		$(BUILD)/obj/samples/trace_output/no_ringbuf.o $(LOADER_CORE_LIB)
 	$(msg) LINK $@
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LOADER_CORE_LIB) $(LDLIBS_ELF)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LOADER_CORE_LIB) $(LDLIBS_ELF)
 USER_BINS += $(BUILD)/bin/trace_output-core

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "ext/ext.h"
-#include "channel/channel.h"
+#include "rings/rings.h"
 #include "channel/perf_ring.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -11,7 +11,7 @@
 
 #include "bpfsdk.h"
 #include "ext/ext.h"
-#include "channel/channel.h"
+#include "rings/rings.h"
 #include "channel/perf_ring.h"
 #include "check.h"
 

@@ -14,7 +14,7 @@
 
 #include "bpfsdk.h"
 #include "ext/ext.h"
-#include "channel/channel.h"
+#include "rings/rings.h"
 #include "channel/perf_ring.h"
 #include "check.h"
 

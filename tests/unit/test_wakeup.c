@@ -4,7 +4,7 @@
  * timer (STREAM), driven with synthetic clocks and counts: no kernel, no sleeping.
  */
 #include "ext/ext.h"
-#include "channel/channel.h"
+#include "rings/rings.h"
 #include "check.h"
 
 #define MS 1000000ull

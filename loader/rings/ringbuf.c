@@ -32,8 +32,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "channel/channel.h"
-#include "channel/perf_ring.h"
+#include "rings/rings.h"
 
 struct rb_ring {
 	int map_fd;                     /* -1: a ring in memory (ringbuf_new_mem()) */
@@ -486,4 +485,22 @@ void bsdk_ringbuf_stats(const struct bsdk_ringbuf *rb, struct bsdk_ringbuf_stats
 	stats->rings = (unsigned int)rb->nrings;
 	stats->wakeups = rb->drain.wakeups;
 	stats->drains = rb->drain.drains;
+}
+
+static int ringbuf_poll_fn(void *buf, int timeout_ms)
+{
+	return bsdk_ringbuf_poll(buf, timeout_ms);
+}
+
+int bsdk_ringbuf_run(struct bsdk_ringbuf *rb, const struct bsdk_run_opts *opts)
+{
+	return run_loop(ringbuf_poll_fn, rb, "ring buffer", opts);
+}
+
+int bsdk_ringbuf_drain(struct bsdk_ringbuf *rb, FILE *out)
+{
+	if (!rb)
+		return log_fail(EINVAL, "ring buffer: nothing to drain");
+	bsdk_ringbuf_consume(rb);
+	return run_flush(out);
 }

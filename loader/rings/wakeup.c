@@ -2,7 +2,7 @@
 /*
  * wakeup.c - when a consumer should be woken by the kernel for each record, and when it should
  * let records collect and drain them on a timer. Pure arithmetic on timestamps and counts, so
- * that it is unit-tested without a kernel (tests/unit/test_wakeup.c); perfbuf.c and ringbuf.c
+ * that it is unit-tested without a kernel (tests/unit/test_wakeup.c); perf_wake.c and ringbuf.c
  * turn its answer into what the kernel sees (a map slot, a published consumer_pos).
  *
  * A wakeup per record costs the producing CPU an interrupt and the consumer a context switch:
@@ -14,7 +14,7 @@
  * low rate no record waits for the timer. The two thresholds are apart, so a
  * rate between them keeps whichever mode it has: no flapping at a steady rate.
  */
-#include "channel/channel.h"
+#include "rings/rings.h"
 
 /* Records per second above which a wakeup per record costs more than the timer (switch to
  * STREAM), and below which the timer's latency is not worth its saving (back to EAGER). At 8,000

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * merge.c - the tournament behind the perf buffer's merge_by_ts (perfbuf.c): k streams, each
+ * merge.c - the tournament behind the perf buffer's merge_by_ts (perf_merge.c): k streams, each
  * already in its own order, merged by (timestamp, ring index).
  *
  * A tree of losers over the k streams: leaf i (node k + i) is stream i, every inner node
@@ -12,7 +12,7 @@
  * comparisons a level, and stops at a level the data decide: with the CPUs' records
  * interleaved at random, branches the processor mispredicts about once a record.
  */
-#include "channel/channel.h"
+#include "rings/rings.h"
 
 /* (ts, ring) order; a stream that has ended (ring SIZE_MAX) goes after every other. Bitwise,
  * not short-circuit: no branch. */
