@@ -197,7 +197,7 @@ int perfbuf_opts_setup(struct bsdk_perfbuf *pb, const struct bsdk_perfbuf_opts *
 		return log_fail(EINVAL, "perf buffer: wakeup_bytes %u is larger than the ring (%zu bytes)",
 				pb->opts.wakeup_bytes, pb->data_size);
 	if (pb->opts.merge_by_ts && !ext)
-		return log_fail(ENOTSUP, "perf buffer: merge_by_ts: this build has no merge by timestamp (the rings layer; link libbpfsdk, not libbpfsdk-core)");
+		return log_fail(ENOTSUP, "perf buffer: merge_by_ts needs the rings layer, which this build lacks (libbpfsdk-core.a: link libbpfsdk instead)");
 	if (pb->opts.merge_by_ts && pb->opts.ts_offset > UINT32_MAX - 8)
 		return log_fail(EINVAL, "perf buffer: ts_offset %u is out of range", pb->opts.ts_offset);
 	return 0;

@@ -15,11 +15,11 @@ setup() {
 	[ -f "$CORE" ] || fail "$CORE is not built (run make)"
 }
 
-@test "core: no extension and no CO-RE engine in the archive" {
+@test "core: no extension, no rings layer and no CO-RE engine in the archive" {
 	local members ext
 	members=$(ar t "$CORE" | sort)
 	echo "$members"
-	for f in loader/ext/*.c loader/co-re/core.c; do
+	for f in loader/ext/*.c loader/rings/*.c loader/co-re/core.c; do
 		ext=$(basename "${f%.c}.o")
 		! grep -qx "$ext" <<<"$members" || fail "$ext ($f) is in the core"
 	done
@@ -52,4 +52,30 @@ setup() {
 	[ -n "$pid" ] || fail "no 'writer: dd, pid N' line"
 	assert_line --regexp "^record: cpu 0 pid $pid cookie 0x12345678 size 20$"
 	assert_line --regexp '^received [1-9][0-9]*, lost [0-9]+, bad 0$'
+}
+
+@test "core: a perf buffer asked for merge_by_ts is refused with one error line naming the rings layer" {
+	local t=$BATS_TEST_TMPDIR
+	cat >"$t/merge.c" <<'C'
+#include <stdio.h>
+#include "bpfsdk.h"
+static void on_sample(void *ctx, int cpu, const void *data, uint32_t size) {}
+int main(void)
+{
+	struct bsdk_perfbuf_opts o = { .sz = sizeof(o), .on_sample = on_sample, .merge_by_ts = 1 };
+	return bsdk_perfbuf_new(-1, &o) ? 0 : 1;
+}
+C
+	run cc -Iloader -o "$t/merge" "$t/merge.c" "$CORE" -lelf -lz
+	assert_success
+	run "$t/merge"
+	assert_failure 1
+	assert_output "error: perf buffer: merge_by_ts needs the rings layer, which this build lacks (libbpfsdk-core.a: link libbpfsdk instead)"
+}
+
+@test "core: the lesson linked against the core says in one line that it has no ring buffer" {
+	run "$BUILD/bin/trace_output-core" --channel ringbuf --duration 1
+	assert_failure 1
+	assert_line "error: ring buffer: not in the minimal core (libbpfsdk-core.a): link libbpfsdk for --channel ringbuf"
+	[ "$(grep -c '^error:' <<<"$output")" -eq 1 ] || fail "not one error line"
 }
