@@ -8,7 +8,7 @@
 #define BPFSDK_CORE_IMPL_H
 
 #include "base/base.h"
-#include "format/btf.h"
+#include "co-re/btf_index.h"
 #include "co-re/core.h"
 
 static inline bool kind_is_field(enum bsdk_core_kind k) { return k <= BSDK_CORE_FIELD_RSHIFT_U64; }

@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "base/base.h"
-#include "format/btf.h"
+#include "co-re/btf_index.h"
 #include "co-re/kbtf.h"
 
 #define VMLINUX_PATH "/sys/kernel/btf/vmlinux"

@@ -9,6 +9,7 @@
 
 #include "object/object.h"
 #include "attach/attach.h"
+#include "co-re/btf_index.h"
 
 /* json.c: the length of the valid UTF-8 sequence of 2 to 4 bytes at p (end
  * excluded), 0 if there is none (RFC 3629); ASCII is the caller's. */
@@ -19,9 +20,36 @@ extern const struct obj_pass core_pass;		/* core_obj.c */
 extern const struct obj_pass extern_pass;	/* extern.c */
 extern const struct obj_pass globals_pass;	/* globals.c */
 extern const struct obj_pass twins_pass;	/* twins.c */
+extern const struct obj_pass btf_pass;		/* btf_load.c */
+
+/* ---- btf_load.c: the object's BTF into the kernel */
+struct btf;
+/* A type record's info word. */
+#define BTF_INFO_ENC(kind, vlen, flag) (((uint32_t)(flag) << 31) | ((kind) << 24) | (vlen))
+/* BTF kinds younger than BTF itself; bit f of a "missing" mask. */
+enum btf_feature {
+	FEAT_GLOBAL_FUNC,	/* FUNC linkage in vlen, 5.6 */
+	FEAT_DATASEC,		/* VAR and DATASEC, 5.2 */
+	FEAT_FLOAT,		/* 5.13 */
+	FEAT_DECL_TAG,		/* 5.16 */
+	FEAT_TYPE_TAG,		/* 5.17 */
+	FEAT_ENUM64,		/* 6.0 */
+	FEAT_COUNT
+};
+/* A malloc'ed copy of the BTF with the kinds in missing rewritten into
+ * older ones, keeping every type ID; its size goes to *size. */
+void *btf_sanitize(const struct btf *btf, unsigned int missing, size_t *size);
+/* The BTF, sanitised for the running kernel, loaded into it: its fd, or
+ * -1 after a warning naming obj (a program loads without BTF). */
+int btf_load_kernel(const struct btf *btf, const char *obj);
+/* btf_fixup.c: fill in each DATASEC's size and its variables' offsets from the ELF file
+ * (clang leaves them 0). 0 or -ENOMEM. */
+int btf_fixup_datasecs(struct btf *btf, const struct elf_file *ef);
+/* Give global functions of hidden visibility (__hidden) static linkage in
+ * BTF, so the verifier checks them with their caller's context. */
+void btf_mark_hidden_static(struct btf *btf, const struct elf_file *ef);
 
 /* ---- core_obj.c: the object's CO-RE relocations */
-struct btf;
 struct core_relo;
 /* Resolve one relocation against the kernel BTF at kbtf_path (NULL: the running kernel's):
  * r->state and value set. 0, or -errno when the kernel BTF cannot be read at all. */

@@ -21,6 +21,7 @@ __attribute__((constructor)) static void ext_install(void)
 	obj_pass_add(&globals_pass);
 	obj_pass_add(&attach_btf_pass);
 	obj_pass_add(&twins_pass);	/* groups the programs that are twins */
+	obj_pass_add(&btf_pass);	/* last at load: the BTF as the others left it */
 	attach_method_set(ATTACH_USDT, attach_usdt);
 	perfbuf_ext_set(&rings_perfbuf_ext);	/* sizing, wakeups, merge: rings/ */
 }

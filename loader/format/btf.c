@@ -36,14 +36,9 @@ struct btf {
 	const struct btf *base;
 	uint32_t first_id;		/* 1, or the base's type count */
 	uint32_t first_str;		/* 0, or the base's string length */
-	/* btf_find()'s index, built once it has scanned FIND_SCANS times (most
-	 * objects ask for a few names, and a scan is cheaper than the index):
-	 * every type ID by the hash of its name and kind, find_heads[hash &
-	 * find_mask] the lowest ID of a bucket and find_next[id] the next
-	 * higher one; find_mask 0 while there is none (or it could not be
-	 * allocated: then scans go on). */
-	uint32_t *find_heads, *find_next, find_mask;
-	uint32_t find_scans;
+	/* An upper layer's cache of this BTF (btf_find()'s index,
+	 * co-re/btf_index.c): one block, freed with it. */
+	void *cache;
 };
 
 /* A type record of our own; id in [first_id, ntypes). */
@@ -295,8 +290,7 @@ void btf_free(struct btf *btf)
 	free(btf->types);
 	free(btf->res);
 	free(btf->size);
-	free(btf->find_heads);
-	free(btf->find_next);
+	free(btf->cache);
 	free(btf);
 }
 
@@ -463,154 +457,21 @@ int btf_type_size(const struct btf *btf, uint32_t id, uint64_t *size)
 	return 0;
 }
 
-/* FNV-1a of name and kind, from a seed of this process's: the names are
- * the object's, and a fixed hash would let one make every lookup walk a
- * single bucket. */
-static uint32_t find_hash(const char *name, int kind)
+uint32_t btf_find_scan(const struct btf *btf, const char *name, int kind)
 {
-	static uint32_t seed;
-	uint32_t s = __atomic_load_n(&seed, __ATOMIC_ACQUIRE), mine = 0;
-
-	/* one seed for the process, whichever thread comes first: an index
-	 * built with another would find nothing */
-	if (!s) {
-		mine = (uint32_t)(((uintptr_t)&seed >> 4) ^ (uint64_t)now_ns()) | 1;
-		s = __atomic_compare_exchange_n(&seed, &s, mine, false, __ATOMIC_ACQ_REL,
-						__ATOMIC_ACQUIRE) ? mine : s;
-	}
-	uint32_t h = 2166136261u ^ s;
-	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
-		h = (h ^ *p) * 16777619u;
-	return (h ^ (uint32_t)kind) * 16777619u;
-}
-
-#define FIND_SCANS 16
-
-/* Build btf_find()'s index: one pass, IDs pushed from the highest down so
- * that each bucket lists them in ascending order. */
-static void find_index(struct btf *btf)
-{
-	uint32_t nb = 1;
-
-	while (nb < btf->ntypes && nb < (1u << 31))
-		nb <<= 1;
-	btf->find_heads = calloc(nb, sizeof(*btf->find_heads));
-	btf->find_next = calloc(btf->ntypes, sizeof(*btf->find_next));
-	if (!btf->find_heads || !btf->find_next) {
-		free(btf->find_heads);
-		free(btf->find_next);
-		btf->find_heads = btf->find_next = NULL;
-		return;
-	}
-	btf->find_mask = nb - 1;
-	for (uint32_t id = btf->ntypes - 1; id >= 1; id--) {
-		const struct btf_type *t = btf_type_by_id(btf, id);
-		uint32_t b = find_hash(btf_name(btf, t), btf_kind(t)) & btf->find_mask;
-
-		btf->find_next[id] = btf->find_heads[b];
-		btf->find_heads[b] = id;
-	}
-}
-
-/* A scan the first FIND_SCANS times, then through the index, in time
- * independent of the number of types: any number of lookups costs a
- * constant number of passes over the types. The index holds each type under the name and kind it had when it was built:
- * a type rewritten since (an extern section made an anonymous struct) is
- * checked as it is now, so it is not found under its old name. */
-size_t btf_essential_len(const char *name)
-{
-	const char *flavour = strstr(name, "___");
-
-	return flavour ? (size_t)(flavour - name) : strlen(name);
-}
-
-uint32_t btf_find(const struct btf *cbtf, const char *name, int kind)
-{
-	struct btf *btf = (struct btf *)cbtf;	/* the index is a cache */
-
-	if (!btf->find_mask && btf->find_scans++ == FIND_SCANS)
-		find_index(btf);
-	if (!btf->find_mask) {
-		for (uint32_t id = 1; id < btf->ntypes; id++) {
-			const struct btf_type *t = btf_type_by_id(btf, id);
-
-			if ((int)BTF_INFO_KIND(t->info) == kind && strcmp(btf_name(btf, t), name) == 0)
-				return id;
-		}
-		return 0;
-	}
-	for (uint32_t id = btf->find_heads[find_hash(name, kind) & btf->find_mask]; id;
-	     id = btf->find_next[id]) {
+	for (uint32_t id = 1; id < btf->ntypes; id++) {
 		const struct btf_type *t = btf_type_by_id(btf, id);
 
-		if ((int)btf_kind(t) == kind && strcmp(btf_name(btf, t), name) == 0)
+		if (btf_kind(t) == kind && strcmp(btf_name(btf, t), name) == 0)
 			return id;
 	}
 	return 0;
 }
 
-/* Sizes and type IDs stay; names of rewritten records are dropped, since
- * old kernels check them as C identifiers and ".bss" is not one. */
-void *btf_sanitize(const struct btf *btf, unsigned int missing, size_t *size)
+size_t btf_type_rec_size(const struct btf_type *t)
 {
-	struct btf_header h = btf->hdr;
-	char *out = malloc(sizeof(h) + h.type_len + h.str_len), *types;
-	size_t len = 0;
-
-	if (!out)
-		return fail_ptr(ENOMEM);
-	types = out + sizeof(h);
-	for (uint32_t id = 1; id < btf->ntypes; id++) {
-		const struct btf_type *t = own_type(btf, id);
-		struct btf_type *o = (void *)(types + len);
-		uint32_t *tail = (uint32_t *)(o + 1);
-		uint16_t vlen = btf_vlen(t);
-		size_t rec = sizeof(*t) + (size_t)tail_size(t);
-		int kind = btf_kind(t);
-
-		memcpy(o, t, rec);
-		if (kind == BTF_KIND_FUNC && (missing & 1u << FEAT_GLOBAL_FUNC)) {
-			o->info = BTF_INFO_ENC(BTF_KIND_FUNC, 0, 0);
-		} else if ((kind == BTF_KIND_VAR && (missing & 1u << FEAT_DATASEC)) ||
-			   (kind == BTF_KIND_DECL_TAG && (missing & 1u << FEAT_DECL_TAG))) {
-			/* a one-byte int: same record size as both */
-			o->name_off = 0;
-			o->info = BTF_INFO_ENC(BTF_KIND_INT, 0, 0);
-			o->size = 1;
-			tail[0] = 8;
-		} else if (kind == BTF_KIND_DATASEC && (missing & 1u << FEAT_DATASEC)) {
-			const struct btf_var_secinfo *v = btf_secinfos(t);
-			struct btf_member *m = (void *)tail;
-
-			o->name_off = 0;
-			o->info = BTF_INFO_ENC(BTF_KIND_STRUCT, vlen, 0);
-			for (uint16_t i = 0; i < vlen; i++)
-				m[i] = (struct btf_member){ 0, v[i].type, v[i].offset * 8 };
-		} else if (kind == BTF_KIND_FLOAT && (missing & 1u << FEAT_FLOAT)) {
-			o->name_off = 0;
-			o->info = BTF_INFO_ENC(BTF_KIND_STRUCT, 0, 0);
-		} else if (kind == BTF_KIND_TYPE_TAG && (missing & 1u << FEAT_TYPE_TAG)) {
-			o->name_off = 0;
-			o->info = BTF_INFO_ENC(BTF_KIND_VOLATILE, 0, 0);
-		} else if (kind == BTF_KIND_ENUM64 && (missing & 1u << FEAT_ENUM64)) {
-			/* the low 32 bits of each value: the kernel only checks the shape */
-			const struct btf_enum64 *e64 = (const void *)(t + 1);
-			struct btf_enum *e = (void *)tail;
-
-			o->info = BTF_INFO_ENC(BTF_KIND_ENUM, vlen, 0);
-			for (uint16_t i = 0; i < vlen; i++)
-				e[i] = (struct btf_enum){ e64[i].name_off,
-							  (int32_t)e64[i].val_lo32 };
-			rec = sizeof(*t) + vlen * sizeof(*e);
-		}
-		len += rec;
-	}
-	h.hdr_len = sizeof(h);
-	h.type_off = 0;
-	h.type_len = (uint32_t)len;
-	h.str_off = (uint32_t)len;
-	memcpy(out, &h, sizeof(h));
-	memcpy(types + len, btf->strs, h.str_len);
-	*size = sizeof(h) + len + h.str_len;
-	return out;
+	return sizeof(*t) + (size_t)tail_size(t);
 }
+
+/* a cache: the types stay as they are */
+void **btf_cache(const struct btf *btf) { return &((struct btf *)btf)->cache; }

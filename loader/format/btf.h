@@ -45,47 +45,20 @@ const struct btf_type *btf_skip_mods(const struct btf *btf, uint32_t id, uint32_
 uint32_t btf_loop(const struct btf *btf, uint32_t *to);
 /* Byte size of a type (arrays multiplied out, pointers 8). */
 int btf_type_size(const struct btf *btf, uint32_t id, uint64_t *size);
-/* First type of this kind and name, 0 when none. */
-uint32_t btf_find(const struct btf *btf, const char *name, int kind);
-/* The validated section, for BPF_BTF_LOAD. */
+/* First type of this kind and name, 0 when none: a scan of every type, for
+ * the few lookups of the core; btf_find() (co-re/btf_index.h) indexes. */
+uint32_t btf_find_scan(const struct btf *btf, const char *name, int kind);
+/* The validated section, as changed since (ext/btf_fixup.c). */
 const void *btf_raw(const struct btf *btf, size_t *size);
-
-/* BTF kinds younger than BTF itself; bit f of a "missing" mask. */
-enum btf_feature {
-	FEAT_GLOBAL_FUNC,	/* FUNC linkage in vlen, 5.6 */
-	FEAT_DATASEC,		/* VAR and DATASEC, 5.2 */
-	FEAT_FLOAT,		/* 5.13 */
-	FEAT_DECL_TAG,		/* 5.16 */
-	FEAT_TYPE_TAG,		/* 5.17 */
-	FEAT_ENUM64,		/* 6.0 */
-	FEAT_COUNT
-};
-
-/* A malloc'ed copy of the BTF with the kinds in missing rewritten into
- * older ones, keeping every type ID; its size goes to *size. */
-void *btf_sanitize(const struct btf *btf, unsigned int missing, size_t *size);
-/* btf_load.c: the BTF, sanitised for the running kernel, loaded into it:
- * its fd, or -1 after a warning naming obj (a program loads without BTF). */
-int btf_load_kernel(const struct btf *btf, const char *obj);
-
-/* A type record's info word. */
-#define BTF_INFO_ENC(kind, vlen, flag) (((uint32_t)(flag) << 31) | ((kind) << 24) | (vlen))
+/* The bytes of a validated type's record, with what follows it. */
+size_t btf_type_rec_size(const struct btf_type *t);
+/* Where an upper layer keeps its cache of the BTF: one malloc'ed block,
+ * which btf_free() frees; NULL until it is set. */
+void **btf_cache(const struct btf *btf);
 
 /* Every type's resolution (btf_skip_mods(), btf_type_size()) computed again,
- * after a change of sizes (btf_fixup.c). 0, or a negative errno. */
+ * after a change of sizes (ext/btf_fixup.c). 0, or a negative errno. */
 int btf_resolve(struct btf *btf);
-
-struct elf_file;
-/* btf_fixup.c: fill in each DATASEC's size and its variables' offsets from the ELF file
- * (clang leaves them 0). 0 or -ENOMEM. */
-int btf_fixup_datasecs(struct btf *btf, const struct elf_file *ef);
-/* Give global functions of hidden visibility (__hidden) static linkage in
- * BTF, so the verifier checks them with their caller's context. */
-void btf_mark_hidden_static(struct btf *btf, const struct elf_file *ef);
-
-/* The length of name's essential part: up to a "___" that starts a flavour suffix
- * ("task_struct___old" -> 11), all of it when there is none. */
-size_t btf_essential_len(const char *name);
 
 /* A record's kind, its vlen, and the entries that follow it. */
 static inline int btf_kind(const struct btf_type *t) { return BTF_INFO_KIND(t->info); }

@@ -173,37 +173,86 @@ static int parse_btf_map(struct bsdk_obj *obj, struct bsdk_map *map, uint32_t va
 	return err;
 }
 
+static int sym_name_cmp(const void *a, const void *b, void *ef)
+{
+	return strcmp(elf_sym_name(ef, *(const GElf_Sym *const *)a),
+		      elf_sym_name(ef, *(const GElf_Sym *const *)b));
+}
+
+/* The data symbols of section sec, sorted by name, into *syms (*n of them). */
+static int syms_by_name(const struct elf_file *ef, size_t sec, const GElf_Sym ***syms, size_t *n)
+{
+	*n = 0;
+	*syms = malloc((ef->nsyms ? ef->nsyms : 1) * sizeof(**syms));
+	if (!*syms)
+		return fail(ENOMEM);
+	for (size_t i = 0; i < ef->nsyms; i++)
+		if (ef->syms[i].st_shndx == sec && GELF_ST_TYPE(ef->syms[i].st_info) == STT_OBJECT &&
+		    ef->syms[i].st_value <= UINT32_MAX)
+			(*syms)[(*n)++] = &ef->syms[i];
+	qsort_r(*syms, *n, sizeof(**syms), sym_name_cmp, (void *)ef);
+	return 0;
+}
+
+/* The value of the symbol name among syms, or dflt when none has it. */
+static uint32_t sym_value(const struct elf_file *ef, const GElf_Sym **syms, size_t n,
+			  const char *name, uint32_t dflt)
+{
+	for (size_t lo = 0, hi = n; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(elf_sym_name(ef, syms[mid]), name);
+
+		if (c == 0)
+			return (uint32_t)syms[mid]->st_value;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return dflt;
+}
+
+/* A map's place in '.maps' is its symbol's: clang leaves the DATASEC's
+ * size and its variables' offsets 0, for the linker to fill in (as
+ * ext/btf_fixup.c does, for the kernel). A DATASEC of size 0 was not. */
 static int collect_btf_maps(struct bsdk_obj *obj, size_t sec)
 {
 	const struct btf_type *ds;
 	const struct btf_var_secinfo *vi;
+	const GElf_Sym **syms = NULL;
+	size_t nsyms = 0;
 	uint32_t ds_id;
+	int err = 0;
 
 	if (!obj->btf)
 		return obj_fail(obj, BSDK_EFORMAT, "section '.maps' needs BTF, but the object has no .BTF (build with clang -g)");
-	ds_id = btf_find(obj->btf, ".maps", BTF_KIND_DATASEC);
+	ds_id = btf_find_scan(obj->btf, ".maps", BTF_KIND_DATASEC);
 	if (!ds_id)
 		return obj_fail(obj, BSDK_EBTF, ".BTF has no DATASEC for '.maps'");
 	ds = btf_type_by_id(obj->btf, ds_id);
 	vi = btf_secinfos(ds);
-	for (uint16_t i = 0; i < btf_vlen(ds); i++) {
+	if (ds->size == 0 && syms_by_name(&obj->file, sec, &syms, &nsyms))
+		return -ENOMEM;
+	for (uint16_t i = 0; i < btf_vlen(ds) && !err; i++) {
 		const struct btf_type *var = btf_type_by_id(obj->btf, vi[i].type);
+		uint32_t off = vi[i].offset;
 		struct bsdk_map *map;
-		int err;
 
-		if (!var || btf_kind(var) != BTF_KIND_VAR)
-			return obj_fail(obj, BSDK_EBTF, "'.maps' entry %u is not a variable", i);
-		/* btf_fixup_datasecs() took the offset from the symbol */
-		if (range_outside(vi[i].offset, vi[i].size, obj->file.secs[sec].size))
-			return obj_fail(obj, BSDK_EBTF, "map '%s': lies outside the '.maps' section", btf_name(obj->btf, var));
-		map = map_add(obj, btf_name(obj->btf, var), ".maps", sec, vi[i].offset);
-		if (!map)
-			return -errno;
-		err = parse_btf_map(obj, map, var->type);
-		if (err)
-			return err;
+		if (!var || btf_kind(var) != BTF_KIND_VAR) {
+			err = obj_fail(obj, BSDK_EBTF, "'.maps' entry %u is not a variable", i);
+			break;
+		}
+		if (syms)
+			off = sym_value(&obj->file, syms, nsyms, btf_name(obj->btf, var), off);
+		if (range_outside(off, vi[i].size, obj->file.secs[sec].size)) {
+			err = obj_fail(obj, BSDK_EBTF, "map '%s': lies outside the '.maps' section", btf_name(obj->btf, var));
+			break;
+		}
+		map = map_add(obj, btf_name(obj->btf, var), ".maps", sec, off);
+		err = map ? parse_btf_map(obj, map, var->type) : -errno;
 	}
-	return 0;
+	free(syms);
+	return err;
 }
 
 /* *total: the bytes of the data sections before this one. */
@@ -236,10 +285,7 @@ static int collect_data(struct bsdk_obj *obj, size_t sec, size_t *total)
 	/* The program must not write what user space froze. */
 	if (map->is_rodata)
 		map->map_flags = BPF_F_RDONLY_PROG;
-	/* Its value is the section's DATASEC, as libbpf gives it: bpftool and map views show
-	 * each variable by name (a kernel that refuses the type gets the map without it). */
-	if (obj->btf)
-		map->btf_value_type_id = btf_find(obj->btf, s->name, BTF_KIND_DATASEC);
+	/* (its value type, the section's DATASEC: the BTF pass, ext/btf_load.c) */
 	map->init_data = calloc(1, s->size);
 	if (!map->init_data)
 		return fail(ENOMEM);

@@ -19,8 +19,8 @@
  * clang makes of any BPF program, small enough to read into memory. */
 #define OBJ_SIZE_MAX (512u << 20)
 
-/* .BTF, when there is one: parsed, its loops refused, hidden functions
- * made static and the DATASECs filled in from the ELF file. */
+/* .BTF, when there is one: parsed, its loops refused, then made what the
+ * linker would have by a pass (ext/btf_fixup.c) before anything reads it. */
 static int btf_collect(struct bsdk_obj *obj)
 {
 	const struct elf_sec *s;
@@ -39,8 +39,12 @@ static int btf_collect(struct bsdk_obj *obj)
 		if (btf_loop(obj->btf, &to))
 			return obj_fail(obj, BSDK_EBTF, ".BTF: type %u: refers back to type %u: typedefs, modifiers, arrays or variables in a loop",
 					btf_loop(obj->btf, &to), to);
-		btf_mark_hidden_static(obj->btf, &obj->file);
-		return btf_fixup_datasecs(obj->btf, &obj->file);
+		for (size_t i = 0; i < obj_npasses; i++) {
+			int err = obj_passes[i]->btf ? obj_passes[i]->btf(obj) : 0;
+
+			if (err)
+				return err;
+		}
 	}
 	return 0;
 }
@@ -270,13 +274,13 @@ int obj_load_begin(struct bsdk_obj *obj)
 		return obj_fail(obj, EBUSY, "already loaded");
 	bsdk_bump_memlock();
 	/* the extensions first: CO-RE refuses what it could not resolve,
-	 * externs fix the .kconfig map's value */
+	 * externs fix the .kconfig map's value, the object's BTF goes into
+	 * the kernel (obj->btf_fd) */
 	for (size_t i = 0; i < obj_npasses; i++) {
 		err = obj_passes[i]->load ? obj_passes[i]->load(obj) : 0;
 		if (err)
 			return err;
 	}
-	obj->btf_fd = obj->btf ? btf_load_kernel(obj->btf, obj->name) : -1;
 	err = maps_create(obj);
 	if (err)
 		obj_load_abort(obj, err);

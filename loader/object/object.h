@@ -125,7 +125,12 @@ struct bsdk_obj {
 
 	struct btf *btf;
 	struct btf_ext ext;	/* .BTF.ext: func/line info per section, CO-RE records */
-	int btf_fd;		/* after load; -1 when the kernel took none */
+	/* After load: the object's BTF in the kernel, which a pass loads
+	 * (ext/btf_load.c), for the maps' types and the programs' func and
+	 * line info; -1 when there is none. btf_refused: the kernel refused
+	 * it (as a warning said, the verifier's story shows no C line). */
+	int btf_fd;
+	bool btf_refused;
 
 	struct bsdk_link *links;
 	bool loaded;
@@ -241,6 +246,9 @@ void link_free(struct bsdk_link *link);	/* obj.c: close its fds, free it */
 struct obj_pass {
 	const char *name;
 	bool core_relos;	/* it applies the CO-RE records of .BTF.ext */
+	/* At open, .BTF just parsed, before anything reads it: make it what
+	 * the linker would have (the DATASECs' offsets). */
+	int (*btf)(struct bsdk_obj *obj);
 	/* At open, after the maps, programs and .BTF.ext are read, before
 	 * the relocations: collect and check what the extension handles. */
 	int (*open)(struct bsdk_obj *obj);
@@ -273,7 +281,7 @@ struct obj_pass {
 };
 
 /* Register a pass (at most OBJ_PASSES_MAX): they run in the order added. */
-#define OBJ_PASSES_MAX 8
+#define OBJ_PASSES_MAX 16
 void obj_pass_add(const struct obj_pass *pass);
 extern const struct obj_pass *obj_passes[OBJ_PASSES_MAX];
 extern size_t obj_npasses;

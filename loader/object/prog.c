@@ -567,8 +567,9 @@ static int prog_attr_fill(struct bsdk_prog *prog, struct linked *l, union bpf_at
 	attr->license = (uint64_t)(uintptr_t)obj->file.license;
 	attr->kern_version = obj->file.kversion;
 	kernel_name(attr->prog_name, prog->fn.name);
-	/* With BTF the verifier checks global functions one by one and
-	 * writes the C source into its log. */
+	/* With BTF (a pass loaded it, ext/btf_load.c) the verifier checks
+	 * global functions one by one and writes the C source into its log;
+	 * without, the C line it stopped at is still the object's to tell. */
 	if (obj->btf_fd >= 0) {
 		attr->prog_btf_fd = (uint32_t)obj->btf_fd;
 		attr->func_info_rec_size = sizeof(*l->func);
@@ -577,7 +578,7 @@ static int prog_attr_fill(struct bsdk_prog *prog, struct linked *l, union bpf_at
 		attr->line_info_rec_size = sizeof(*l->line);
 		attr->line_info = (uint64_t)(uintptr_t)l->line;
 		attr->line_info_cnt = (uint32_t)l->nline;
-	} else {
+	} else if (obj->btf_refused) {
 		l->nline = 0;
 	}
 	/* what the extensions add: a BTF-typed target, kfuncs' module BTF */

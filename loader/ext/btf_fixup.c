@@ -3,13 +3,12 @@
  * btf_fixup.c - what the linker would have done to the .BTF clang wrote
  * into an object: the DATASECs' sizes and their variables' offsets, taken
  * from the ELF sections and symbols, and the static linkage of hidden
- * global functions.
+ * global functions. The kernel needs them, and so do the extensions that
+ * read a data section's variables by its DATASEC; the object layer does
+ * not (a map's place in '.maps' is its symbol's). The BTF pass
+ * (btf_load.c) makes them as soon as .BTF is parsed.
  */
-#include <stdlib.h>
-#include <string.h>
-
-#include "format/btf.h"
-#include "format/elf.h"
+#include "ext/ext.h"
 
 static int secinfo_cmp(const void *a, const void *b)
 {
