@@ -9,6 +9,9 @@
  *     .data (through a static subprogram) and in .bss.
  *   - obj_reject: the verifier refuses it; the messages carry its reason
  *     and the C file:line of the rejected dereference.
+ *   - both as the core alone loads them (no pass, as in libbpfsdk-core.a):
+ *     no BTF in the kernel, each '.maps' map where its symbol is, and the
+ *     C line of a rejection still told from the object's line info.
  *
  * Skipped where bpf() is not permitted.
  */
@@ -16,6 +19,7 @@
 #include <linux/bpf.h>
 
 #include "test_obj_craft.h"
+#include "object/object.h"
 
 static int obj_info(int fd, void *info, uint32_t len)
 {
@@ -162,6 +166,49 @@ static void test_reject(void)
 	bsdk_obj_close(obj);
 }
 
+/* obj_basic and obj_reject with no pass registered, as the core alone. */
+static void test_core_alone(void)
+{
+	struct bsdk_obj *full = open_built("obj_basic"), *obj;
+	size_t npasses = obj_npasses;
+	struct bpf_prog_info pinfo;
+	struct bpf_map_info minfo;
+	int err;
+
+	obj_npasses = 0;
+	obj = open_built("obj_basic");
+	check(obj && full && obj->nmaps == full->nmaps, "core alone: obj_basic opens, with every map");
+	for (size_t i = 0; obj && full && i < obj->nmaps && i < full->nmaps; i++)
+		check(obj->maps[i].sec_offset == full->maps[i].sec_offset,
+		      "core alone: map '%s' at offset %llu, as with the BTF pass (%llu)", obj->maps[i].name,
+		      (unsigned long long)obj->maps[i].sec_offset,
+		      (unsigned long long)full->maps[i].sec_offset);
+	cap_start();
+	err = obj ? bsdk_obj_load(obj) : -1;
+	bsdk_set_log(NULL, NULL);
+	check_i64(err, 0, "core alone: obj_basic loads, its global subprogram with no func_info");
+	check_i64(cap.errors + cap.warnings, 0, "with no error or warning");
+	if (!err) {
+		struct bsdk_prog *p = bsdk_obj_prog_find(obj, "on_getpid");
+
+		check(obj_info(bsdk_prog_fd(p), &pinfo, sizeof(pinfo)) == 0 && pinfo.btf_id == 0 &&
+		      pinfo.nr_func_info == 0, "core alone: the program has no BTF");
+		check(obj_info(bsdk_map_fd(bsdk_obj_map_find(obj, "counts")), &minfo, sizeof(minfo)) == 0 &&
+		      !minfo.btf_key_type_id && !minfo.btf_value_type_id,
+		      "core alone: map 'counts' has no BTF types");
+	}
+	bsdk_obj_close(obj);
+	bsdk_obj_close(full);
+	obj = open_built("obj_reject");
+	cap_start();
+	err = obj ? bsdk_obj_load(obj) : -1;
+	bsdk_set_log(NULL, NULL);
+	check_i64(err, -BSDK_EVERIFIER, "core alone: obj_reject is rejected");
+	check(strstr(cap.all, "return *v == 42;") != NULL, "core alone: the C line is told");
+	bsdk_obj_close(obj);
+	obj_npasses = npasses;
+}
+
 int main(void)
 {
 	if (!craft_bpf_usable()) {
@@ -170,5 +217,6 @@ int main(void)
 	}
 	test_basic();
 	test_reject();
+	test_core_alone();
 	return check_done();
 }
