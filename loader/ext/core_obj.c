@@ -274,9 +274,17 @@ static void core_explain(const struct bsdk_prog *prog, const struct linked *l, l
 		  r->note);
 }
 
+/* The pass at open, before the object is read: a kernel BTF named by the
+ * caller is checked now, whether or not this object needs it. */
+static int core_kernel_btf(struct bsdk_obj *obj)
+{
+	return kbtf_vmlinux(obj->btf_path) ? 0 : -errno;
+}
+
 const struct obj_pass core_pass = {
 	.name = "CO-RE",
 	.core_relos = true,
+	.kernel_btf = core_kernel_btf,
 	.open = core_open,
 	.link_func = core_link,
 	.load = core_check_load,

@@ -20,6 +20,10 @@ extern const struct obj_pass core_pass;		/* core_obj.c */
 extern const struct obj_pass extern_pass;	/* extern.c */
 extern const struct obj_pass globals_pass;	/* globals.c */
 extern const struct obj_pass twins_pass;	/* twins.c */
+extern const struct obj_pass pin_pass;		/* pin.c */
+extern const struct obj_pass map_hints_pass;	/* map_hints.c */
+extern const struct obj_pass verifier_hints_pass;	/* verifier_hints.c */
+extern const struct obj_pass info_pass;		/* obj_info.c */
 extern const struct obj_pass btf_pass;		/* btf_load.c */
 
 /* ---- btf_load.c: the object's BTF into the kernel */

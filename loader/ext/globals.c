@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * globals.c - a program's global variables seen from user space after load.
+ * globals.c - a program's global variables seen from user space, set before
+ * load and mapped after.
  *
- * Each of .data, .bss and .rodata is a one-element array map (maps.c), set
- * before load through object/data.c. The kernel lets user space mmap an
+ * Each of .data, .bss and .rodata is a one-element array map (maps.c)
+ * whose initial value the object holds until the map is created, and
+ * which user space sets before load here, by variable - how a skeleton
+ * sets `const volatile` knobs. The kernel lets user space mmap an
  * array created with BPF_F_MMAPABLE (5.5+): the page is the map's value
  * itself, so a counter the program increments is read with a plain load,
  * no bpf() call. This pass maps each one as it is created, and answers
@@ -19,6 +22,95 @@
 
 #include "ext/ext.h"
 #include "format/btf.h"
+
+/* ---- before load: the object's initial values */
+
+/* The symbol of global variable name and the data map that holds it. */
+static const GElf_Sym *obj_global_find(const struct bsdk_obj *obj, const char *name,
+				       struct bsdk_map **map)
+{
+	for (size_t i = 0; i < obj->file.nsyms; i++) {
+		const GElf_Sym *sym = &obj->file.syms[i];
+
+		if (GELF_ST_TYPE(sym->st_info) == STT_OBJECT &&
+		    sym->st_shndx > 0 && sym->st_shndx < obj->file.nsecs &&
+		    strcmp(elf_sym_name(&obj->file, sym), name) == 0 &&
+		    (*map = map_by_data_sec(obj, sym->st_shndx)))
+			return sym;
+	}
+	return NULL;
+}
+
+int bsdk_obj_set_global(struct bsdk_obj *obj, const char *name, const void *value, size_t size)
+{
+	struct bsdk_map *map;
+	const GElf_Sym *sym = obj_global_find(obj, name, &map);
+
+	if (!sym)
+		return obj_fail(obj, ENOENT, "no global variable '%s' in .rodata, .data or .bss", name);
+	if (obj->loaded)
+		return obj_fail(obj, EBUSY, "global '%s' can only be set before load", name);
+	if (sym->st_size != size)
+		return obj_fail(obj, EINVAL, "global '%s' is %llu bytes, the value given is %zu",
+				name, (unsigned long long)sym->st_size, size);
+	if (range_outside(sym->st_value, size, map->value_size))
+		return obj_fail(obj, BSDK_EFORMAT, "global '%s' lies outside its section", name);
+	memcpy((char *)map->init_data + sym->st_value, value, size);
+	return 0;
+}
+
+int bsdk_obj_global_size(const struct bsdk_obj *obj, const char *name)
+{
+	struct bsdk_map *map;
+	const GElf_Sym *sym = obj_global_find(obj, name, &map);
+
+	if (!sym)
+		return fail(ENOENT);
+	return sym->st_size > INT32_MAX ? fail(E2BIG) : (int)sym->st_size;
+}
+
+int bsdk_obj_global_readers(const struct bsdk_obj *obj, const char *name)
+{
+	struct bsdk_map *map;
+	const GElf_Sym *sym = obj_global_find(obj, name, &map);
+	size_t m;
+	int n = 0;
+
+	if (!sym)
+		return fail(ENOENT);
+	m = (size_t)(map - obj->maps);
+	/* a read of a member loads the variable's address, or one inside it */
+	for (size_t sec = 0; obj->relos && sec < obj->file.nsecs; sec++)
+		for (size_t i = 0; i < obj->nrelos[sec]; i++) {
+			const struct relo *r = &obj->relos[sec][i];
+
+			n += r->kind == BSDK_RELO_DATA && r->map == m &&
+			     r->offset >= sym->st_value &&
+			     (r->offset < sym->st_value + sym->st_size ||
+			      (sym->st_size == 0 && r->offset == sym->st_value));
+		}
+	return n;
+}
+
+void *bsdk_obj_global_ptr(const struct bsdk_obj *obj, const char *name, size_t *size)
+{
+	struct bsdk_map *map;
+	const GElf_Sym *sym = obj_global_find(obj, name, &map);
+	char *base;
+
+	if (!sym)
+		return fail_ptr(ENOENT);
+	if (range_outside(sym->st_value, sym->st_size, map->value_size))
+		return fail_ptr(BSDK_EFORMAT);
+	base = bsdk_map_global_data(map, NULL);
+	if (!base)
+		return NULL;
+	if (size)
+		*size = sym->st_size;
+	return base + sym->st_value;
+}
+
+/* ---- after load: the maps mapped */
 
 /* Where each global data map of an object is mapped: obj_state() of globals_key. */
 struct mapping {

@@ -19,8 +19,12 @@ __attribute__((constructor)) static void ext_install(void)
 	obj_pass_add(&core_pass);	/* refuses a load with unresolved CO-RE first */
 	obj_pass_add(&extern_pass);	/* fills .kconfig before the maps are created */
 	obj_pass_add(&globals_pass);
+	obj_pass_add(&pin_pass);	/* pins a map once globals mapped it */
 	obj_pass_add(&attach_btf_pass);
 	obj_pass_add(&twins_pass);	/* groups the programs that are twins */
+	obj_pass_add(&map_hints_pass);
+	obj_pass_add(&verifier_hints_pass);
+	obj_pass_add(&info_pass);	/* links each program at open, after the others' open */
 	obj_pass_add(&btf_pass);	/* last at load: the BTF as the others left it */
 	attach_method_set(ATTACH_USDT, attach_usdt);
 	perfbuf_ext_set(&rings_perfbuf_ext);	/* sizing, wakeups, merge: rings/ */

@@ -12,11 +12,8 @@
  *             global variables: each section becomes a one-element array
  *             whose value is the section's bytes.
  */
-#include <limits.h>
 #include <stdio.h>
 #include <unistd.h>
-#include <sys/vfs.h>
-#include <linux/magic.h>
 
 #include "object/object.h"
 #include "format/btf.h"
@@ -384,116 +381,20 @@ struct bsdk_map *map_by_data_sec(const struct bsdk_obj *obj, size_t sec)
 	return map_at(obj, sec, 0, true);
 }
 
-static int pinned_map_reuse(struct bsdk_map *map, const char *path)
-{
-	struct bpf_map_info info;
-	union bpf_attr attr;
-	int fd, err;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.pathname = (uint64_t)(uintptr_t)path;
-	fd = sys_bpf(BPF_OBJ_GET, &attr, sizeof(attr));
-	if (fd < 0)
-		return fd == -ENOENT ? 0 : fd;
-
-	err = bpf_map_get_info(fd, &info);
-	if (!err && (info.type != map->type || info.key_size != map->key_size ||
-		     info.value_size != map->value_size ||
-		     info.max_entries != map->max_entries ||
-		     info.map_flags != map->map_flags))
-		err = log_fail(EEXIST, "map '%s': the map pinned at '%s' has a different definition", map->name, path);
-	if (err) {
-		close(fd);
-		return err;
-	}
-	log_info("map '%s': reusing the map pinned at '%s'", map->name, path);
-	map->fd = fd;
-	return 1;
-}
-
-/* /sys/fs/bpf/NAME for a map pinned by name. The name comes from the
- * object and the kernel checks it only when it takes the BTF: make sure
- * it is one path component, an identifier, before building a path of it. */
-static int pin_path(const struct bsdk_map *map, char path[PATH_MAX])
-{
-	const char *n = map->name;
-	bool ok = (*n >= 'A' && *n <= 'Z') || (*n >= 'a' && *n <= 'z') || *n == '_';
-
-	for (; ok && *n; n++)
-		ok = (*n >= 'A' && *n <= 'Z') || (*n >= 'a' && *n <= 'z') ||
-		     (*n >= '0' && *n <= '9') || *n == '_';
-	if (!ok || n - map->name > NAME_MAX)
-		return log_fail(EINVAL, "map '%s': cannot be pinned by name: its name is not a C identifier", map->name);
-	snprintf(path, PATH_MAX, "/sys/fs/bpf/%s", map->name);
-	return 0;
-}
-
-/* The kernel's rule, for the map types whose shape it checks, that map
- * breaks; "" when none does (then the kernel's errno says it all). */
-static const char *map_shape_rule(const struct bsdk_map *map, char *buf, size_t size)
-{
-	uint32_t n = map->max_entries, page = (uint32_t)sysconf(_SC_PAGESIZE), fit = page;
-
-	buf[0] = '\0';
-	switch (map->type) {
-	case BPF_MAP_TYPE_RINGBUF:
-		while (fit < n && fit < (1u << 31))
-			fit <<= 1;
-		if (n < page || n % page || (n & (n - 1)))
-			snprintf(buf, size, "a ring buffer's size (max_entries) is a power of two and a multiple of the page size (%u bytes): %u is not; %u would do",
-				 page, n, fit);
-		else if (map->key_size || map->value_size)
-			snprintf(buf, size, "a ring buffer has no key and no value: leave out key_size, value_size and their types");
-		return buf;
-	case BPF_MAP_TYPE_ARRAY:
-	case BPF_MAP_TYPE_PERCPU_ARRAY:
-		if (map->key_size != sizeof(uint32_t))
-			snprintf(buf, size, "an array's key is its index, 4 bytes (__u32): this key is %u bytes",
-				 map->key_size);
-		break;
-	case BPF_MAP_TYPE_SK_STORAGE:
-	case BPF_MAP_TYPE_INODE_STORAGE:
-	case BPF_MAP_TYPE_TASK_STORAGE:
-		if (n)
-			snprintf(buf, size, "a local storage map has one value per object: max_entries is 0 (leave it out)");
-		return buf;
-	default:
-		break;
-	}
-	if (!buf[0] && n == 0)
-		snprintf(buf, size, "max_entries is 0: give the map a size (__uint(max_entries, N)), or set it before load (bsdk_map_set_max_entries()) when the tool sizes it");
-	else if (!buf[0] && map->value_size == 0 && map->type != BPF_MAP_TYPE_BLOOM_FILTER)
-		snprintf(buf, size, "the value size is 0: give the map a value type (__type(value, ...))");
-	return buf;
-}
-
-static bool bpffs_mounted(void)
-{
-	struct statfs st;
-
-	return statfs("/sys/fs/bpf", &st) == 0 && (unsigned long)st.f_type == BPF_FS_MAGIC;
-}
-
-/* The kernel refused to create map: one error, with the rule it broke
- * as a detail line when there is one. */
+/* The kernel refused to create map: one error, with what the extensions
+ * know of why as detail lines (the rule it broke). */
 static int map_create_failed(const struct bsdk_map *map, int err)
 {
 	const char *type = bsdk_map_type_name((int)map->type);
-	char rule[256], num[16];
+	char num[16];
 
 	snprintf(num, sizeof(num), "type %u", map->type);
 	log_error("map '%s': the kernel refused to create it (%s, key %u, value %u, max_entries %u): %s",
 		  map->name, type ? type : num, map->key_size, map->value_size,
 		  map->max_entries, bsdk_strerror(err));
-	if (err == -EINVAL && *map_shape_rule(map, rule, sizeof(rule)))
-		log_error("  %s", rule);
-	else if (err == -EPERM || err == -EACCES)
-		log_error("  creating a BPF map takes CAP_BPF (or root)");
-	else if (err == -EMFILE)
-		log_error("  %s", fd_limit_hint);
-	else if ((err == -ENOMEM || err == -E2BIG) && map->max_entries > 1)
-		log_error("  the kernel cannot give it %u entries of %u bytes: lower max_entries (__uint(max_entries, N) or bsdk_map_set_max_entries())",
-			  map->max_entries, map->key_size + map->value_size);
+	for (size_t i = 0; i < obj_npasses; i++)
+		if (obj_passes[i]->map_create_failed)
+			obj_passes[i]->map_create_failed(map, err);
 	return fail(-err);
 }
 
@@ -577,28 +478,17 @@ static int map_init_value(struct bsdk_map *map)
 	return 0;
 }
 
-static int map_pin_new(struct bsdk_map *map, const char *path)
+/* Whether a pass pins the maps that ask for it. */
+static bool passes_pin(void)
 {
-	union bpf_attr attr;
-	int err;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.pathname = (uint64_t)(uintptr_t)path;
-	attr.bpf_fd = map->fd;
-	err = sys_bpf(BPF_OBJ_PIN, &attr, sizeof(attr));
-	if (err && !bpffs_mounted())
-		return log_fail(-err, "map '%s': cannot pin it at '%s': /sys/fs/bpf is not a BPF file system (mount -t bpf bpf /sys/fs/bpf)",
-				map->name, path);
-	if (err)
-		return log_fail(-err, "map '%s': cannot pin it at '%s': %s%s", map->name, path,
-				bsdk_strerror(err), err == -EACCES ? " (writing /sys/fs/bpf takes its owner, or root)" : "");
-	map->pinned_here = true;
-	return 0;
+	for (size_t i = 0; i < obj_npasses; i++)
+		if (obj_passes[i]->pins_maps)
+			return true;
+	return false;
 }
 
 static int map_create(struct bsdk_map *map)
 {
-	char path[PATH_MAX];
 	int err;
 
 	if (map->type == BPF_MAP_TYPE_PERF_EVENT_ARRAY) {
@@ -606,12 +496,13 @@ static int map_create(struct bsdk_map *map)
 		if (err)
 			return err;
 	}
-
-	if (map->pinning == 1 /* LIBBPF_PIN_BY_NAME */) {
-		err = pin_path(map, path);
-		if (err)
-			return err;
-		err = pinned_map_reuse(map, path);
+	/* a map left unpinned would not be shared as its object asks */
+	if (map->pinning == 1 /* LIBBPF_PIN_BY_NAME */ && !passes_pin())
+		return log_fail(BSDK_ENOTSUPP, "map '%s': asks to be pinned by name (LIBBPF_PIN_BY_NAME), which this build of the library does not do (libbpfsdk-core: link libbpfsdk)",
+				map->name);
+	/* what the extensions do first: reuse the map pinned at its path */
+	for (size_t i = 0; i < obj_npasses; i++) {
+		err = obj_passes[i]->map_create ? obj_passes[i]->map_create(map) : 0;
 		if (err)
 			return err < 0 ? err : 0;
 	}
@@ -626,38 +517,13 @@ static int map_create(struct bsdk_map *map)
 			return err;
 	}
 
-	/* what the extensions do with a new map (global variables: mmap) */
+	/* what the extensions do with a new map (global variables: mmap; pin) */
 	for (size_t i = 0; i < obj_npasses; i++) {
 		err = obj_passes[i]->map_created ? obj_passes[i]->map_created(map) : 0;
 		if (err)
 			return err;
 	}
-
-	if (map->pinning == 1)
-		return map_pin_new(map, path);
 	return 0;
-}
-
-/* Only the pins this load made: a reused pin belongs to whoever made it. */
-int bsdk_obj_unpin(struct bsdk_obj *obj)
-{
-	char path[PATH_MAX];
-	int err = 0;
-
-	for (size_t i = 0; obj && i < obj->nmaps; i++) {
-		struct bsdk_map *map = &obj->maps[i];
-		int e;
-
-		if (!map->pinned_here || pin_path(map, path))
-			continue;
-		e = unlink(path) < 0 && errno != ENOENT ? errno : 0;
-		if (e && !err)
-			err = log_fail(e, "map '%s': cannot remove its pin '%s': %s",
-				       map->name, path, bsdk_strerror(e));
-		if (!e)
-			map->pinned_here = false;
-	}
-	return err;
 }
 
 int maps_create(struct bsdk_obj *obj)
@@ -669,4 +535,22 @@ int maps_create(struct bsdk_obj *obj)
 			return err;
 	}
 	return 0;
+}
+
+void *bsdk_map_global_data(const struct bsdk_map *map, size_t *size)
+{
+	if (!map->is_global_data)
+		return fail_ptr(EINVAL);
+	if (size)
+		*size = map->value_size;
+	if (map->fd < 0)	/* not created: the value load will write */
+		return map->init_data;
+	/* created: user space reads it where an extension mapped it (ext/globals.c) */
+	for (size_t i = 0; i < obj_npasses; i++) {
+		void *p = obj_passes[i]->map_data ? obj_passes[i]->map_data(map) : NULL;
+
+		if (p)
+			return p;
+	}
+	return fail_ptr(EOPNOTSUPP);
 }

@@ -13,7 +13,6 @@
 
 #include "object/object.h"
 #include "format/btf.h"
-#include "co-re/kbtf.h"
 
 /* The largest object file bsdk_obj_open() reads: far larger than what
  * clang makes of any BPF program, small enough to read into memory. */
@@ -79,6 +78,17 @@ static int passes_open(struct bsdk_obj *obj)
 	return err;
 }
 
+/* The extensions' check of a kernel BTF file named by the caller, made
+ * whether or not this object needs it; one must be there to read it. */
+static int passes_kernel_btf(struct bsdk_obj *obj)
+{
+	for (size_t i = 0; i < obj_npasses; i++)
+		if (obj_passes[i]->kernel_btf)
+			return obj_passes[i]->kernel_btf(obj);
+	return obj_fail(obj, BSDK_ENOTSUPP, "a kernel BTF file ('%s'), which this build of the library does not read (libbpfsdk-core: link libbpfsdk)",
+			obj->btf_path);
+}
+
 /* Open the object in image (malloc'ed, size > 0), which it takes: freed
  * with the object, or at once on failure. */
 static struct bsdk_obj *obj_open_image(void *image, size_t size, const char *name,
@@ -109,8 +119,7 @@ static struct bsdk_obj *obj_open_image(void *image, size_t size, const char *nam
 		return fail_ptr(ENOMEM);
 	}
 
-	/* A kernel BTF named by the caller is checked now, whether or not this object needs it. */
-	err = obj->btf_path && !kbtf_vmlinux(obj->btf_path) ? -errno : 0;
+	err = obj->btf_path ? passes_kernel_btf(obj) : 0;
 	if (!err)
 		err = elf_parse(&obj->file);
 	if (!err)
@@ -129,15 +138,13 @@ static struct bsdk_obj *obj_open_image(void *image, size_t size, const char *nam
 		err = passes_open(obj);
 	if (!err)
 		err = relos_collect(obj);
-	if (!err)
-		err = relos_link_all(obj);
+	for (size_t i = 0; i < obj_npasses && !err; i++)
+		if (obj_passes[i]->opened)
+			err = obj_passes[i]->opened(obj);
 	if (err) {
 		bsdk_obj_close(obj);
 		return fail_ptr(-err);
 	}
-	if (!bsdk_obj_gpl_compatible(obj))
-		log_debug("'%s': license '%s' is not GPL-compatible: GPL-only helpers such as bpf_perf_event_output() will be refused",
-			  obj->name, obj->file.license);
 	return obj;
 }
 
@@ -289,7 +296,9 @@ int obj_load_begin(struct bsdk_obj *obj)
 
 void obj_load_abort(struct bsdk_obj *obj, int err)
 {
-	bsdk_obj_unpin(obj);
+	for (size_t i = 0; i < obj_npasses; i++)
+		if (obj_passes[i]->load_failed)
+			obj_passes[i]->load_failed(obj);
 	obj_unload(obj);
 	errno = -err;
 }
@@ -337,11 +346,8 @@ void bsdk_obj_close(struct bsdk_obj *obj)
 		free(obj->maps[i].name);
 		free(obj->maps[i].init_data);
 	}
-	for (size_t i = 0; i < obj->nprogs; i++) {
-		free(obj->progs[i].relos);
-		free(obj->progs[i].helpers);
+	for (size_t i = 0; i < obj->nprogs; i++)
 		free(obj->progs[i].target_buf);
-	}
 	for (size_t i = 0; obj->relos && i < obj->file.nsecs; i++)
 		free(obj->relos[i]);
 	obj_states_free(obj);
@@ -363,18 +369,6 @@ const char *bsdk_obj_name(const struct bsdk_obj *obj) { return obj->name; }
 const char *bsdk_obj_license(const struct bsdk_obj *obj) { return obj->file.license; }
 uint32_t bsdk_obj_kversion(const struct bsdk_obj *obj) { return obj->file.kversion; }
 bool bsdk_obj_has_btf(const struct bsdk_obj *obj) { return obj->btf != NULL; }
-
-bool bsdk_obj_gpl_compatible(const struct bsdk_obj *obj)
-{
-	static const char *const gpl[] = { "GPL", "GPL v2",
-		"GPL and additional rights", "Dual BSD/GPL", "Dual MIT/GPL",
-		"Dual MPL/GPL" };
-
-	for (size_t i = 0; i < ARRAY_SIZE(gpl); i++)
-		if (strcmp(obj->file.license, gpl[i]) == 0)
-			return true;
-	return false;
-}
 
 struct bsdk_prog *bsdk_obj_prog_next(const struct bsdk_obj *obj, const struct bsdk_prog *prev)
 {
@@ -411,47 +405,10 @@ struct bsdk_map *bsdk_obj_map_find(const struct bsdk_obj *obj, const char *name)
 const char *bsdk_prog_name(const struct bsdk_prog *prog) { return prog->fn.name; }
 const char *bsdk_prog_section(const struct bsdk_prog *prog) { return prog->section; }
 int bsdk_prog_type(const struct bsdk_prog *prog) { return prog->kind->prog_type; }
-int bsdk_prog_expected_attach_type(const struct bsdk_prog *prog)
-{
-	return (int)prog->kind->expected_attach_type;
-}
 const char *bsdk_prog_type_name(const struct bsdk_prog *prog) { return prog->kind->type_name; }
 const char *bsdk_prog_attach_target(const struct bsdk_prog *prog) { return prog->target; }
 size_t bsdk_prog_insn_count(const struct bsdk_prog *prog) { return prog->fn.count; }
 int bsdk_prog_fd(const struct bsdk_prog *prog) { return prog->fd; }
-size_t bsdk_prog_linked_insn_count(const struct bsdk_prog *prog) { return prog->linked_count; }
-size_t bsdk_prog_func_info_count(const struct bsdk_prog *prog) { return prog->nfunc; }
-size_t bsdk_prog_line_info_count(const struct bsdk_prog *prog) { return prog->nline; }
-size_t bsdk_prog_relo_count(const struct bsdk_prog *prog) { return prog->nrelos; }
-size_t bsdk_prog_helper_count(const struct bsdk_prog *prog) { return prog->nhelpers; }
-
-int bsdk_prog_helper_id(const struct bsdk_prog *prog, size_t i)
-{
-	return i < prog->nhelpers ? prog->helpers[i] : fail(ERANGE);
-}
-
-int bsdk_prog_relo(const struct bsdk_prog *prog, size_t i, struct bsdk_relo_info *info)
-{
-	static const char *const names[] = { "map", "data", "call", "func", "ksym", "kfunc" };
-	const struct relo *r;
-
-	if (i >= prog->nrelos)
-		return fail(ERANGE);
-	r = &prog->relos[i];
-	memset(info, 0, sizeof(*info));
-	info->kind = r->kind;
-	info->kind_name = names[r->kind];
-	info->insn = r->insn;
-	info->symbol = r->sym_name;
-	if (r->kind == BSDK_RELO_MAP || r->kind == BSDK_RELO_DATA)
-		info->map = &prog->obj->maps[r->map];
-	else if (r->kind == BSDK_RELO_KSYM || r->kind == BSDK_RELO_KFUNC)
-		info->target = r->ext;
-	else
-		info->target = r->target;
-	info->offset = r->offset;
-	return 0;
-}
 
 bool bsdk_prog_autoload(const struct bsdk_prog *prog) { return prog->autoload; }
 
@@ -540,7 +497,6 @@ uint32_t bsdk_map_value_size(const struct bsdk_map *map) { return map->value_siz
 uint32_t bsdk_map_max_entries(const struct bsdk_map *map) { return map->max_entries; }
 const char *bsdk_map_origin(const struct bsdk_map *map) { return map->origin; }
 int bsdk_map_fd(const struct bsdk_map *map) { return map ? map->fd : fail(EINVAL); }
-uint32_t bsdk_map_pinning(const struct bsdk_map *map) { return map->pinning; }
 
 int bsdk_map_set_max_entries(struct bsdk_map *map, uint32_t max_entries)
 {
@@ -550,12 +506,9 @@ int bsdk_map_set_max_entries(struct bsdk_map *map, uint32_t max_entries)
 	return 0;
 }
 
-int bsdk_map_set_value_size(struct bsdk_map *map, uint32_t size)
+/* A skeleton names what the object it was generated from had. */
+int bsdk_obj_skeleton_mismatch(const struct bsdk_obj *obj, const char *what, const char *name)
 {
-	if (!map->obj || map->obj->loaded)	/* pinned, or created */
-		return fail(EBUSY);
-	if (map->is_global_data)	/* its size is its section's */
-		return fail(EINVAL);
-	map->value_size = size;
-	return 0;
+	return obj_fail(obj, ENOENT, "no %s '%s': the skeleton was generated from another object",
+			what, name);
 }

@@ -68,12 +68,6 @@ struct bsdk_prog {
 	/* BTF-typed kinds: the target in kernel BTF, found at load. */
 	uint32_t attach_btf_id;
 	int attach_btf_obj_fd;	/* 0 for vmlinux; owned by kbtf */
-	/* What linking at open time found, for the inspect accessors. */
-	struct relo *relos;
-	size_t nrelos;
-	int32_t *helpers;	/* helper IDs called, sorted, unique */
-	size_t nhelpers;
-	size_t linked_count, nfunc, nline;
 };
 
 struct bsdk_map {
@@ -88,7 +82,6 @@ struct bsdk_map {
 	void *init_data;	/* global data maps: the initial value */
 	bool is_global_data;
 	bool is_rodata;
-	bool pinned_here;	/* this load created its pin */
 	int fd;
 	int batch_mode;		/* map_ops.c: how lookup_batch reads it */
 	bool mmapable;		/* created BPF_F_MMAPABLE: user space may map it */
@@ -155,9 +148,6 @@ int relos_collect(struct bsdk_obj *obj);
  * subprograms it calls (transitively), all relocations applied. */
 int relos_link_prog(const struct bsdk_prog *prog, struct linked *out);
 void linked_free(struct linked *l);
-/* Link every program once at open time: checks what load will do, and
- * fills the relocation and helper lists the accessors show. */
-int relos_link_all(struct bsdk_obj *obj);
 
 /* ---- maps.c */
 int maps_collect(struct bsdk_obj *obj);
@@ -217,6 +207,9 @@ const struct attach_kind *attach_kind_find(const char *section);
 const char *attach_kind_forms(void);
 int progs_collect(struct bsdk_obj *obj);
 int prog_load(struct bsdk_prog *prog);
+/* BPF_PROG_LOAD's log_true_size (Linux 6.4) in attr: the bytes the whole
+ * log needed, written back by the kernel; 0 before 6.4. */
+uint32_t attr_log_true_size(const union bpf_attr *attr);
 
 /* obj.c: bsdk_obj_load() in parts, for the attach policy, which loads the
  * programs one by one: externs, BTF and maps (on failure nothing stays
@@ -224,10 +217,6 @@ int prog_load(struct bsdk_prog *prog);
  * obj_load_abort() to unload everything and set errno to -err. */
 int obj_load_begin(struct bsdk_obj *obj);
 void obj_load_abort(struct bsdk_obj *obj, int err);
-
-/* ---- data.c: the symbol of global variable name and the data map that holds it, or NULL. */
-const GElf_Sym *obj_global_find(const struct bsdk_obj *obj, const char *name,
-				struct bsdk_map **map);
 
 /* ---- obj.c: links */
 /* A link to fill, and put on the object's list once filled. */
@@ -249,9 +238,15 @@ struct obj_pass {
 	/* At open, .BTF just parsed, before anything reads it: make it what
 	 * the linker would have (the DATASECs' offsets). */
 	int (*btf)(struct bsdk_obj *obj);
+	bool pins_maps;		/* it pins the maps that ask (LIBBPF_PIN_BY_NAME) */
+	/* At open, before the file is read, when the caller named a kernel
+	 * BTF file (obj->btf_path): check it. */
+	int (*kernel_btf)(struct bsdk_obj *obj);
 	/* At open, after the maps, programs and .BTF.ext are read, before
 	 * the relocations: collect and check what the extension handles. */
 	int (*open)(struct bsdk_obj *obj);
+	/* At open, the last step: the relocations read and checked. */
+	int (*opened)(struct bsdk_obj *obj);
 	/* A relocation against an undefined symbol (r->sym_name), on insn:
 	 * fill r (kind, ext, map, offset) and return 0, or -ENOENT when the
 	 * symbol is not this pass's; other errors are logged. */
@@ -265,17 +260,32 @@ struct obj_pass {
 	void (*link_relo)(const struct bsdk_obj *obj, const struct relo *r, struct bpf_insn *insn);
 	/* At load, before the maps are created. */
 	int (*load)(struct bsdk_obj *obj);
+	/* At load, before map is created: 0 to create it, 1 when the pass
+	 * gave it an fd (a pinned map reused), or an error, logged. */
+	int (*map_create)(struct bsdk_map *map);
 	/* At load, a map just created and filled. */
 	int (*map_created)(struct bsdk_map *map);
+	/* The kernel refused to create map with err: say why, as detail lines. */
+	void (*map_create_failed)(const struct bsdk_map *map, int err);
 	/* After load, where user space reads a global data map's value
 	 * without a system call, or NULL (bsdk_map_global_data()). */
 	void *(*map_data)(const struct bsdk_map *map);
 	/* BPF_PROG_LOAD's attributes of prog, before the call: 0, or an
 	 * error, logged. */
 	int (*prog_attr)(struct bsdk_prog *prog, union bpf_attr *attr);
+	/* The size of the buffer for the verifier's log of a rejection. */
+	size_t (*log_size)(void);
+	/* The verifier's reason for a rejection, one line of its log, in buf. */
+	void (*reason)(const char *log, char *buf, size_t size);
+	/* After the verifier rejected l at instruction insn with log: what
+	 * its log and the instructions say to do, as detail lines. */
+	void (*hint)(const struct bsdk_prog *prog, const char *log, long insn, const struct linked *l);
 	/* After the verifier rejected l at instruction insn: say what the
 	 * extension knows of it, as detail lines. */
 	void (*explain)(const struct bsdk_prog *prog, const struct linked *l, long insn);
+	/* At a failed load, before the unload: undo what the load made
+	 * outside the process (the pins it created). */
+	void (*load_failed)(struct bsdk_obj *obj);
 	/* At unload, before the maps are closed. */
 	void (*unload)(struct bsdk_obj *obj);
 };

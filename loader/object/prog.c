@@ -12,7 +12,6 @@
 #include <linux/btf.h>
 
 #include "object/object.h"
-#include "co-re/kbtf.h"
 #include "format/btf.h"
 
 /* Why a load-only kind has no attach point of its own: what its user does. */
@@ -229,37 +228,6 @@ int progs_collect(struct bsdk_obj *obj)
 	return err;
 }
 
-/* Helpers the kernel offers only to GPL-compatible programs (gpl_only in
- * their struct bpf_func_proto, Linux 6.1), by enum bpf_func_id. */
-static const struct {
-	int id;
-	const char *name;
-} gpl_helpers[] = {
-	{ 4, "bpf_probe_read" }, { 6, "bpf_trace_printk" }, { 22, "bpf_perf_event_read" },
-	{ 25, "bpf_perf_event_output" }, { 27, "bpf_get_stackid" }, { 35, "bpf_get_current_task" },
-	{ 36, "bpf_probe_write_user" }, { 45, "bpf_probe_read_str" },
-	{ 55, "bpf_perf_event_read_value" }, { 56, "bpf_perf_prog_read_value" },
-	{ 58, "bpf_override_return" }, { 67, "bpf_get_stack" }, { 69, "bpf_fib_lookup" },
-	{ 100, "bpf_tcp_check_syncookie" }, { 110, "bpf_tcp_gen_syncookie" },
-	{ 111, "bpf_skb_output" }, { 112, "bpf_probe_read_user" }, { 113, "bpf_probe_read_kernel" },
-	{ 114, "bpf_probe_read_user_str" }, { 115, "bpf_probe_read_kernel_str" },
-	{ 119, "bpf_read_branch_records" }, { 121, "bpf_xdp_output" }, { 126, "bpf_seq_printf" },
-	{ 127, "bpf_seq_write" }, { 150, "bpf_seq_printf_btf" },
-	{ 158, "bpf_get_current_task_btf" }, { 163, "bpf_check_mtu" }, { 165, "bpf_snprintf" },
-	{ 169, "bpf_timer_init" }, { 170, "bpf_timer_set_callback" }, { 171, "bpf_timer_start" },
-	{ 172, "bpf_timer_cancel" }, { 173, "bpf_get_func_ip" }, { 175, "bpf_task_pt_regs" },
-	{ 176, "bpf_get_branch_snapshot" }, { 177, "bpf_trace_vprintk" },
-	{ 191, "bpf_copy_from_user_task" },
-};
-
-const char *bsdk_helper_gpl_only(int id)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(gpl_helpers); i++)
-		if (gpl_helpers[i].id == id)
-			return gpl_helpers[i].name;
-	return NULL;
-}
-
 /* The last instruction the verifier looked at: its log's last "N: ..." */
 static long verifier_last_insn(const char *log)
 {
@@ -323,118 +291,28 @@ static void log_source_line(const struct bsdk_prog *prog, long insn, const struc
 	log_detail_untabbed(where, src);
 }
 
-/* Whether the running kernel's BTF has the function name; -1 when its BTF
- * cannot be read (nothing logged). */
-static int kernel_has_func(const char *name)
-{
-	char swallowed[256];
-	int err;
-
-	log_capture_begin(swallowed, sizeof(swallowed));
-	err = kbtf_find(NULL, name, BTF_KIND_FUNC, NULL, NULL, NULL);
-	log_capture_end();
-	return err == 0 ? 1 : err == -ENOENT ? 0 : -1;
-}
-
-/* The verifier gave up at its instruction limit ("BPF program is too
- * large. Processed 1000001 insn"): nearly always a loop whose trip count it
- * cannot see. Say so, and what this kernel offers instead: bpf_loop() is a
- * helper since Linux 5.17, bpf_for() (bpf_iter_num_new) a kfunc since 6.4. */
-static void log_too_large_hint(void)
-{
-	int loop = kernel_has_func("bpf_loop"), iter = kernel_has_func("bpf_iter_num_new");
-	const char *offer;
-
-	if (loop < 0 || iter < 0)
-		offer = "bpf_loop() (Linux 5.17+) or bpf_for() (Linux 6.4+)";
-	else if (loop && iter)
-		offer = "bpf_loop() or bpf_for(), which this kernel has";
-	else if (loop)
-		offer = "bpf_loop(), which this kernel has (not bpf_for(): Linux 6.4+)";
-	else
-		offer = "nothing else: this kernel has neither bpf_loop() nor bpf_for()";
-	log_error("  hint: a loop the verifier cannot bound (it stopped after 1000000 instructions): give it a constant bound, or use %s",
-		  offer);
-}
-
-/* The verifier refused a GPL-only helper to a program whose license is not
- * GPL-compatible: say the line that fixes it, and which helper it was when
- * the last instruction is its call. */
-static void log_license_fix(const struct bsdk_prog *prog, long insn, const struct linked *l)
-{
-	const char *license = prog->obj->file.license, *helper = NULL;
-	char lic[96];
-
-	if (insn >= 0 && (size_t)insn < l->count &&
-	    l->insns[insn].code == (BPF_JMP | BPF_CALL) && l->insns[insn].src_reg == 0)
-		helper = bsdk_helper_gpl_only(l->insns[insn].imm);
-	if (license && *license)
-		snprintf(lic, sizeof(lic), "'%.60s' is not GPL-compatible", license);
-	else
-		snprintf(lic, sizeof(lic), "the object has no license section");
-	log_error("  fix: declare char LICENSE[] SEC(\"license\") = \"GPL\"; (%s, and %s%s is GPL-only)",
-		  lic, helper ? helper : "the helper it stopped at",
-		  helper ? "()" : "");
-}
-
-/* The first indirect call (callx, BPF_JMP | BPF_CALL | BPF_X) among the
- * linked instructions, or -1: clang writes one for every helper call when it
- * does not optimise (-O0), since the helper is then a pointer it loads. */
-static long first_callx(const struct linked *l)
-{
-	for (size_t i = 0; i < l->count; i++)
-		if (l->insns[i].code == (BPF_JMP | BPF_CALL | BPF_X))
-			return (long)i;
-	return -1;
-}
-
-/* The verifier's reason for a rejection: the last line of its log that is
- * not an instruction, a source comment or its closing statistics. */
+/* The verifier's reason for a rejection, in one line: an extension's
+ * reading of its log, else where to find it. */
 static void verifier_reason(const char *log, char *buf, size_t size)
 {
-	static const char *const not_reasons[] = {
-		"processed ", "verification time", "stack depth", ";", "from ",
-		"last_idx", "regs=", "parent ", "mark_precise", "func#", "Validating ",
-	};
-	const char *p = log, *reason = strstr(log, "BPF program is too large"), *fallback = NULL;
-	size_t len = 0, fallback_len = 0;
-
-	if (reason) {	/* written after the last instruction, on its line */
-		snprintf(buf, size, "%.*s", (int)strcspn(reason, "\n"), reason);
-		return;
-	}
-	for (; *p; p += strcspn(p, "\n"), p += *p == '\n') {
-		size_t n = strcspn(p, "\n");
-		bool skip = n == 0 || *p == ' ' || *p == '\t' || (*p >= '0' && *p <= '9' &&
-			    p[strspn(p, "0123456789")] == ':');
-
-		for (size_t i = 0; !skip && i < ARRAY_SIZE(not_reasons); i++)
-			skip = strncmp(p, not_reasons[i], strlen(not_reasons[i])) == 0;
-		if (n) {
-			fallback = p;
-			fallback_len = n;
-		}
-		if (!skip) {
-			reason = p;
-			len = n;
+	for (size_t i = 0; i < obj_npasses; i++) {
+		if (obj_passes[i]->reason) {
+			obj_passes[i]->reason(log, buf, size);
+			return;
 		}
 	}
-	if (!reason) {
-		reason = fallback ? fallback : "(an empty log)";
-		len = fallback ? fallback_len : strlen(reason);
-	}
-	snprintf(buf, size, "%.*s", (int)len, reason);
+	snprintf(buf, size, "its log is shown at debug level (-v -v)");
 }
 
 /* The headline of a rejection and the end of the verifier's log under it
  * (all of it at debug level, -vv). Or, when the attach policy loads
  * (reject_leaves_out), one warning with the verifier's reason, the whole
- * log at debug level after the detail. log is consumed. */
+ * log at debug level after the detail. log is left as it was. */
 static void log_verifier_head(const struct bsdk_prog *prog, char *log, bool cut)
 {
 	enum { TAIL_LINES = 20 };
 	size_t nlines = 0, skip;
-	char *line, *save = NULL;
+	char *line, *end, c;
 
 	if (prog->reject_leaves_out) {
 		char reason[512];
@@ -450,13 +328,17 @@ static void log_verifier_head(const struct bsdk_prog *prog, char *log, bool cut)
 	log_error("program '%s' (section '%s'): rejected by the verifier; %s:",
 		  prog->fn.name, prog->section,
 		  skip || cut ? "the end of its log" : "its log");
-	for (line = strtok_r(log, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (skip) {
+	for (line = log; *line; line = end + (*end == '\n')) {
+		end = line + strcspn(line, "\n");
+		c = *end;
+		*end = '\0';	/* a line at a time, put back after */
+		if (end > line && skip) {
 			skip--;
 			log_debug("  %s", line);
-		} else {
+		} else if (end > line) {
 			log_detail_untabbed("", line);
 		}
+		*end = c;
 	}
 }
 
@@ -470,21 +352,16 @@ static void log_verifier_head(const struct bsdk_prog *prog, char *log, bool cut)
 static void log_verifier(const struct bsdk_prog *prog, char *log, bool cut, const struct linked *l)
 {
 	long insn = verifier_last_insn(log);
-	bool too_large = strstr(log, "BPF program is too large") != NULL;
-	bool gpl_refused = strstr(log, "cannot call GPL-restricted function") != NULL;
 	char *line, *save = NULL;
 
 	log_verifier_head(prog, log, cut);
 	/* a warning's detail lines are warnings */
 	log_errors_as_warnings(prog->reject_leaves_out);
 	log_source_line(prog, insn, l);
-	if (too_large)
-		log_too_large_hint();
-	if (gpl_refused)
-		log_license_fix(prog, insn, l);
-	if (first_callx(l) >= 0)
-		log_error("  fix: instruction %ld is an indirect call (callx, opcode 0x8d), which clang writes for helper calls in an object built without optimisation (-O0): build with -O2",
-			  first_callx(l));
+	/* what the log says to do, then what the extensions know */
+	for (size_t i = 0; i < obj_npasses; i++)
+		if (obj_passes[i]->hint)
+			obj_passes[i]->hint(prog, log, insn, l);
 	for (size_t i = 0; i < obj_npasses; i++)
 		if (obj_passes[i]->explain)
 			obj_passes[i]->explain(prog, l, insn);
@@ -501,7 +378,7 @@ static void log_verifier(const struct bsdk_prog *prog, char *log, bool cut, cons
  * headers before 6.4 do not name it. */
 #define LOG_TRUE_SIZE_OFF (offsetof(union bpf_attr, core_relo_rec_size) + sizeof(uint32_t))
 
-static uint32_t attr_log_true_size(const union bpf_attr *attr)
+uint32_t attr_log_true_size(const union bpf_attr *attr)
 {
 	uint32_t size;
 
@@ -509,47 +386,16 @@ static uint32_t attr_log_true_size(const union bpf_attr *attr)
 	return size;
 }
 
-/* Whether the kernel keeps the end of a log that does not fit (Linux 6.4:
- * a rotating log, which reports log_true_size), asked once per process by
- * loading "r0 = 0; exit" with a log. Kernels before keep the beginning, and
- * the reason for a rejection is at the end. */
-static bool kernel_log_rotates(void)
-{
-	static int known;	/* 0 not asked, 1 rotates, 2 does not */
-	const struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
-	char log[1024];
-	union bpf_attr attr;
-	int fd, state = __atomic_load_n(&known, __ATOMIC_RELAXED);
-
-	if (state)
-		return state == 1;
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
-	attr.insns = (uint64_t)(uintptr_t)insns;
-	attr.insn_cnt = ARRAY_SIZE(insns);
-	attr.license = (uint64_t)(uintptr_t)"GPL";
-	attr.log_level = 1;
-	attr.log_buf = (uint64_t)(uintptr_t)log;
-	attr.log_size = sizeof(log);
-	fd = sys_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
-	if (fd >= 0)
-		close(fd);
-	state = attr_log_true_size(&attr) ? 1 : 2;
-	__atomic_store_n(&known, state, __ATOMIC_RELAXED);
-	return state == 1;
-}
-
-/* The log of the one run made to explain a rejection. Where the kernel
- * keeps a log's end, 4 MiB hold far more than the lines shown; where it
- * keeps the beginning, the buffer must hold all of it for the end to be
- * there: a log of a million instructions at level 1 runs to tens of MiB,
- * so take 256 MiB (address space; only what the kernel writes is touched). */
+/* The log of the one run made to explain a rejection: an extension's
+ * size for this kernel, else one that holds the end of any log, wherever
+ * the kernel keeps it (256 MiB of address space; only what the kernel
+ * writes is touched). */
 static size_t verifier_log_size(void)
 {
-	return kernel_log_rotates() ? 4u << 20 : 256u << 20;
+	for (size_t i = 0; i < obj_npasses; i++)
+		if (obj_passes[i]->log_size)
+			return obj_passes[i]->log_size();
+	return 256u << 20;
 }
 
 /* Fill attr for loading prog from the linked instructions l. 0, or a

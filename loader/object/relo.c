@@ -13,11 +13,10 @@
  *   ld_imm64 of a function     -> src_reg BPF_PSEUDO_FUNC, same distance
  *
  * relos_collect() reads and checks every relocation when the object is
- * opened, so `bpfsdk inspect` sees the same errors `run` would;
- * relos_link_prog() applies them to a copy of the program at load time.
+ * opened; relos_link_prog() applies them to a copy of the program at load
+ * time (and at open, when an extension links each one to show it).
  */
 #include "object/object.h"
-#include "co-re/core.h"
 
 #define INSN_SIZE sizeof(struct bpf_insn)
 
@@ -216,8 +215,43 @@ static int collect_section(struct bsdk_obj *obj, size_t rel_sec)
 	return 0;
 }
 
+static int func_info_cmp(const void *a, const void *b)
+{
+	const struct bpf_func_info *x = a, *y = b;
+
+	return (x->insn_off > y->insn_off) - (x->insn_off < y->insn_off);
+}
+
+static int line_info_cmp(const void *a, const void *b)
+{
+	const struct bpf_line_info *x = a, *y = b;
+
+	return (x->insn_off > y->insn_off) - (x->insn_off < y->insn_off);
+}
+
+/* The linker looks a function's records up by instruction: sort the rare
+ * object whose records are not (clang's are). */
+static void ext_info_sort(struct bsdk_obj *obj)
+{
+	for (size_t i = 0; obj->ext.info && i < obj->file.nsecs; i++) {
+		struct ext_info *e = &obj->ext.info[i];
+		bool sorted = true;
+
+		for (size_t k = 1; sorted && k < e->nfunc; k++)
+			sorted = e->func[k - 1].insn_off <= e->func[k].insn_off;
+		if (!sorted)
+			qsort(e->func, e->nfunc, sizeof(*e->func), func_info_cmp);
+		sorted = true;
+		for (size_t k = 1; sorted && k < e->nline; k++)
+			sorted = e->line[k - 1].insn_off <= e->line[k].insn_off;
+		if (!sorted)
+			qsort(e->line, e->nline, sizeof(*e->line), line_info_cmp);
+	}
+}
+
 int relos_collect(struct bsdk_obj *obj)
 {
+	ext_info_sort(obj);
 	obj->relos = calloc(obj->file.nsecs, sizeof(*obj->relos));
 	obj->nrelos = calloc(obj->file.nsecs, sizeof(*obj->nrelos));
 	if (!obj->relos || !obj->nrelos)
@@ -467,81 +501,11 @@ int relos_link_prog(const struct bsdk_prog *prog, struct linked *out)
 	}
 	free(l.pieces);
 	free(l.placed);
+	if (err == -E2BIG)
+		log_error("program '%s': more than %d instructions with its subprograms",
+			  prog->fn.name, BPF_COMPLEXITY_LIMIT_INSNS);
 	if (err)
 		linked_free(&l.out);
 	*out = l.out;
 	return err;
-}
-
-static int helper_cmp(const void *a, const void *b)
-{
-	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-static int func_info_cmp(const void *a, const void *b)
-{
-	const struct bpf_func_info *x = a, *y = b;
-
-	return (x->insn_off > y->insn_off) - (x->insn_off < y->insn_off);
-}
-
-static int line_info_cmp(const void *a, const void *b)
-{
-	const struct bpf_line_info *x = a, *y = b;
-
-	return (x->insn_off > y->insn_off) - (x->insn_off < y->insn_off);
-}
-
-int relos_link_all(struct bsdk_obj *obj)
-{
-	/* the linker looks a function's records up by instruction: sort the
-	 * rare object whose records are not (clang's are) */
-	for (size_t i = 0; obj->ext.info && i < obj->file.nsecs; i++) {
-		struct ext_info *e = &obj->ext.info[i];
-		bool sorted = true;
-
-		for (size_t k = 1; sorted && k < e->nfunc; k++)
-			sorted = e->func[k - 1].insn_off <= e->func[k].insn_off;
-		if (!sorted)
-			qsort(e->func, e->nfunc, sizeof(*e->func), func_info_cmp);
-		sorted = true;
-		for (size_t k = 1; sorted && k < e->nline; k++)
-			sorted = e->line[k - 1].insn_off <= e->line[k].insn_off;
-		if (!sorted)
-			qsort(e->line, e->nline, sizeof(*e->line), line_info_cmp);
-	}
-	for (size_t p = 0; p < obj->nprogs; p++) {
-		struct bsdk_prog *prog = &obj->progs[p];
-		struct linked l;
-		size_t n = 0;
-		int err = relos_link_prog(prog, &l);
-
-		if (err == -E2BIG)
-			log_error("program '%s': more than %d instructions with its subprograms",
-				  prog->fn.name, BPF_COMPLEXITY_LIMIT_INSNS);
-		for (size_t i = 0; !err && i < l.count; i++)
-			if (l.insns[i].code == (BPF_JMP | BPF_CALL) && l.insns[i].src_reg == 0 &&
-			    l.insns[i].imm != CORE_POISON_IMM)
-				err = array_push(&prog->helpers, &n,
-						 &l.insns[i].imm, sizeof(int32_t));
-		if (err) {
-			linked_free(&l);
-			return err;
-		}
-		if (n)
-			qsort(prog->helpers, n, sizeof(int32_t), helper_cmp);
-		for (size_t i = 0; i < n; i++)
-			if (i == 0 || prog->helpers[i] != prog->helpers[i - 1])
-				prog->helpers[prog->nhelpers++] = prog->helpers[i];
-		prog->relos = l.relos;
-		prog->nrelos = l.nrelos;
-		l.relos = NULL;
-		prog->linked_count = l.count;
-		prog->nfunc = l.nfunc;
-		prog->nline = l.nline;
-		linked_free(&l);
-	}
-	return 0;
 }
