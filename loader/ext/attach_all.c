@@ -135,8 +135,7 @@ int bsdk_obj_attach_prepare(struct bsdk_obj *obj, unsigned int flags)
 	done = calloc(obj->nprogs ? obj->nprogs : 1, sizeof(*done));
 	if (!done)
 		return log_fail(ENOMEM, "'%s': out of memory", obj->name);
-	for (size_t i = 0; i < obj->nprogs; i++)
-		obj->progs[i].twin_spare = false;
+	twins_reset(obj);
 	for (size_t i = 0; i < obj->nprogs; i++) {
 		struct bsdk_prog *prog = &obj->progs[i];
 		int err;

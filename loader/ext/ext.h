@@ -136,5 +136,7 @@ void attach_left_out(const struct bsdk_prog *prog, bool require_all, const char 
 bool twins_grouped(const struct bsdk_prog *prog);
 int twins_choose(struct bsdk_prog *prog, bool require_all, bool *done);
 int twins_stand_in(struct bsdk_prog *failed);
+/* twins.c: no program is a spare (the attach policy starts again). */
+void twins_reset(struct bsdk_obj *obj);
 
 #endif /* BPFSDK_EXT_H */

@@ -106,6 +106,9 @@ struct twin_index {
 	int *first;		/* the group's first member, -1 for no group */
 	int *next;		/* the next member, -1 after the last */
 	unsigned *ranks;	/* at a group's first member: the ranks it holds, as bits */
+	/* Left out by the attach policy as a twin of a better program: it
+	 * stands in when that one cannot be loaded or attached. */
+	bool *spare;
 };
 
 static const char twins_key;
@@ -117,12 +120,36 @@ static void twin_index_free(void *p)
 	free(ix->first);
 	free(ix->next);
 	free(ix->ranks);
+	free(ix->spare);
 	free(ix);
 }
 
 static const struct twin_index *twin_index(const struct bsdk_prog *prog)
 {
 	return obj_state_find(prog->obj, &twins_key);
+}
+
+static bool is_spare(const struct bsdk_prog *p)
+{
+	const struct twin_index *ix = twin_index(p);
+
+	return ix && ix->spare[p - p->obj->progs];
+}
+
+static void set_spare(const struct bsdk_prog *p, bool spare)
+{
+	struct twin_index *ix = obj_state_find(p->obj, &twins_key);
+
+	if (ix)
+		ix->spare[p - p->obj->progs] = spare;
+}
+
+void twins_reset(struct bsdk_obj *obj)
+{
+	struct twin_index *ix = obj_state_find(obj, &twins_key);
+
+	for (size_t i = 0; ix && i < obj->nprogs; i++)
+		ix->spare[i] = false;
 }
 
 /* The sort that puts each group's members side by side, in program order. */
@@ -181,8 +208,9 @@ static int twins_open(struct bsdk_obj *obj)
 	ix->first = malloc((obj->nprogs + 1) * sizeof(*ix->first));
 	ix->next = malloc((obj->nprogs + 1) * sizeof(*ix->next));
 	ix->ranks = calloc(obj->nprogs + 1, sizeof(*ix->ranks));
+	ix->spare = calloc(obj->nprogs + 1, sizeof(*ix->spare));
 	order = malloc((obj->nprogs + 1) * sizeof(*order));
-	if (!ix->first || !ix->next || !ix->ranks || !order) {
+	if (!ix->first || !ix->next || !ix->ranks || !ix->spare || !order) {
 		free(order);
 		return log_fail(ENOMEM, "'%s': out of memory grouping twin programs", obj->name);
 	}
@@ -244,7 +272,7 @@ static struct bsdk_prog *group_next(const struct bsdk_prog *p)
 static bool has_twin(const struct bsdk_prog *prog, bool spares)
 {
 	for (const struct bsdk_prog *p = group_first(prog); p; p = group_next(p))
-		if ((p->autoload || (spares && p->twin_spare)) && twins(prog, p))
+		if ((p->autoload || (spares && is_spare(p))) && twins(prog, p))
 			return true;
 	return false;
 }
@@ -280,7 +308,7 @@ static const struct bsdk_prog *group_kept(const struct bsdk_prog *prog)
 	const struct bsdk_prog *kept = NULL;
 
 	for (const struct bsdk_prog *p = group_first(prog); p; p = group_next(p)) {
-		if (p->autoload && !p->twin_spare &&
+		if (p->autoload && !is_spare(p) &&
 		    (!kept || bsdk_prog_twin_rank(p) < bsdk_prog_twin_rank(kept)))
 			kept = p;
 	}
@@ -308,7 +336,7 @@ int twins_choose(struct bsdk_prog *prog, bool require_all, bool *done)
 			continue;
 		done[p - obj->progs] = true;
 		if (rank > chosen && chosen >= 0) {
-			p->twin_spare = true;	/* kept for when the chosen cannot be */
+			set_spare(p, true);	/* kept for when the chosen cannot be */
 			continue;
 		}
 		err = bsdk_prog_attach_check(p, why, sizeof(why));
@@ -322,18 +350,18 @@ int twins_choose(struct bsdk_prog *prog, bool require_all, bool *done)
 			if (require_all)
 				return err;
 		} else {
-			p->twin_spare = true;	/* said below, once its twin is known */
+			set_spare(p, true);	/* said below, once its twin is known */
 			p->autoload = true;
 		}
 	}
 	kept = group_kept(prog);
 	for (struct bsdk_prog *p = group_first(prog); p; p = group_next(p)) {
-		if (!p->twin_spare)
+		if (!is_spare(p))
 			continue;
 		p->autoload = false;
 		if (bsdk_prog_twin_rank(p) < chosen) {
 			/* failed the check: never a spare */
-			p->twin_spare = false;
+			set_spare(p, false);
 			bsdk_prog_attach_check(p, why, sizeof(why));
 			log_info("'%s': program '%s' (section '%s'): left out: %s; its twin '%s' (section '%s') is used",
 				 obj->name, p->fn.name, p->section, why, kept->fn.name, kept->section);
@@ -360,9 +388,9 @@ int twins_stand_in(struct bsdk_prog *failed)
 		return 0;	/* another of its kind is still there */
 	for (int rank = 0; rank <= 2 && !n; rank++)
 		for (struct bsdk_prog *p = group_first(failed); p; p = group_next(p)) {
-			if (!p->twin_spare || bsdk_prog_twin_rank(p) != rank)
+			if (!is_spare(p) || bsdk_prog_twin_rank(p) != rank)
 				continue;
-			p->twin_spare = false;
+			set_spare(p, false);
 			if (bsdk_prog_attach_check(p, why, sizeof(why))) {
 				attach_left_out(p, false, why);
 				continue;

@@ -58,9 +58,6 @@ struct bsdk_prog {
 	char *target_buf;		/* bsdk_prog_set_attach_target()'s copy */
 	bool autoload;
 	bool attached;		/* a link was made: bsdk_obj_attach_all() skips it */
-	/* Left out by the attach policy as a twin of a better program (twins.c):
-	 * it stands in when that one cannot be loaded or attached. */
-	bool twin_spare;
 	/* prog_load(): a verifier rejection is a warning that leaves the
 	 * program out, not an error (the attach policy's load) */
 	bool reject_leaves_out;

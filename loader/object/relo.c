@@ -364,7 +364,7 @@ static int linker_place(struct linker *l, const struct bsdk_obj *obj,
 		if (obj_passes[i]->link_func)
 			err = obj_passes[i]->link_func(l->prog, sub, out, *base);
 
-	/* Records are sorted in each section (relos_link_all() saw to it), and
+	/* Records are sorted in each section (relos_collect() saw to it), and
 	 * pieces are appended in order: the linked arrays come out sorted, as
 	 * the kernel wants. Only the piece's own records are visited. */
 	for (size_t i = e ? first_rec(e->func, e->nfunc, sizeof(*e->func), sub->first) : 0;
