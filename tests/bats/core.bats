@@ -79,3 +79,34 @@ C
 	assert_line "error: ring buffer: not in the minimal core (libbpfsdk-core.a): link libbpfsdk for --channel ringbuf"
 	[ "$(grep -c '^error:' <<<"$output")" -eq 1 ] || fail "not one error line"
 }
+
+@test "core: a map pinned by name and a kernel BTF file are refused with one error each, naming what the core does not do" {
+	local t=$BATS_TEST_TMPDIR
+	cat >"$t/pin.c" <<'C'
+#include "bpfsdk.h"
+
+/* load argv[1], then open it naming a kernel BTF file: both must fail */
+int main(int argc, char **argv)
+{
+	struct bsdk_obj_open_opts o = { .sz = sizeof(o), .btf_path = "/sys/kernel/btf/vmlinux" };
+	struct bsdk_obj *obj = argc > 1 ? bsdk_obj_open(argv[1]) : NULL;
+
+	if (!obj || bsdk_obj_load(obj) == 0)
+		return 2;
+	bsdk_obj_close(obj);
+	return bsdk_obj_open_opts(argv[1], &o) ? 3 : 1;
+}
+C
+	run cc -I loader -o "$t/pin" "$t/pin.c" "$CORE" -lelf -lz
+	echo "$output"
+	assert_success
+	local pinned=0
+	[ ! -e /sys/fs/bpf/bsdk_test_pinned ] || pinned=1
+	run "$t/pin" "$BUILD/bpf/tests/obj_pin.bpf.o"
+	echo "$output"
+	[ "$status" -eq 1 ] || fail "exit $status, expected 1: the load and the open both fail"
+	assert_line "error: map 'bsdk_test_pinned': asks to be pinned by name (LIBBPF_PIN_BY_NAME), which this build of the library does not do (libbpfsdk-core: link libbpfsdk)"
+	assert_line --regexp "^error: '.*obj_pin\.bpf\.o': a kernel BTF file \('/sys/kernel/btf/vmlinux'\), which this build of the library does not read \(libbpfsdk-core: link libbpfsdk\)$"
+	[ "$(grep -c '^error:' <<<"$output")" -eq 2 ] || fail "not one error line each"
+	[ "$pinned" = 1 ] || [ ! -e /sys/fs/bpf/bsdk_test_pinned ] || fail "the core pinned the map"
+}
