@@ -114,6 +114,15 @@ static const struct prog_info *prog_info(const struct bsdk_prog *prog)
 	return st && i < st->n ? &st->progs[i] : &none;
 }
 
+/* What the object, a program and a map are, as inspect shows them. */
+const char *bsdk_obj_license(const struct bsdk_obj *obj) { return obj->file.license; }
+uint32_t bsdk_obj_kversion(const struct bsdk_obj *obj) { return obj->file.kversion; }
+bool bsdk_obj_has_btf(const struct bsdk_obj *obj) { return obj->btf != NULL; }
+const char *bsdk_prog_section(const struct bsdk_prog *prog) { return prog->section; }
+int bsdk_prog_type(const struct bsdk_prog *prog) { return prog->kind->prog_type; }
+size_t bsdk_prog_insn_count(const struct bsdk_prog *prog) { return prog->fn.count; }
+bool bsdk_prog_autoload(const struct bsdk_prog *prog) { return prog->autoload; }
+
 size_t bsdk_prog_linked_insn_count(const struct bsdk_prog *prog) { return prog_info(prog)->linked_count; }
 size_t bsdk_prog_func_info_count(const struct bsdk_prog *prog) { return prog_info(prog)->nfunc; }
 size_t bsdk_prog_line_info_count(const struct bsdk_prog *prog) { return prog_info(prog)->nline; }
@@ -155,6 +164,12 @@ int bsdk_prog_expected_attach_type(const struct bsdk_prog *prog)
 {
 	return (int)prog->kind->expected_attach_type;
 }
+
+int bsdk_map_type(const struct bsdk_map *map) { return (int)map->type; }
+uint32_t bsdk_map_key_size(const struct bsdk_map *map) { return map->key_size; }
+uint32_t bsdk_map_value_size(const struct bsdk_map *map) { return map->value_size; }
+uint32_t bsdk_map_max_entries(const struct bsdk_map *map) { return map->max_entries; }
+const char *bsdk_map_origin(const struct bsdk_map *map) { return map->origin; }
 
 int bsdk_map_set_value_size(struct bsdk_map *map, uint32_t size)
 {
