@@ -225,10 +225,11 @@ void link_free(struct bsdk_link *link);	/* obj.c: close its fds, free it */
  *
  * The core loads an object with maps, programs and their relocations;
  * what an extension adds (CO-RE, externs, global variables mapped in
- * user space) it adds through a pass, which the top of the library
- * registers (ext/passes.c). The core never names an extension: without
- * passes (libbpfsdk-core.a) an object that needs one fails to open or
- * load with a message saying what is missing. Every hook may be NULL. */
+ * user space, pinned maps, the hints under a refusal) it adds through a
+ * pass, which the top of the library registers (ext/passes.c). The
+ * core never names an extension: without passes (libbpfsdk-core.a) an
+ * object that needs one fails to open or load with a message saying
+ * what is missing. Every hook may be NULL. */
 struct obj_pass {
 	const char *name;
 	bool core_relos;	/* it applies the CO-RE records of .BTF.ext */
