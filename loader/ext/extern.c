@@ -318,7 +318,7 @@ static int collect_sec(struct bsdk_obj *obj, uint32_t sec_id, bool kconfig)
 	return 0;
 }
 
-static int externs_collect(struct bsdk_obj *obj)
+int externs_collect(struct bsdk_obj *obj)
 {
 	uint32_t kcfg_sec = 0, ksym_sec = 0, off = 0;
 	struct ext_state *xs;
@@ -393,7 +393,7 @@ const struct ext *ext_find(const struct ext_state *xs, const char *name, size_t 
 
 /* ---- Applying at link --------------------------------------------------- */
 
-static void extern_apply(const struct bsdk_obj *obj, const struct relo *r, struct bpf_insn *insn)
+void extern_apply(const struct bsdk_obj *obj, const struct relo *r, struct bpf_insn *insn)
 {
 	struct ext_state *xs = ext_state_of(obj);
 	const struct ext *e = &xs->exts[r->ext];
@@ -423,7 +423,7 @@ static void extern_apply(const struct bsdk_obj *obj, const struct relo *r, struc
 	}
 }
 
-static void extern_explain(const struct bsdk_prog *prog, const struct linked *l, long insn)
+void extern_explain(const struct bsdk_prog *prog, const struct linked *l, long insn)
 {
 	const struct ext_state *xs = ext_state_of(prog->obj);
 	const struct bpf_insn *in;
@@ -443,8 +443,8 @@ static void extern_explain(const struct bsdk_prog *prog, const struct linked *l,
 /* A use of an extern (an undefined symbol): a kfunc call, or an ld_imm64
  * of a kconfig variable (its place in .kconfig), a ksym variable or a
  * kfunc's address. externs_collect() found them all. */
-static int extern_relo(struct bsdk_obj *obj, size_t sec, size_t n, const struct bpf_insn *insn,
-		       struct relo *out)
+int extern_relo(struct bsdk_obj *obj, size_t sec, size_t n, const struct bpf_insn *insn,
+		struct relo *out)
 {
 	const struct ext_state *xs = ext_state_of(obj);
 	size_t idx;
@@ -476,71 +476,11 @@ static int extern_relo(struct bsdk_obj *obj, size_t sec, size_t n, const struct 
 }
 
 /* The kfuncs of modules: their calls' off indexes fd_array. */
-static int extern_prog_attr(struct bsdk_prog *prog, union bpf_attr *attr)
+int extern_prog_attr(struct bsdk_prog *prog, union bpf_attr *attr)
 {
 	const struct ext_state *xs = ext_state_of(prog->obj);
 
 	if (xs->nfd_array)
 		attr->fd_array = (uint64_t)(uintptr_t)xs->fd_array;
-	return 0;
-}
-
-/* At load: resolve (externs first: they fix the .kconfig map's value). */
-static int extern_load(struct bsdk_obj *obj)
-{
-	struct ext_state *xs = obj_state_find(obj, &extern_key);
-	int err = externs_load(obj);
-
-	if (xs)
-		xs->resolved = true;
-	return err;
-}
-
-const struct obj_pass extern_pass = {
-	.name = "externs",
-	.open = externs_collect,
-	.relo_undef = extern_relo,
-	.link_relo = extern_apply,
-	.load = extern_load,
-	.prog_attr = extern_prog_attr,
-	.explain = extern_explain,
-};
-
-/* ---- The public accessors ----------------------------------------------- */
-
-size_t bsdk_obj_extern_count(const struct bsdk_obj *obj)
-{
-	struct ext_state *xs = ext_state_of(obj);
-	return xs->nexts;
-}
-
-int bsdk_obj_extern(const struct bsdk_obj *cobj, size_t i, struct bsdk_extern_info *info)
-{
-	/* resolving fills a cache in the object, not what it means */
-	struct bsdk_obj *obj = (struct bsdk_obj *)cobj;
-	struct ext_state *xs = ext_state_of(obj);
-	const struct ext *e;
-
-	if (i >= xs->nexts)
-		return fail(ERANGE);
-	/* resolve once, quietly, if load has not */
-	if (!xs->resolved) {
-		int err = externs_resolve(obj);
-
-		if (err < 0)
-			return fail(-err);
-		xs->resolved = true;
-	}
-	e = &xs->exts[i];
-	memset(info, 0, sizeof(*info));
-	info->name = e->name;
-	info->kind = (enum bsdk_extern_kind)e->kind;
-	info->kind_name = extern_kind_names[e->kind];
-	info->weak = e->weak;
-	info->typed = e->kind == EXT_KSYM ? e->typed : e->kind == EXT_KFUNC;
-	info->resolved = e->resolved;
-	info->value = e->resolved || (e->weak && !e->bad_value) ? e->value : e->why;
-	info->kconfig_offset = e->offset;
-	info->size = e->size;
 	return 0;
 }

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
  * extern.h - what the externs' files share: extern.c (collecting them at
- * open, writing them into the programs, the pass), extern_resolve.c
- * (resolving them against the running kernel at load) and kconfig.c (the
- * kernel's configuration). Not installed.
+ * open, writing them into the programs), extern_resolve.c (resolving them
+ * against the running kernel at load), kconfig.c (the kernel's
+ * configuration) and extern_pass.c (the pass and the accessors, above the
+ * others). Not installed.
  */
 #ifndef BPFSDK_EXTERN_H
 #define BPFSDK_EXTERN_H
@@ -27,6 +28,16 @@ struct ext_state *ext_state_of(const struct bsdk_obj *obj);
 const struct ext *ext_find(const struct ext_state *xs, const char *name, size_t *index);
 /* "kconfig", "ksym", "kfunc", by enum ext_kind. */
 extern const char *const extern_kind_names[3];
+
+/* extern.c, the pass's hooks: collect at open; a relocation against an extern; write its value
+ * into insn while linking; BPF_PROG_LOAD's fd_array of kfuncs' module BTF; what an extern
+ * explains of a rejection. */
+int externs_collect(struct bsdk_obj *obj);
+int extern_relo(struct bsdk_obj *obj, size_t sec, size_t n, const struct bpf_insn *insn,
+		struct relo *r);
+void extern_apply(const struct bsdk_obj *obj, const struct relo *r, struct bpf_insn *insn);
+int extern_prog_attr(struct bsdk_prog *prog, union bpf_attr *attr);
+void extern_explain(const struct bsdk_prog *prog, const struct linked *l, long insn);
 
 /* extern_resolve.c: resolve every extern against the running kernel; the count of those that
  * cannot be (weak ones never count), or -errno. Records, never logs. */
