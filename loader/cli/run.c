@@ -19,7 +19,7 @@
 
 #include "bpfsdk.h"
 #include "cli.h"
-#include "run.h"
+#include "run_state.h"
 
 /* ---- iterators: read to the end, once ---- */
 

@@ -9,7 +9,7 @@
 
 #include "bpfsdk.h"
 #include "cli.h"
-#include "run.h"
+#include "run_state.h"
 
 const char run_usage[] =
 "NAME\n"

@@ -13,7 +13,7 @@
 #include "bpfsdk.h"
 #include "http/bpfsdk_http.h"
 #include "cli.h"
-#include "run.h"
+#include "run_state.h"
 
 #define METRICS_FILE_INTERVAL_MS 15000	/* node_exporter's textfile: every 15 s */
 

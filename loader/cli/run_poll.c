@@ -16,7 +16,7 @@
 
 #include "bpfsdk.h"
 #include "cli.h"
-#include "run.h"
+#include "run_state.h"
 
 /* How late the records of a ringbuf producer that never wakes the reader may be. */
 #define RUN_RINGBUF_IDLE_MS 100

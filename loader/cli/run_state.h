@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
- * run.h - what the files of `bpfsdk run` share: the parsed command line
+ * run_state.h - what the files of `bpfsdk run` share: the parsed command line
  * (run_args.c), the readers and the poll loop (run_poll.c), the command
  * (run.c).
  */
-#ifndef BPFSDK_CLI_RUN_H
-#define BPFSDK_CLI_RUN_H
+#ifndef BPFSDK_CLI_RUN_STATE_H
+#define BPFSDK_CLI_RUN_STATE_H
 
 #include <signal.h>
 #include <stdbool.h>
@@ -142,4 +142,4 @@ int run_metrics_tick(struct run_metrics *rm);
  * line (the last write failed). */
 int run_metrics_stop(struct run_metrics *rm);
 
-#endif /* BPFSDK_CLI_RUN_H */
+#endif /* BPFSDK_CLI_RUN_STATE_H */
