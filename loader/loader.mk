@@ -90,6 +90,20 @@ $(LOADER_CORE_LIB): $(patsubst %.c,$(BUILD)/obj/%.o,$(LOADER_CORE_SRCS))
 
 all: $(LOADER_CORE_LIB)
 
+# libbpfsdk-tool.a: the layer right above the core alone (loader/tool/:
+# a tool's options, "did you mean", the file systems it mounts, whether
+# the kernel can attach a kind of probe), for a tool linked against the
+# core (trace_output-core): on the core's objects, libc only.
+LOADER_TOOL_SRCS := $(sort $(wildcard loader/tool/*.c))
+LOADER_TOOL_LIB  := $(BUILD)/lib/libbpfsdk-tool.a
+
+$(LOADER_TOOL_LIB): $(patsubst %.c,$(BUILD)/obj/%.o,$(LOADER_TOOL_SRCS))
+	$(msg) AR $@
+	@mkdir -p $(@D)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+all: $(LOADER_TOOL_LIB)
+
 # libbpfsdk-http.a: the metrics server (loader/http/), on the library's
 # public API and libmicrohttpd, for the programs that serve metrics only;
 # the library itself never needs libmicrohttpd.

@@ -80,9 +80,6 @@ int read_file(const char *path, char *buf, size_t size);
 
 /* ---- util.c */
 uint64_t now_ns(void);	/* CLOCK_MONOTONIC */
-/* closest.c: the entry of directory dir closest to word (as
- * bsdk_name_closest()) into out; 0, or -ENOENT when none is close. */
-int name_closest_in_dir(const char *dir, const char *word, char *out, size_t size);
 /* Copy the caller's opts of src_sz bytes into dst of size bytes: an older,
  * smaller struct (down to min_sz) is fine, a newer one when the bytes this
  * library does not know are zero, so fields can be appended. */

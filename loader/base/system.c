@@ -1,14 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * system.c - what the loader asks of the system besides bpf(): CPU lists,
- * the tracing and BPF file systems, the memlock limit, its own path.
+ * system.c - what the loader asks of the system besides bpf(): CPU lists
+ * and the memlock limit.
  */
-#include <stdio.h>
-#include <sys/mount.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
-#include <sys/vfs.h>
-#include <unistd.h>
 
 #include "base/base.h"
 
@@ -70,27 +65,6 @@ bool bsdk_cpu_is_online(int cpu)
 	return found;
 }
 
-static int mount_if_missing(const char *dir, const char *fstype, unsigned long magic)
-{
-	struct statfs st;
-
-	if (statfs(dir, &st) == 0 && (unsigned long)st.f_type == magic)
-		return 0;
-	if (mount(fstype, dir, fstype, 0, NULL) < 0)
-		return log_fail(errno, "cannot mount %s on '%s': %s", fstype, dir,
-				bsdk_strerror(errno));
-	log_info("mounted %s on '%s'", fstype, dir);
-	return 0;
-}
-
-int bsdk_mount_fs(void)
-{
-	/* magic numbers from linux/magic.h */
-	int err = mount_if_missing("/sys/kernel/tracing", "tracefs", 0x74726163);
-
-	return mount_if_missing("/sys/fs/bpf", "bpf", 0xcafe4a11) ?: err;
-}
-
 void bsdk_bump_memlock(void)
 {
 	struct rlimit r = { RLIM_INFINITY, RLIM_INFINITY };
@@ -100,23 +74,4 @@ void bsdk_bump_memlock(void)
 	 * raised. Neither is worth more than a debug line. */
 	if (setrlimit(RLIMIT_MEMLOCK, &r) < 0)
 		log_debug("could not raise RLIMIT_MEMLOCK (%s); fine on kernels that account BPF memory to cgroups", bsdk_strerror(errno));
-}
-
-int bsdk_path_beside_exe(char *buf, size_t size, const char *relative)
-{
-	ssize_t n = readlink("/proc/self/exe", buf, size);
-	char *slash;
-	size_t room;
-
-	if (n < 0)
-		return log_fail(errno, "cannot read '/proc/self/exe': %s", bsdk_strerror(errno));
-	/* readlink() truncates silently: a full buffer may be cut short. The
-	 * link is an absolute path, so it has a slash. */
-	slash = (size_t)n < size ? memrchr(buf, '/', (size_t)n) : NULL;
-	if (slash) {
-		room = size - (size_t)(slash - buf);
-		if ((size_t)snprintf(slash, room, "/%s", relative) < room)
-			return 0;
-	}
-	return log_fail(ENAMETOOLONG, "the path of '%s' beside the running program does not fit in %zu bytes", relative, size);
 }

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "bpfsdk.h"
-#include "base/c_ident.h"
+#include "tool/c_ident.h"
 #include "cli.h"
 #include "gen.h"
 

@@ -19,7 +19,7 @@
 
 #include "ext/ext.h"
 #include "format/btf.h"
-#include "base/c_ident.h"
+#include "tool/c_ident.h"
 
 /* How many typedefs, qualifiers and arrays one declaration may go through,
  * and how deep anonymous structs may nest: BTF is input, loops are bounded. */

@@ -8,7 +8,7 @@
 #define BPFSDK_EXT_H
 
 #include "object/object.h"
-#include "attach/attach.h"
+#include "hooks/hooks.h"
 #include "co-re/btf_index.h"
 
 /* json.c: the length of the valid UTF-8 sequence of 2 to 4 bytes at p (end

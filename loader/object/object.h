@@ -165,7 +165,7 @@ enum attach_target {
 };
 
 /* How a program of a kind is attached: the attach layer holds a function
- * per method (attach.c), the extensions add theirs (USDT). */
+ * per method (attach.c), the layers above set theirs (hooks/, ext/). */
 enum attach_method {
 	ATTACH_NONE,		/* load-only: the user attaches it */
 	ATTACH_TRACEPOINT,
@@ -197,6 +197,21 @@ struct attach_kind {
 	/* Load-only kinds: how their user attaches them, for messages. */
 	const char *manual;
 };
+/* A row: KIND("kprobe", BPF_PROG_TYPE_KPROBE, 0, "kprobe", ATTACH_KPROBE,
+ * TARGET_REQUIRED, .retprobe = true) */
+#define KIND(pfx, type, eat, name, how, tgt, ...) { .prefix = pfx, .prog_type = type, \
+	.expected_attach_type = eat, .type_name = name, .method = how, .target = tgt, __VA_ARGS__ }
+
+/* Rows the layers above add to the section table (the core's are in
+ * prog.c), with their forms for the "unknown section name" message. */
+struct attach_kinds {
+	const struct attach_kind *rows;
+	size_t n;
+	const char *forms;	/* "usdt[/PATH:PROVIDER:NAME]" */
+};
+/* Add them (at most 4 sets), from the top of the library before any
+ * object is opened (ext/passes.c); the forms are listed in this order. */
+void attach_kinds_add(const struct attach_kinds *kinds);
 
 /* The table row for a section name, or NULL when none matches. */
 const struct attach_kind *attach_kind_find(const char *section);

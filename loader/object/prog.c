@@ -23,14 +23,10 @@
 /*
  * The section names libbpf gives meaning to, spelled the same so objects
  * written for libbpf load unchanged. A row's prefix matches the section
- * name itself and prefix + "/" + target. The ".s" rows are the sleepable
- * forms of the row above them.
+ * name itself and prefix + "/" + target. These are the core's; uprobes,
+ * system calls, USDT and the BTF-typed kinds are rows the layers above add
+ * (attach_kinds_add()).
  */
-#define KIND(pfx, type, eat, name, how, tgt, ...) { .prefix = pfx, .prog_type = type, \
-	.expected_attach_type = eat, .type_name = name, .method = how, .target = tgt, __VA_ARGS__ }
-
-#define BTF(kind, prefix) .btf_kind = BTF_KIND_##kind, .btf_prefix = prefix
-
 static const struct attach_kind attach_kinds[] = {
 	KIND("tracepoint", BPF_PROG_TYPE_TRACEPOINT, 0, "tracepoint", ATTACH_TRACEPOINT, TARGET_REQUIRED),
 	KIND("tp", BPF_PROG_TYPE_TRACEPOINT, 0, "tracepoint", ATTACH_TRACEPOINT, TARGET_REQUIRED),
@@ -41,59 +37,64 @@ static const struct attach_kind attach_kinds[] = {
 	KIND("raw_tp.w", BPF_PROG_TYPE_RAW_TRACEPOINT_WRITABLE, 0, "raw_tracepoint.w", ATTACH_RAW_TRACEPOINT, TARGET_REQUIRED),
 	KIND("kprobe", BPF_PROG_TYPE_KPROBE, 0, "kprobe", ATTACH_KPROBE, TARGET_REQUIRED),
 	KIND("kretprobe", BPF_PROG_TYPE_KPROBE, 0, "kprobe", ATTACH_KPROBE, TARGET_REQUIRED, .retprobe = true),
-	/* a kprobe on the system call's entry symbol (__x64_sys_NAME) */
-	KIND("ksyscall", BPF_PROG_TYPE_KPROBE, 0, "ksyscall", ATTACH_KSYSCALL, TARGET_REQUIRED),
-	KIND("kretsyscall", BPF_PROG_TYPE_KPROBE, 0, "ksyscall", ATTACH_KSYSCALL, TARGET_REQUIRED, .retprobe = true),
-	/* without PATH:FUNC, attached by bsdk_prog_attach_uprobe() */
-	KIND("uprobe", BPF_PROG_TYPE_KPROBE, 0, "uprobe", ATTACH_UPROBE, TARGET_OPTIONAL),
-	KIND("uprobe.s", BPF_PROG_TYPE_KPROBE, 0, "uprobe", ATTACH_UPROBE, TARGET_OPTIONAL, .sleepable = true),
-	KIND("uretprobe", BPF_PROG_TYPE_KPROBE, 0, "uprobe", ATTACH_UPROBE, TARGET_OPTIONAL, .retprobe = true),
-	KIND("uretprobe.s", BPF_PROG_TYPE_KPROBE, 0, "uprobe", ATTACH_UPROBE, TARGET_OPTIONAL, .retprobe = true, .sleepable = true),
-	/* usdt/PATH:PROVIDER:NAME: a uprobe at each site (usdt.c) */
-	KIND("usdt", BPF_PROG_TYPE_KPROBE, 0, "usdt", ATTACH_USDT, TARGET_OPTIONAL),
 	/* load-only: the user attaches them */
 	KIND("perf_event", BPF_PROG_TYPE_PERF_EVENT, 0, "perf_event", ATTACH_NONE, TARGET_NONE, .manual = MANUAL_PERF),
 	KIND("socket", BPF_PROG_TYPE_SOCKET_FILTER, 0, "socket_filter", ATTACH_NONE, TARGET_NONE, .manual = MANUAL_SOCKET),
 	KIND("tc", BPF_PROG_TYPE_SCHED_CLS, 0, "sched_cls", ATTACH_NONE, TARGET_NONE, .manual = MANUAL_TC),
 	KIND("classifier", BPF_PROG_TYPE_SCHED_CLS, 0, "sched_cls", ATTACH_NONE, TARGET_NONE, .manual = MANUAL_TC),
 	KIND("xdp", BPF_PROG_TYPE_XDP, BPF_XDP, "xdp", ATTACH_NONE, TARGET_NONE, .manual = MANUAL_XDP),
-	/* BTF-typed: the target's type ID in kernel BTF goes to the verifier */
-	KIND("tp_btf", BPF_PROG_TYPE_TRACING, BPF_TRACE_RAW_TP, "tp_btf", ATTACH_BTF_TRACING, TARGET_REQUIRED, BTF(TYPEDEF, "btf_trace_")),
-	KIND("fentry", BPF_PROG_TYPE_TRACING, BPF_TRACE_FENTRY, "fentry", ATTACH_BTF_TRACING, TARGET_REQUIRED, BTF(FUNC, "")),
-	KIND("fentry.s", BPF_PROG_TYPE_TRACING, BPF_TRACE_FENTRY, "fentry", ATTACH_BTF_TRACING, TARGET_REQUIRED, BTF(FUNC, ""), .sleepable = true),
-	KIND("fexit", BPF_PROG_TYPE_TRACING, BPF_TRACE_FEXIT, "fexit", ATTACH_BTF_TRACING, TARGET_REQUIRED, BTF(FUNC, "")),
-	KIND("fexit.s", BPF_PROG_TYPE_TRACING, BPF_TRACE_FEXIT, "fexit", ATTACH_BTF_TRACING, TARGET_REQUIRED, BTF(FUNC, ""), .sleepable = true),
-	KIND("fmod_ret", BPF_PROG_TYPE_TRACING, BPF_MODIFY_RETURN, "fmod_ret", ATTACH_BTF_TRACING, TARGET_REQUIRED, BTF(FUNC, "")),
-	KIND("fmod_ret.s", BPF_PROG_TYPE_TRACING, BPF_MODIFY_RETURN, "fmod_ret", ATTACH_BTF_TRACING, TARGET_REQUIRED, BTF(FUNC, ""), .sleepable = true),
-	/* a security hook: the kernel's bpf_lsm_NAME() stub is the target */
-	KIND("lsm", BPF_PROG_TYPE_LSM, BPF_LSM_MAC, "lsm", ATTACH_BTF_TRACING, TARGET_REQUIRED, BTF(FUNC, "bpf_lsm_")),
-	KIND("lsm.s", BPF_PROG_TYPE_LSM, BPF_LSM_MAC, "lsm", ATTACH_BTF_TRACING, TARGET_REQUIRED, BTF(FUNC, "bpf_lsm_"), .sleepable = true),
-	/* an iterator (iter/task, iter/bpf_map...): read, not fired */
-	KIND("iter", BPF_PROG_TYPE_TRACING, BPF_TRACE_ITER, "iter", ATTACH_BTF_ITER, TARGET_REQUIRED, BTF(FUNC, "bpf_iter_")),
-	KIND("iter.s", BPF_PROG_TYPE_TRACING, BPF_TRACE_ITER, "iter", ATTACH_BTF_ITER, TARGET_REQUIRED, BTF(FUNC, "bpf_iter_"), .sleepable = true),
 };
+#define FORMS_PROBES "tracepoint/CAT/NAME, tp/, raw_tracepoint/NAME, raw_tp/, raw_tp.w/, " \
+	"kprobe/FUNC, kretprobe/FUNC, "
+#define FORMS_LOAD_ONLY "perf_event, socket, tc, classifier, xdp"
+
+/* The kinds the layers above add: in a build without them
+ * (libbpfsdk-core.a) a section of one is told so, not called unknown. */
+static const char *const kinds_above[] = {
+	"ksyscall", "kretsyscall", "uprobe", "uprobe.s", "uretprobe", "uretprobe.s", "usdt",
+	"tp_btf", "fentry", "fentry.s", "fexit", "fexit.s", "fmod_ret", "fmod_ret.s",
+	"lsm", "lsm.s", "iter", "iter.s",
+};
+
+/* The core's rows, then those added from above. */
+static const struct attach_kinds core_kinds = { attach_kinds, ARRAY_SIZE(attach_kinds), "" };
+static const struct attach_kinds *kind_sets[5] = { &core_kinds };
+static size_t nkind_sets = 1;
+static char forms[1024] = FORMS_PROBES FORMS_LOAD_ONLY;
+
+void attach_kinds_add(const struct attach_kinds *kinds)
+{
+	size_t len = strlen(FORMS_PROBES);
+
+	if (nkind_sets == ARRAY_SIZE(kind_sets))
+		return;
+	kind_sets[nkind_sets++] = kinds;
+	for (size_t i = 1; i < nkind_sets && len < sizeof(forms); i++)
+		len += (size_t)snprintf(forms + len, sizeof(forms) - len, "%s, ", kind_sets[i]->forms);
+	if (len < sizeof(forms))
+		snprintf(forms + len, sizeof(forms) - len, "%s", FORMS_LOAD_ONLY);
+}
+
+/* Whether section is prefix, or prefix + "/" + a target. */
+static bool prefix_names(const char *prefix, const char *section)
+{
+	size_t len = strlen(prefix);
+
+	return strncmp(section, prefix, len) == 0 && (section[len] == '\0' || section[len] == '/');
+}
 
 const struct attach_kind *attach_kind_find(const char *section)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(attach_kinds); i++) {
-		const struct attach_kind *k = &attach_kinds[i];
-		size_t len = strlen(k->prefix);
-
-		if (strncmp(section, k->prefix, len) == 0 &&
-		    (section[len] == '\0' || section[len] == '/'))
-			return k;
-	}
+	for (size_t i = 0; i < nkind_sets; i++)
+		for (size_t j = 0; j < kind_sets[i]->n; j++)
+			if (prefix_names(kind_sets[i]->rows[j].prefix, section))
+				return &kind_sets[i]->rows[j];
 	return NULL;
 }
 
 const char *attach_kind_forms(void)
 {
-	return "tracepoint/CAT/NAME, tp/, raw_tracepoint/NAME, raw_tp/, raw_tp.w/, "
-	       "kprobe/FUNC, kretprobe/FUNC, ksyscall/NAME, kretsyscall/NAME, "
-	       "uprobe[/PATH:FUNC[+OFF]], uretprobe, uprobe.s, uretprobe.s, "
-	       "usdt[/PATH:PROVIDER:NAME], "
-	       "tp_btf/NAME, fentry/FUNC, fexit/FUNC, fmod_ret/FUNC, lsm/HOOK, iter/NAME "
-	       "(and their .s forms), perf_event, socket, tc, classifier, xdp";
+	return forms;
 }
 
 static int prog_add(struct bsdk_obj *obj, size_t sec, size_t first, size_t count, const char *name)
@@ -104,6 +105,10 @@ static int prog_add(struct bsdk_obj *obj, size_t sec, size_t first, size_t count
 
 	const char *target;
 
+	for (size_t i = 0; !kind && i < ARRAY_SIZE(kinds_above); i++)
+		if (prefix_names(kinds_above[i], section))
+			return obj_fail(obj, BSDK_ENOTSUPP, "section '%s' (program '%s'): %s programs are not in this build of the library (libbpfsdk-core: link libbpfsdk)",
+					section, name, kinds_above[i]);
 	if (!kind)
 		return obj_fail(obj, BSDK_ESECTION, "section '%s' (program '%s'): unknown section name; accepted prefixes: %s",
 				section, name, attach_kind_forms());

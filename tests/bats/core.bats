@@ -3,7 +3,8 @@
 #
 # The minimal core, libbpfsdk-core.a (loader/loader.mk): built without the
 # extensions, it needs nothing but libc, libelf and zlib, and the 2015
-# lesson linked against it alone streams its records intact.
+# lesson linked against it (and the tool helpers, libbpfsdk-tool.a) streams
+# its records intact.
 
 load '/usr/lib/bats/bats-support/load'
 load '/usr/lib/bats/bats-assert/load'
@@ -15,11 +16,11 @@ setup() {
 	[ -f "$CORE" ] || fail "$CORE is not built (run make)"
 }
 
-@test "core: no extension, no rings layer and no CO-RE engine in the archive" {
+@test "core: no extension, no rings layer, no attach point above the core, no tool helper and no CO-RE engine in the archive" {
 	local members ext
 	members=$(ar t "$CORE" | sort)
 	echo "$members"
-	for f in loader/ext/*.c loader/rings/*.c loader/co-re/core.c; do
+	for f in loader/ext/*.c loader/rings/*.c loader/hooks/*.c loader/tool/*.c loader/co-re/core.c; do
 		ext=$(basename "${f%.c}.o")
 		! grep -qx "$ext" <<<"$members" || fail "$ext ($f) is in the core"
 	done
@@ -38,13 +39,14 @@ setup() {
 	refute_output --partial "undefined reference"
 }
 
-@test "core: the 2015 lesson linked against the core alone streams dd's writes with every record intact" {
+@test "core: the 2015 lesson linked against the core and the tool helpers streams dd's writes with every record intact" {
 	BIN="$BUILD/bin/trace_output-core"
 	[ -x "$BIN" ] || fail "$BIN is not built (run make)"
 	# linked against the core, not the full library: no extension's pass in it
 	run nm "$BIN"
 	refute_output --partial "ext_install"
 	refute_output --partial "core_relo_read"
+	refute_output --partial "attach_uprobe"
 	run "$BIN" --duration 2 -v
 	echo "$output" | grep -v '^record:' | head -20
 	assert_success
@@ -109,4 +111,20 @@ C
 	assert_line --regexp "^error: '.*obj_pin\.bpf\.o': a kernel BTF file \('/sys/kernel/btf/vmlinux'\), which this build of the library does not read \(libbpfsdk-core: link libbpfsdk\)$"
 	[ "$(grep -c '^error:' <<<"$output")" -eq 2 ] || fail "not one error line each"
 	[ "$pinned" = 1 ] || [ ! -e /sys/fs/bpf/bsdk_test_pinned ] || fail "the core pinned the map"
+}
+
+@test "core: a section of a kind the layers above add fails to open with one error naming it" {
+	local t=$BATS_TEST_TMPDIR obj
+	printf '#include "bpfsdk.h"\nint main(int argc, char **argv)\n{\n\tstruct bsdk_obj *obj = bsdk_obj_open(argv[1]);\n\n\tbsdk_obj_close(obj);\n\treturn obj ? 0 : 1;\n}\n' >"$t/open.c"
+	cc -Iloader -o "$t/open" "$t/open.c" "$CORE" -lelf -lz || fail "cannot link against $CORE"
+	for obj in attach_tp_btf:tp_btf/sched_process_exec:tp_btf \
+		   attach_uprobe:uprobe:uprobe \
+		   attach_kernel_fn:fentry/do_unlinkat:fentry; do
+		IFS=: read -r name sec kind <<<"$obj"
+		run "$t/open" "$BUILD/bpf/tests/$name.bpf.o"
+		echo "$output"
+		assert_failure 1
+		assert_equal "$(grep -c . <<<"$output")" 1
+		assert_output --regexp "^error: '.*$name.bpf.o': section '$sec' \(program '[a-z_]+'\): $kind programs are not in this build of the library \(libbpfsdk-core: link libbpfsdk\)$"
+	done
 }

@@ -9,14 +9,15 @@
  * is then BPF_RAW_TRACEPOINT_OPEN without a name (kernel 5.5+) or, for
  * iterators, a BPF link whose output is read through BPF_ITER_CREATE.
  *
- * Kernel BTF is read once per process by kbtf.c.
+ * Kernel BTF is read once per process by co-re/kbtf.c, which the core
+ * does without: these kinds are rows of this layer (kinds.c).
  */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <linux/btf.h>
 
-#include "attach/attach.h"
+#include "hooks/hooks.h"
 #include "co-re/kbtf.h"
 
 int attach_btf_resolve(struct bsdk_prog *prog, char *why, size_t size)

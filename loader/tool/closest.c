@@ -7,7 +7,7 @@
  */
 #include <dirent.h>
 
-#include "base/base.h"
+#include "tool/tool.h"
 
 /* Damerau-Levenshtein (optimal string alignment) of a and b, or limit + 1
  * as soon as it must exceed limit. Names are short: words longer than 255

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/base.h"
+#include "tool/tool.h"
 
 int bsdk_arg_parse_seconds(const char *opt, const char *arg, double max, double *secs)
 {
