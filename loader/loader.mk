@@ -71,16 +71,15 @@ $(LOADER_SO): $(LOADER_SO_REAL)
 all: $(LOADER_LIB_INTERNAL) $(LOADER_SO)
 
 # libbpfsdk-core.a: the minimal core a learner reads first, built alone:
-# every layer but the extensions (ext/) and the CO-RE engine, so with no
-# pass registered (object/pass.c): maps (BTF and legacy), relocation of
-# maps, data and subprograms, load with the verifier's story, attach, the
-# perf and ring buffers and the poll loop. Its undefined symbols are libc's,
-# libelf's and zlib's (tests/bats/core.bats); the 2015 lesson links against
-# it alone (samples/trace_output/sample.mk). The same objects as
+# the core's layers (LOADER_CORE_LAYERS), so with no pass registered
+# (object/pass.c) and none of co-re/: maps (BTF and legacy), relocation of
+# maps, data and subprograms, load with the verifier's story, tracepoint,
+# raw tracepoint and kprobe attach, the perf buffer and the poll loop. Its
+# undefined symbols are libc's, libelf's and zlib's (tests/bats/core.bats);
+# the 2015 lesson links against it and libbpfsdk-tool.a
+# (samples/trace_output/sample.mk). The same objects as
 # libbpfsdk-internal.a, internal names global.
-LOADER_CORE_EXTRA := loader/co-re/kbtf.c
-LOADER_CORE_SRCS := $(sort $(foreach l,$(LOADER_CORE_LAYERS),$(wildcard loader/$(l)/*.c)) \
-		      $(LOADER_CORE_EXTRA))
+LOADER_CORE_SRCS := $(sort $(foreach l,$(LOADER_CORE_LAYERS),$(wildcard loader/$(l)/*.c)))
 LOADER_CORE_LIB  := $(BUILD)/lib/libbpfsdk-core.a
 
 $(LOADER_CORE_LIB): $(patsubst %.c,$(BUILD)/obj/%.o,$(LOADER_CORE_SRCS))
