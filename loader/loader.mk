@@ -40,10 +40,10 @@ OBJCOPY ?= objcopy
 $(foreach s,$(LOADER_SRCS),$(eval $(call user_object,$(s))))
 $(LOADER_OBJS): CFLAGS += -fPIC -fvisibility=hidden
 
-$(LOADER_LIB_INTERNAL): $(LOADER_OBJS)
+$(LOADER_LIB_INTERNAL): $(LOADER_OBJS) loader/loader.mk
 	$(msg) AR $@
 	@mkdir -p $(@D)
-	$(Q)rm -f $@ && $(AR) rcs $@ $^
+	$(Q)rm -f $@ && $(AR) rcs $@ $(filter %.o,$^)
 
 # ld -r resolves the references between the library's objects; then the
 # hidden symbols (everything bpfsdk.h does not declare) become local.
@@ -82,10 +82,11 @@ all: $(LOADER_LIB_INTERNAL) $(LOADER_SO)
 LOADER_CORE_SRCS := $(sort $(foreach l,$(LOADER_CORE_LAYERS),$(wildcard loader/$(l)/*.c)))
 LOADER_CORE_LIB  := $(BUILD)/lib/libbpfsdk-core.a
 
-$(LOADER_CORE_LIB): $(patsubst %.c,$(BUILD)/obj/%.o,$(LOADER_CORE_SRCS))
+# (loader.mk too: a file that leaves a layer leaves the archive.)
+$(LOADER_CORE_LIB): $(patsubst %.c,$(BUILD)/obj/%.o,$(LOADER_CORE_SRCS)) loader/loader.mk
 	$(msg) AR $@
 	@mkdir -p $(@D)
-	$(Q)rm -f $@ && $(AR) rcs $@ $^
+	$(Q)rm -f $@ && $(AR) rcs $@ $(filter %.o,$^)
 
 all: $(LOADER_CORE_LIB)
 
@@ -96,10 +97,10 @@ all: $(LOADER_CORE_LIB)
 LOADER_TOOL_SRCS := $(sort $(wildcard loader/tool/*.c))
 LOADER_TOOL_LIB  := $(BUILD)/lib/libbpfsdk-tool.a
 
-$(LOADER_TOOL_LIB): $(patsubst %.c,$(BUILD)/obj/%.o,$(LOADER_TOOL_SRCS))
+$(LOADER_TOOL_LIB): $(patsubst %.c,$(BUILD)/obj/%.o,$(LOADER_TOOL_SRCS)) loader/loader.mk
 	$(msg) AR $@
 	@mkdir -p $(@D)
-	$(Q)rm -f $@ && $(AR) rcs $@ $^
+	$(Q)rm -f $@ && $(AR) rcs $@ $(filter %.o,$^)
 
 all: $(LOADER_TOOL_LIB)
 
