@@ -43,6 +43,28 @@ V          ?= 0
 CC         ?= cc
 CLANG      ?= clang
 
+# Cross-building for arm64 (make vmtest-arm64 does it in build/arm64):
+#   make BUILD=build/arm64 CROSS_COMPILE=aarch64-linux-gnu-
+# takes gcc, ar, ld and objcopy of Debian's gcc-aarch64-linux-gnu and links
+# against the arm64 multiarch -dev packages; the BPF objects are built for
+# the architecture $(CC) targets. Generated skeletons need a bpfsdk that
+# runs here: HOST_BPFSDK (the host build's, build/bin/bpfsdk).
+ifneq ($(CROSS_COMPILE),)
+ifeq ($(origin CC),default)
+CC         := $(CROSS_COMPILE)gcc
+endif
+ifeq ($(origin AR),default)
+AR         := $(CROSS_COMPILE)ar
+endif
+ifeq ($(origin LD),default)
+LD         := $(CROSS_COMPILE)ld
+endif
+OBJCOPY    ?= $(CROSS_COMPILE)objcopy
+HOST_BPFSDK ?= build/bin/bpfsdk
+else
+HOST_BPFSDK ?= $(BUILD)/bin/bpfsdk
+endif
+
 ifeq ($(V),1)
 Q   :=
 msg := @true
@@ -56,7 +78,9 @@ endif
 # multiarch directory. Adding it with -idirafter is what keeps the classic
 # "asm/types.h not found" away from users.
 MULTIARCH  := $(shell $(CC) -print-multiarch 2>/dev/null)
-MACHINE    := $(shell uname -m)
+# The architecture the programs are built for, which is the one of the
+# kernel they run on: what $(CC) targets (aarch64-linux-gnu-gcc: arm64).
+MACHINE    := $(firstword $(subst -, ,$(shell $(CC) -dumpmachine 2>/dev/null)) $(shell uname -m))
 ifeq ($(MACHINE),x86_64)
 TARGET_ARCH := x86
 else ifeq ($(MACHINE),aarch64)
@@ -121,10 +145,10 @@ endef
 # "NAME.skel.h"; the program's object must depend on it:
 #   $(BUILD)/obj/samples/NAME/NAME.o: $(BUILD)/skel/NAME.skel.h
 define skeleton
-$(BUILD)/skel/$(1).skel.h: $(BUILD)/bpf/$(1).bpf.o $(BUILD)/bin/bpfsdk
+$(BUILD)/skel/$(1).skel.h: $(BUILD)/bpf/$(1).bpf.o $(HOST_BPFSDK)
 	$$(msg) GEN $$@
 	@mkdir -p $$(@D)
-	$(Q)$(BUILD)/bin/bpfsdk gen skeleton $$< > $$@.tmp && mv $$@.tmp $$@
+	$(Q)$(HOST_BPFSDK) gen skeleton $$< > $$@.tmp && mv $$@.tmp $$@
 SKELETONS += $(BUILD)/skel/$(1).skel.h
 endef
 
