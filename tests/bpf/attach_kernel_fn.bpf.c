@@ -104,16 +104,16 @@ int on_kretprobe(struct pt_regs *ctx)
 	return send(ctx, 4, (int)PT_REGS_RC(ctx), 0, 0);
 }
 
-/* With syscall wrappers (x86_64 since 4.17) the probe sees
- * __x64_sys_unlinkat(const struct pt_regs *regs): the user's registers,
- * where unlinkat(dfd, pathname, flags) has pathname in rsi. */
+/* With syscall wrappers (x86_64 since 4.17, arm64 since 4.19) the probe
+ * sees __x64_sys_unlinkat(const struct pt_regs *regs) (__arm64_sys_...):
+ * the user's registers, where unlinkat(dfd, pathname, flags) has pathname
+ * in the second syscall argument's (rsi; x1). */
 SEC("ksyscall/unlinkat")
 int on_ksyscall(struct pt_regs *ctx)
 {
-	struct pt_regs *regs = (struct pt_regs *)PT_REGS_PARM1(ctx);
-	const char *path = 0;
+	struct pt_regs *regs = PT_REGS_SYSCALL_REGS(ctx);
+	const char *path = (const char *)PT_REGS_PARM2_CORE_SYSCALL(regs);
 
-	bpf_probe_read_kernel(&path, sizeof(path), &regs->rsi);
 	return send(ctx, 5, 0, path, 1);
 }
 
