@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * usdt_args.c - a USDT site's argument string ("-4@%edi 8@-8(%rbp) -4@$5",
- * from its .note.stapsdt note) parsed into the spec the BPF side reads
- * (struct usdt_spec, the layout include/bpf/usdt.bpf.h has): each
- * argument a constant, a register or memory at a register plus an
- * offset, with its size and signedness. usdt.c writes the specs.
+ * usdt_args.c - a USDT site's argument string ("-4@%edi 8@-8(%rbp) -4@$5"
+ * on x86-64, "-4@x0 8@[sp, 16] -4@5" on arm64, from its .note.stapsdt
+ * note) parsed into the spec the BPF side reads (struct usdt_spec, the
+ * layout include/bpf/usdt.bpf.h has): each argument a constant, a
+ * register or memory at a register plus an offset, with its size and
+ * signedness. usdt.c writes the specs.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -86,6 +87,88 @@ static int parse_reg(const char **s)
 	return off;
 }
 
+#if defined(__aarch64__)
+/* arm64: xN (wN is its low half, which the spec's size selects), sp and
+ * pc, at their offsets in struct user_pt_regs, the head of the kernel's
+ * struct pt_regs: regs[31], sp, pc. */
+static int arm64_reg_off(const char *name, size_t len)
+{
+	unsigned n = 0;
+
+	if (len == 2 && memcmp(name, "sp", 2) == 0)
+		return 31 * 8;
+	if (len == 2 && memcmp(name, "pc", 2) == 0)
+		return 32 * 8;
+	if (len < 2 || len > 3 || (name[0] != 'x' && name[0] != 'w'))
+		return -1;
+	for (size_t i = 1; i < len; i++) {
+		if (!isdigit((unsigned char)name[i]) || (i == 1 && name[i] == '0' && len == 3))
+			return -1;
+		n = n * 10 + (unsigned)(name[i] - '0');
+	}
+	return n <= 30 ? (int)n * 8 : -1;
+}
+
+/* arm64's register name at *s: its offset, *s advanced; -1 when it is
+ * not one. */
+static int parse_arm64_reg(const char **s)
+{
+	const char *p = *s;
+	int off;
+
+	while (isalnum((unsigned char)*p))
+		p++;
+	off = arm64_reg_off(*s, (size_t)(p - *s));
+	if (off >= 0)
+		*s = p;
+	return off;
+}
+
+/* arm64's LOCATION at p, as GCC writes it: "x1" (a register), "[sp, 12]"
+ * or "[x0]" (memory at a register plus an offset, '#' before it allowed),
+ * "5" or "-5" (a constant). */
+static bool parse_arm64_loc(const char *p, struct usdt_arg_spec *spec)
+{
+	int64_t num = 0;
+	int reg;
+
+	if (*p == '[') {
+		p++;
+		reg = parse_arm64_reg(&p);
+		if (reg < 0)
+			return false;
+		if (*p == ',') {
+			p++;
+			while (*p == ' ')
+				p++;
+			if (*p == '#')
+				p++;
+			if (!parse_num(&p, &num))
+				return false;
+		}
+		if (*p++ != ']' || *p)
+			return false;
+		spec->arg_type = USDT_ARG_REG_DEREF;
+		spec->reg_off = (int16_t)reg;
+		spec->val_off = (uint64_t)num;
+		return true;
+	}
+	if (isalpha((unsigned char)*p)) {
+		reg = parse_arm64_reg(&p);
+		if (reg < 0 || *p)
+			return false;
+		spec->arg_type = USDT_ARG_REG;
+		spec->reg_off = (int16_t)reg;
+		return true;
+	}
+	if (!parse_num(&p, &num) || *p)
+		return false;
+	spec->arg_type = USDT_ARG_CONST;
+	spec->val_off = (uint64_t)num;
+	return true;
+}
+#endif
+
 /* One argument, "SIZE@LOCATION", of len bytes at arg. */
 static int parse_arg(const char *arg, size_t len, struct usdt_arg_spec *spec,
 		     char *err, size_t err_size)
@@ -107,6 +190,11 @@ static int parse_arg(const char *arg, size_t len, struct usdt_arg_spec *spec,
 		goto bad;
 	spec->arg_signed = size < 0;
 	spec->arg_bitshift = (int8_t)(64 - 8 * (size < 0 ? -size : size));
+#if defined(__aarch64__)
+	if (parse_arm64_loc(p, spec))
+		return 0;
+	goto bad;
+#endif
 	if (*p == '$') {			/* $5: a constant */
 		p++;
 		if (!parse_num(&p, &num) || *p)
@@ -140,8 +228,13 @@ static int parse_arg(const char *arg, size_t len, struct usdt_arg_spec *spec,
 	spec->val_off = (uint64_t)num;
 	return 0;
 bad:
+#if defined(__aarch64__)
+	snprintf(err, err_size, "argument '%.*s' is not SIZE@LOCATION (e.g. -4@x0, 8@[sp, 16], -4@5)",
+		 (int)(len < 100 ? len : 100), arg);
+#else
 	snprintf(err, err_size, "argument '%.*s' is not SIZE@LOCATION (e.g. -4@%%edi, 8@-8(%%rbp), -4@$5)",
 		 (int)(len < 100 ? len : 100), arg);
+#endif
 	return -EINVAL;
 }
 
@@ -150,9 +243,9 @@ int usdt_parse_args(const char *args, struct usdt_spec *spec, char *err, size_t 
 	const char *p = args;
 
 	memset(spec, 0, sizeof(*spec));
-#if !defined(__x86_64__)
+#if !defined(__x86_64__) && !defined(__aarch64__)
 	if (*args) {
-		snprintf(err, err_size, "USDT argument specs are only understood for x86-64");
+		snprintf(err, err_size, "USDT argument specs are only understood for x86-64 and arm64");
 		return -EOPNOTSUPP;
 	}
 #endif

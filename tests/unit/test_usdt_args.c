@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * test_usdt_args.c - the USDT argument-spec parser of usdt.c: each form
- * <sys/sdt.h> writes on x86-64 into the spec usdt.bpf.h interprets, and
+ * <sys/sdt.h> writes on x86-64 (on arm64, arm64's: built for arm64, the
+ * test checks those) into the spec usdt.bpf.h interprets, and
  * the malformed ones refused with a reason.
  */
 #include "check.h"
@@ -35,7 +36,34 @@ int main(void)
 	struct usdt_spec s;
 	char err[192];
 
-#if !defined(__x86_64__)
+#if defined(__aarch64__)
+	/* struct user_pt_regs: x0..x30, then sp and pc */
+	check_i64(parse("-4@x0 -8@x1 8@x2 -4@5", &s, err), 0, "register and constant (%s)", err);
+	check_i64(s.arg_cnt, 4, "four arguments");
+	arg_is(&s, 0, USDT_ARG_REG, 0, 0, true, 32, "-4@x0");
+	arg_is(&s, 1, USDT_ARG_REG, 8, 0, true, 0, "-8@x1");
+	arg_is(&s, 2, USDT_ARG_REG, 16, 0, false, 0, "8@x2");
+	arg_is(&s, 3, USDT_ARG_CONST, 0, 5, true, 32, "-4@5");
+	check_i64(parse("-4@[sp, 12] 8@[x29] 2@w30 8@[x3, -16] 1@[sp, #8] 8@-7 8@sp 8@pc", &s, err), 0,
+		  "memory, offsets, other registers (%s)", err);
+	check_i64(s.arg_cnt, 8, "eight arguments");
+	arg_is(&s, 0, USDT_ARG_REG_DEREF, 248, 12, true, 32, "-4@[sp, 12]");
+	arg_is(&s, 1, USDT_ARG_REG_DEREF, 29 * 8, 0, false, 0, "8@[x29]");
+	arg_is(&s, 2, USDT_ARG_REG, 30 * 8, 0, false, 48, "2@w30");
+	arg_is(&s, 3, USDT_ARG_REG_DEREF, 24, (uint64_t)-16, false, 0, "8@[x3, -16]");
+	arg_is(&s, 4, USDT_ARG_REG_DEREF, 248, 8, false, 56, "1@[sp, #8]");
+	arg_is(&s, 5, USDT_ARG_CONST, 0, (uint64_t)-7, false, 0, "8@-7");
+	arg_is(&s, 6, USDT_ARG_REG, 248, 0, false, 0, "8@sp");
+	arg_is(&s, 7, USDT_ARG_REG, 256, 0, false, 0, "8@pc");
+	check(parse("8@x31", &s, err) == -EINVAL && strstr(err, "'8@x31'"), "x31 refused (%s)", err);
+	check(parse("8@x01", &s, err) == -EINVAL, "x01 refused (%s)", err);
+	check(parse("8@[sp, 12", &s, err) == -EINVAL, "unclosed bracket refused (%s)", err);
+	check(parse("8@[q1]", &s, err) == -EINVAL, "unknown register refused (%s)", err);
+	check(parse("8@%rdi", &s, err) == -EINVAL && strstr(err, "-4@x0"),
+	      "an x86-64 spec refused, naming arm64's forms (%s)", err);
+	check(parse("", &s, err) == 0 && s.arg_cnt == 0, "no arguments is fine");
+	return check_done();
+#elif !defined(__x86_64__)
 	check(parse("-4@%edi", &s, err) == -EOPNOTSUPP, "not x86-64: refused (%s)", err);
 	check(parse("", &s, err) == 0 && s.arg_cnt == 0, "not x86-64: no arguments is fine");
 	return check_done();
