@@ -89,8 +89,15 @@ int kern_tracepoint(void *ctx)
 	return send(ctx);
 }
 
-/* The same system call through a kprobe on its x86_64 entry point. */
-SEC("kprobe/__x64_sys_getppid")
+/* The same system call through a kprobe on its entry point, whose name
+ * is the architecture's. */
+#if defined(__TARGET_ARCH_arm64)
+#define SYS_GETPPID_FUNC "__arm64_sys_getppid"
+#else
+#define SYS_GETPPID_FUNC "__x64_sys_getppid"
+#endif
+
+SEC("kprobe/" SYS_GETPPID_FUNC)
 int kern_kprobe(void *ctx)
 {
 	return send(ctx);
