@@ -90,6 +90,46 @@ s64() {
 	expect_eq "$(cat "$BATS_TEST_TMPDIR/probe.out")" "gated $n" "what the driver saw of its semaphore"
 }
 
+@test "usdt: register, memory at sp + offset, memory and constant arguments, value by value" {
+	local drv=$BUILD/bin/usdt_where spec n=4
+	[ -x "$drv" ] || fail "$drv is not built (run make)"
+	# The note's argument string, from the binary itself (the VM has no
+	# readelf): the four kinds of location this test is about, in the
+	# syntax of the architecture the driver was built for.
+	spec=$(tr '\0' '\n' <"$drv" | grep -E '^-8@.* -4@\$?-9$') ||
+		fail "no bpfsdk:where argument string in $drv"
+	echo "# $(uname -m): $spec" >&3
+	case $(uname -m) in
+	aarch64) [[ $spec =~ ^-8@x[0-9]+\ -4@\[sp,\ [0-9]+\]\ -8@\[sp(,\ [0-9]+)?\]\ -4@-9$ ]] ;;
+	*) [[ $spec =~ ^-8@%r[a-z0-9]+\ -4@-?[0-9]+\(%r[sb]p\)\ -8@-?[0-9]*\(%r[sb]p\)\ -4@\$-9$ ]] ;;
+	esac || fail "expected register, memory + offset, memory, constant; the note says '$spec'"
+	if ! have_bpf_cookies; then
+		skip "this kernel has no BPF cookies (Linux 5.15): a PIE's USDT sites in every process at once need them"
+	fi
+	rm -f "$GO"
+	"$drv" "$GO" $n &
+	TRIGGER_PID=$!
+	cd "$(dirname "$drv")"
+	start_run --count $n "$OBJS/usdt_where.bpf.o"
+	go
+	wait_run
+	expect_eq "$RUN_STATUS" 0 "exit status"
+	expect_records $n 60
+	seen=()
+	while read -r line; do
+		expect_eq "$(field "$line" 0 4)" "$TRIGGER_PID" "pid in '$line'"
+		expect_eq "$(field "$line" 4 4)" 4 "bpf_usdt_arg_cnt()"
+		i=$(s64 "$line" 8)
+		expect_eq "$(s64 "$line" 16)" $((i * 1000 + 7)) "second argument (int at sp + offset) of hit $i"
+		expect_eq "$(s64 "$line" 24)" $((i * -1000000007)) "third argument (long in memory) of hit $i"
+		expect_eq "$(s64 "$line" 32)" -9 "fourth argument (the constant -9) of hit $i"
+		expect_eq "$(s64 "$line" 40)" 8484 "bpf_usdt_arg_size() of the four arguments"
+		expect_eq "$(s64 "$line" 48)" $((i * 1000 + 7)) "bpf_usdt_arg(ctx, 1) of hit $i"
+		seen+=("$i")
+	done <"$OUT"
+	expect_eq "$(printf '%s\n' "${seen[@]}" | sort -n | xargs)" "1 2 3 4" "first arguments (long in a register)"
+}
+
 @test "usdt: without a tracer the semaphore stays down and the gated probe is not reached" {
 	# the test VM has no binutils: there only the driver's side is checked
 	if command -v readelf >/dev/null; then
