@@ -150,7 +150,7 @@ record() {
 	expect_eq "$(field "$r" 8 8)" 0 "return value"
 }
 
-@test "ksyscall/unlinkat: a kprobe on __x64_sys_unlinkat, the path from the user's registers" {
+@test "ksyscall/unlinkat: a kprobe on the syscall's entry point (__x64_sys_unlinkat; __arm64_sys_unlinkat on arm64), the path from the user's registers" {
 	need on_ksyscall
 	r=$(record 5)
 	expect_eq "$(cstr "$r" 16 48)" "$victim" "path"
@@ -168,6 +168,9 @@ record() {
 	run "$BPFSDK" inspect "$OBJS/attach_missing.bpf.o"
 	assert_success
 	assert_line "  program 'on_missing_fn' (section 'kprobe/bpfsdk_no_such_function'): 'bpfsdk run' will leave it out: kernel function 'bpfsdk_no_such_function' does not exist on this kernel (not in /proc/kallsyms)"
-	assert_line "  program 'on_missing_syscall' (section 'ksyscall/bpfsdk_no_such_syscall'): 'bpfsdk run' will leave it out: kernel function '__x64_sys_bpfsdk_no_such_syscall' does not exist on this kernel (not in /proc/kallsyms)"
+	# the syscall's entry symbol has the architecture's prefix
+	local prefix=__x64_sys_
+	[ "$(uname -m)" != aarch64 ] || prefix=__arm64_sys_
+	assert_line "  program 'on_missing_syscall' (section 'ksyscall/bpfsdk_no_such_syscall'): 'bpfsdk run' will leave it out: kernel function '${prefix}bpfsdk_no_such_syscall' does not exist on this kernel (not in /proc/kallsyms)"
 	refute_line --regexp "program 'on_unlinkat'.*will leave it out"
 }

@@ -12,6 +12,11 @@ bats_require_minimum_version 1.5.0
 setup() {
 	cli_setup
 	OBJ=$OBJS/twins_fn.bpf.o
+	# getpgid()'s entry symbol, which twins_fn.bpf.c names by architecture
+	case $(uname -m) in
+	aarch64) SYS=__arm64_sys_getpgid ;;
+	*) SYS=__x64_sys_getpgid ;;
+	esac
 }
 
 teardown() {
@@ -55,8 +60,8 @@ count() {
 	can_attach
 	count 9
 	expect_eq "$HITS" "0=9" "hits (0: fentry, 1: ksyscall, 2: kprobe)"
-	for p in getpgid_ksyscall:ksyscall/getpgid getpgid_kprobe:kprobe/__x64_sys_getpgid; do
-		grep -qxF "'$OBJ': program '${p%%:*}' (section '${p#*:}'): left out: a twin of 'getpgid_fentry' (section 'fentry/__x64_sys_getpgid'), which is used (--all-twins attaches every twin)" "$ERR" ||
+	for p in getpgid_ksyscall:ksyscall/getpgid getpgid_kprobe:kprobe/$SYS; do
+		grep -qxF "'$OBJ': program '${p%%:*}' (section '${p#*:}'): left out: a twin of 'getpgid_fentry' (section 'fentry/$SYS'), which is used (--all-twins attaches every twin)" "$ERR" ||
 			fail "no -v line for ${p%%:*}"
 	done
 	grep -q '^streaming: 1 program attached' "$ERR" || fail "not one program attached"
@@ -81,9 +86,9 @@ count() {
 	echo "$output"
 	[ "$status" -eq 1 ] || skip "this kernel attaches one of them (the tests above check which)"
 	o="'$OBJ'"
-	assert_line --regexp "^warning: $o: program 'getpgid_fentry' \(section 'fentry/__x64_sys_getpgid'\): left out: "
+	assert_line --regexp "^warning: $o: program 'getpgid_fentry' \(section 'fentry/$SYS'\): left out: "
 	assert_line "warning: $o: program 'getpgid_ksyscall' (section 'ksyscall/getpgid'): left out: this kernel cannot attach ksyscall programs (no kprobe PMU)"
-	assert_line "warning: $o: program 'getpgid_kprobe' (section 'kprobe/__x64_sys_getpgid'): left out: this kernel cannot attach kprobe programs (no kprobe PMU)"
+	assert_line "warning: $o: program 'getpgid_kprobe' (section 'kprobe/$SYS'): left out: this kernel cannot attach kprobe programs (no kprobe PMU)"
 	assert_line "error: $o: no program this kernel can attach"
 	expect_eq "${#lines[@]}" 4 "lines"
 }

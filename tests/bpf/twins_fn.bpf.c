@@ -13,7 +13,14 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-SEC("fentry/__x64_sys_getpgid")
+/* getpgid()'s entry symbol, named by the architecture. */
+#if defined(__TARGET_ARCH_arm64)
+#define SYS_GETPGID "__arm64_sys_getpgid"
+#else
+#define SYS_GETPGID "__x64_sys_getpgid"
+#endif
+
+SEC("fentry/" SYS_GETPGID)
 int getpgid_fentry(void *ctx)
 {
 	count(0);
@@ -27,7 +34,7 @@ int getpgid_ksyscall(void *ctx)
 	return 0;
 }
 
-SEC("kprobe/__x64_sys_getpgid")
+SEC("kprobe/" SYS_GETPGID)
 int getpgid_kprobe(void *ctx)
 {
 	count(2);
