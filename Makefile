@@ -13,6 +13,8 @@
 #   make vmtest-bullseye the qemu suites on Debian 11's kernel (5.10)
 #                      (also vmtest-bookworm: 6.1, vmtest-trixie: 6.12)
 #   make test-kernels  the qemu suites on every kernel of kernel/matrix
+#   make vmtest-arm64  cross-build for arm64, run its suites in qemu-system-aarch64
+#                      (Debian 12's arm64 kernel; tests/vm/suites-arm64)
 #   make kernel        build (or reuse the cached) qemu test kernel
 #   make bench         the consumer benchmarks (docs/performance.md; perf_bench alone ~6 minutes)
 #   make fuzz          fuzz every parser, FUZZ_SECONDS each (default 60)
@@ -44,7 +46,7 @@ CC         ?= cc
 CLANG      ?= clang
 
 # Cross-building for arm64 (make vmtest-arm64 does it in build/arm64):
-#   make BUILD=build/arm64 CROSS_COMPILE=aarch64-linux-gnu-
+#     make BUILD=build/arm64 CROSS_COMPILE=aarch64-linux-gnu-
 # takes gcc, ar, ld and objcopy of Debian's gcc-aarch64-linux-gnu and links
 # against the arm64 multiarch -dev packages; the BPF objects are built for
 # the architecture $(CC) targets. Generated skeletons need a bpfsdk that

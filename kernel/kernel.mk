@@ -12,6 +12,10 @@
 #                                 (tests/vm/suites-no-btf)
 #   make test-kernels             the suites on every kernel of the matrix
 #                                 (kernel/matrix), then the pass without BTF
+#   make vmtest-arm64             cross-build everything for arm64 into
+#                                 $(BUILD)/arm64 and run tests/vm/suites-arm64
+#                                 in qemu-system-aarch64 on Debian 12's arm64
+#                                 kernel
 #
 # Images are cached under $(BPFSDK_CACHE) (default /var/cache/bpfsdk); see
 # kernel/README.md.
@@ -39,4 +43,14 @@ test-kernels: test-programs
 	BUILD=$(BUILD) kernel/matrix --kernels bpfsdk --hide-btf --suites tests/vm/suites-no-btf || rc=1; \
 	exit $$rc
 
+# arm64: the same tree built with Debian's cross toolchain (the host's
+# bpfsdk generates the skeletons), then booted under TCG.
+ARM64_BUILD := $(BUILD)/arm64
+
+vmtest-arm64: test-programs
+	$(Q)$(MAKE) --no-print-directory BUILD=$(ARM64_BUILD) CROSS_COMPILE=aarch64-linux-gnu- \
+		HOST_BPFSDK=$(BUILD)/bin/bpfsdk test-programs
+	$(Q)BUILD=$(ARM64_BUILD) tests/vm/run --arch arm64 --tag arm64
+
+.PHONY: vmtest-arm64
 .PHONY: kernel vmtest vmtest-debian $(addprefix vmtest-,$(DEBIAN_SUITES)) vmtest-no-btf test-kernels
