@@ -14,7 +14,7 @@
 #                      (also vmtest-bookworm: 6.1, vmtest-trixie: 6.12)
 #   make test-kernels  the qemu suites on every kernel of kernel/matrix
 #   make vmtest-arm64  cross-build for arm64, run its suites in qemu-system-aarch64
-#                      (Debian 12's arm64 kernel; tests/vm/suites-arm64)
+#                      (Debian 13's arm64 kernel; tests/vm/suites-arm64)
 #   make kernel        build (or reuse the cached) qemu test kernel
 #   make bench         the consumer benchmarks (docs/performance.md; perf_bench alone ~6 minutes)
 #   make fuzz          fuzz every parser, FUZZ_SECONDS each (default 60)

@@ -14,7 +14,7 @@
 #                                 (kernel/matrix), then the pass without BTF
 #   make vmtest-arm64             cross-build everything for arm64 into
 #                                 $(BUILD)/arm64 and run tests/vm/suites-arm64
-#                                 in qemu-system-aarch64 on Debian 12's arm64
+#                                 in qemu-system-aarch64 on Debian 13's arm64
 #                                 kernel
 #
 # Images are cached under $(BPFSDK_CACHE) (default /var/cache/bpfsdk); see
