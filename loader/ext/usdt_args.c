@@ -257,9 +257,15 @@ int usdt_parse_args(const char *args, struct usdt_spec *spec, char *err, size_t 
 			p++;
 		if (!*p)
 			break;
+		/* Arguments are separated by blanks, but arm64's memory
+		 * operands have one inside their brackets: "-4@[sp, 12]". */
 		end = p;
-		while (*end && *end != ' ' && *end != '\t')
-			end++;
+		for (int depth = 0; *end && (depth || (*end != ' ' && *end != '\t')); end++) {
+			if (*end == '[')
+				depth++;
+			else if (*end == ']' && depth)
+				depth--;
+		}
 		if (spec->arg_cnt >= USDT_MAX_ARGS) {
 			snprintf(err, err_size, "more than %d arguments", USDT_MAX_ARGS);
 			return -E2BIG;
