@@ -44,13 +44,39 @@ test-kernels: test-programs
 	exit $$rc
 
 # arm64: the same tree built with Debian's cross toolchain (the host's
-# bpfsdk generates the skeletons), then booted under TCG.
+# bpfsdk generates the skeletons), a vmlinux.h from the BTF of the arm64
+# kernel the VM boots (kernel/image-btf reads it out of the image) for the
+# program written against one (tests/bpf-vmlinux/), then the VM, under TCG.
 ARM64_BUILD := $(BUILD)/arm64
+ARM64_KERNEL_SUITE ?= trixie
+ARM64_BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_arm64 -Wall -Werror -Iinclude
 
 vmtest-arm64: test-programs
 	$(Q)$(MAKE) --no-print-directory BUILD=$(ARM64_BUILD) CROSS_COMPILE=aarch64-linux-gnu- \
 		HOST_BPFSDK=$(BUILD)/bin/bpfsdk test-programs
-	$(Q)BUILD=$(ARM64_BUILD) tests/vm/run --arch arm64 --tag arm64
+	$(Q)img=$$(kernel/fetch-debian --suite $(ARM64_KERNEL_SUITE) --arch arm64 | tail -n 1) && \
+	$(MAKE) --no-print-directory ARM64_IMAGE="$$img" arm64-vmlinux && \
+	$(MAKE) --no-print-directory $(ARM64_BUILD)/bpf/tests/core_vmlinux.bpf.o && \
+	BUILD=$(ARM64_BUILD) tests/vm/run --arch arm64 --tag arm64 --kernel "$$img"
 
-.PHONY: vmtest-arm64
+# $(ARM64_BUILD)/vmlinux.h of the image ARM64_IMAGE, made again when the
+# image is another one (a newer Debian kernel) or kernel/image-btf changed.
+arm64-vmlinux:
+	$(Q)h=$(ARM64_BUILD)/vmlinux.h; \
+	if [ ! -f "$$h" ] || [ kernel/image-btf -nt "$$h" ] || \
+	   [ "$$(cat $(ARM64_BUILD)/vmlinux.image 2>/dev/null)" != "$(ARM64_IMAGE)" ]; then \
+		printf '  %-7s %s\n' GEN "$$h"; \
+		mkdir -p $(ARM64_BUILD) && \
+		kernel/image-btf "$(ARM64_IMAGE)" $(ARM64_BUILD)/vmlinux.btf && \
+		bpftool btf dump file $(ARM64_BUILD)/vmlinux.btf format c >"$$h.tmp" && \
+		mv "$$h.tmp" "$$h" && echo "$(ARM64_IMAGE)" >$(ARM64_BUILD)/vmlinux.image; \
+	fi
+
+$(ARM64_BUILD)/bpf/tests/%.bpf.o: tests/bpf-vmlinux/%.bpf.c $(ARM64_BUILD)/vmlinux.h | $(BUILD)/.deps-ok
+	$(msg) BPF $@
+	@mkdir -p $(@D)
+	$(Q)$(CLANG) $(ARM64_BPF_CFLAGS) -I$(ARM64_BUILD) -MMD -MP -MF $@.d -c $< -o $@
+-include $(wildcard $(ARM64_BUILD)/bpf/tests/*.bpf.o.d)
+
+.PHONY: vmtest-arm64 arm64-vmlinux
 .PHONY: kernel vmtest vmtest-debian $(addprefix vmtest-,$(DEBIAN_SUITES)) vmtest-no-btf test-kernels
