@@ -50,13 +50,15 @@ test-kernels: test-programs
 ARM64_BUILD := $(BUILD)/arm64
 ARM64_KERNEL_SUITE ?= trixie
 ARM64_BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_arm64 -Wall -Werror -Iinclude
+# the sub-makes say nothing of their own ("Nothing to be done"), unless V=1
+ARM64_MAKE_QUIET := $(if $(filter 1,$(V)),,-s)
 
 vmtest-arm64: test-programs
-	$(Q)$(MAKE) --no-print-directory BUILD=$(ARM64_BUILD) CROSS_COMPILE=aarch64-linux-gnu- \
+	$(Q)$(MAKE) $(ARM64_MAKE_QUIET) --no-print-directory BUILD=$(ARM64_BUILD) CROSS_COMPILE=aarch64-linux-gnu- \
 		HOST_BPFSDK=$(BUILD)/bin/bpfsdk test-programs
 	$(Q)img=$$(kernel/fetch-debian --suite $(ARM64_KERNEL_SUITE) --arch arm64 | tail -n 1) && \
-	$(MAKE) --no-print-directory ARM64_IMAGE="$$img" arm64-vmlinux && \
-	$(MAKE) --no-print-directory $(ARM64_BUILD)/bpf/tests/core_vmlinux.bpf.o && \
+	$(MAKE) $(ARM64_MAKE_QUIET) --no-print-directory ARM64_IMAGE="$$img" arm64-vmlinux && \
+	$(MAKE) $(ARM64_MAKE_QUIET) --no-print-directory $(ARM64_BUILD)/bpf/tests/core_vmlinux.bpf.o && \
 	BUILD=$(ARM64_BUILD) tests/vm/run --arch arm64 --tag arm64 --kernel "$$img"
 
 # $(ARM64_BUILD)/vmlinux.h of the image ARM64_IMAGE, made again when the
