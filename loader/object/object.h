@@ -303,7 +303,8 @@ struct obj_pass {
 	void (*unload)(struct bsdk_obj *obj);
 };
 
-/* Register a pass (at most OBJ_PASSES_MAX): they run in the order added. */
+/* Register a pass: they run in the order added. More than OBJ_PASSES_MAX is a
+ * build that cannot work: it stops the program with a message. */
 #define OBJ_PASSES_MAX 16
 void obj_pass_add(const struct obj_pass *pass);
 extern const struct obj_pass *obj_passes[OBJ_PASSES_MAX];

@@ -5,6 +5,9 @@
  * library, ext/passes.c; empty in libbpfsdk-core.a), and each
  * extension's state of an object, found by a key of its own.
  */
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "object/object.h"
 
 const struct obj_pass *obj_passes[OBJ_PASSES_MAX];
@@ -15,8 +18,14 @@ void obj_pass_add(const struct obj_pass *pass)
 	for (size_t i = 0; i < obj_npasses; i++)
 		if (obj_passes[i] == pass)
 			return;
-	if (obj_npasses < OBJ_PASSES_MAX)
-		obj_passes[obj_npasses++] = pass;
+	if (obj_npasses == OBJ_PASSES_MAX) {
+		/* a library built with more passes than its table holds: never
+		 * run without one of them */
+		fprintf(stderr, "bpfsdk: pass '%s': more than OBJ_PASSES_MAX (%d) passes\n",
+			pass->name, OBJ_PASSES_MAX);
+		abort();
+	}
+	obj_passes[obj_npasses++] = pass;
 }
 
 void *obj_state_find(const struct bsdk_obj *obj, const void *key)
