@@ -32,11 +32,7 @@ os.unlink(name, dir_fd=fd)    # unlinkat(fd, name, 0)
 		"$obj" >"$dir/records" 2>"$dir/stderr" &
 	local run=$!
 	# TCG is slow: loading nine programs against the kernel's BTF takes a while
-	for _ in $(seq 1200); do
-		grep -q '^streaming:' "$dir/stderr" && break
-		kill -0 "$run" 2>/dev/null || break
-		sleep 0.1
-	done
+	wait_streaming "$dir/stderr" "$run" || true
 	touch "$go"
 	# one record per program attached (but an LSM hook that does not run), then Ctrl-C
 	local attached idle

@@ -77,6 +77,18 @@ wait_run() {
 }
 
 # go: let the driver fire.
+# wait_streaming STDERR PID: until `bpfsdk run` has said 'streaming:' in
+# STDERR, PID has ended, or 2 minutes have passed (under TCG, loading many
+# programs against the kernel's BTF takes a while). Status 0 when it said so.
+wait_streaming() {
+	for _ in $(seq 1200); do
+		grep -q '^streaming:' "$1" && return 0
+		kill -0 "$2" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
 go() {
 	touch "$GO"
 }

@@ -37,11 +37,7 @@ time.sleep(600)
 	"$BUILD/bin/bpfsdk" run -v --all-twins --set target_pid="$proc" --duration 300 \
 		"$obj" >"$dir/records" 2>"$dir/stderr" &
 	local run=$!
-	for _ in $(seq 1200); do
-		grep -q '^streaming:' "$dir/stderr" && break
-		kill -0 "$run" 2>/dev/null || break
-		sleep 0.1
-	done
+	wait_streaming "$dir/stderr" "$run" || true
 	touch "$dir/go"
 	local attached
 	attached=$(sed -n 's/^streaming: \([0-9]*\) programs\{0,1\} attached.*/\1/p' "$dir/stderr")

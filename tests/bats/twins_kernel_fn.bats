@@ -41,11 +41,7 @@ count() {
 	"$BPFSDK" run -v --format json --set target_pid="$TRIGGER_PID" "$@" "$OBJ" >"$OUT" 2>"$ERR" &
 	RUN_PID=$!
 	# TCG is slow: loading and attaching take a while in the VM
-	for _ in $(seq 1200); do
-		grep -q '^streaming:' "$ERR" && break
-		kill -0 "$RUN_PID" 2>/dev/null || break
-		sleep 0.1
-	done
+	wait_streaming "$ERR" "$RUN_PID" || true
 	grep -q '^streaming:' "$ERR" || { cat "$ERR"; fail "bpfsdk run did not start streaming"; }
 	go
 	wait "$TRIGGER_PID" || fail "the driver failed"
