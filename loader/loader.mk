@@ -76,8 +76,8 @@ all: $(LOADER_LIB_INTERNAL) $(LOADER_SO)
 # maps, data and subprograms, load with the verifier's story, tracepoint,
 # raw tracepoint and kprobe attach, the perf buffer and the poll loop. Its
 # undefined symbols are libc's, libelf's and zlib's (tests/bats/core.bats);
-# the 2015 lesson links against it and libbpfsdk-tool.a
-# (samples/trace_output/sample.mk). The same objects as
+# the 2015 lesson's core version links against it alone
+# (trace_output-core, samples/trace_output/sample.mk). The same objects as
 # libbpfsdk-internal.a, internal names global.
 LOADER_CORE_SRCS := $(sort $(foreach l,$(LOADER_CORE_LAYERS),$(wildcard loader/$(l)/*.c)))
 LOADER_CORE_LIB  := $(BUILD)/lib/libbpfsdk-core.a
@@ -89,20 +89,6 @@ $(LOADER_CORE_LIB): $(patsubst %.c,$(BUILD)/obj/%.o,$(LOADER_CORE_SRCS)) loader/
 	$(Q)rm -f $@ && $(AR) rcs $@ $(filter %.o,$^)
 
 all: $(LOADER_CORE_LIB)
-
-# libbpfsdk-tool.a: the layer right above the core alone (loader/tool/:
-# a tool's options, "did you mean", the file systems it mounts, whether
-# the kernel can attach a kind of probe), for a tool linked against the
-# core (trace_output-core): on the core's objects, libc only.
-LOADER_TOOL_SRCS := $(sort $(wildcard loader/tool/*.c))
-LOADER_TOOL_LIB  := $(BUILD)/lib/libbpfsdk-tool.a
-
-$(LOADER_TOOL_LIB): $(patsubst %.c,$(BUILD)/obj/%.o,$(LOADER_TOOL_SRCS)) loader/loader.mk
-	$(msg) AR $@
-	@mkdir -p $(@D)
-	$(Q)rm -f $@ && $(AR) rcs $@ $(filter %.o,$^)
-
-all: $(LOADER_TOOL_LIB)
 
 # libbpfsdk-http.a: the metrics server (loader/http/), on the library's
 # public API and libmicrohttpd, for the programs that serve metrics only;

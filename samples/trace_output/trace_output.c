@@ -28,6 +28,7 @@
 
 #include "bpfsdk.h"
 #include "trace_output.h"
+#include "writer.h"
 #include "trace_output.skel.h"
 
 static const char usage[] =
@@ -78,90 +79,6 @@ struct options {
 	const char *probe;
 	int cpu;
 };
-
-/* What the sample callback checks against and counts. */
-struct stream {
-	__u64 writer_pid;
-	__u64 received;
-	__u64 bad;
-	__u64 lost;
-	int verbose;
-};
-
-/* Called for every record, on the consumer's thread. The kernel pads the
- * raw sample, so size is at least - not exactly - the struct's size. */
-static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
-{
-	struct stream *s = ctx;
-	struct trace_output_event e;
-
-	if (size < sizeof(e)) {
-		s->bad++;
-		return;
-	}
-	memcpy(&e, data, sizeof(e));	/* data is only 4-byte aligned */
-	if (e.cookie != TRACE_OUTPUT_COOKIE || e.pid != s->writer_pid) {
-		if (s->bad++ < 5)
-			fprintf(stderr, "bad record on cpu %d: pid %llu cookie %#llx size %u\n",
-				cpu, (unsigned long long)e.pid,
-				(unsigned long long)e.cookie, size);
-		return;
-	}
-	if (s->verbose && s->received < 5)
-		printf("record: cpu %d pid %llu cookie %#llx size %u\n", cpu,
-		       (unsigned long long)e.pid, (unsigned long long)e.cookie,
-		       size);
-	s->received++;
-}
-
-static void on_lost(void *ctx, int cpu, uint64_t count)
-{
-	struct stream *s = ctx;
-
-	/* The ring was full: the kernel counted what it could not write
-	 * and tells us with the next record that fits. */
-	s->lost += count;
-	if (s->verbose)
-		printf("lost: cpu %d dropped %llu records\n", cpu,
-		       (unsigned long long)count);
-}
-
-/* dd, pinned to cpu, killed with us if we die first. */
-static pid_t start_writer(int cpu)
-{
-	pid_t parent = getpid(), pid = fork();
-
-	if (pid == 0) {
-		cpu_set_t set;
-
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		/* we may have died before prctl(): then nothing kills dd */
-		if (getppid() != parent)
-			_exit(127);
-		CPU_ZERO(&set);
-		CPU_SET(cpu, &set);
-		if (sched_setaffinity(0, sizeof(set), &set) < 0) {
-			fprintf(stderr, "error: cannot pin dd to CPU %d: %s\n",
-				cpu, strerror(errno));
-			_exit(127);
-		}
-		execlp("dd", "dd", "if=/dev/zero", "of=/dev/null", "bs=1",
-		       "status=none", (char *)NULL);
-		fprintf(stderr, "error: cannot run dd: %s\n", strerror(errno));
-		_exit(127);
-	}
-	if (pid < 0)
-		fprintf(stderr, "error: fork: %s\n", strerror(errno));
-	return pid;
-}
-
-static void stop_writer(pid_t pid)
-{
-	if (pid <= 0)
-		return;
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
-}
 
 static struct options opt = { .common.duration = 5, .probe = "auto" };
 
@@ -268,7 +185,7 @@ static int readers_open(struct trace_output *skel, struct stream *stream,
 	if (opt.ringbuf) {
 		struct bsdk_ringbuf_opts rb_opts = {
 			.sz = sizeof(rb_opts),
-			.on_sample = on_sample,	/* the same callback, cpu -1 */
+			.on_sample = stream_sample,	/* the same callback, cpu -1 */
 			.ctx = stream,
 		};
 		*rb = bsdk_ringbuf_new(bsdk_map_fd(skel->maps.ring), &rb_opts);
@@ -276,8 +193,8 @@ static int readers_open(struct trace_output *skel, struct stream *stream,
 		struct bsdk_perfbuf_opts pb_opts = {
 			.sz = sizeof(pb_opts),
 			.pages = opt.pages,
-			.on_sample = on_sample,
-			.on_lost = on_lost,
+			.on_sample = stream_sample,
+			.on_lost = stream_lost,
 			.ctx = stream,
 		};
 		*pb = bsdk_perfbuf_new(bsdk_map_fd(skel->maps.events), &pb_opts);
