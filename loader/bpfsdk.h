@@ -16,7 +16,8 @@
  *
  * Errors: int functions return 0 (or a count) or a negative errno; pointer
  * functions return NULL and set errno. Besides errno values there are the
- * BSDK_E* codes below; bsdk_strerror() names both. Before a function fails,
+ * BSDK_E* codes below; bsdk_strerror() names both, and the kernel's ENOTSUPP
+ * (524), which libc's strerror() does not know. Before a function fails,
  * a message saying why goes through the log hook (bsdk_set_log()); the
  * library itself never prints. Types are opaque.
  *

@@ -106,5 +106,9 @@ const char *bsdk_strerror(int err)
 		err = -err;
 	if (err >= BSDK_EFORMAT && err < BSDK_ERROR_MAX)
 		return project_errors[err - BSDK_EFORMAT];
+	/* The kernel's own ENOTSUPP, which libc's table lacks ("Unknown error
+	 * 524"): e.g. an arm64 kernel before 6.4 has no BPF trampoline. */
+	if (err == 524)
+		return "Operation not supported by this kernel (its ENOTSUPP, 524)";
 	return strerror(err);
 }

@@ -3,6 +3,7 @@
  * test_obj_open.c - bsdk_obj_open() on what is not an object: the errno it
  * returns is the one of this failure, never one left over from an earlier
  * call, with one error message; and a file that is not ELF is refused.
+ * And bsdk_strerror() names the kernel's errno libc does not know.
  */
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -84,5 +85,12 @@ int main(void)
 	unlink(path);
 	rmdir(dir);
 	free(im.buf);
+
+	/* The kernel's own ENOTSUPP (an arm64 kernel before 6.4 refuses a
+	 * trampoline with it) is not in libc's table: named, either sign. */
+	check(strcmp(bsdk_strerror(-524), "Operation not supported by this kernel (its ENOTSUPP, 524)") == 0,
+	      "bsdk_strerror(-524) names the kernel's ENOTSUPP: %s", bsdk_strerror(-524));
+	check(strcmp(bsdk_strerror(524), bsdk_strerror(-524)) == 0, "and so does bsdk_strerror(524)");
+	check(strcmp(bsdk_strerror(ENOENT), strerror(ENOENT)) == 0, "ENOENT is libc's text");
 	return check_done();
 }
