@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * core_obj.c - the object's CO-RE relocations: the pass that hands the
- * core_relo records .BTF.ext holds to the engine (co-re/core.c) with the
+ * core_relo records .BTF.ext holds (btf_ext_of()) to the engine (co-re/core.c) with the
  * candidates it finds in the kernel's BTF (co-re/kbtf.c), patches them in
  * when a program is linked, refuses a load that uses one unresolved, and
  * after a verifier rejection says which relocation the program stopped at.
@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "ext/ext.h"
+#include "ext/btf_ext.h"
 #include "format/btf.h"
 #include "co-re/core.h"
 #include "co-re/kbtf.h"
@@ -67,8 +68,10 @@ static int relo_cmp(const void *a, const void *b)
 /* Every record of .BTF.ext, read and checked by the engine: one error line for the first bad one. */
 static int core_relos_read(struct bsdk_obj *obj, struct core_state *cs)
 {
-	for (size_t i = 0; i < obj->ext.ncore; i++) {
-		const struct btf_ext_core *c = &obj->ext.core[i];
+	const struct btf_ext *x = btf_ext_of(obj);
+
+	for (size_t i = 0; i < x->ncore; i++) {
+		const struct btf_ext_core *c = &x->core[i];
 		const struct elf_sec *s = &obj->file.secs[c->sec];
 		struct core_relo r;
 		char why[256];
@@ -156,7 +159,7 @@ static int core_open(struct bsdk_obj *obj)
 	struct core_state *cs;
 	int err;
 
-	if (!obj->ext.ncore)
+	if (!btf_ext_of(obj) || !btf_ext_of(obj)->ncore)
 		return 0;
 	cs = obj_state(obj, &core_key, sizeof(*cs), core_state_free);
 	if (!cs)

@@ -16,6 +16,7 @@
 size_t utf8_len(const unsigned char *p, const unsigned char *end);
 
 /* ---- the passes the top of the library registers (passes.c) */
+extern const struct obj_pass btf_ext_pass;	/* btf_ext_pass.c */
 extern const struct obj_pass core_pass;		/* core_obj.c */
 extern const struct obj_pass extern_pass;	/* extern.c */
 extern const struct obj_pass globals_pass;	/* globals.c */
@@ -25,6 +26,11 @@ extern const struct obj_pass map_hints_pass;	/* map_hints.c */
 extern const struct obj_pass verifier_hints_pass;	/* verifier_hints.c */
 extern const struct obj_pass info_pass;		/* obj_info.c */
 extern const struct obj_pass btf_pass;		/* btf_load.c */
+
+/* ---- btf_ext_pass.c: the object's .BTF.ext, parsed at open (btf_ext.h),
+ * or NULL when it has none (or no .BTF). */
+struct btf_ext;
+const struct btf_ext *btf_ext_of(const struct bsdk_obj *obj);
 
 /* ---- btf_load.c: the object's BTF into the kernel */
 struct btf;

@@ -36,6 +36,8 @@
 #include <elfutils/libdw.h>
 
 #include "ext/record_type.h"
+#include "ext/btf_ext.h"
+#include "ext/ext.h"
 #include "format/btf.h"
 #include "ext/btf_print.h"
 #include "co-re/core.h"
@@ -67,11 +69,12 @@ static int add_kernel_name(struct bsdk_records *r, const char *name, size_t len)
 static int collect_core_roots(struct bsdk_records *r)
 {
 	const struct bsdk_obj *obj = r->obj;
+	const struct btf_ext *x = btf_ext_of(obj);
 	uint32_t n = obj->btf ? btf_type_count(obj->btf) : 0, *stack, top = 0;
 	bool *seen;
 	int err = 0;
 
-	if (!obj->btf || !obj->ext.ncore)
+	if (!obj->btf || !x || !x->ncore)
 		return 0;
 	seen = calloc(n, sizeof(*seen));
 	stack = calloc(n, sizeof(*stack));
@@ -80,10 +83,10 @@ static int collect_core_roots(struct bsdk_records *r)
 		free(stack);
 		return -ENOMEM;
 	}
-	for (size_t i = 0; i < obj->ext.ncore; i++)
-		if (obj->ext.core[i].rec.type_id < n && !seen[obj->ext.core[i].rec.type_id]) {
-			seen[obj->ext.core[i].rec.type_id] = true;
-			stack[top++] = obj->ext.core[i].rec.type_id;
+	for (size_t i = 0; i < x->ncore; i++)
+		if (x->core[i].rec.type_id < n && !seen[x->core[i].rec.type_id]) {
+			seen[x->core[i].rec.type_id] = true;
+			stack[top++] = x->core[i].rec.type_id;
 		}
 	while (!err && top) {
 		const struct btf_type *t = btf_type_by_id(obj->btf, stack[--top]);

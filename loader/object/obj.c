@@ -48,17 +48,19 @@ static int btf_collect(struct bsdk_obj *obj)
 	return 0;
 }
 
-/* .BTF.ext, when there are both: func and line info, CO-RE records. */
-static int btf_ext_collect(struct bsdk_obj *obj)
+/* Whether .BTF.ext holds CO-RE records: its header's core_relo_len (a
+ * u32 at byte 28 of a header of at least 32 bytes; the section itself is
+ * the passes' to read, ext/btf_ext_pass.c). */
+static bool btf_ext_has_core(const struct bsdk_obj *obj)
 {
 	const struct elf_sec *s = elf_sec_by_name(&obj->file, ".BTF.ext", NULL);
+	uint32_t hdr_len, core_len;
 
-	/* func and line info name types and strings of .BTF: alone, it means nothing. */
-	if (s && !elf_sec_name_unique(&obj->file, ".BTF.ext"))
-		return obj_fail(obj, BSDK_EFORMAT, "two sections are named '.BTF.ext'");
-	if (s && s->data && obj->btf)
-		return btf_ext_parse(&obj->ext, &obj->file, obj->btf, s->data, s->size);
-	return 0;
+	if (!s || !s->data || s->size < 32)
+		return false;
+	memcpy(&hdr_len, (const char *)s->data + 4, sizeof(hdr_len));
+	memcpy(&core_len, (const char *)s->data + 28, sizeof(core_len));
+	return hdr_len >= 32 && core_len != 0;
 }
 
 /* The extensions' passes at open; an object that needs one missing here fails. */
@@ -72,9 +74,8 @@ static int passes_open(struct bsdk_obj *obj)
 		if (obj_passes[i]->open)
 			err = obj_passes[i]->open(obj);
 	}
-	if (!err && obj->ext.ncore && !core_relos)
-		err = obj_fail(obj, BSDK_ENOTSUPP, "%zu CO-RE relocations, which this build of the library does not apply (libbpfsdk-core: link libbpfsdk)",
-			       obj->ext.ncore);
+	if (!err && !core_relos && btf_ext_has_core(obj))
+		err = obj_fail(obj, BSDK_ENOTSUPP, "CO-RE relocations, which this build of the library does not apply (libbpfsdk-core: link libbpfsdk)");
 	return err;
 }
 
@@ -132,8 +133,6 @@ static struct bsdk_obj *obj_open_image(void *image, size_t size, const char *nam
 		log_error("'%s': no BPF programs in the object", obj->name);
 		err = -BSDK_EFORMAT;
 	}
-	if (!err)
-		err = btf_ext_collect(obj);
 	if (!err)
 		err = passes_open(obj);
 	if (!err)
@@ -351,7 +350,6 @@ void bsdk_obj_close(struct bsdk_obj *obj)
 	for (size_t i = 0; obj->relos && i < obj->file.nsecs; i++)
 		free(obj->relos[i]);
 	obj_states_free(obj);
-	btf_ext_free(&obj->ext);
 	free(obj->relos);
 	free(obj->nrelos);
 	free(obj->maps);

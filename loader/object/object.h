@@ -9,7 +9,6 @@
 
 #include "base/base.h"
 #include "format/elf.h"
-#include "format/btf_ext.h"
 
 struct btf;
 
@@ -29,7 +28,8 @@ struct relo {
 };
 
 /* A program with its subprograms appended and relocations applied; func
- * and line info remapped to it. */
+ * and line info remapped to it where a pass moved them (ext/btf_ext_pass.c;
+ * none with the core alone). */
 struct linked {
 	struct bpf_insn *insns;
 	size_t count;
@@ -114,7 +114,6 @@ struct bsdk_obj {
 	size_t *nrelos;
 
 	struct btf *btf;
-	struct btf_ext ext;	/* .BTF.ext: func/line info per section, CO-RE records */
 	/* After load: the object's BTF in the kernel, which a pass loads
 	 * (ext/btf_load.c), for the maps' types and the programs' func and
 	 * line info; -1 when there is none. btf_refused: the kernel refused
@@ -156,6 +155,11 @@ struct bsdk_map *map_by_sec_offset(const struct bsdk_obj *obj, size_t sec, uint6
 struct bsdk_map *map_by_data_sec(const struct bsdk_obj *obj, size_t sec);
 
 /* ---- prog.c */
+
+/* Log one error detail line, "  " + prefix + text with text's tabs
+ * expanded to the next multiple of 8 columns (a C line the verifier or
+ * the line info quotes). */
+void log_detail_untabbed(const char *prefix, const char *text);
 
 /* Where the section name's target comes from. */
 enum attach_target {
@@ -255,8 +259,8 @@ struct obj_pass {
 	/* At open, before the file is read, when the caller named a kernel
 	 * BTF file (obj->btf_path): check it. */
 	int (*kernel_btf)(struct bsdk_obj *obj);
-	/* At open, after the maps, programs and .BTF.ext are read, before
-	 * the relocations: collect and check what the extension handles. */
+	/* At open, after the maps and programs are read, before the
+	 * relocations: collect and check what the extension handles. */
 	int (*open)(struct bsdk_obj *obj);
 	/* At open, the last step: the relocations read and checked. */
 	int (*opened)(struct bsdk_obj *obj);
@@ -265,8 +269,9 @@ struct obj_pass {
 	 * symbol is not this pass's; other errors are logged. */
 	int (*relo_undef)(struct bsdk_obj *obj, size_t sec, size_t n,
 			  const struct bpf_insn *insn, struct relo *r);
-	/* Linking: fn of prog was placed at base in out: patch what the
-	 * extension relocates in it. */
+	/* Linking: fn of prog was placed at base in out (the program itself
+	 * first, at 0): patch what the extension relocates in it, append
+	 * what it moves with it (func and line info). */
 	int (*link_func)(const struct bsdk_prog *prog, const struct func *fn,
 			 struct linked *out, size_t base);
 	/* Linking: relocation r of kind KSYM or KFUNC, at insn. */

@@ -251,7 +251,7 @@ static long verifier_last_insn(const char *log)
 /* Log one detail line, "  " + text with its tabs expanded to the next
  * multiple of 8 columns: the C lines the verifier quotes are indented
  * with tabs, which a terminal-safe log shows as '?'. */
-static void log_detail_untabbed(const char *prefix, const char *text)
+void log_detail_untabbed(const char *prefix, const char *text)
 {
 	size_t n = strlen(text), col = 0, o = 0;
 	char *out = malloc(n * 8 + 1);
@@ -273,27 +273,6 @@ static void log_detail_untabbed(const char *prefix, const char *text)
 	out[o] = '\0';
 	log_error("  %s%s", prefix, out);
 	free(out);
-}
-
-/* Name the C line of instruction insn from the program's line info. */
-static void log_source_line(const struct bsdk_prog *prog, long insn, const struct linked *l)
-{
-	const struct bpf_line_info *li = NULL;
-	const char *src;
-	char where[512];
-
-	for (size_t i = 0; insn >= 0 && i < l->nline; i++)
-		if (l->line[i].insn_off <= (unsigned long)insn)
-			li = &l->line[i];
-	if (!li)
-		return;
-	src = btf_str(prog->obj->btf, li->line_off);
-	while (*src == ' ' || *src == '\t')
-		src++;
-	snprintf(where, sizeof(where), "the verifier stopped at %s:%u (instruction %ld): ",
-		 btf_str(prog->obj->btf, li->file_name_off),
-		 BPF_LINE_INFO_LINE_NUM(li->line_col), insn);
-	log_detail_untabbed(where, src);
 }
 
 /* The verifier's reason for a rejection, in one line: an extension's
@@ -362,8 +341,8 @@ static void log_verifier(const struct bsdk_prog *prog, char *log, bool cut, cons
 	log_verifier_head(prog, log, cut);
 	/* a warning's detail lines are warnings */
 	log_errors_as_warnings(prog->reject_leaves_out);
-	log_source_line(prog, insn, l);
-	/* what the log says to do, then what the extensions know */
+	/* the C line (ext/btf_ext_pass.c), what the log says to do, then
+	 * what the extensions know */
 	for (size_t i = 0; i < obj_npasses; i++)
 		if (obj_passes[i]->hint)
 			obj_passes[i]->hint(prog, log, insn, l);

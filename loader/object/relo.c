@@ -215,43 +215,8 @@ static int collect_section(struct bsdk_obj *obj, size_t rel_sec)
 	return 0;
 }
 
-static int func_info_cmp(const void *a, const void *b)
-{
-	const struct bpf_func_info *x = a, *y = b;
-
-	return (x->insn_off > y->insn_off) - (x->insn_off < y->insn_off);
-}
-
-static int line_info_cmp(const void *a, const void *b)
-{
-	const struct bpf_line_info *x = a, *y = b;
-
-	return (x->insn_off > y->insn_off) - (x->insn_off < y->insn_off);
-}
-
-/* The linker looks a function's records up by instruction: sort the rare
- * object whose records are not (clang's are). */
-static void ext_info_sort(struct bsdk_obj *obj)
-{
-	for (size_t i = 0; obj->ext.info && i < obj->file.nsecs; i++) {
-		struct ext_info *e = &obj->ext.info[i];
-		bool sorted = true;
-
-		for (size_t k = 1; sorted && k < e->nfunc; k++)
-			sorted = e->func[k - 1].insn_off <= e->func[k].insn_off;
-		if (!sorted)
-			qsort(e->func, e->nfunc, sizeof(*e->func), func_info_cmp);
-		sorted = true;
-		for (size_t k = 1; sorted && k < e->nline; k++)
-			sorted = e->line[k - 1].insn_off <= e->line[k].insn_off;
-		if (!sorted)
-			qsort(e->line, e->nline, sizeof(*e->line), line_info_cmp);
-	}
-}
-
 int relos_collect(struct bsdk_obj *obj)
 {
-	ext_info_sort(obj);
 	obj->relos = calloc(obj->file.nsecs, sizeof(*obj->relos));
 	obj->nrelos = calloc(obj->file.nsecs, sizeof(*obj->nrelos));
 	if (!obj->relos || !obj->nrelos)
@@ -309,31 +274,11 @@ struct linker {
 	size_t *placed;		/* per subprogram: its piece + 1, 0 when not yet */
 };
 
-/* The first of n records, each size bytes with its insn_off first, whose
- * insn_off is at least first: the records of a section are sorted. */
-static size_t first_rec(const void *recs, size_t n, size_t size, size_t first)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		uint32_t off;
-
-		memcpy(&off, (const char *)recs + mid * size, sizeof(off));
-		if (off < first)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* Where sub starts in the linked program, appending it on first use with
- * its func and line info moved to where it lands. */
+/* Where sub starts in the linked program, appending it on first use (what
+ * the extensions move with it - CO-RE, func and line info - they move). */
 static int linker_place(struct linker *l, const struct bsdk_obj *obj,
 			const struct func *sub, size_t *base)
 {
-	const struct ext_info *e = obj->ext.info ? &obj->ext.info[sub->sec] : NULL;
 	/* the program itself is placed first, and only once */
 	bool is_sub = obj->nsubprogs && sub >= obj->subprogs &&
 		      sub < obj->subprogs + obj->nsubprogs;
@@ -359,28 +304,10 @@ static int linker_place(struct linker *l, const struct bsdk_obj *obj,
 			 &(struct piece){ sub, *base }, sizeof(struct piece));
 	if (!err && placed)
 		*placed = l->npieces;
-	/* what the extensions relocate in it (CO-RE) */
+	/* what the extensions move or relocate in it */
 	for (size_t i = 0; i < obj_npasses && !err; i++)
 		if (obj_passes[i]->link_func)
 			err = obj_passes[i]->link_func(l->prog, sub, out, *base);
-
-	/* Records are sorted in each section (relos_collect() saw to it), and
-	 * pieces are appended in order: the linked arrays come out sorted, as
-	 * the kernel wants. Only the piece's own records are visited. */
-	for (size_t i = e ? first_rec(e->func, e->nfunc, sizeof(*e->func), sub->first) : 0;
-	     e && !err && i < e->nfunc && e->func[i].insn_off - sub->first < sub->count; i++) {
-		struct bpf_func_info f = e->func[i];
-
-		f.insn_off += (uint32_t)(*base - sub->first);
-		err = array_push(&out->func, &out->nfunc, &f, sizeof(f));
-	}
-	for (size_t i = e ? first_rec(e->line, e->nline, sizeof(*e->line), sub->first) : 0;
-	     e && !err && i < e->nline && e->line[i].insn_off - sub->first < sub->count; i++) {
-		struct bpf_line_info li = e->line[i];
-
-		li.insn_off += (uint32_t)(*base - sub->first);
-		err = array_push(&out->line, &out->nline, &li, sizeof(li));
-	}
 	return err;
 }
 
@@ -491,14 +418,6 @@ int relos_link_prog(const struct bsdk_prog *prog, struct linked *out)
 	/* Appending may add pieces; walk until no new one appears. */
 	for (size_t k = 0; !err && k < l.npieces; k++)
 		err = link_piece(&l, prog, k);
-	/* The kernel wants exactly one func_info at the start of each function; objects without
-	 * it for every piece load without BTF function info rather than not at all. */
-	for (size_t k = 0; !err && l.out.nfunc && k < l.npieces; k++) {
-		if (l.out.nfunc != l.npieces || l.out.func[k].insn_off != l.pieces[k].base) {
-			log_debug("program '%s': func_info does not cover each function; not using it", prog->fn.name);
-			l.out.nfunc = l.out.nline = 0;
-		}
-	}
 	free(l.pieces);
 	free(l.placed);
 	if (err == -E2BIG)

@@ -129,3 +129,18 @@ C
 		assert_output --regexp "^error: '.*$name.bpf.o': section '$sec' \(program '[a-z_]+'\): $kind programs are not in this build of the library \(libbpfsdk-core: link libbpfsdk\)$"
 	done
 }
+
+@test "core: CO-RE relocations fail to open with one error; an object with only func and line info opens" {
+	local t=$BATS_TEST_TMPDIR
+	printf '#include "bpfsdk.h"\nint main(int argc, char **argv)\n{\n\tstruct bsdk_obj *obj = bsdk_obj_open(argv[1]);\n\n\tbsdk_obj_close(obj);\n\treturn obj ? 0 : 1;\n}\n' >"$t/open.c"
+	cc -Iloader -o "$t/open" "$t/open.c" "$CORE" -lelf -lz || fail "cannot link against $CORE"
+	run "$t/open" "$BUILD/bpf/tests/core_sizes.bpf.o"
+	echo "$output"
+	assert_failure 1
+	assert_output --regexp "^error: '.*core_sizes\.bpf\.o': CO-RE relocations, which this build of the library does not apply \(libbpfsdk-core: link libbpfsdk\)$"
+	# .BTF.ext with func and line info only (built with -g, no CO-RE): the core does not read it
+	run "$t/open" "$BUILD/bpf/tests/obj_basic.bpf.o"
+	echo "$output"
+	assert_success
+	assert_output ""
+}

@@ -10,7 +10,7 @@
  * instructions.
  */
 #include "format/btf.h"
-#include "format/btf_ext.h"
+#include "ext/btf_ext.h"
 
 struct btf_ext_hdr {
 	uint16_t magic;
