@@ -12,14 +12,6 @@
 #include "format/btf.h"
 #include "ext/btf_ext.h"
 
-struct btf_ext_hdr {
-	uint16_t magic;
-	uint8_t version, flags;
-	uint32_t hdr_len;
-	uint32_t func_info_off, func_info_len;
-	uint32_t line_info_off, line_info_len;
-};
-
 struct walk {
 	struct btf_ext *x;
 	const struct elf_file *ef;
@@ -134,24 +126,23 @@ int btf_ext_parse(struct btf_ext *x, const struct elf_file *ef, const struct btf
 		  const void *data, size_t size)
 {
 	struct walk w = { x, ef, btf };
-	struct btf_ext_hdr h;
-	uint32_t core[2] = { 0, 0 };	/* core_relo_off, core_relo_len */
+	struct btf_ext_header h = { 0 };
 	const char *body;
 	int err;
 
-	if (size < sizeof(h))
+	if (size < BTF_EXT_HEADER_MIN)
 		return ext_error(&w, "shorter than its header");
-	memcpy(&h, data, sizeof(h));
+	memcpy(&h, data, size < sizeof(h) ? size : sizeof(h));
 	if (h.magic != BTF_MAGIC || h.version != BTF_VERSION ||
-	    h.hdr_len < sizeof(h) || h.hdr_len > size)
+	    h.hdr_len < BTF_EXT_HEADER_MIN || h.hdr_len > size)
 		return ext_error(&w, "bad header");
-	/* CO-RE relocations came later: a longer header says where they are. */
-	if (h.hdr_len >= sizeof(h) + sizeof(core))
-		memcpy(core, (const char *)data + sizeof(h), sizeof(core));
+	/* CO-RE relocations came later: only a longer header says where they are. */
+	if (h.hdr_len < sizeof(h))
+		h.core_relo_off = h.core_relo_len = 0;
 	body = (const char *)data + h.hdr_len;
 	if (range_outside(h.func_info_off, h.func_info_len, size - h.hdr_len) ||
 	    range_outside(h.line_info_off, h.line_info_len, size - h.hdr_len) ||
-	    range_outside(core[0], core[1], size - h.hdr_len))
+	    range_outside(h.core_relo_off, h.core_relo_len, size - h.hdr_len))
 		return ext_error(&w, "header describes sections outside the data");
 	x->info = calloc(ef->nsecs, sizeof(*x->info));
 	if (!x->info)
@@ -163,7 +154,7 @@ int btf_ext_parse(struct btf_ext *x, const struct elf_file *ef, const struct btf
 		err = walk_list(&w, body + h.line_info_off, h.line_info_len, "line_info",
 				sizeof(struct bpf_line_info), line_rec);
 	if (!err)
-		err = walk_list(&w, body + core[0], core[1], "core_relo",
+		err = walk_list(&w, body + h.core_relo_off, h.core_relo_len, "core_relo",
 				sizeof(struct bpf_core_relo), core_rec);
 	return err;
 }

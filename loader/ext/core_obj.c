@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * core_obj.c - the object's CO-RE relocations: the pass that hands the
- * core_relo records .BTF.ext holds (btf_ext_of()) to the engine (co-re/core.c) with the
- * candidates it finds in the kernel's BTF (co-re/kbtf.c), patches them in
- * when a program is linked, refuses a load that uses one unresolved, and
- * after a verifier rejection says which relocation the program stopped at.
+ * core_relo records .BTF.ext holds (btf_ext_of()) to the engine
+ * (co-re/core.c) with the candidates it finds in the kernel's BTF
+ * (co-re/kbtf.c), patches them in when a program is linked, refuses a load
+ * that uses one unresolved, and after a verifier rejection says which
+ * relocation the program stopped at.
  *
  * Its state is the object's relocations, sorted by section and
  * instruction, and per program those applied when it was linked.
@@ -156,10 +157,11 @@ static int core_resolve_all(struct bsdk_obj *obj, struct core_state *cs)
 /* The pass at open: read and resolve. */
 static int core_open(struct bsdk_obj *obj)
 {
+	const struct btf_ext *x = btf_ext_of(obj);
 	struct core_state *cs;
 	int err;
 
-	if (!btf_ext_of(obj) || !btf_ext_of(obj)->ncore)
+	if (!x || !x->ncore)
 		return 0;
 	cs = obj_state(obj, &core_key, sizeof(*cs), core_state_free);
 	if (!cs)

@@ -11,6 +11,21 @@
 
 struct btf;
 
+/* The header of an object's .BTF.ext section (the layout the kernel's
+ * and libbpf's tools share): where each list of records lies after it.
+ * The core_relo fields came later: they are there only when hdr_len
+ * reaches them. The section is parsed above the core (ext/btf_ext.c). */
+struct btf_ext_header {
+	uint16_t magic;		/* BTF_MAGIC */
+	uint8_t version, flags;
+	uint32_t hdr_len;
+	uint32_t func_info_off, func_info_len;
+	uint32_t line_info_off, line_info_len;
+	uint32_t core_relo_off, core_relo_len;
+};
+/* The shortest header: up to the core_relo fields. */
+#define BTF_EXT_HEADER_MIN offsetof(struct btf_ext_header, core_relo_off)
+
 /* Parse and validate a .BTF section (copied). NULL with errno on failure,
  * the reason logged, naming the object obj (kept: must outlive the btf). */
 struct btf *btf_parse(const void *data, size_t size, const char *obj);

@@ -48,19 +48,17 @@ static int btf_collect(struct bsdk_obj *obj)
 	return 0;
 }
 
-/* Whether .BTF.ext holds CO-RE records: its header's core_relo_len (a
- * u32 at byte 28 of a header of at least 32 bytes; the section itself is
- * the passes' to read, ext/btf_ext_pass.c). */
+/* Whether .BTF.ext holds CO-RE records, by its header alone: the section
+ * itself is the passes' to read (ext/btf_ext_pass.c). */
 static bool btf_ext_has_core(const struct bsdk_obj *obj)
 {
 	const struct elf_sec *s = elf_sec_by_name(&obj->file, ".BTF.ext", NULL);
-	uint32_t hdr_len, core_len;
+	struct btf_ext_header h;
 
-	if (!s || !s->data || s->size < 32)
+	if (!s || !s->data || s->size < sizeof(h))
 		return false;
-	memcpy(&hdr_len, (const char *)s->data + 4, sizeof(hdr_len));
-	memcpy(&core_len, (const char *)s->data + 28, sizeof(core_len));
-	return hdr_len >= 32 && core_len != 0;
+	memcpy(&h, s->data, sizeof(h));
+	return h.magic == BTF_MAGIC && h.hdr_len >= sizeof(h) && h.core_relo_len != 0;
 }
 
 /* The extensions' passes at open; an object that needs one missing here fails. */
