@@ -19,7 +19,13 @@ setup() {
 
 teardown() {
 	[ -z "$TRACER" ] || kill "$TRACER" 2>/dev/null || true
+	stop_worker
+}
+
+stop_worker() {
 	[ -z "$WORKER" ] || kill "$WORKER" 2>/dev/null || true
+	[ -z "$WORKER" ] || wait "$WORKER" 2>/dev/null || true
+	WORKER=
 }
 
 wait_for() {
@@ -91,13 +97,13 @@ worker_switches() {
 check_switches() {
 	local wakeups=$1 preempted=$2 caused=$3 vol inv
 	read -r vol inv < <(worker_switches)
+	local timed="runqlat timed $wakeups + $preempted returns to the CPU, the kernel switched the worker out $vol + $inv times"
 	echo "runqlat: $wakeups wakeups + $preempted preemptions; kernel: $vol + $inv switches; $caused sleeps caused"
 	if [ "$((wakeups + preempted))" -lt "$((vol + inv))" ]; then
-		echo "short: runqlat timed $wakeups + $preempted returns to the CPU, the kernel switched the worker out $vol + $inv times"
+		echo "short: $timed"
 		SHORT=1
 	fi
-	[ "$((wakeups + preempted))" -le "$((vol + inv + 1))" ] ||
-		fail "runqlat timed $wakeups + $preempted returns to the CPU, the kernel switched the worker out $vol + $inv times"
+	[ "$((wakeups + preempted))" -le "$((vol + inv + 1))" ] || fail "$timed"
 	[ "$wakeups" -le "$((vol + 1))" ] ||
 		fail "$wakeups wakeups counted for $vol times the worker went to sleep"
 	[ "$((vol * 2))" -ge "$caused" ] || fail "only $vol of $caused sleeps switched the worker out"
@@ -106,10 +112,10 @@ check_switches() {
 # Run the measurement $@ until its counts are not short, three times at
 # most. A host's kernel may leave a switch unreported to every tracer: on
 # one test machine, no sched_switch event - to ftrace or to BPF - ever
-# shows a thread of its own agent leaving a CPU, and no BPF program runs
-# while that thread is on one. A worker woken or switched in there is
-# invisible to runqlat, ours or BCC's, and its count falls one short of the
-# kernel's now and then. A runqlat that drops wakeups drops them each time.
+# shows a thread of its own agent leaving a CPU. A worker that gets the
+# CPU from it is invisible to runqlat, ours or BCC's, and its count falls
+# one short of the kernel's now and then. A runqlat that drops wakeups
+# drops them each time.
 retry_short() {
 	local attempt
 	for attempt in 1 2 3; do
@@ -117,9 +123,7 @@ retry_short() {
 		"$@"
 		[ -n "$SHORT" ] || return 0
 		echo "attempt $attempt of 3 fell short of the kernel's switches"
-		kill "$WORKER" 2>/dev/null || true
-		wait "$WORKER" 2>/dev/null || true
-		WORKER=
+		stop_worker
 	done
 	fail "runqlat's counts fell short of the kernel's switches in 3 runs"
 }
