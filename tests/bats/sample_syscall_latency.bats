@@ -34,9 +34,22 @@ wait_for() {
 # then exits; its pid, in WORKER, is known before it makes a single call of
 # interest, which --pid needs. The signal is blocked before it says "ready",
 # so it cannot kill it early; everything it imports is imported before.
+# nap(s) sleeps s seconds with libc's nanosleep(), a relative
+# clock_nanosleep: the kernel arms its timer after the call is entered, so
+# the call lasts s at least. (time.sleep() since Python 3.11 sleeps to an
+# absolute deadline taken before the call, so the call itself can be
+# shorter by however long Python took to make it: 3.6 ms once in the
+# emulated arm64 guest.)
 start_worker() {
 	python3 -c '
-import os, signal, sys, time
+import ctypes, os, signal, sys, time
+class timespec(ctypes.Structure):
+    _fields_ = [("tv_sec", ctypes.c_long), ("tv_nsec", ctypes.c_long)]
+libc = ctypes.CDLL(None, use_errno=True)
+def nap(s):
+    t = timespec(int(s), round(s % 1 * 1e9))
+    if libc.nanosleep(ctypes.byref(t), None) != 0:
+        raise OSError(ctypes.get_errno(), "nanosleep")
 signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGUSR1])
 print("ready", flush=True)
 signal.sigwait([signal.SIGUSR1])
@@ -67,16 +80,16 @@ run_worker_and_stop() {
 }
 
 @test "syscall_latency puts five 20 ms sleeps of a known pid in the 16-32 ms bucket or above" {
-	start_worker 'for _ in range(5): time.sleep(0.02)'
+	start_worker 'for _ in range(5): nap(0.02)'
 	start_tracer --syscall clock_nanosleep --pid "$WORKER"
 	run_worker_and_stop
 	[ "$status" -eq 0 ] || fail "exit status $status after SIGINT, expected 0"
 
 	assert_equal "$(grep '^clock_nanosleep:' "$OUT")" \
 		"clock_nanosleep: 5 calls, 0 errors, 0 lost"
-	# A 20 ms sleep never ends early: every call is in the 16384..32767 us
-	# bucket or, on a loaded machine or under qemu's emulation, a later one;
-	# the rows add up to the five calls.
+	# A relative 20 ms sleep never ends early: every call is in the
+	# 16384..32767 us bucket or, on a loaded machine or under qemu's
+	# emulation, a later one; the rows add up to the five calls.
 	rows=$(grep -- ' -> ' "$OUT" | tr -s ' ')
 	awk '$1 < 16384 { bad = 1 } { n += $5 } END { exit bad || n != 5 }' <<<"$rows" ||
 		fail "not five calls from the 16384 us bucket on: $rows"
@@ -105,7 +118,7 @@ for _ in range(3):
 }
 
 @test "syscall_latency --json -v: one object per call, then a summary that agrees with them" {
-	start_worker 'for _ in range(4): time.sleep(0.02)'
+	start_worker 'for _ in range(4): nap(0.02)'
 	pid=$WORKER
 	start_tracer --syscall clock_nanosleep --pid "$pid" --json -v
 	run_worker_and_stop
@@ -119,14 +132,10 @@ assert len(calls) == 4, f"expected 4 per-call objects, got {len(calls)}: {calls}
 for c in calls:
     assert c["pid"] == pid and c["tid"] == pid, c
     assert c["ret"] == 0, c
-    # python's time.sleep() (3.11+) sleeps until an absolute deadline it
-    # computes before entering the kernel, so the call itself may last up
-    # to the time python took to get there less than 20 ms (1.5 ms in the
-    # x86_64 qemu guest of a loaded machine, 3.4 ms in the emulated arm64
-    # one): the same 16 ms floor as the test above. How
-    # late it ends depends on the machine (a loaded one, or qemu's
-    # emulation, can pass 32 ms).
-    assert c["latency_ns"] >= 16384000, c
+    # nap() is a relative sleep: never shorter than 20 ms. How late it
+    # ends depends on the machine (a loaded one, or qemu's emulation, can
+    # pass 32 ms).
+    assert c["latency_ns"] >= 20000000, c
 lat = sorted(c["latency_ns"] for c in calls)
 s = summary
 assert s["syscall"] == "clock_nanosleep" and s["pid"] == pid, s
