@@ -131,9 +131,18 @@ PY
 }
 
 @test "trace_output stops cleanly on Ctrl-C and leaves no dd behind" {
-	"$BIN" --duration 30 >"$BATS_TEST_TMPDIR/out" 2>&1 &
+	# -v says on stderr when the program is attached: Ctrl-C comes half a
+	# second after that, when records stream (a signal during the load
+	# would stop it with EINTR, which is another test's matter).
+	"$BIN" -v --duration 30 >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
 	pid=$!
-	sleep 1.5
+	for _ in $(seq 300); do
+		grep -q "^program '.*': attached to " "$BATS_TEST_TMPDIR/err" && break
+		sleep 0.1
+	done
+	grep -q "^program '.*': attached to " "$BATS_TEST_TMPDIR/err" ||
+		fail "not attached after 30 s: $(cat "$BATS_TEST_TMPDIR/err")"
+	sleep 0.5
 	kill -INT "$pid"
 	wait "$pid"
 	status=$?
