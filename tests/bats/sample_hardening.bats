@@ -134,9 +134,10 @@ start_alone() {
 		sleep "$delay"
 		kill -KILL "$pid"
 		wait "$pid" || true
-		sleep 0.3
-		[ -z "$(in_group "$pid")" ] ||
-			fail "SIGKILL after $delay s left $(in_group "$pid") behind"
+		# dd's PR_SET_PDEATHSIG comes asynchronously: give it 3 s
+		for _ in $(seq 30); do [ -z "$(in_group "$pid")" ] && break; sleep 0.1; done
+		left=$(in_group "$pid")
+		[ -z "$left" ] || { kill -KILL $left; fail "SIGKILL after $delay s left $left behind"; }
 	done
 }
 
