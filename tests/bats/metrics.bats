@@ -118,10 +118,13 @@ quantile() {
 	go
 	wait "$SLEEPER_PID"
 	TRIGGER_PID=
-	# until a scrape after the last sleep: 20 calls counted, 20 in the histogram
+	# until a scrape after the last sleep: 20 calls counted, 20 in the
+	# histogram (both read from the maps at the scrape), 20 records read
+	# (counted by the loop as it reads them, a moment later)
 	for _ in $(seq 200); do
 		[ "$(query "bpfsdk_calls_total{pid=\"$SLEEPER_PID\"}")" = 20 ] &&
-			[ "$(query "bpfsdk_sleep_seconds_count{key=\"$SLEEPER_PID\"}")" = 20 ] && break
+			[ "$(query "bpfsdk_sleep_seconds_count{key=\"$SLEEPER_PID\"}")" = 20 ] &&
+			[ "$(query 'bpfsdk_records_total{map="events"}')" = 20 ] && break
 		sleep 0.1
 	done
 	expect_eq "$(query "bpfsdk_calls_total{object=\"metrics_count\",pid=\"$SLEEPER_PID\"}")" 20 \
