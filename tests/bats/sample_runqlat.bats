@@ -177,15 +177,18 @@ measure_sigint() {
 	retry_short measure_sigint
 }
 
-# Trace the worker in three 1 s intervals: runqlat ends by itself after
-# the third print.
+# Trace the worker in three 2 s intervals: runqlat ends by itself after
+# the third print. The worker's second of sleeps must end inside the 6 s,
+# or the count would fall short for another reason than a lost wakeup.
 measure_intervals() {
 	start_worker 20 0.05
-	"$BIN" --pid "$WPID" --json 1 3 >"$OUT" 2>"$ERR" 3>&- &
+	"$BIN" --pid "$WPID" --json 2 3 >"$OUT" 2>"$ERR" 3>&- &
 	TRACER=$!
 	wait_for '^runqlat: tracing' "$ERR"
 	kill -USR1 "$WPID"
 	worker_done
+	kill -0 "$TRACER" 2>/dev/null ||
+		fail "runqlat's three 2 s intervals ended before the worker's 20 sleeps of 50 ms"
 	status=0
 	wait "$TRACER" || status=$?
 	TRACER=
