@@ -85,13 +85,22 @@ row() {
 	rm -f "$GO.2" "$GO.3"
 	start_trigger getpgid 2 1000 --go "$GO.2" getpgid 3 5000 --go "$GO.3" getpgid 1 3
 	start_run --set target_pid="$TRIGGER_PID" --interval 1 --clear --maps latency_us "$OBJ"
+	# each round fires once the chart of the one before is out, so no two
+	# share an interval however late a chart comes (at most 10 s each)
+	charts() {
+		for _ in $(seq 100); do
+			[ "$(grep -c '^latency_us 0:$' "$OUT")" -ge "$1" ] && return 0
+			sleep 0.1
+		done
+		fail "no chart $1 after 10 s: $(cat "$OUT")"
+	}
 	go
-	# rounds more than an interval apart: each lands in a chart of its own
-	sleep 1.5; touch "$GO.2"
-	sleep 1.5; touch "$GO.3"
+	charts 1; touch "$GO.2"
+	charts 2; touch "$GO.3"
 	wait "$TRIGGER_PID"
 	TRIGGER_PID=
-	sleep 1.5
+	charts 3
+	sleep 1.5	# an interval more: a fourth chart would be one too many
 	kill -INT "$RUN_PID"
 	wait_run
 	expect_eq "$RUN_STATUS" 0 "exit status"
