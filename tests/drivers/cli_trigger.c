@@ -6,7 +6,7 @@
  *   cli_trigger STEP...
  *
  * Steps run in order:
- *   --go FILE           wait (up to 30 s) until FILE exists
+ *   --go FILE           wait (up to 120 s) until FILE exists
  *   getppid N           N getppid() calls
  *   getpgid N START     getpgid(START + i) for i < N
  *   uprobe N START      cli_uprobe_hit(START + i) for i < N
@@ -42,12 +42,12 @@ static int wait_for(const char *path)
 {
 	struct timespec tick = { 0, 5 * 1000 * 1000 };
 
-	for (int i = 0; i < 6000; i++) {
+	for (int i = 0; i < 24000; i++) {
 		if (access(path, F_OK) == 0)
 			return 0;
 		nanosleep(&tick, NULL);
 	}
-	fprintf(stderr, "error: '%s' did not appear within 30 s\n", path);
+	fprintf(stderr, "error: '%s' did not appear within 120 s\n", path);
 	return -1;
 }
 

@@ -4,7 +4,7 @@
  *
  *   usdt_probe GO_FILE N
  *
- * Waits (up to 30 s) until GO_FILE exists, then for i = 1..N fires
+ * Waits (up to 120 s) until GO_FILE exists, then for i = 1..N fires
  *
  *   bpfsdk:hit (int i, long i * 1000000007, const char *"usdt-<i>", 5)
  *     from two places in the program, so the probe has two sites, the
@@ -53,8 +53,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	while (access(argv[1], F_OK) != 0) {
-		if (++waited > 6000) {
-			fprintf(stderr, "error: '%s' did not appear within 30 s\n", argv[1]);
+		if (++waited > 24000) {
+			fprintf(stderr, "error: '%s' did not appear within 120 s\n", argv[1]);
 			return 1;
 		}
 		nanosleep(&tick, NULL);

@@ -5,7 +5,7 @@
  *
  *   usdt_where GO_FILE N
  *
- * Waits (up to 30 s) until GO_FILE exists, then for i = 1..N fires
+ * Waits (up to 120 s) until GO_FILE exists, then for i = 1..N fires
  *
  *   bpfsdk:where (long i, int i * 1000 + 7, long i * -1000000007, -9)
  *
@@ -45,8 +45,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	while (access(argv[1], F_OK) != 0) {
-		if (++waited > 6000) {
-			fprintf(stderr, "error: '%s' did not appear within 30 s\n", argv[1]);
+		if (++waited > 24000) {
+			fprintf(stderr, "error: '%s' did not appear within 120 s\n", argv[1]);
 			return 1;
 		}
 		nanosleep(&tick, NULL);
