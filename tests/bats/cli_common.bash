@@ -93,13 +93,20 @@ go() {
 	touch "$GO"
 }
 
-# wait_lines N: until $OUT has at least N lines (at most 10 s).
+# wait_lines N [PATTERN]: until $OUT has at least N lines, or N lines
+# that match the grep PATTERN (at most 10 s).
 wait_lines() {
+	local n=0
 	for _ in $(seq 100); do
-		[ "$(wc -l <"$OUT")" -ge "$1" ] && return 0
+		if [ -n "${2:-}" ]; then
+			n=$(grep -c -- "$2" "$OUT") || true
+		else
+			n=$(wc -l <"$OUT")
+		fi
+		[ "$n" -ge "$1" ] && return 0
 		sleep 0.1
 	done
-	fail "expected $1 records in 10 s, got $(wc -l <"$OUT")"
+	fail "expected $1 ${2:+lines matching '$2'}${2:-records} in 10 s, got $n: $(head -c 2000 "$OUT")"
 }
 
 # le HEX: the little-endian unsigned integer written as HEX, in decimal.

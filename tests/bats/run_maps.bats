@@ -87,19 +87,12 @@ row() {
 	start_run --set target_pid="$TRIGGER_PID" --interval 1 --clear --maps latency_us "$OBJ"
 	# each round fires once the chart of the one before is out, so no two
 	# share an interval however late a chart comes (at most 10 s each)
-	charts() {
-		for _ in $(seq 100); do
-			[ "$(grep -c '^latency_us 0:$' "$OUT")" -ge "$1" ] && return 0
-			sleep 0.1
-		done
-		fail "no chart $1 after 10 s: $(cat "$OUT")"
-	}
 	go
-	charts 1; touch "$GO.2"
-	charts 2; touch "$GO.3"
+	wait_lines 1 '^latency_us 0:$'; touch "$GO.2"
+	wait_lines 2 '^latency_us 0:$'; touch "$GO.3"
 	wait "$TRIGGER_PID"
 	TRIGGER_PID=
-	charts 3
+	wait_lines 3 '^latency_us 0:$'
 	sleep 1.5	# an interval more: a fourth chart would be one too many
 	kill -INT "$RUN_PID"
 	wait_run
