@@ -41,6 +41,8 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdint.h>
+
+#include <linux/types.h>
 #include <stdio.h>
 
 #ifdef __cplusplus
@@ -832,6 +834,12 @@ typedef void (*bsdk_perfbuf_sample_fn)(void *ctx, int cpu, const void *data, uin
 /* The kernel dropped count records on cpu because the ring was full
  * (PERF_RECORD_LOST), reported with the next record that fits. */
 typedef void (*bsdk_perfbuf_lost_fn)(void *ctx, int cpu, uint64_t count);
+/* The same two with libbpf's types (perf_buffer_sample_fn, perf_buffer_lost_fn), for a
+ * handler written for libbpf's perf_buffer__new(): set sample_cb (and lost_cb) instead of
+ * on_sample (on_lost). data points into the ring, valid during the call only: do not write
+ * to it. Added in 0.1 as appended fields, so the ABI did not change (same soname). */
+typedef void (*bsdk_perfbuf_sample_cb)(void *ctx, int cpu, void *data, __u32 size);
+typedef void (*bsdk_perfbuf_lost_cb)(void *ctx, int cpu, __u64 cnt);
 
 struct bsdk_perfbuf_opts {
 	size_t sz;               /* sizeof(opts): fields are only appended */
@@ -860,6 +868,11 @@ struct bsdk_perfbuf_opts {
 	 * by CPU; see docs/architecture.md for what the order guarantees. */
 	bool merge_by_ts;
 	unsigned int ts_offset;
+
+	/* Set these instead of on_sample and on_lost to use libbpf's callback types; ctx is
+	 * passed to them. Setting both sample_cb and on_sample is EINVAL. */
+	bsdk_perfbuf_sample_cb sample_cb;
+	bsdk_perfbuf_lost_cb lost_cb;
 };
 
 struct bsdk_perfbuf_stats {
@@ -932,6 +945,11 @@ struct bsdk_ringbuf;
  * Return 0 to go on; non-zero stops the drain after this record: bsdk_ringbuf_consume() and
  * _poll() then return it when it is negative, else the number of records handed out. */
 typedef int (*bsdk_ringbuf_record_fn)(void *ctx, const void *data, uint32_t size);
+/* The same with libbpf's type (ring_buffer_sample_fn), for a handler written for libbpf's
+ * ring_buffer__new(): set sample_cb instead of on_record. data points into the ring, mapped
+ * read-only: do not write to it. Added in 0.1 as an appended field, so the ABI did not change
+ * (same soname). */
+typedef int (*bsdk_ringbuf_sample_cb)(void *ctx, void *data, size_t size);
 
 struct bsdk_ringbuf_opts {
 	size_t sz;               /* sizeof(struct bsdk_ringbuf_opts) */
@@ -946,6 +964,9 @@ struct bsdk_ringbuf_opts {
 	 * BPF_RB_NO_WAKEUP (nothing else wakes the consumer for them). 0: while idle, sleep until
 	 * the kernel wakes the consumer, at no cost. */
 	int idle_drain_ms;
+	/* libbpf's callback type, as on_record; set exactly one of on_sample, on_record and
+	 * sample_cb. */
+	bsdk_ringbuf_sample_cb sample_cb;
 };
 
 struct bsdk_ringbuf_stats {

@@ -78,6 +78,7 @@ struct bsdk_perfbuf {
 	struct epoll_event *events;          /* for epoll_wait: one per CPU */
 	struct perfbuf_rings *ext;           /* NULL without the rings layer */
 	struct perf_ring_counts counts;
+	void *user_ctx;                      /* opts.ctx when opts.sample_cb is set: opts.ctx is pb */
 };
 
 /* What the rings layer adds to every perf buffer, set when the library loads (ext/passes.c):

@@ -163,6 +163,36 @@ int perfbuf_open_cpus(struct bsdk_perfbuf *pb)
 	return added;
 }
 
+/* Handlers written with libbpf's types (opts.sample_cb, opts.lost_cb) are called from here, with
+ * the caller's ctx: the rings call on_sample and on_lost with pb as ctx. */
+static void libbpf_sample(void *ctx, int cpu, const void *data, uint32_t size)
+{
+	struct bsdk_perfbuf *pb = ctx;
+
+	pb->opts.sample_cb(pb->user_ctx, cpu, (void *)data, size);
+}
+
+static void libbpf_lost(void *ctx, int cpu, uint64_t count)
+{
+	struct bsdk_perfbuf *pb = ctx;
+
+	if (pb->opts.lost_cb)
+		pb->opts.lost_cb(pb->user_ctx, cpu, count);
+}
+
+static int libbpf_callbacks(struct bsdk_perfbuf *pb)
+{
+	if (!pb->opts.sample_cb && !pb->opts.lost_cb)
+		return 0;
+	if (!pb->opts.sample_cb || pb->opts.on_sample || pb->opts.on_lost)
+		return log_fail(EINVAL, "perf buffer: set opts.on_sample (and on_lost) or opts.sample_cb (and lost_cb), not both kinds");
+	pb->user_ctx = pb->opts.ctx;
+	pb->opts.ctx = pb;
+	pb->opts.on_sample = libbpf_sample;
+	pb->opts.on_lost = libbpf_lost;
+	return 0;
+}
+
 int perfbuf_opts_setup(struct bsdk_perfbuf *pb, const struct bsdk_perfbuf_opts *opts, int ncpu)
 {
 	long page_size = sysconf(_SC_PAGESIZE);
@@ -173,8 +203,11 @@ int perfbuf_opts_setup(struct bsdk_perfbuf *pb, const struct bsdk_perfbuf_opts *
 			"perf buffer");
 	if (err < 0)
 		return err;
+	err = libbpf_callbacks(pb);
+	if (err < 0)
+		return err;
 	if (!pb->opts.on_sample)
-		return log_fail(EINVAL, "perf buffer: opts.on_sample is required");
+		return log_fail(EINVAL, "perf buffer: opts.on_sample (or opts.sample_cb) is required");
 	if (page_size <= 0)
 		return log_fail(EINVAL, "perf buffer: cannot read the page size");
 	if (!pb->opts.pages) {

@@ -25,7 +25,7 @@ static const char gen_usage[] =
 "    bpfsdk gen min-btf - the part of a kernel's BTF that objects' CO-RE needs\n"
 "\n"
 "SYNOPSIS\n"
-"    bpfsdk gen skeleton [--name NAME] [-v]... OBJECT.o > NAME.skel.h\n"
+"    bpfsdk gen skeleton [--name NAME] [-v]... OBJECT.o [name NAME] > FILE.skel.h\n"
 "    bpfsdk gen min-btf [--btf SOURCE] [-v]... -o FILE OBJECT.o...\n"
 "\n"
 "DESCRIPTION\n"
@@ -77,9 +77,11 @@ static const char gen_usage[] =
 "    bpf_core_type_id_kernel() (a kernel type ID) and a module's types.\n"
 "\n"
 "OPTIONS\n"
-"    -n, --name NAME\n"
+"    -n, --name NAME, or name NAME after the object (bpftool's form)\n"
 "        The name of the struct and the prefix of the functions (a C\n"
-"        identifier). Default: the file name without .bpf.o or .o.\n"
+"        identifier). Default: bpftool's, the file name without .o with\n"
+"        every character C does not take in a name made '_': X.bpf.o\n"
+"        gives struct X_bpf and X_bpf__open().\n"
 "\n"
 "    -o, --output FILE\n"
 "        gen min-btf: the BTF file to write.\n"
@@ -111,6 +113,16 @@ static const struct cli_option gen_options[] = {
 	{ 0 },
 };
 
+/* Every character of s that C does not take in a name made '_', as bpftool does; s. */
+static char *underscore_others(char *s)
+{
+	for (char *p = s; p && *p; p++)
+		if (!(*p == '_' || (*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') ||
+		      (*p >= 'A' && *p <= 'Z')))
+			*p = '_';
+	return s;
+}
+
 /* ".rodata.str1.1" -> "rodata_str1_1"; NULL on ENOMEM. */
 static char *ident_of(const char *name)
 {
@@ -122,14 +134,11 @@ static char *ident_of(const char *name)
 	if (!s)
 		return NULL;
 	sprintf(s, "%s%s", *name >= '0' && *name <= '9' ? "_" : "", name);
-	for (char *p = s; *p; p++)
-		if (!(*p == '_' || (*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') ||
-		      (*p >= 'A' && *p <= 'Z')))
-			*p = '_';
-	return s;
+	return underscore_others(s);
 }
 
-/* "dir/trace_output.bpf.o" -> "trace_output"; NULL on ENOMEM. */
+/* The name bpftool gives: "dir/trace_output.bpf.o" -> "trace_output_bpf" (the file's name
+ * without ".o", every character C does not take in a name made '_'); NULL on ENOMEM. */
 static char *name_of_path(const char *path)
 {
 	const char *base = strrchr(path, '/');
@@ -138,12 +147,10 @@ static char *name_of_path(const char *path)
 
 	base = base ? base + 1 : path;
 	len = strlen(base);
-	if (len > 6 && strcmp(base + len - 6, ".bpf.o") == 0)
-		len -= 6;
-	else if (len > 2 && strcmp(base + len - 2, ".o") == 0)
+	if (len > 2 && strcmp(base + len - 2, ".o") == 0)
 		len -= 2;
 	s = strndup(base, len);
-	return s;
+	return underscore_others(s);
 }
 
 static unsigned char *read_all(const char *path, size_t *size)
@@ -343,6 +350,7 @@ out:
 static int gen_main(int argc, char **argv)
 {
 	const char *what = NULL, *path = NULL, *name = NULL, *value;
+	bool name_next = false;	/* bpftool's form: OBJECT.o name NAME */
 	struct cli_opts o;
 	int opt;
 
@@ -352,10 +360,14 @@ static int gen_main(int argc, char **argv)
 	while ((opt = cli_opt_next(&o, &value)) != OPT_DONE) {
 		switch (opt) {
 		case OPT_ARG:
-			if (!what)
+			if (name_next)
+				name = value, name_next = false;
+			else if (!what)
 				what = value;
 			else if (!path)
 				path = value;
+			else if (strcmp(value, "name") == 0 && !name)
+				name_next = true;
 			else
 				return cli_usage_error("gen", "one object at a time: '%s' and '%s'",
 						       path, value);
@@ -379,6 +391,8 @@ static int gen_main(int argc, char **argv)
 		return cli_usage_error("gen", "unknown thing to generate '%s' ('skeleton' or 'min-btf')", what);
 	if (!path)
 		return cli_usage_error("gen", "no object file given");
+	if (name_next)
+		return cli_usage_error("gen", "'name' wants the skeleton's name after it");
 	cli_log_init(cli_verbosity);
 	return gen_skeleton(path, name);
 }

@@ -104,6 +104,8 @@ uint64_t bpf_ring_walk(struct bpf_ring *r, perf_ring_sample_fn on_sample, void *
 			 * wraps is contiguous here, no copy needed. */
 			if (r->on_record)
 				stop = r->on_record(ctx, data, len);
+			else if (r->sample_cb)	/* libbpf's type: not const, but read-only */
+				stop = r->sample_cb(ctx, (void *)data, len);
 			else if (on_sample)
 				on_sample(ctx, -1, data, len);
 			r->received++;
@@ -170,10 +172,11 @@ static int ring_add(struct bsdk_ringbuf *rb, int map_fd, const struct bsdk_ringb
 	struct epoll_event *grown;
 	int err;
 
-	if (!opts->on_sample == !opts->on_record)
-		return log_fail(EINVAL, "ring buffer: set exactly one of opts.on_sample and opts.on_record");
+	if (!!opts->on_sample + !!opts->on_record + !!opts->sample_cb != 1)
+		return log_fail(EINVAL, "ring buffer: set exactly one of opts.on_sample, opts.on_record and opts.sample_cb");
 	r.on_sample = opts->on_sample;
 	r.walk.on_record = opts->on_record;
+	r.walk.sample_cb = opts->sample_cb;
 	r.ctx = opts->ctx;
 	err = map_check(map_fd, BPF_MAP_TYPE_RINGBUF, "BPF_MAP_TYPE_RINGBUF", "ring buffer", &info);
 	if (!err)
@@ -258,10 +261,12 @@ struct bsdk_ringbuf *ringbuf_new_mem(const struct bsdk_ringbuf_opts *opts, uint6
 
 	if (!rb)
 		return NULL;
-	if (!rb->opts.on_sample == !rb->opts.on_record || !size || size & (size - 1))
+	if (!!rb->opts.on_sample + !!rb->opts.on_record + !!rb->opts.sample_cb != 1 ||
+	    !size || size & (size - 1))
 		err = fail(EINVAL);
 	r.on_sample = rb->opts.on_sample;
 	r.walk.on_record = rb->opts.on_record;
+	r.walk.sample_cb = rb->opts.sample_cb;
 	r.ctx = rb->opts.ctx;
 	r.consumer_pos = r.walk.consumer_pos = consumer_pos;
 	r.producer_pos = producer_pos;

@@ -119,6 +119,7 @@ struct bpf_ring {
 	/* Optional: called instead of on_sample; a non-zero return stops the walk after that
 	 * record and is left in stop. */
 	bpf_ring_record_fn on_record;
+	bsdk_ringbuf_sample_cb sample_cb;	/* the same with libbpf's type */
 	int stop;                /* 0, or what on_record returned to stop the last walk */
 	uint64_t last;           /* where the last record consumed starts */
 	/* Optional: where the walk publishes its progress every BPF_RING_PUBLISH_EVERY records:

@@ -271,7 +271,7 @@ int main(int argc, char **argv)
 	struct bsdk_link *links[4] = { NULL };
 	struct bsdk_prog *progs[4];
 	struct bsdk_perfbuf *pb = NULL;
-	struct execsnoop *skel = NULL;
+	struct execsnoop_bpf *skel = NULL;
 	int ret = 1, err;
 
 	err = bsdk_args_parse(&args, argc, argv);
@@ -282,7 +282,7 @@ int main(int argc, char **argv)
 
 	/* Open: the object built into the program (its skeleton), or
 	 * --object's; nothing reaches the kernel yet. */
-	skel = opt.common.object ? execsnoop__open_file(opt.common.object) : execsnoop__open();
+	skel = opt.common.object ? execsnoop_bpf__open_file(opt.common.object) : execsnoop_bpf__open();
 	if (!skel)
 		goto cleanup;
 
@@ -294,7 +294,7 @@ int main(int argc, char **argv)
 
 	/* Load: maps created, programs verified. */
 	/* A signal stops a slow verifier run at once (load fails with EINTR). */
-	if (bsdk_signals_caught() || execsnoop__load(skel))
+	if (bsdk_signals_caught() || execsnoop_bpf__load(skel))
 		goto cleanup;
 
 	/* Read: a perf ring per CPU, merged by the timestamp at each record's head. */
@@ -330,6 +330,6 @@ cleanup:
 	/* Clean up: one place, each call accepts NULL. The skeleton's destroy
 	 * also destroys the links a failure left attached, the last first. */
 	bsdk_perfbuf_free(pb);
-	execsnoop__destroy(skel);
+	execsnoop_bpf__destroy(skel);
 	return bsdk_signals_exit_status(ret);	/* 130/143: a signal before tracing began */
 }

@@ -159,17 +159,17 @@ static void keep_first_error(enum bsdk_log_level level, const char *msg, void *c
  * whose records go to t, and attach the pair. 0, or -1 with the reason in
  * why; -2 when the object itself could not be opened, which no other mode
  * would change. */
-static int try_mode(struct tracer *t, enum mode mode, struct kfunc **skelp,
+static int try_mode(struct tracer *t, enum mode mode, struct kfunc_bpf **skelp,
 		    struct bsdk_perfbuf **pbp, struct bsdk_link **links, char *why, size_t size)
 {
 	const struct options *o = t->opt;
 	int use = mode == MODE_FENTRY;
 	struct first_error fe = { .verbose = o->common.verbose };
 	struct bsdk_prog *progs[2][2];
-	struct kfunc *skel;
+	struct kfunc_bpf *skel;
 
 	bsdk_set_log(keep_first_error, &fe);
-	skel = o->common.object ? kfunc__open_file(o->common.object) : kfunc__open();
+	skel = o->common.object ? kfunc_bpf__open_file(o->common.object) : kfunc_bpf__open();
 	if (!skel) {
 		bsdk_set_log(NULL, NULL);
 		snprintf(why, size, "%s", fe.msg[0] ? fe.msg : "cannot open the object");
@@ -188,7 +188,7 @@ static int try_mode(struct tracer *t, enum mode mode, struct kfunc **skelp,
 		bsdk_prog_set_autoload(progs[!use][j], false);
 	skel->rodata->target_tgid = o->common.pid;
 	/* A signal stops a slow verifier run at once (load fails with EINTR). */
-	if (bsdk_signals_caught() || kfunc__load(skel))
+	if (bsdk_signals_caught() || kfunc_bpf__load(skel))
 		goto fail;
 	/* A perf ring per CPU, merged by the timestamp at each record's head;
 	 * open before attach, so that no record finds its ring missing. */
@@ -213,7 +213,7 @@ fail:
 	links[0] = links[1] = NULL;
 	bsdk_perfbuf_free(*pbp);
 	*pbp = NULL;
-	kfunc__destroy(skel);
+	kfunc_bpf__destroy(skel);
 	return -1;
 }
 
@@ -222,7 +222,7 @@ int main(int argc, char **argv)
 	struct tracer tracer = { .opt = &opt };
 	struct bsdk_link *links[2] = { NULL };
 	struct bsdk_perfbuf *pb = NULL;
-	struct kfunc *skel = NULL;
+	struct kfunc_bpf *skel = NULL;
 	char why_fentry[600] = "", why_kprobe[600] = "";
 	const char *mode_name = NULL;
 	int ret = 1, err, tried = 0;
@@ -276,6 +276,6 @@ int main(int argc, char **argv)
 	/* Clean up: what try_mode() kept; the skeleton's destroy also destroys
 	 * the links, the last first. */
 	bsdk_perfbuf_free(pb);
-	kfunc__destroy(skel);
+	kfunc_bpf__destroy(skel);
 	return bsdk_signals_exit_status(ret);	/* 130/143: a signal before tracing began */
 }

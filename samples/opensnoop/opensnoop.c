@@ -227,7 +227,7 @@ static const struct bsdk_args args = {
 
 /* Read: one ring per CPU, merged by the timestamp at the head of each
  * record, so lines come out in the order the calls returned. */
-static struct bsdk_perfbuf *perfbuf_open(struct opensnoop *skel, struct snoop *snoop)
+static struct bsdk_perfbuf *perfbuf_open(struct opensnoop_bpf *skel, struct snoop *snoop)
 {
 	struct bsdk_perfbuf_opts pb_opts = {
 		.sz = sizeof(pb_opts),
@@ -245,7 +245,7 @@ int main(int argc, char **argv)
 {
 	struct snoop snoop = { .opt = &opt };
 	struct bsdk_link *links[2] = { NULL };	/* exit, then entry */
-	struct opensnoop *skel = NULL;
+	struct opensnoop_bpf *skel = NULL;
 	struct bsdk_perfbuf *pb = NULL;
 	int ret;
 
@@ -257,7 +257,7 @@ int main(int argc, char **argv)
 	bsdk_mount_fs();
 
 	/* Open: parse the object; nothing reaches the kernel yet. */
-	skel = opt.common.object ? opensnoop__open_file(opt.common.object) : opensnoop__open();
+	skel = opt.common.object ? opensnoop_bpf__open_file(opt.common.object) : opensnoop_bpf__open();
 	if (!skel)
 		goto cleanup;
 
@@ -267,7 +267,7 @@ int main(int argc, char **argv)
 
 	/* Load: maps are created, programs verified. */
 	/* A signal stops a slow verifier run at once (load fails with EINTR). */
-	if (bsdk_signals_caught() || opensnoop__load(skel))
+	if (bsdk_signals_caught() || opensnoop_bpf__load(skel))
 		goto cleanup;
 	/* Read: a perf ring per CPU, opened before attach loses nothing. */
 	pb = perfbuf_open(skel, &snoop);
@@ -296,6 +296,6 @@ cleanup:
 	/* Clean up: one place, each call accepts NULL. The skeleton's destroy
 	 * also destroys the links a failure left attached, the last first. */
 	bsdk_perfbuf_free(pb);
-	opensnoop__destroy(skel);
+	opensnoop_bpf__destroy(skel);
 	return bsdk_signals_exit_status(ret);	/* 130/143: a signal before tracing began */
 }

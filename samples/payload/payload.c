@@ -177,7 +177,7 @@ int main(int argc, char **argv)
 	struct bsdk_perfbuf_stats stats;
 	struct bsdk_perfbuf *pb = NULL;
 	struct bsdk_link *link = NULL;
-	struct payload *skel = NULL;
+	struct payload_bpf *skel = NULL;
 	int ret = 1, err;
 
 	err = bsdk_args_parse(&args, argc, argv);
@@ -188,7 +188,7 @@ int main(int argc, char **argv)
 
 	/* Open: the object built into the program (its skeleton), or
 	 * --object's; nothing reaches the kernel yet. */
-	skel = opt.common.object ? payload__open_file(opt.common.object) : payload__open();
+	skel = opt.common.object ? payload_bpf__open_file(opt.common.object) : payload_bpf__open();
 	if (!skel)
 		goto cleanup;
 
@@ -201,7 +201,7 @@ int main(int argc, char **argv)
 
 	/* Load: maps created, the program verified. */
 	/* A signal stops a slow verifier run at once (load fails with EINTR). */
-	if (bsdk_signals_caught() || payload__load(skel))
+	if (bsdk_signals_caught() || payload_bpf__load(skel))
 		goto cleanup;
 
 	/* Read: one ring per CPU, merged by the timestamp at the head of each
@@ -245,6 +245,6 @@ cleanup:
 	/* Clean up: one place, each call accepts NULL. The skeleton's destroy
 	 * also destroys the links a failure left attached, the last first. */
 	bsdk_perfbuf_free(pb);
-	payload__destroy(skel);
+	payload_bpf__destroy(skel);
 	return bsdk_signals_exit_status(ret);	/* 130/143: a signal before tracing began */
 }

@@ -292,7 +292,7 @@ static const struct bsdk_args args = {
 
 /* A CPU-clock event on cpu, sampling --frequency times a second, and the
  * program attached to it. 0, or -1 after an error line. */
-static int attach_cpu(struct profile *skel, int cpu, int *fd, struct bsdk_link **link)
+static int attach_cpu(struct profile_bpf *skel, int cpu, int *fd, struct bsdk_link **link)
 {
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_SOFTWARE,
@@ -315,7 +315,7 @@ static int attach_cpu(struct profile *skel, int cpu, int *fd, struct bsdk_link *
 int main(int argc, char **argv)
 {
 	struct bsdk_link **links = NULL;
-	struct profile *skel = NULL;
+	struct profile_bpf *skel = NULL;
 	int *fds = NULL, ncpus = 0, ret = 1, err;
 	double start;
 
@@ -330,7 +330,7 @@ int main(int argc, char **argv)
 
 	/* Open: the object built into the program (its skeleton), or
 	 * --object's; nothing reaches the kernel yet. */
-	skel = opt.common.object ? profile__open_file(opt.common.object) : profile__open();
+	skel = opt.common.object ? profile_bpf__open_file(opt.common.object) : profile_bpf__open();
 	if (!skel)
 		goto cleanup;
 
@@ -338,7 +338,7 @@ int main(int argc, char **argv)
 	skel->rodata->target_tgid = opt.common.pid;
 	skel->rodata->include_idle = opt.idle;
 	/* A signal stops a slow verifier run at once (load fails with EINTR). */
-	if (bsdk_signals_caught() || profile__load(skel))
+	if (bsdk_signals_caught() || profile_bpf__load(skel))
 		goto cleanup;
 
 	/* Attach: one CPU-clock event per online CPU, sampling freq times a
@@ -384,6 +384,6 @@ cleanup:
 			close(fds[cpu]);
 	free(links);
 	free(fds);
-	profile__destroy(skel);
+	profile_bpf__destroy(skel);
 	return bsdk_signals_exit_status(ret);	/* 130/143: a signal before tracing began */
 }

@@ -119,7 +119,7 @@ static void print_hist(const struct options *o, const struct runqlat_hist *cur,
 
 /* --metrics: the hist map served by the library (bsdk_metrics_*) from a thread of its own.
  * NULL after an error line. */
-static struct bsdk_metrics_server *serve_metrics(struct runqlat *skel, const struct options *o,
+static struct bsdk_metrics_server *serve_metrics(struct runqlat_bpf *skel, const struct options *o,
 						 struct bsdk_metrics **set)
 {
 	struct bsdk_metrics_opts mo = { .sz = sizeof(mo), .unit = o->msecs ? "msecs" : "usecs" };
@@ -179,7 +179,7 @@ static const struct bsdk_args args = {
 /* At each interval's end (or once, at the end) take the map's value and
  * print what it gained, until Ctrl-C, --duration, COUNT or a reader that
  * left. 0, or -1 after an error line. */
-static int poll_hist(struct runqlat *skel)
+static int poll_hist(struct runqlat_bpf *skel)
 {
 	struct runqlat_hist cur, prev;
 	__u32 zero = 0;
@@ -225,7 +225,7 @@ int main(int argc, char **argv)
 {
 	struct bsdk_link *links[3] = { NULL };
 	struct bsdk_prog *progs[3];
-	struct runqlat *skel = NULL;
+	struct runqlat_bpf *skel = NULL;
 	struct bsdk_metrics *metrics = NULL;
 	struct bsdk_metrics_server *server = NULL;
 	int ret = 1, err;
@@ -241,7 +241,7 @@ int main(int argc, char **argv)
 
 	/* Open: the object built into the program (its skeleton), or
 	 * --object's; nothing reaches the kernel yet. */
-	skel = opt.common.object ? runqlat__open_file(opt.common.object) : runqlat__open();
+	skel = opt.common.object ? runqlat_bpf__open_file(opt.common.object) : runqlat_bpf__open();
 	if (!skel)
 		goto cleanup;
 
@@ -253,7 +253,7 @@ int main(int argc, char **argv)
 	/* Load: task_struct's pid and tgid found in the kernel's BTF (CO-RE),
 	 * maps created, programs verified. */
 	/* A signal stops a slow verifier run at once (load fails with EINTR). */
-	if (bsdk_signals_caught() || runqlat__load(skel))
+	if (bsdk_signals_caught() || runqlat_bpf__load(skel))
 		goto cleanup;
 
 	/* Attach: switch first, so that no thread is timed from its wakeup
@@ -279,6 +279,6 @@ cleanup:
 	 * skeleton's destroy also destroys the links, the last first. */
 	bsdk_metrics_server_stop(server);
 	bsdk_metrics_free(metrics);
-	runqlat__destroy(skel);
+	runqlat_bpf__destroy(skel);
 	return bsdk_signals_exit_status(ret);	/* 130/143: a signal before tracing began */
 }

@@ -360,7 +360,7 @@ int main(int argc, char **argv)
 {
 	struct stats *stats = NULL;
 	struct bsdk_link *links[2] = { NULL };	/* exit, then entry */
-	struct syscall_latency *skel = NULL;
+	struct syscall_latency_bpf *skel = NULL;
 	struct bsdk_perfbuf *pb = NULL;
 	double elapsed;
 	int ret = 1, err, end;
@@ -381,7 +381,7 @@ int main(int argc, char **argv)
 	stats->opt = &opt;
 
 	/* Open: parse the object; nothing reaches the kernel yet. */
-	skel = opt.common.object ? syscall_latency__open_file(opt.common.object) : syscall_latency__open();
+	skel = opt.common.object ? syscall_latency_bpf__open_file(opt.common.object) : syscall_latency_bpf__open();
 	if (!skel)
 		goto cleanup;
 
@@ -391,7 +391,7 @@ int main(int argc, char **argv)
 	skel->rodata->target_tgid = opt.common.pid;
 
 	/* Load: maps created, programs verified; a signal stops it (EINTR). */
-	if (bsdk_signals_caught() || syscall_latency__load(skel))
+	if (bsdk_signals_caught() || syscall_latency_bpf__load(skel))
 		goto cleanup;
 
 	/* Read: one ring per CPU in the 'events' map. */
@@ -426,7 +426,7 @@ cleanup:
 	/* Clean up: one place, each call accepts NULL. The skeleton's destroy
 	 * also destroys the links a failure left attached, the last first. */
 	bsdk_perfbuf_free(pb);
-	syscall_latency__destroy(skel);
+	syscall_latency_bpf__destroy(skel);
 	free(stats);
 	return bsdk_signals_exit_status(ret);	/* 130/143: a signal before tracing began */
 }

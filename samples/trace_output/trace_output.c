@@ -137,7 +137,7 @@ static const struct bsdk_args args = {
 };
 
 /* Choose the probe: load only the program this kernel can attach. */
-static struct bsdk_prog *choose_probe(struct trace_output *skel, FILE *info)
+static struct bsdk_prog *choose_probe(struct trace_output_bpf *skel, FILE *info)
 {
 	struct bsdk_prog *kprobe = skel->progs.write_kprobe;
 	struct bsdk_prog *tracepoint = skel->progs.write_tracepoint;
@@ -158,7 +158,7 @@ static struct bsdk_prog *choose_probe(struct trace_output *skel, FILE *info)
 
 /* Choose the channel before load: the program's branch, and the ring
  * buffer's size (one page when it goes unused). 0 or -errno (logged). */
-static int choose_channel(struct trace_output *skel, FILE *info)
+static int choose_channel(struct trace_output_bpf *skel, FILE *info)
 {
 	int err;
 
@@ -174,7 +174,7 @@ static int choose_channel(struct trace_output *skel, FILE *info)
 
 /* One BPF output event and ring per CPU, stored in 'events'; or the one
  * ring buffer, mapped into our address space. 0, or -1 (logged). */
-static int readers_open(struct trace_output *skel, struct stream *stream,
+static int readers_open(struct trace_output_bpf *skel, struct stream *stream,
 			struct bsdk_perfbuf **pb, struct bsdk_ringbuf **rb)
 {
 	if (opt.ringbuf) {
@@ -199,7 +199,7 @@ static int readers_open(struct trace_output *skel, struct stream *stream,
 
 /* After detaching: take what is still in the rings, and check the
  * library's counts against ours. 0, or -1 after an error line. */
-static int readers_finish(struct trace_output *skel, struct stream *stream,
+static int readers_finish(struct trace_output_bpf *skel, struct stream *stream,
 			  struct bsdk_perfbuf *pb, struct bsdk_ringbuf *rb)
 {
 	struct bsdk_perfbuf_stats st;
@@ -257,7 +257,7 @@ int main(int argc, char **argv)
 {
 	struct stream stream = { 0 };
 	struct bsdk_prog *chosen;
-	struct trace_output *skel = NULL;
+	struct trace_output_bpf *skel = NULL;
 	struct bsdk_perfbuf *pb = NULL;
 	struct bsdk_ringbuf *rb = NULL;
 	struct bsdk_link *link = NULL;
@@ -278,7 +278,7 @@ int main(int argc, char **argv)
 	info = opt.common.json ? stderr : stdout;
 
 	/* Open: parse the object; nothing reaches the kernel yet. */
-	skel = opt.common.object ? trace_output__open_file(opt.common.object) : trace_output__open();
+	skel = opt.common.object ? trace_output_bpf__open_file(opt.common.object) : trace_output_bpf__open();
 	if (!skel)
 		goto cleanup;
 
@@ -296,7 +296,7 @@ int main(int argc, char **argv)
 
 	/* Load: maps are created, programs verified. */
 	/* A signal stops a slow verifier run at once (load fails with EINTR). */
-	if (bsdk_signals_caught() || trace_output__load(skel))
+	if (bsdk_signals_caught() || trace_output_bpf__load(skel))
 		goto cleanup;
 
 	/* Read: the rings, opened before attach. */
@@ -327,6 +327,6 @@ cleanup:
 	bsdk_perfbuf_free(pb);
 	bsdk_ringbuf_free(rb);
 	stop_writer(writer);
-	trace_output__destroy(skel);
+	trace_output_bpf__destroy(skel);
 	return bsdk_signals_exit_status(ret);	/* 130/143: a signal before tracing began */
 }

@@ -55,7 +55,7 @@ int main(int argc, char **argv)
 		.on_lost = stream_lost,
 		.ctx = &stream,
 	};
-	struct trace_output *skel = NULL;
+	struct trace_output_bpf *skel = NULL;
 	struct bsdk_perfbuf *pb = NULL;
 	struct bsdk_link *link = NULL;
 	pid_t writer = -1;
@@ -66,7 +66,7 @@ int main(int argc, char **argv)
 	bsdk_signals_catch();	/* Ctrl-C and SIGTERM end the poll loop */
 
 	/* Open: parse the object built into this program. */
-	skel = trace_output__open();
+	skel = trace_output_bpf__open();
 	if (!skel)
 		goto cleanup;
 
@@ -85,7 +85,7 @@ int main(int argc, char **argv)
 
 	/* Load: maps created, the program verified (the verifier's story
 	 * on failure). */
-	if (trace_output__load(skel))
+	if (trace_output_bpf__load(skel))
 		goto cleanup;
 
 	/* Read: one perf ring per CPU, stored in 'events'; then attach
@@ -113,6 +113,6 @@ cleanup:
 	bsdk_link_destroy(link);
 	bsdk_perfbuf_free(pb);
 	stop_writer(writer);
-	trace_output__destroy(skel);
+	trace_output_bpf__destroy(skel);
 	return bsdk_signals_exit_status(ret);
 }

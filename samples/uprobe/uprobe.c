@@ -174,7 +174,7 @@ static const struct bsdk_args args = {
 /* Load only the mode's programs, and tell them where to attach - "PATH:SYMBOL",
  * found in the file's symbol tables; place gets bash's readline. 0, or not 0
  * (logged). */
-static int choose_programs(struct uprobe *skel, char *place, size_t size)
+static int choose_programs(struct uprobe_bpf *skel, char *place, size_t size)
 {
 	if (opt.func) {
 		bsdk_prog_set_autoload(skel->progs.readline_return, false);
@@ -194,7 +194,7 @@ int main(int argc, char **argv)
 	struct bsdk_prog *progs[2];	/* the return probe, then the entry probe */
 	struct bsdk_link *links[2] = { NULL };
 	struct bsdk_perfbuf *pb = NULL;
-	struct uprobe *skel = NULL;
+	struct uprobe_bpf *skel = NULL;
 	char place[PATH_MAX + 64];
 	int ret = 1, err;
 
@@ -208,7 +208,7 @@ int main(int argc, char **argv)
 
 	/* Open: the object built into the program (its skeleton), or
 	 * --object's; nothing reaches the kernel yet. */
-	skel = opt.common.object ? uprobe__open_file(opt.common.object) : uprobe__open();
+	skel = opt.common.object ? uprobe_bpf__open_file(opt.common.object) : uprobe_bpf__open();
 	if (!skel)
 		goto cleanup;
 
@@ -219,7 +219,7 @@ int main(int argc, char **argv)
 
 	/* Load: maps created, the chosen programs verified. */
 	/* A signal stops a slow verifier run at once (load fails with EINTR). */
-	if (bsdk_signals_caught() || uprobe__load(skel))
+	if (bsdk_signals_caught() || uprobe_bpf__load(skel))
 		goto cleanup;
 
 	/* Read: a perf ring per CPU, merged by the timestamp at each record's head. */
@@ -251,6 +251,6 @@ cleanup:
 	/* Clean up: one place, each call accepts NULL. The skeleton's destroy
 	 * also destroys the links a failure left attached, the last first. */
 	bsdk_perfbuf_free(pb);
-	uprobe__destroy(skel);
+	uprobe_bpf__destroy(skel);
 	return bsdk_signals_exit_status(ret);	/* 130/143: a signal before tracing began */
 }

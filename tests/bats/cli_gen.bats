@@ -21,19 +21,19 @@ setup() {
 	run "$BPFSDK" gen skeleton "$OBJS/skel_types.bpf.o"
 	assert_success
 	printf '%s\n' "$output" >"$SKEL"
-	for line in 'struct skel_types {' 'struct bsdk_obj \*obj;' 'struct bsdk_map \*rodata;' \
+	for line in 'struct skel_types_bpf {' 'struct bsdk_obj \*obj;' 'struct bsdk_map \*rodata;' \
 		    'struct bsdk_map \*data;' 'struct bsdk_map \*bss;' 'struct bsdk_prog \*on_getppid;' \
-		    'struct skel_types__rodata \*rodata;' 'struct skel_types__bss \*bss;' \
+		    'struct skel_types_bpf__rodata \*rodata;' 'struct skel_types_bpf__bss \*bss;' \
 		    '__u32 target_pid;' '__u8 small;' 'char __pad0\[3\];' 'char label\[12\];' \
 		    'unsigned int typed;' '__u32 color;' 'struct skel_pair pair;' \
 		    'struct \{ __u16 a; __u32 b : 4; __u32 c : 12; __u64 d; \} anon;' \
 		    '__u32 matrix\[2\]\[3\];' '__u64 ptr;' \
-		    'static inline struct skel_types \*skel_types__open\(void\)' \
-		    'static inline int skel_types__load\(struct skel_types \*skel\)' \
-		    'static inline int skel_types__attach\(struct skel_types \*skel\)' \
-		    'static inline void skel_types__detach\(struct skel_types \*skel\)' \
-		    'static inline void skel_types__destroy\(struct skel_types \*skel\)' \
-		    'static inline struct skel_types \*skel_types__open_and_load\(void\)'; do
+		    'static inline struct skel_types_bpf \*skel_types_bpf__open\(void\)' \
+		    'static inline int skel_types_bpf__load\(struct skel_types_bpf \*skel\)' \
+		    'static inline int skel_types_bpf__attach\(struct skel_types_bpf \*skel\)' \
+		    'static inline void skel_types_bpf__detach\(struct skel_types_bpf \*skel\)' \
+		    'static inline void skel_types_bpf__destroy\(struct skel_types_bpf \*skel\)' \
+		    'static inline struct skel_types_bpf \*skel_types_bpf__open_and_load\(void\)'; do
 		grep -Eq "^[[:space:]]*$line" "$SKEL" || fail "no line '$line' in the skeleton"
 	done
 	! grep -q hidden "$SKEL" || fail "the static variable 'hidden' got a member"
@@ -42,7 +42,7 @@ setup() {
 @test "gen: the header compiles alone with -Wall -Wextra -Werror, C11 and C++" {
 	run "$BPFSDK" gen skeleton "$OBJS/skel_types.bpf.o"
 	printf '%s\n' "$output" >"$SKEL"
-	printf '#include <linux/types.h>\n#include "%s"\n#include "%s"\nint main(void) { return skel_types__open() == 0; }\n' \
+	printf '#include <linux/types.h>\n#include "%s"\n#include "%s"\nint main(void) { return skel_types_bpf__open() == 0; }\n' \
 		"$PWD/tests/bpf/skel_types.h" "$SKEL" >"$BATS_TEST_TMPDIR/use.c"
 	run cc -std=c11 -Wall -Wextra -Werror -Iloader -c "$BATS_TEST_TMPDIR/use.c" -o "$BATS_TEST_TMPDIR/use.o"
 	assert_success
@@ -126,6 +126,38 @@ $expected"
 	assert_line "struct probe {"
 	assert_line --partial "static inline struct probe *probe__open(void)"
 	assert_line --partial "#ifndef BSDK_SKEL_PROBE_H"
+}
+
+# open_name HEADER: the NAME of the NAME__open(void) the skeleton HEADER declares
+open_name() {
+	grep -o '[A-Za-z0-9_]*__open(void)' "$1" | sort -u | sed 's/__open(void)$//'
+}
+
+@test "gen: the default name is bpftool's: the file name without .o, other characters made _" {
+	cp "$OBJS/obj_basic.bpf.o" "$BATS_TEST_TMPDIR/my-tool.v2.bpf.o"
+	"$BPFSDK" gen skeleton "$BATS_TEST_TMPDIR/my-tool.v2.bpf.o" >"$BATS_TEST_TMPDIR/ours.h"
+	run open_name "$BATS_TEST_TMPDIR/ours.h"
+	assert_output my_tool_v2_bpf
+	run grep -c '^struct my_tool_v2_bpf {$' "$BATS_TEST_TMPDIR/ours.h"
+	assert_output 1
+	command -v bpftool >/dev/null || skip "no bpftool to compare with"
+	(cd "$BATS_TEST_TMPDIR" && bpftool gen skeleton my-tool.v2.bpf.o >theirs.h) ||
+		skip "bpftool cannot write a skeleton of this object"
+	run open_name "$BATS_TEST_TMPDIR/theirs.h"
+	assert_output my_tool_v2_bpf
+}
+
+@test "gen: bpftool's 'name NAME' after the object, as --name" {
+	run "$BPFSDK" gen skeleton "$OBJS/obj_basic.bpf.o" name probe
+	assert_success
+	assert_line "struct probe {"
+	assert_line --partial "static inline struct probe *probe__open(void)"
+	run "$BPFSDK" gen skeleton "$OBJS/obj_basic.bpf.o" name
+	assert_equal "$status" 2
+	assert_output --partial "'name' wants the skeleton's name after it"
+	run "$BPFSDK" gen skeleton "$OBJS/obj_basic.bpf.o" name a name b
+	assert_equal "$status" 2
+	assert_output --partial "one object at a time"
 }
 
 @test "gen: errors: not an object, no object, a name that is not C, another thing to generate" {

@@ -183,7 +183,7 @@ bpf_flags() {
 	[ "$tool" = "$STAGE$PREFIX_DIR/bin/bpfsdk" ] || fail "bpfsdk variable: $tool, expected $STAGE$PREFIX_DIR/bin/bpfsdk"
 	clang $(bpf_flags) -I"$STAGE$PREFIX_DIR/include/bpfsdk" -c "$WORK/count.bpf.c" -o "$WORK/skel.bpf.o"
 	"$tool" gen skeleton "$WORK/skel.bpf.o" >"$WORK/skel.skel.h" || fail "$tool gen skeleton failed"
-	run grep -c '^static inline struct skel \*skel__open(void)$' "$WORK/skel.skel.h"
+	run grep -c '^static inline struct skel_bpf \*skel_bpf__open(void)$' "$WORK/skel.skel.h"
 	assert_output 1
 }
 

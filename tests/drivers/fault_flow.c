@@ -278,23 +278,23 @@ static int flow_skel(void)
 {
 	struct tally t = { .value = 2000, .check_value = true };
 	struct bsdk_perfbuf *pb = NULL;
-	struct fault_glob *skel;
+	struct fault_glob_bpf *skel;
 	int err, rc = 0;
 
-	skel = fault_glob__open();
+	skel = fault_glob_bpf__open();
 	if (!skel)
-		return failed("fault_glob__open()", errno);
+		return failed("fault_glob_bpf__open()", errno);
 	skel->rodata->target_pid = (__u32)getpid();
 	skel->data->flt_glob_bias = 2000;
-	err = fault_glob__load(skel);
+	err = fault_glob_bpf__load(skel);
 	if (err) {
-		err = failed("fault_glob__load()", err);
+		err = failed("fault_glob_bpf__load()", err);
 		goto out;
 	}
 	/* 0, or a negative errno when nothing could be attached (logged) */
-	err = fault_glob__attach(skel);
+	err = fault_glob_bpf__attach(skel);
 	if (err) {
-		err = failed("fault_glob__attach()", err);
+		err = failed("fault_glob_bpf__attach()", err);
 		goto out;
 	}
 	{
@@ -319,7 +319,7 @@ out:
 	bsdk_perfbuf_free(pb);
 	if (bsdk_obj_unpin(skel->obj) && !err && !rc)
 		err = failed("bsdk_obj_unpin()", -EIO);
-	fault_glob__destroy(skel);
+	fault_glob_bpf__destroy(skel);
 	return rc ? DEFECT : err;
 }
 

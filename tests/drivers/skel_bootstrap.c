@@ -44,11 +44,11 @@ static void on_event(void *ctx, int cpu, const void *data, uint32_t size)
 
 int main(int argc, char **argv)
 {
-	struct skel_bootstrap *skel;
+	struct skel_bootstrap_bpf *skel;
 	struct bsdk_ringbuf *rb = NULL;
 	int err, count = 0;
 
-	skel = skel_bootstrap__open();
+	skel = skel_bootstrap_bpf__open();
 	if (!skel) {
 		fprintf(stderr, "failed to open the BPF skeleton\n");
 		return 1;
@@ -57,7 +57,7 @@ int main(int argc, char **argv)
 	if (argc > 1 && strcmp(argv[1], "--none") == 0)
 		bsdk_prog_set_autoload(skel->progs.on_getpgid, false);
 
-	err = skel_bootstrap__load(skel);
+	err = skel_bootstrap_bpf__load(skel);
 	if (err) {
 		fprintf(stderr, "failed to load the BPF skeleton: %d\n", err);
 		goto cleanup;
@@ -70,7 +70,7 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 
-	err = skel_bootstrap__attach(skel);
+	err = skel_bootstrap_bpf__attach(skel);
 	if (err) {
 		fprintf(stderr, "failed to attach the BPF skeleton: %d (%s)\n", err, bsdk_strerror(err));
 		goto cleanup;
@@ -88,7 +88,7 @@ int main(int argc, char **argv)
 	syscall(SYS_getpgid, 102);
 	syscall(SYS_getpgid, 103);
 
-	skel_bootstrap__detach(skel);
+	skel_bootstrap_bpf__detach(skel);
 	printf("attached after detach %d\n", bsdk_obj_attached_count(skel->obj));
 	syscall(SYS_getpgid, 200);
 	phase = "drain";
@@ -99,6 +99,6 @@ int main(int argc, char **argv)
 
 cleanup:
 	bsdk_ringbuf_free(rb);
-	skel_bootstrap__destroy(skel);
+	skel_bootstrap_bpf__destroy(skel);
 	return err ? 1 : 0;
 }

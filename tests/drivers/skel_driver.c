@@ -24,7 +24,7 @@
 static int dump(const char *path)
 {
 	size_t size;
-	const void *bytes = skel_types__elf_bytes(&size);
+	const void *bytes = skel_types_bpf__elf_bytes(&size);
 	FILE *f = fopen(path, "wb");
 
 	if (!f || fwrite(bytes, 1, size, f) != size || fclose(f)) {
@@ -36,13 +36,13 @@ static int dump(const char *path)
 
 int main(int argc, char **argv)
 {
-	struct skel_types *skel;
+	struct skel_types_bpf *skel;
 	int err;
 
 	if (argc == 3 && strcmp(argv[1], "--dump") == 0)
 		return dump(argv[2]);
 	skel = argc == 3 && strcmp(argv[1], "--object") == 0 ?
-	       skel_types__open_file(argv[2]) : skel_types__open();
+	       skel_types_bpf__open_file(argv[2]) : skel_types_bpf__open();
 	if (!skel) {
 		fprintf(stderr, "open failed: %s\n", strerror(errno));
 		return 1;
@@ -54,15 +54,15 @@ int main(int argc, char **argv)
 	       skel->data->anon.c, (unsigned long long)skel->data->anon.d, skel->data->matrix[1][2]);
 	skel->rodata->target_pid = (__u32)getpid();
 	skel->rodata->small = 10;
-	if (skel_types__load(skel)) {
+	if (skel_types_bpf__load(skel)) {
 		fprintf(stderr, "load failed: %s\n", strerror(errno));
-		skel_types__destroy(skel);
+		skel_types_bpf__destroy(skel);
 		return 1;
 	}
-	err = skel_types__attach(skel);
+	err = skel_types_bpf__attach(skel);
 	if (err) {
 		fprintf(stderr, "attach failed: %s\n", strerror(-err));
-		skel_types__destroy(skel);
+		skel_types_bpf__destroy(skel);
 		return 1;
 	}
 	printf("attached %d\n", bsdk_obj_attached_count(skel->obj));
@@ -75,6 +75,6 @@ int main(int argc, char **argv)
 	syscall(SYS_getppid);
 	printf("after 5: hits=%llu seen_cookie=0x%llx\n", (unsigned long long)skel->bss->hits,
 	       (unsigned long long)skel->bss->seen_cookie);
-	skel_types__destroy(skel);
+	skel_types_bpf__destroy(skel);
 	return 0;
 }

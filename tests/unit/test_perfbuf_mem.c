@@ -372,6 +372,87 @@ static void test_ringbuf(void)
 	munmap(pos, 2 * page);
 }
 
+/* ---- handlers written with libbpf's types (sample_cb, lost_cb) ---------------------------- */
+
+static void libbpf_sample(void *ctx, int cpu, void *data, __u32 size)
+{
+	on_sample(ctx, cpu, data, size);
+}
+
+static void libbpf_lost(void *ctx, int cpu, __u64 cnt)
+{
+	on_lost(ctx, cpu, cnt);
+}
+
+static int libbpf_record(void *ctx, void *data, size_t size)
+{
+	struct got *g = ctx;
+
+	on_sample(ctx, -1, data, (uint32_t)size);
+	return g->n == 3 ? -42 : 0;	/* stop after the third, as libbpf's callers may */
+}
+
+static void test_libbpf_types(void)
+{
+	struct bsdk_perfbuf_opts opts = { .sz = sizeof(opts), .pages = 1, .sample_cb = libbpf_sample,
+					  .lost_cb = libbpf_lost };
+	uint64_t *pos = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct bsdk_ringbuf_opts ro = { .sz = sizeof(ro), .sample_cb = libbpf_record };
+	uint8_t *data = calloc(2, page);
+	struct bsdk_perfbuf *pb;
+	struct bsdk_ringbuf *rb;
+	struct rings r;
+	struct got g = { 0 };
+
+	for (int merge = 0; merge < 2; merge++) {
+		rings_init(&r, 2);
+		put_sample(&r, 1, 2, 20, 16);
+		put_lost(&r, 0, 5);
+		put_sample(&r, 0, 1, 10, 16);
+		publish(&r);
+		memset(&g, 0, sizeof(g));
+		opts.ctx = &g;
+		opts.merge_by_ts = merge;
+		pb = perfbuf_new_mem(&opts, r.mem, r.n);
+		check(pb != NULL, "perf buffer, libbpf's types%s", merge ? ", merged" : "");
+		check_i64(pb ? bsdk_perfbuf_consume(pb) : -1, 2, "sample_cb: every record");
+		check(g.n == 2 && g.seq[0] == 10 && g.cpu[0] == 0 && g.seq[1] == 20 &&
+		      g.cpu[1] == 1 && g.lost == 5, "sample_cb and lost_cb: the caller's ctx, cpu, data, size, count");
+		bsdk_perfbuf_free(pb);
+		rings_fini(&r);
+	}
+	opts.on_sample = on_sample;
+	rings_init(&r, 1);
+	errno = 0;
+	check(perfbuf_new_mem(&opts, r.mem, r.n) == NULL && errno == EINVAL,
+	      "on_sample and sample_cb both set: EINVAL");
+	rings_fini(&r);
+
+	ro.ctx = &g;
+	memset(&g, 0, sizeof(g));
+	for (uint64_t k = 0; k < 5; k++) {
+		uint32_t hdr[2] = { 16, 0 };
+
+		memcpy(data + *(pos + page / 8), hdr, 8);
+		memcpy(data + *(pos + page / 8) + 16, &k, 8);
+		*(pos + page / 8) += 24;
+	}
+	memcpy(data + page, data, page);
+	rb = ringbuf_new_mem(&ro, pos, pos + page / 8, data, page);
+	check(rb != NULL, "ring buffer, libbpf's type");
+	check_i64(rb ? bsdk_ringbuf_consume(rb) : -1, -42, "sample_cb: its stop value returned");
+	check(g.n == 3 && g.seq[2] == 2, "sample_cb: records in order, the drain stopped after 3");
+	check_i64(rb ? bsdk_ringbuf_consume(rb) : -1, 2, "the rest on the next drain");
+	bsdk_ringbuf_free(rb);
+	ro.on_sample = on_sample;
+	errno = 0;
+	check(ringbuf_new_mem(&ro, pos, pos + page / 8, data, page) == NULL && errno == EINVAL,
+	      "on_sample and sample_cb both set: EINVAL");
+	free(data);
+	munmap(pos, 2 * page);
+}
+
 int main(void)
 {
 	page = (size_t)sysconf(_SC_PAGESIZE);
@@ -382,5 +463,6 @@ int main(void)
 	test_merge_random();
 	test_footprint();
 	test_ringbuf();
+	test_libbpf_types();
 	return check_done();
 }
