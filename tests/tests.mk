@@ -70,3 +70,4 @@ $(BUILD)/bpf/tests/%.bpf.o: tests/bpf-O0/%.bpf.c | $(BUILD)/.deps-ok
 	$(Q)$(CLANG) $(filter-out -O2,$(BPF_CFLAGS)) -O0 -MMD -MP -MF $@.d -c $< -o $@
 -include $(patsubst tests/bpf-O0/%.bpf.c,$(BUILD)/bpf/tests/%.bpf.o.d,$(TEST_BPF_O0_SRCS))
 BPF_OBJS += $(patsubst tests/bpf-O0/%.bpf.c,$(BUILD)/bpf/tests/%.bpf.o,$(TEST_BPF_O0_SRCS))
+include tests/ports/ports.mk
