@@ -7,6 +7,8 @@
 #   make test          set up, build, run every suite (host, then qemu)
 #   make test-all      the same as make test (host and qemu)
 #   make test-host     the same without the qemu kernel suite
+#   make test-programs build what the suites run; then one suite alone:
+#                      (bats tests/bats/NAME.bats, e.g. bats tests/bats/cli_gen.bats)
 #   make vmtest        only the suites inside the qemu test kernel
 #                      (KERNEL=path/to/bzImage boots another kernel)
 #   make vmtest-debian the qemu suites on Debian's prebuilt kernel

@@ -131,3 +131,36 @@ marked_docs() {
 	done
 	[ ${#missing[@]} -eq 0 ] || fail "README does not mention: ${missing[*]}"
 }
+
+# The second column of docs/from-libbpf.md's tables: bpfsdk's names. Each
+# is declared in bpfsdk.h (comments stripped: a name only mentioned there
+# does not count) or in a skeleton the tool generates, named X_bpf as the
+# page writes it; skel->MEMBER... is a member of that skeleton's struct;
+# `bpfsdk CMD...` is a command its --help names.
+@test "docs/from-libbpf.md: every bpfsdk name in the second column exists" {
+	local build=${BUILD:-build} decl="$BATS_TEST_TMPDIR/decl.h" tok n=0 bad=()
+	"$build/bin/bpfsdk" gen skeleton "$build/bpf/tests/skel_types.bpf.o" name X_bpf \
+		>"$BATS_TEST_TMPDIR/skel.h" || fail "gen skeleton failed"
+	cat loader/bpfsdk.h "$BATS_TEST_TMPDIR/skel.h" | gcc -fpreprocessed -dD -E -P - >"$decl"
+	while IFS= read -r tok; do
+		n=$((n + 1))
+		tok=${tok%()}
+		tok=${tok#struct }
+		tok=${tok#enum }
+		case $tok in
+		bpfsdk\ *)
+			# shellcheck disable=SC2086 # the command's words
+			"$build/bin/bpfsdk" ${tok#bpfsdk } --help 2>&1 | grep -qF -- "$tok" ||
+				bad+=("$tok") ;;
+		skel-\>*)
+			tok=${tok#skel->}
+			tok=${tok%%[.-]*}
+			grep -Eq "[ *]$tok;" "$BATS_TEST_TMPDIR/skel.h" || bad+=("skel->$tok") ;;
+		*)
+			[[ $tok =~ ^[A-Za-z_][A-Za-z0-9_]*$ ]] && grep -qw -- "$tok" "$decl" ||
+				bad+=("$tok") ;;
+		esac
+	done < <(awk -F'|' '/^\| `/ { print $3 }' docs/from-libbpf.md | grep -o '`[^`]*`' | tr -d '`')
+	[ "$n" -ge 60 ] || fail "only $n names found in the second column"
+	[ ${#bad[@]} -eq 0 ] || fail "not in bpfsdk.h or a skeleton: ${bad[*]}"
+}
