@@ -328,19 +328,22 @@ static void print_time(const struct decoder *d, FILE *f)
 static int print_json(struct decoder *d, FILE *f, int cpu, const void *data, uint32_t size)
 {
 	size_t n = d->json_map_len, room;
-	unsigned int c = cpu < 0 ? 1 : (unsigned int)cpu;
+	unsigned int c = cpu < 0 ? 0 : (unsigned int)cpu;
 	char digits[12];
 	int nd = 0, err = 0;
 	long len;
 
 	memcpy(d->line, d->json_map, n);
-	if (cpu < 0)
-		d->line[n++] = '-';
-	do
-		digits[nd++] = (char)('0' + c % 10);
-	while ((c /= 10));
-	while (nd)
-		d->line[n++] = digits[--nd];
+	if (cpu < 0) {		/* a ring buffer's record: no CPU */
+		memcpy(d->line + n, "null", 4);
+		n += 4;
+	} else {
+		do
+			digits[nd++] = (char)('0' + c % 10);
+		while ((c /= 10));
+		while (nd)
+			d->line[n++] = digits[--nd];
+	}
 	if (d->cfg->timestamp)
 		n += format_time(d, d->line + n, 48);
 	for (;;) {
@@ -402,7 +405,10 @@ int decoder_record(struct decoder *d, FILE *f, int cpu, const void *data, uint32
 		return 0;
 	}
 	if (json && d->type_id < 0) {
-		fprintf(f, "%s%d", d->json_map, cpu);
+		if (cpu < 0)
+			fprintf(f, "%snull", d->json_map);
+		else
+			fprintf(f, "%s%d", d->json_map, cpu);
 		if (d->cfg->timestamp)
 			print_time(d, f);
 		fprintf(f, ",\"@size\":%u,\"@hex\":\"", size);
@@ -421,14 +427,20 @@ int decoder_record(struct decoder *d, FILE *f, int cpu, const void *data, uint32
 			print_header(d, f);
 		if (d->cfg->timestamp)
 			print_time(d, f);
-		fprintf(f, "%3d", cpu);
+		if (cpu < 0)
+			fputs("   ", f);	/* a ring buffer's record: no CPU */
+		else
+			fprintf(f, "%3d", cpu);
 		err = bsdk_btf_print(d->btf, (uint32_t)d->type_id, data, size, BSDK_BTF_COLUMNS,
 				     d->cfg->btf_flags, f);
 		fputc('\n', f);
 	} else {
 		if (d->cfg->timestamp)
 			print_time(d, f);
-		fprintf(f, "%s %d", d->label, cpu);
+		if (cpu < 0)
+			fprintf(f, "%s ", d->label);
+		else
+			fprintf(f, "%s %d", d->label, cpu);
 		err = bsdk_btf_print(d->btf, (uint32_t)d->type_id, data, size, BSDK_BTF_TEXT,
 				     BSDK_BTF_MEMBERS | d->cfg->btf_flags, f);
 		fputc('\n', f);

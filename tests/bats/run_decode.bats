@@ -129,8 +129,24 @@ check_events() {
 	expect_eq "$(jq -r .pid <<<"$rec")" "$TRIGGER_PID" "pid"
 	expect_eq "$(jq -r .comm <<<"$rec")" cli_trigger "comm"
 	expect_eq "$(jq -r .dfd <<<"$rec")" -100 "dfd (AT_FDCWD)"
+	# one ring for all CPUs: no CPU to show, null in JSON, blank in text
+	expect_eq "$(jq -c '."@cpu"' <<<"$rec")" null "@cpu of a ring buffer's record"
 	grep -q "map 'opens': records decoded as open_event (88 bytes), from the DWARF local 'e' of reserve_openat (layout from DWARF)" "$ERR" ||
 		fail "-v does not say where struct open_event came from"
+
+	file="$BATS_TEST_TMPDIR/reserve-text-$$-$RANDOM"
+	start_trigger open "$file"
+	start_run --set target_pid="$TRIGGER_PID" --format text --duration 30 "$OBJS/decode_reserve.bpf.o"
+	go
+	stop_when_seen "$file"
+	expect_eq "$RUN_STATUS" 0 "exit status (text)"
+	line=$(grep -F -- "$file" "$OUT" | head -1)
+	[ -n "$line" ] || fail "no text record with filename $file: $(cat "$OUT")"
+	if grep -q '^CPU ' "$OUT"; then
+		[[ $line == "   "* ]] || fail "the CPU column is not blank: '$line'"
+	else
+		[[ $line == "opens  "* ]] || fail "the CPU is not blank: '$line'"
+	fi
 }
 
 @test "argv packed NUL-separated, the record cut after it: every argument, JSON an array, a text column bare" {
