@@ -40,6 +40,10 @@ bool skel_map_is_data(const struct bsdk_map *map);
 /* Write the whole header to s->f. */
 void skel_emit(const struct skel *s);
 
+/* gen_records.c: compile-time checks of the record structs the object's perf event arrays
+ * and ring buffers stream, as the object lays them out. */
+void skel_emit_record_checks(const struct skel *s);
+
 /* gen_min_btf.c: `bpfsdk gen min-btf`, argv[0] "min-btf". */
 int gen_min_btf_main(int argc, char **argv);
 

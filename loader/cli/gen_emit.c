@@ -377,6 +377,7 @@ void skel_emit(const struct skel *s)
 	for (size_t i = 0; i < s->nmaps; i++)
 		if (skel_map_is_data(s->maps[i].map) && data_has_struct(s->maps[i].map))
 			emit_data_struct(s, &s->maps[i]);
+	skel_emit_record_checks(s);
 
 	emit_struct(s);
 	emit_bytes(s);

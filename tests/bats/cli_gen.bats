@@ -220,3 +220,23 @@ open(sys.argv[4], "wb").write(d.replace(old, new.ljust(len(old), b"\0")))
 	assert_equal "$output" ""
 	assert_equal "$stderr" "error: section '.data' has two variables called 'color'"
 }
+
+@test "gen: a user-side record struct that drifted from the object's fails to build, naming the member" {
+	local h="$BATS_TEST_TMPDIR/rec.skel.h" c="$BATS_TEST_TMPDIR/rec.c"
+	"$BPFSDK" gen skeleton "$OBJS/skel_bootstrap.bpf.o" >"$h"
+	grep -q "^/\* map 'events' streams struct bootstrap_event (annotation)" "$h" ||
+		fail "no record checks in the skeleton"
+	# the same size, two fields swapped: would print each other's values
+	printf '#include <linux/types.h>\nstruct bootstrap_event { __u32 arg; __u32 tgid; };\n#include "%s"\nint main(void) { return 0; }\n' \
+		"$h" >"$c"
+	run --separate-stderr cc -std=c11 -Wall -Werror -Iloader -c "$c" -o "$BATS_TEST_TMPDIR/rec.o"
+	assert_failure
+	[[ $stderr == *"struct bootstrap_event: member 'tgid' at offset 0, 4 bytes, in skel_bootstrap.bpf.o"* ]] ||
+		fail "the error does not name the member: $stderr"
+	run cc -std=c11 -Wall -Werror -DBSDK_SKEL_NO_RECORD_CHECKS -Iloader -c "$c" -o "$BATS_TEST_TMPDIR/rec.o"
+	assert_success
+	printf '#include <linux/types.h>\nstruct bootstrap_event { __u32 tgid; __u32 arg; };\n#include "%s"\nint main(void) { return 0; }\n' \
+		"$h" >"$c"
+	run cc -std=c11 -Wall -Werror -Iloader -c "$c" -o "$BATS_TEST_TMPDIR/rec.o"
+	assert_success
+}

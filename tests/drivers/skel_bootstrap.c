@@ -22,12 +22,13 @@
 #include <sys/syscall.h>
 #include <linux/types.h>
 
-#include "tests/skel_bootstrap.skel.h"
-
+/* The record, as the BPF side has it; before the skeleton, which checks its layout. */
 struct bootstrap_event {
 	__u32 tgid;
 	__u32 arg;
 };
+
+#include "tests/skel_bootstrap.skel.h"
 
 static const char *phase = "poll";
 
