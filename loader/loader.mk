@@ -5,7 +5,8 @@
 #                                which every global symbol but the bsdk_* API
 #                                is made local, so the library's internal
 #                                names (btf_parse, read_file...) never clash
-#                                with a user's
+#                                with a user's; beside it the objects a tool
+#                                may not want (LOADER_APART)
 #   build/lib/libbpfsdk.so.MAJOR the shared library (soname libbpfsdk.so.MAJOR),
 #                                exporting only bsdk_* (loader/libbpfsdk.map)
 #   build/lib/libbpfsdk-internal.a
@@ -47,12 +48,26 @@ $(LOADER_LIB_INTERNAL): $(LOADER_OBJS) loader/loader.mk
 
 # ld -r resolves the references between the library's objects; then the
 # hidden symbols (everything bpfsdk.h does not declare) become local.
-$(BUILD)/obj/loader/libbpfsdk.o: $(LOADER_OBJS)
-	$(msg) LD $@
-	$(Q)$(LD) -r -o $@ $^
-	$(Q)$(OBJCOPY) --localize-hidden $@
+# LOADER_APART stay members of their own, so that a static link takes them
+# only when the program calls them: the metrics listener, whose
+# getaddrinfo() makes glibc warn in every -static link that has it. The
+# few internal names they call (bsdk_log) stay global in the prelinked
+# object, under the library's prefix.
+LOADER_APART := $(BUILD)/obj/loader/ext/metrics_listen.o
+LOADER_APART_LIB := $(patsubst $(BUILD)/obj/loader/%,$(BUILD)/obj/loader/apart/%,$(LOADER_APART))
 
-$(LOADER_LIB): $(BUILD)/obj/loader/libbpfsdk.o
+$(BUILD)/obj/loader/libbpfsdk.o: $(LOADER_OBJS) loader/loader.mk
+	$(msg) LD $@
+	$(Q)$(LD) -r -o $@ $(filter-out $(LOADER_APART),$(filter %.o,$^))
+	$(Q)$(OBJCOPY) --localize-hidden $@
+	$(Q)$(OBJCOPY) $$(nm -u --format=just-symbols $(LOADER_APART) | sort -u | \
+		sed 's/^/--globalize-symbol=/') $@
+
+$(LOADER_APART_LIB): $(BUILD)/obj/loader/apart/%: $(BUILD)/obj/loader/%
+	@mkdir -p $(@D)
+	$(Q)$(OBJCOPY) --localize-hidden $< $@
+
+$(LOADER_LIB): $(BUILD)/obj/loader/libbpfsdk.o $(LOADER_APART_LIB)
 	$(msg) AR $@
 	@mkdir -p $(@D)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^

@@ -103,3 +103,34 @@ PROG
 	LD_LIBRARY_PATH=$LIB run ldd "$BATS_TEST_TMPDIR/clash"
 	assert_output --partial "libbpfsdk.so.0 => $LIB/libbpfsdk.so.0"
 }
+
+# static_link NAME C-SOURCE: cc -static NAME.c with libbpfsdk.a; the linker's
+# messages in $BATS_TEST_TMPDIR/NAME.err
+static_link() {
+	local libs
+	libs=$(pkg-config --static --libs libdw libelf zlib 2>/dev/null) || libs="-ldw -lelf -lz"
+	printf '%s\n' "$2" >"$BATS_TEST_TMPDIR/$1.c"
+	# shellcheck disable=SC2086 # the libraries' words
+	cc -static -Wall -Iloader -o "$BATS_TEST_TMPDIR/$1" "$BATS_TEST_TMPDIR/$1.c" \
+		"$LIB/libbpfsdk.a" $libs 2>"$BATS_TEST_TMPDIR/$1.err"
+}
+
+@test "symbols: a -static tool that serves no metrics links without the listener's getaddrinfo warning" {
+	static_link open '#include <bpfsdk.h>
+int main(int argc, char **argv) { struct bsdk_obj *o = bsdk_obj_open(argv[1]); bsdk_obj_close(o); return !o; }' ||
+		skip "no static libc, libdw or libelf here: $(head -3 "$BATS_TEST_TMPDIR/open.err")"
+	run cat "$BATS_TEST_TMPDIR/open.err"
+	refute_output --partial getaddrinfo
+	run "$BATS_TEST_TMPDIR/open" "$OBJS/obj_basic.bpf.o"
+	assert_success
+	run nm "$BATS_TEST_TMPDIR/open"
+	refute_output --partial bsdk_metrics_listen
+	# a tool that serves them takes the listener, and glibc's warning with it
+	static_link listen '#include <bpfsdk.h>
+int main(int argc, char **argv) { return bsdk_metrics_listen(argv[1]) < 0; }' ||
+		fail "the listener does not link: $(cat "$BATS_TEST_TMPDIR/listen.err")"
+	run cat "$BATS_TEST_TMPDIR/listen.err"
+	assert_output --partial getaddrinfo
+	run "$BATS_TEST_TMPDIR/listen" 127.0.0.1:0
+	assert_success
+}
