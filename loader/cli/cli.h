@@ -193,6 +193,10 @@ struct decode_cfg {
 
 struct decoder;
 
+/* run's format when --format is not given: text when the record type of every
+ * PERF_EVENT_ARRAY and RINGBUF map is known before its first record (BPFSDK_RECORD(), or
+ * the variable the programs send, from DWARF), hex otherwise or with no such map. */
+enum record_format decode_default_format(const struct bsdk_obj *obj);
 /* 0, or EXIT_USAGE after one error line: a --type naming no map or no type of obj. */
 int decode_check_types(const struct bsdk_obj *obj, const struct decode_cfg *cfg);
 /* The decoder of map's records (a PERF_EVENT_ARRAY or RINGBUF): the type BPFSDK_RECORD()

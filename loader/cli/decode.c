@@ -257,6 +257,39 @@ struct decoder *decoder_new(const struct bsdk_obj *obj, const struct bsdk_map *m
 	return d;
 }
 
+/* Whether map's record type is known before its first record: BPFSDK_RECORD() names a struct,
+ * or the programs' calls name one variable's (DWARF). */
+static bool type_known(struct bsdk_records **r, const struct bsdk_obj *obj,
+		       const struct bsdk_map *map)
+{
+	struct bsdk_record_type rt;
+	int id = bsdk_map_record_type(map);
+
+	if (id != -ENOENT)
+		return id > 0;	/* an annotation naming no struct is decoder_new()'s to report */
+	if (!*r && !(*r = records_get(obj)))
+		return false;
+	return bsdk_records_map_type(*r, map, &rt) == 0 && rt.btf;
+}
+
+enum record_format decode_default_format(const struct bsdk_obj *obj)
+{
+	const struct bsdk_map *map = NULL;
+	struct bsdk_records *r = NULL;
+	bool streams = false, known = true;
+
+	while (known && (map = bsdk_obj_map_next(obj, map))) {
+		uint32_t type = (uint32_t)bsdk_map_type(map);
+
+		if (type != BPF_MAP_TYPE_PERF_EVENT_ARRAY && type != BPF_MAP_TYPE_RINGBUF)
+			continue;
+		streams = true;
+		known = type_known(&r, obj, map);
+	}
+	records_put(r);
+	return streams && known ? RECORD_TEXT : RECORD_HEX;
+}
+
 /* The most a record of a type of size bytes may be: a perf ring pads
  * the u32 size and the data to a multiple of 8. */
 static uint64_t padded(const struct decoder *d, uint64_t size)

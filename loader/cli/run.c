@@ -85,6 +85,9 @@ static int run_open(struct run *r)
 		if (ret)
 			return ret;
 	}
+	if (!a->format_given)	/* options that decode records want text */
+		r->a.format = a->ntypes || a->sort_by || a->durations ? RECORD_TEXT :
+			      decode_default_format(r->obj);
 	r->dcfg = (struct decode_cfg){
 		.format = a->format, .types = a->types, .ntypes = a->ntypes,
 		.timestamp = a->timestamp, .btf_flags = a->durations ? BSDK_BTF_DURATIONS : 0,

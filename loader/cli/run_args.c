@@ -158,7 +158,12 @@ const char run_usage[] =
 "        Larger rings lose fewer records when they come in bursts.\n"
 "\n"
 "    -f, --format hex|text|json\n"
-"        How records are printed. hex, the default: one line per record,\n"
+"        How records are printed. Default: text when the record type of\n"
+"        every perf_event_array and ringbuf map is known before its first\n"
+"        record (BPFSDK_RECORD() on the map, or the variable the programs\n"
+"        send, from the object's DWARF: clang -g), else hex.\n"
+"\n"
+"        hex: one line per record,\n"
 "\n"
 "            MAP CPU SIZE BYTES\n"
 "\n"
@@ -183,7 +188,7 @@ const char run_usage[] =
 "    -t, --type [MAP=]NAME\n"
 "        Decode the records of map MAP (of every map, without MAP=) as the\n"
 "        struct, union or typedef NAME of the object's BTF. Repeatable.\n"
-"        Needs --format text or json, like the next three.\n"
+"        Not with --format hex, like the next three.\n"
 "\n"
 "    -T, --timestamp\n"
 "        Add the wall-clock time each record was read: HH:MM:SS.uuuuuu in\n"
@@ -463,6 +468,7 @@ static int parse_value(int opt, const char *value, struct run_args *a)
 		a->pages = (unsigned int)n;
 		break;
 	case OPT_FORMAT:
+		a->format_given = true;
 		if (strcmp(value, "hex") == 0)
 			a->format = RECORD_HEX;
 		else if (strcmp(value, "text") == 0)
@@ -600,7 +606,7 @@ int run_parse_args(int argc, char **argv, struct run_args *a)
 		return cli_usage_error("run", "no object file given");
 	if (check_metrics_args(a))
 		return EXIT_USAGE;
-	if (a->format == RECORD_HEX && (a->ntypes || a->sort_by || a->durations))
+	if (a->format_given && a->format == RECORD_HEX && (a->ntypes || a->sort_by || a->durations))
 		return cli_usage_error("run", "--%s decodes records: it needs --format text or json",
 				       a->ntypes ? "type" : a->sort_by ? "sort-by" : "durations");
 	return 0;

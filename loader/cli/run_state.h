@@ -24,6 +24,7 @@ struct run_args {
 	const char **types;	/* --type NAME or MAP=NAME */
 	size_t ntypes;
 	enum record_format format;
+	bool format_given;	/* --format; else chosen at open (decode_default_format()) */
 	bool timestamp;		/* --timestamp */
 	bool durations;		/* --durations */
 	const char *sort_by;	/* --sort-by FIELD */

@@ -43,9 +43,17 @@ start_trigger() {
 
 # start_run ARGS...: `bpfsdk run -v ARGS` in the background (a 30 s safety
 # timeout in case it never stops), records to $OUT, messages to $ERR;
-# returns once it says it is streaming. Sets RUN_PID.
+# returns once it says it is streaming. Sets RUN_PID. Records are hex (the
+# suites read their bytes with field) unless ARGS choose a format or an
+# option that decodes them.
 start_run() {
-	"$BPFSDK" run -v "$@" >"$OUT" 2>"$ERR" &
+	local a fmt=(--format hex)
+	for a in "$@"; do
+		case $a in
+		-f|--format|--format=*|-t|--type|--type=*|--sort-by|--sort-by=*|--durations) fmt=() ;;
+		esac
+	done
+	"$BPFSDK" run -v "${fmt[@]}" "$@" >"$OUT" 2>"$ERR" &
 	RUN_PID=$!
 	for _ in $(seq 300); do
 		grep -q '^streaming:' "$ERR" && return 0

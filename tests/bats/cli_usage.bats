@@ -115,7 +115,7 @@ expect_usage_error() {
 @test "usage: --format takes hex, text and json; the decoding options need text or json" {
 	run "$BPFSDK" run -f yaml "$OBJS/cli_globals.bpf.o"
 	expect_usage_error "--format 'yaml' is not one of hex, text, json"
-	run "$BPFSDK" run --type event "$OBJS/cli_globals.bpf.o"
+	run "$BPFSDK" run --format hex --type event "$OBJS/cli_globals.bpf.o"
 	expect_usage_error "--type decodes records: it needs --format text or json"
 	run "$BPFSDK" run --format json --type events= "$OBJS/cli_globals.bpf.o"
 	expect_usage_error "--type 'events=' is not NAME or MAP=NAME"

@@ -407,3 +407,31 @@ PY
 		"the warning"
 	expect_eq "$(grep -c '^error' "$ERR")" 0 "error lines"
 }
+
+@test "without --format: text when every stream's record type is known, hex when one is not" {
+	file="$BATS_TEST_TMPDIR/default-$$-$RANDOM"
+	start_trigger open "$file"
+	"$BPFSDK" run -v --set target_pid="$TRIGGER_PID" --duration 30 "$OBJS/decode_reserve.bpf.o" >"$OUT" 2>"$ERR" &
+	RUN_PID=$!
+	wait_streaming "$ERR" "$RUN_PID" || fail "bpfsdk run did not start: $(cat "$ERR")"
+	go
+	stop_when_seen "$file"
+	expect_eq "$RUN_STATUS" 0 "exit status (text)"
+	grep -q '^CPU  *pid  *dfd  *comm  *filename$' "$OUT" || fail "no text header: $(cat "$OUT")"
+	grep -q -- "  cli_trigger  *$file\$" "$OUT" || fail "no decoded record: $(cat "$OUT")"
+
+	# without DWARF the struct behind bpf_ringbuf_reserve() is unknown until a record comes
+	command -v llvm-strip >/dev/null || skip "llvm-strip is not installed"
+	llvm-strip -g -o "$BATS_TEST_TMPDIR/nodwarf.bpf.o" "$OBJS/decode_reserve.bpf.o"
+	file="$BATS_TEST_TMPDIR/default-hex-$$-$RANDOM"
+	start_trigger open "$file"
+	"$BPFSDK" run -v --set target_pid="$TRIGGER_PID" --duration 30 "$BATS_TEST_TMPDIR/nodwarf.bpf.o" >"$OUT" 2>"$ERR" &
+	RUN_PID=$!
+	wait_streaming "$ERR" "$RUN_PID" || fail "bpfsdk run did not start: $(cat "$ERR")"
+	go
+	for _ in $(seq 100); do [ -s "$OUT" ] && break; sleep 0.1; done
+	kill -INT "$RUN_PID"
+	wait_run
+	expect_eq "$RUN_STATUS" 0 "exit status (hex)"
+	grep -Eq "^opens -1 88 [0-9a-f]{176}\$" "$OUT" || fail "not a hex record: $(cat "$OUT")"
+}
