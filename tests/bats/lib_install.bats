@@ -247,3 +247,35 @@ build_and_run() {
 	run find "$stage2" -type f -o -type l
 	assert_output ""
 }
+
+@test "install: handlers of libbpf's callback types go into the readers' options under -Wall -Werror" {
+	cat >"$WORK/handlers.c" <<'PROG'
+#include <stddef.h>
+#include <linux/types.h>
+#include <bpfsdk.h>
+
+/* as written for libbpf's ring_buffer__new() and perf_buffer__new() */
+static int handle_event(void *ctx, void *data, size_t data_sz) { return 0; }
+static void handle_sample(void *ctx, int cpu, void *data, __u32 size) { }
+static void handle_lost(void *ctx, int cpu, __u64 cnt) { }
+
+int main(void)
+{
+	struct bsdk_ringbuf_opts ro = { .sz = sizeof(ro), .sample_cb = handle_event };
+	struct bsdk_perfbuf_opts po = { .sz = sizeof(po), .sample_cb = handle_sample,
+					.lost_cb = handle_lost };
+
+	return !ro.sample_cb || !po.sample_cb || !po.lost_cb;
+}
+PROG
+	# shellcheck disable=SC2046 # pkg-config's words
+	run cc -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Werror -c "$WORK/handlers.c" \
+		-o "$WORK/handlers.o" $(pkg-config --cflags bpfsdk)
+	assert_success
+	# a handler of another type is refused: the check can fail
+	sed 's/size_t data_sz/int data_sz/' "$WORK/handlers.c" >"$WORK/wrong.c"
+	# shellcheck disable=SC2046
+	run cc -std=gnu11 -Wall -Werror -c "$WORK/wrong.c" -o "$WORK/wrong.o" $(pkg-config --cflags bpfsdk)
+	assert_failure
+	assert_output --partial "incompatible"
+}
