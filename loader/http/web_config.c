@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <gnutls/gnutls.h>
+#include <gnutls/crypto.h>
 #include <yaml.h>
 
 #include "http/web_config.h"
@@ -331,7 +332,10 @@ struct bsdk_web_config *bsdk_web_config_load(const char *path, char *err, size_t
 	FILE *f;
 	int ret;
 
-	if (!wc || !(wc->path = strdup(path))) {
+	if (!wc || !(wc->path = strdup(path)) || pthread_mutex_init(&wc->lock, NULL) ||
+	    gnutls_rnd(GNUTLS_RND_KEY, wc->mac_key, sizeof(wc->mac_key))) {
+		if (wc)
+			free(wc->path);
 		free(wc);
 		snprintf(err, errsize, "%s: out of memory", path);
 		errno = ENOMEM;
@@ -375,6 +379,8 @@ void bsdk_web_config_free(struct bsdk_web_config *wc)
 	free(wc->cert);
 	free(wc->ca);
 	free(wc->path);
+	pthread_mutex_destroy(&wc->lock);
+	explicit_bzero(wc->mac_key, sizeof(wc->mac_key));
 	free(wc);
 }
 

@@ -8,6 +8,7 @@
 #ifndef BPFSDK_HTTP_WEB_CONFIG_H
 #define BPFSDK_HTTP_WEB_CONFIG_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <microhttpd.h>
 
@@ -24,6 +25,8 @@ enum web_client_auth {
 struct web_user {
 	char *name;
 	char *hash;		/* bcrypt: $2a$, $2b$ or $2y$ */
+	unsigned char seen[32];	/* HMAC-SHA-256 of the last password bcrypt accepted */
+	bool seen_ok;
 };
 
 struct bsdk_web_config {
@@ -35,6 +38,8 @@ struct bsdk_web_config {
 	struct MHD_OptionItem mhd[5];
 	struct web_user *users;	/* basic_auth_users; none: no basic auth */
 	size_t nusers;
+	unsigned char mac_key[32];	/* random, for the users' seen[] */
+	pthread_mutex_t lock;	/* over seen[]: the server may run threads */
 };
 
 /* MHD_USE_TLS with TLS, else 0; NULL is no configuration. */
@@ -50,7 +55,10 @@ bool web_config_allow(const struct bsdk_web_config *wc, struct MHD_Connection *c
 		      enum MHD_Result *ret);
 
 /* web_auth.c: whether user and password match one of wc's users, in a time that does not
- * depend on which part was wrong (an unknown user costs a bcrypt run too). */
+ * depend on which part was wrong (an unknown user costs a bcrypt run too). A password bcrypt
+ * accepted is remembered as its HMAC under a random key, so that the next scrape with it costs
+ * a hash, not a bcrypt run (as exporter-toolkit caches): wc is const to the server, but its
+ * users' seen[] change, under wc->lock. */
 bool web_auth_password_ok(const struct bsdk_web_config *wc, const char *user,
 			  const char *password);
 /* web_auth.c: 0 when hash is a bcrypt hash libxcrypt takes, else -1. */

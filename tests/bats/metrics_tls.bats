@@ -170,6 +170,11 @@ query() {
 	curl -s "${tls[@]}" -u "prom:$PASSWORD" "$URL" >"$D/scrape.txt"
 	grep -qx 'bpfsdk_calls_total{object="metrics_count",pid="[0-9]*",comm="sleepy"} 20' "$D/scrape.txt" ||
 		fail "the scrape over HTTPS: $(grep calls "$D/scrape.txt")"
+	# the right password is remembered (a hash, not a bcrypt run, for the next scrape): a
+	# wrong one, or its prefix, after it is still refused
+	expect_eq "$(code "${tls[@]}" -u "prom:${PASSWORD% *}")" 401 "a prefix of the password after the right one"
+	expect_eq "$(code "${tls[@]}" -u "prom:$PASSWORD ")" 401 "the password and a blank after the right one"
+	expect_eq "$(code "${tls[@]}" -u "prom:$PASSWORD")" 200 "the right password again"
 	# the server's certificate is checked against the CA: another CA does not take it
 	expect_eq "$(code --cacert "$D/ca2.crt" -u "prom:$PASSWORD")" 000 "curl trusting another CA"
 	expect_eq "$(curl -s -m 10 -o /dev/null -w '%{http_code}' -u "prom:$PASSWORD" "${URL/https:/http:}")" \
