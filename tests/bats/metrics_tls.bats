@@ -249,6 +249,11 @@ bad_config() {
 		"a missing file"
 	run "$BPFSDK" run --web-config "$D/hash.yml" "$OBJ"
 	expect_eq "$status" 2 "exit status of --web-config without --metrics"
+	# node_exporter's name of the option is the same option
+	run "$BPFSDK" run --metrics :0 --web.config.file "$D/hash.yml" "$OBJ"
+	expect_eq "$status" 2 "exit status of --web.config.file"
+	[[ $output == "error: --web-config $D/hash.yml:3: basic_auth_users: prom: the password is not a bcrypt hash"* ]] ||
+		fail "--web.config.file: $output"
 	# the control: a good file goes on to load (the check above can see bpf() calls)
 	web_config NoClientCert
 	run strace -f -qq -e trace=bpf -e signal=none -o "$D/trace" \
