@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <linux/capability.h>
 
@@ -59,6 +60,53 @@ static int take_systemd_socket(struct run_args *a)
 	return 0;
 }
 
+/* Whether uid (gid, and groups) may write and search dir by its mode bits alone, as a process
+ * without capabilities is judged (ACLs aside). */
+static bool dir_writable(const char *dir, uid_t uid, const gid_t *groups, int ngroups)
+{
+	struct stat st;
+	mode_t need;
+
+	if (stat(dir, &st))
+		return true;	/* said by the first write, which names the reason */
+	need = S_IWOTH | S_IXOTH;
+	if (st.st_uid == uid)
+		need = S_IWUSR | S_IXUSR;
+	else
+		for (int i = 0; i < ngroups; i++)
+			if (groups[i] == st.st_gid)
+				need = S_IWGRP | S_IXGRP;
+	return (st.st_mode & need) == need;
+}
+
+/* The metrics file is written again and again, after the drop: its directory must be writable
+ * by the user run ends up as, without capabilities. 0, or EXIT_USAGE after the error line. */
+static int check_metrics_dir(const struct run_args *a)
+{
+	const char *slash = a->metrics.file ? strrchr(a->metrics.file, '/') : NULL;
+	const char *who = a->privs.user ? a->privs.user : "this user";
+	gid_t groups[256];
+	int n = 256;
+	char dir[4096];
+
+	if (!a->metrics.file)
+		return 0;
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - a->metrics.file + 1) : 1,
+		 slash ? a->metrics.file : ".");
+	if (a->privs.user) {
+		if (getgrouplist(a->privs.user, a->privs.gid, groups, &n) < 0)
+			n = 0;
+	} else {
+		n = getgroups(254, groups);
+		n = n < 0 ? 0 : n;
+		groups[n++] = getegid();
+	}
+	if (dir_writable(dir, a->privs.user ? a->privs.uid : geteuid(), groups, n))
+		return 0;
+	return cli_usage_error("run", "--metrics-file %s: the directory '%s' is not writable by %s without privileges, which run drops once attached: make it writable by %s",
+			       a->metrics.file, dir, who, who);
+}
+
 int run_privs_args(struct run_args *a)
 {
 	char err[512];
@@ -78,6 +126,8 @@ int run_privs_args(struct run_args *a)
 		a->privs.uid = pw->pw_uid;
 		a->privs.gid = pw->pw_gid;
 	}
+	if (check_metrics_dir(a))
+		return EXIT_USAGE;
 	if (!a->metrics.web_config)
 		return 0;
 	a->metrics.web = bsdk_web_config_load(a->metrics.web_config, err, sizeof(err));
@@ -130,24 +180,6 @@ int run_privs_check_obj(const struct run_args *a, const struct bsdk_obj *obj)
 	return 0;
 }
 
-/* The metrics file is written again and again: its directory must stay writable. */
-static int check_metrics_dir(const struct run_args *a)
-{
-	const char *slash = a->metrics.file ? strrchr(a->metrics.file, '/') : NULL;
-	char dir[4096];
-
-	if (!a->metrics.file)
-		return 0;
-	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - a->metrics.file + 1) : 1,
-		 slash ? a->metrics.file : ".");
-	if (access(dir, W_OK | X_OK) == 0)
-		return 0;
-	cli_error("--metrics-file %s: the directory '%s' is not writable by %s without privileges (run drops them once attached): make it writable by %s",
-		  a->metrics.file, dir, a->privs.user ? a->privs.user : "root",
-		  a->privs.user ? a->privs.user : "root");
-	return EXIT_RUNTIME;
-}
-
 int run_privs_drop(const struct run_args *a)
 {
 	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
@@ -164,8 +196,6 @@ int run_privs_drop(const struct run_args *a)
 		cli_error("cannot set no_new_privs: %s", strerror(errno));
 		return EXIT_RUNTIME;
 	}
-	if (check_metrics_dir(a))
-		return EXIT_RUNTIME;
 	if (cli_verbosity)
 		fprintf(stderr, "privileges: every capability dropped%s%s, no_new_privs set\n",
 			a->privs.user ? ", now user " : "", a->privs.user ? a->privs.user : "");

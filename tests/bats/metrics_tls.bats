@@ -315,6 +315,15 @@ caps() {
 	curl -s --cacert "$D/ca.crt" -u "prom:$PASSWORD" "$URL" | grep -q '^bpfsdk_calls_total{.*comm="sleepy"} 20$' ||
 		fail "the scrape as nobody"
 	stop_run
+	# a metrics file in a directory the user cannot write: said before anything is loaded,
+	# not at the first write after the drop
+	mkdir -m 755 "$D/rootonly"
+	run strace -f -qq -e trace=bpf -e signal=none -o "$D/trace" "$BPFSDK" run --user nobody \
+		--set target_tgid=$$ --maps calls --metrics-file "$D/rootonly/x.prom" --duration 20 "$OBJ"
+	expect_eq "$status" 2 "exit status for a metrics file nobody cannot write"
+	expect_eq "$output" "error: --metrics-file $D/rootonly/x.prom: the directory '$D/rootonly/' is not writable by nobody without privileges, which run drops once attached: make it writable by nobody (try 'bpfsdk run --help')" \
+		"the error for a metrics file nobody cannot write"
+	expect_eq "$(grep -c 'bpf(' "$D/trace")" 0 "bpf() calls before that error"
 	run "$BPFSDK" run --user no-such-user-here "$OBJ"
 	expect_eq "$status" 2 "exit status for an unknown user"
 	[[ $output == "error: --user no-such-user-here: no such user"* ]] || fail "$output"
