@@ -1,6 +1,7 @@
 # loader/install.mk - make install / make uninstall: the bpfsdk tool, the
 # library (static and shared), its header, the SDK headers for BPF
-# programs, bpfsdk.pc and the man pages.
+# programs, bpfsdk.pc, the man pages and the systemd unit
+# bpfsdk-run@.service (one instance per object: docs/metrics.md).
 #
 #   make install [PREFIX=/usr/local] [DESTDIR=/staging]
 #   make uninstall  (the same PREFIX and DESTDIR)
@@ -18,6 +19,8 @@ LIBDIR     ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 MANDIR     ?= $(PREFIX)/share/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+# where systemd looks for units under PREFIX (/usr/local/lib/systemd/system, /usr/lib/...)
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 BPF_INCLUDEDIR := $(INCLUDEDIR)/bpfsdk
 
 SDK_HEADERS := $(sort $(wildcard include/bpf/*.h))
@@ -38,7 +41,7 @@ install: all
 	$(msg) INSTALL $(DESTDIR)$(PREFIX)
 	$(Q)install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) \
 		$(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(BPF_INCLUDEDIR)/bpf \
-		$(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man3
+		$(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(SYSTEMDUNITDIR)
 	$(Q)install -m 755 $(BUILD)/bin/bpfsdk $(DESTDIR)$(BINDIR)/bpfsdk
 	$(Q)install -m 644 $(LOADER_LIB) $(DESTDIR)$(LIBDIR)/libbpfsdk.a
 	$(Q)install -m 644 $(LOADER_HTTP_LIB) $(DESTDIR)$(LIBDIR)/libbpfsdk-http.a
@@ -52,6 +55,9 @@ install: all
 	$(Q)install -m 644 $(SDK_HEADERS) $(DESTDIR)$(BPF_INCLUDEDIR)/bpf/
 	$(Q)install -m 644 docs/man/bpfsdk.8 $(DESTDIR)$(MANDIR)/man8/bpfsdk.8
 	$(Q)install -m 644 docs/man/bpfsdk.3 $(DESTDIR)$(MANDIR)/man3/bpfsdk.3
+	$(Q)sed 's|@BINDIR@|$(BINDIR)|' loader/systemd/bpfsdk-run@.service.in \
+		> '$(DESTDIR)$(SYSTEMDUNITDIR)/bpfsdk-run@.service'
+	$(Q)chmod 644 '$(DESTDIR)$(SYSTEMDUNITDIR)/bpfsdk-run@.service'
 
 uninstall:
 	$(msg) UNINSTALL $(DESTDIR)$(PREFIX)
@@ -63,7 +69,8 @@ uninstall:
 		$(DESTDIR)$(PKGCONFIGDIR)/bpfsdk.pc $(DESTDIR)$(INCLUDEDIR)/bpfsdk.h \
 		$(DESTDIR)$(INCLUDEDIR)/bpfsdk_http.h \
 		$(addprefix $(DESTDIR)$(BPF_INCLUDEDIR)/bpf/,$(notdir $(SDK_HEADERS))) \
-		$(DESTDIR)$(MANDIR)/man8/bpfsdk.8 $(DESTDIR)$(MANDIR)/man3/bpfsdk.3
+		$(DESTDIR)$(MANDIR)/man8/bpfsdk.8 $(DESTDIR)$(MANDIR)/man3/bpfsdk.3 \
+		'$(DESTDIR)$(SYSTEMDUNITDIR)/bpfsdk-run@.service'
 	$(Q)rmdir $(DESTDIR)$(BPF_INCLUDEDIR)/bpf $(DESTDIR)$(BPF_INCLUDEDIR) 2>/dev/null || true
 
 .PHONY: install uninstall

@@ -19,7 +19,8 @@
 
 #include "bpfsdk.h"
 #include "cli.h"
-#include "run_state.h"
+#include "http/bpfsdk_http.h"
+#include "run_privs.h"
 
 /* ---- iterators: read to the end, once ---- */
 
@@ -275,6 +276,7 @@ static void run_free(struct run *r)
 	free(r->a.types);
 	free(r->a.choices);
 	free(r->a.sizes);
+	bsdk_web_config_free(r->a.metrics.web);	/* after the server that used it */
 }
 
 /* ---- the command ---- */
@@ -307,6 +309,8 @@ static int run_main(int argc, char **argv)
 	/* open and configure; load; attach: each stops at a signal */
 	ret = run_open(&r);
 	if (!ret)
+		ret = run_privs_check_obj(&r.a, r.obj);
+	if (!ret)
 		ret = run_load(&r);
 	if (!ret)
 		ret = run_attach(&r);
@@ -326,6 +330,9 @@ static int run_main(int argc, char **argv)
 	if (!ret)
 		ret = run_metrics_start(&r.a.metrics, r.obj, &r.st, r.ctxs, &r.a.views,
 					r.st.interval_ms, &r.st.metrics);
+	/* what is left reads through the descriptors held: no privilege needed */
+	if (!ret)
+		ret = run_privs_drop(&r.a);
 	if (ret)
 		goto out;
 	/* poll, then say what came */

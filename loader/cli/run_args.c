@@ -9,7 +9,7 @@
 
 #include "bpfsdk.h"
 #include "cli.h"
-#include "run_state.h"
+#include "run_privs.h"
 
 const char run_usage[] =
 "NAME\n"
@@ -24,7 +24,8 @@ const char run_usage[] =
 "               [--unit NAME] [--per-cpu] [--freq HZ] [--btf FILE]\n"
 "               [--metrics ADDR:PORT] [--metrics-file PATH]\n"
 "               [--metrics-prefix NAME] [--metrics-max-series N]\n"
-"               [--metrics-gauges MAP,...] [--program GLOB]...\n"
+"               [--metrics-gauges MAP,...] [--web-config FILE] [--user NAME]\n"
+"               [--program GLOB]...\n"
 "               [--no-program GLOB]... [--all-twins] [--max-entries MAP=N]...\n"
 "               [--require-all] [-v]... OBJECT.o\n"
 "\n"
@@ -248,6 +249,7 @@ const char run_usage[] =
 "        These maps' integers are gauges, not counters (as are those of\n"
 "        maps whose names end in _gauge).\n"
 "\n"
+RUN_USAGE_PRIVS
 "    -F, --freq HZ\n"
 "        The sampling rate of perf_event programs' CPU-clock events\n"
 "        (default 49).\n"
@@ -302,7 +304,8 @@ const char run_usage[] =
 "        --no-program or --max-entries that names no program or map of it\n"
 "        or is malformed, a --sort-by\n"
 "        field that is not a u64 member, --interval with no maps to show,\n"
-"        --metrics with --clear, a --metrics address that is not one\n"
+"        --metrics with --clear, a --metrics address that is not one, a\n"
+"        --web-config file that cannot be read or says what cannot be done\n"
 "    130, 143\n"
 "        Ctrl-C (SIGINT) or SIGTERM arrived before the records streamed,\n"
 "        while the object was opened, loaded (a slow verifier run stops at\n"
@@ -333,7 +336,7 @@ enum {
 	OPT_TYPE, OPT_TIMESTAMP, OPT_SORT_BY, OPT_DURATIONS,
 	OPT_INTERVAL, OPT_CLEAR, OPT_TOP, OPT_MAPS, OPT_UNIT, OPT_PER_CPU, OPT_FREQ,
 	OPT_METRICS, OPT_METRICS_FILE, OPT_METRICS_PREFIX, OPT_METRICS_MAX, OPT_METRICS_GAUGES,
-	OPT_ALL_TWINS, OPT_PROGRAM, OPT_NO_PROGRAM, OPT_MAX_ENTRIES,
+	OPT_ALL_TWINS, OPT_PROGRAM, OPT_NO_PROGRAM, OPT_MAX_ENTRIES, OPT_WEB_CONFIG, OPT_USER,
 };
 
 static const struct cli_option run_options[] = {
@@ -366,6 +369,9 @@ static const struct cli_option run_options[] = {
 	{ "metrics-prefix", 0, true, OPT_METRICS_PREFIX },
 	{ "metrics-max-series", 0, true, OPT_METRICS_MAX },
 	{ "metrics-gauges", 0, true, OPT_METRICS_GAUGES },
+	{ "web-config", 0, true, OPT_WEB_CONFIG },
+	{ "web.config.file", 0, true, OPT_WEB_CONFIG },
+	{ "user",     0,   true,  OPT_USER },
 	{ 0 },
 };
 
@@ -435,6 +441,12 @@ static int parse_metrics_value(int opt, const char *value, struct run_args *a)
 		    value[strlen(value) - 1] == ',')
 			return cli_usage_error("run", "--metrics-gauges '%s' is not MAP[,MAP]...", value);
 		a->metrics.gauges = value;
+		break;
+	case OPT_WEB_CONFIG:
+		a->metrics.web_config = value;
+		break;
+	case OPT_USER:
+		a->privs.user = value;
 		break;
 	default:
 		return EXIT_USAGE;
@@ -609,7 +621,7 @@ int run_parse_args(int argc, char **argv, struct run_args *a)
 	if (a->format_given && a->format == RECORD_HEX && (a->ntypes || a->sort_by || a->durations))
 		return cli_usage_error("run", "--%s decodes records: it needs --format text or json",
 				       a->ntypes ? "type" : a->sort_by ? "sort-by" : "durations");
-	return 0;
+	return run_privs_args(a);
 }
 
 /* ---- configure: --set ---- */

@@ -13,7 +13,7 @@
 #include "bpfsdk.h"
 #include "http/bpfsdk_http.h"
 #include "cli.h"
-#include "run_state.h"
+#include "run_privs.h"
 
 #define METRICS_FILE_INTERVAL_MS 15000	/* node_exporter's textfile: every 15 s */
 
@@ -44,6 +44,35 @@ static void update_records(struct run_metrics *rm)
 	}
 }
 
+/* Listen on cfg->addr (or take the socket systemd passed) and serve there under cfg->web; say
+ * where. 0, or EXIT_USAGE / EXIT_RUNTIME after one error line. */
+static int start_server(struct run_metrics *rm, const struct run_metrics_cfg *cfg)
+{
+	const char *colon, *scheme = bsdk_web_config_tls(cfg->web) ? "https" : "http";
+	int fd = cfg->systemd_fd ? cfg->systemd_fd : bsdk_metrics_listen(cfg->addr);
+	int hostlen;
+
+	if (fd < 0)
+		return fd == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+	rm->server = bsdk_metrics_serve_web(rm->set, fd, cfg->web);
+	if (!rm->server) {
+		cli_error("--metrics %s: cannot start the HTTP server: %s", cfg->addr, strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	if (cfg->systemd_fd) {
+		fprintf(stderr, "metrics: serving %s on port %d, the socket systemd passed\n", scheme,
+			bsdk_metrics_server_port(rm->server));
+		return 0;
+	}
+	/* the address as given, the port as bound: port 0 takes a free one */
+	colon = strrchr(cfg->addr, ':');
+	hostlen = colon && colon != cfg->addr ? (int)(colon - cfg->addr) : 0;
+	fprintf(stderr, "metrics: serving %s://%.*s:%d/metrics\n", scheme,
+		hostlen ? hostlen : 9, hostlen ? cfg->addr : "127.0.0.1",
+		bsdk_metrics_server_port(rm->server));
+	return 0;
+}
+
 int run_metrics_start(const struct run_metrics_cfg *cfg, const struct bsdk_obj *obj,
 		      const struct run_state *st, const struct sample_ctx *ctxs,
 		      const struct mapview_cfg *views, int64_t interval_ms, struct run_metrics **out)
@@ -54,8 +83,7 @@ int run_metrics_start(const struct run_metrics_cfg *cfg, const struct bsdk_obj *
 		.unit = views->unit,
 	};
 	struct run_metrics *rm;
-	const char *colon;
-	int fd, hostlen;
+	int ret;
 
 	*out = NULL;
 	if (!cfg->addr && !cfg->file)
@@ -95,25 +123,9 @@ int run_metrics_start(const struct run_metrics_cfg *cfg, const struct bsdk_obj *
 	}
 	cli_log_demote_errors(false);
 	update_records(rm);
-	if (cfg->addr) {
-		fd = bsdk_metrics_listen(cfg->addr);
-		if (fd < 0) {
-			run_metrics_stop(rm);
-			return fd == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
-		}
-		rm->server = bsdk_metrics_serve(rm->set, fd);
-		if (!rm->server) {
-			cli_error("--metrics %s: cannot start the HTTP server: %s", cfg->addr,
-				  strerror(errno));
-			run_metrics_stop(rm);
-			return EXIT_RUNTIME;
-		}
-		/* the address as given, the port as bound: port 0 takes a free one */
-		colon = strrchr(cfg->addr, ':');
-		hostlen = colon && colon != cfg->addr ? (int)(colon - cfg->addr) : 0;
-		fprintf(stderr, "metrics: serving http://%.*s:%d/metrics\n",
-			hostlen ? hostlen : 9, hostlen ? cfg->addr : "127.0.0.1",
-			bsdk_metrics_server_port(rm->server));
+	if (cfg->addr && (ret = start_server(rm, cfg))) {
+		run_metrics_stop(rm);
+		return ret;
 	}
 	if (rm->file && bsdk_metrics_write_file(rm->set, rm->file)) {
 		run_metrics_stop(rm);

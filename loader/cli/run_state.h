@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
+#include <sys/types.h>
 
 #include "bpfsdk.h"
 #include "cli.h"
@@ -45,7 +46,15 @@ struct run_args {
 		const char *prefix;	/* --metrics-prefix */
 		const char *gauges;	/* --metrics-gauges */
 		size_t max_series;	/* --metrics-max-series; 0: the library's */
+		const char *web_config;	/* --web-config FILE */
+		struct bsdk_web_config *web;	/* read from it before anything is loaded */
+		int systemd_fd;		/* --metrics systemd: the socket passed; 0 without */
 	} metrics;
+	struct run_privs_cfg {
+		const char *user;	/* --user NAME, looked up into: */
+		uid_t uid;
+		gid_t gid;
+	} privs;
 };
 
 /* A map being read: a perf_event_array (one ring per CPU) or a ringbuf

@@ -26,6 +26,7 @@
 #include <microhttpd.h>
 
 #include "http/bpfsdk_http.h"
+#include "http/web_config.h"
 
 #define MAX_CONNECTIONS 32
 #define IDLE_TIMEOUT_S 10
@@ -35,6 +36,7 @@ struct bsdk_metrics_server {
 	struct bsdk_metrics *metrics;
 	struct MHD_Daemon *daemon;
 	int port;
+	const struct bsdk_web_config *web;	/* TLS, basic auth: NULL without */
 };
 
 static enum MHD_Result reply(struct MHD_Connection *c, unsigned int status, const char *text,
@@ -67,6 +69,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 	size_t len = 0;
 	FILE *f;
 
+	if (!web_config_allow(s->web, c, &ret))
+		return ret;
 	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
 		return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET /metrics is served\n",
 			     "GET, HEAD");
@@ -104,6 +108,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 
 struct bsdk_metrics_server *bsdk_metrics_serve(struct bsdk_metrics *m, int listen_fd)
 {
+	return bsdk_metrics_serve_web(m, listen_fd, NULL);
+}
+
+struct bsdk_metrics_server *bsdk_metrics_serve_web(struct bsdk_metrics *m, int listen_fd,
+						   const struct bsdk_web_config *web)
+{
 	struct bsdk_metrics_server *s;
 	struct sockaddr_storage ss;
 	socklen_t len = sizeof(ss);
@@ -122,16 +132,19 @@ struct bsdk_metrics_server *bsdk_metrics_serve(struct bsdk_metrics *m, int liste
 		return NULL;
 	}
 	s->metrics = m;
+	s->web = web;
 	s->port = ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
 						 : ((struct sockaddr_in *)&ss)->sin_port);
 	errno = 0;
 	s->daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL |
-				     (ss.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
+				     (ss.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0) |
+				     web_config_mhd_flags(web),
 				     0, NULL, NULL, on_request, s,
 				     MHD_OPTION_LISTEN_SOCKET, listen_fd,
 				     MHD_OPTION_CONNECTION_LIMIT, (unsigned int)MAX_CONNECTIONS,
 				     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)IDLE_TIMEOUT_S,
 				     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONNECTION_MEMORY,
+				     MHD_OPTION_ARRAY, web_config_mhd_options(web),
 				     MHD_OPTION_END);
 	if (!s->daemon) {
 		err = errno ? errno : ENOMEM;

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * web_auth.c - who may scrape, under a web configuration (web_config.c):
+ * the client certificate its client_auth_type asks for, checked by GnuTLS
+ * against client_ca_file (403 without one), then the basic auth users'
+ * bcrypt hashes, checked by libxcrypt (401 with WWW-Authenticate).
+ *
+ * A wrong user and a wrong password cost the same bcrypt run, and hashes
+ * are compared in a time that does not depend on where they differ, so an
+ * answer's timing tells nothing of which part was wrong.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <crypt.h>
+#include <gnutls/crypto.h>
+#include <gnutls/gnutls.h>
+
+#include "http/web_config.h"
+
+#define REALM "bpfsdk"
+
+int web_auth_hash_ok(const char *hash)
+{
+	struct crypt_data *cd;
+	const char *out;
+	int ret;
+
+	if (strncmp(hash, "$2a$", 4) && strncmp(hash, "$2b$", 4) && strncmp(hash, "$2y$", 4))
+		return -1;
+	cd = calloc(1, sizeof(*cd));
+	if (!cd)
+		return -1;
+	/* libxcrypt hashes with it or says "*0"/NULL: a cost or salt it does not take */
+	out = crypt_r("", hash, cd);
+	ret = out && out[0] == '$' && strlen(out) == strlen(hash) ? 0 : -1;
+	free(cd);
+	return ret;
+}
+
+/* a and b equal, in a time that depends on their lengths only */
+static bool same(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	unsigned char diff = la != lb;
+
+	for (size_t i = 0; i < la && i < lb; i++)
+		diff |= (unsigned char)(a[i] ^ b[i]);
+	return diff == 0;
+}
+
+/* The HMAC of password under wc's key; false when GnuTLS cannot say (then nothing is kept). */
+static bool password_mac(const struct bsdk_web_config *wc, const char *password,
+			 unsigned char mac[32])
+{
+	return gnutls_hmac_fast(GNUTLS_MAC_SHA256, wc->mac_key, sizeof(wc->mac_key), password,
+				strlen(password), mac) == 0;
+}
+
+/* Whether u's last accepted password is this one (mac), or (remember) keep it as that. */
+static bool seen(struct bsdk_web_config *wc, struct web_user *u, const unsigned char mac[32],
+		 bool remember)
+{
+	unsigned char diff = 0;
+
+	pthread_mutex_lock(&wc->lock);
+	if (remember) {
+		memcpy(u->seen, mac, 32);
+		u->seen_ok = true;
+	} else {
+		for (size_t i = 0; i < 32; i++)
+			diff |= (unsigned char)(u->seen[i] ^ mac[i]);
+		diff |= !u->seen_ok;
+	}
+	pthread_mutex_unlock(&wc->lock);
+	return remember || diff == 0;
+}
+
+bool web_auth_password_ok(const struct bsdk_web_config *cwc, const char *user,
+			  const char *password)
+{
+	struct bsdk_web_config *wc = (struct bsdk_web_config *)cwc;
+	struct web_user *u = NULL;
+	unsigned char mac[32];
+	struct crypt_data *cd;
+	const char *out;
+	bool ok, have_mac;
+
+	if (!wc->nusers || !user || !password)
+		return false;
+	for (size_t i = 0; i < wc->nusers; i++)
+		if (same(wc->users[i].name, user))
+			u = &wc->users[i];
+	have_mac = password_mac(wc, password, mac);
+	if (u && have_mac && seen(wc, u, mac, false))
+		return true;
+	cd = calloc(1, sizeof(*cd));
+	if (!cd)
+		return false;
+	/* an unknown user is hashed against a known user's hash all the same */
+	out = crypt_r(password, u ? u->hash : wc->users[0].hash, cd);
+	ok = u && out && same(out, u->hash);
+	explicit_bzero(cd, sizeof(*cd));
+	free(cd);
+	if (ok && have_mac)
+		seen(wc, u, mac, true);
+	explicit_bzero(mac, sizeof(mac));
+	return ok;
+}
+
+static enum MHD_Result refuse(struct MHD_Connection *c, unsigned int status, const char *text)
+{
+	struct MHD_Response *r = MHD_create_response_from_buffer(strlen(text), (void *)text,
+								  MHD_RESPMEM_PERSISTENT);
+	enum MHD_Result ret;
+
+	if (!r)
+		return MHD_NO;
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
+	if (status == MHD_HTTP_UNAUTHORIZED)
+		ret = MHD_queue_basic_auth_fail_response(c, REALM, r);
+	else
+		ret = MHD_queue_response(c, status, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+/* The client certificate client_auth_type asks for: NULL when fine, else why not. */
+static const char *client_cert_refused(const struct bsdk_web_config *wc, struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *ci;
+	gnutls_session_t session;
+	unsigned int npeers = 0, status = 0;
+
+	if (wc->client_auth == WEB_NO_CLIENT_CERT || wc->client_auth == WEB_REQUEST_CLIENT_CERT)
+		return NULL;
+	ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_GNUTLS_SESSION);
+	session = ci ? (gnutls_session_t)ci->tls_session : NULL;
+	if (!session)
+		return "forbidden: no TLS session\n";
+	if (!gnutls_certificate_get_peers(session, &npeers) || !npeers) {
+		if (wc->client_auth == WEB_VERIFY_IF_GIVEN)
+			return NULL;
+		return "forbidden: a client certificate is required\n";
+	}
+	if (wc->client_auth == WEB_REQUIRE_ANY_CLIENT_CERT)
+		return NULL;
+	if (gnutls_certificate_verify_peers2(session, &status) < 0 || status)
+		return "forbidden: the client certificate is not signed by the server's client CA, or has expired\n";
+	return NULL;
+}
+
+bool web_config_allow(const struct bsdk_web_config *wc, struct MHD_Connection *c,
+		      enum MHD_Result *ret)
+{
+	const char *why;
+	char *user, *password = NULL;
+	bool ok;
+
+	if (!wc)
+		return true;
+	why = wc->tls ? client_cert_refused(wc, c) : NULL;
+	if (why) {
+		*ret = refuse(c, MHD_HTTP_FORBIDDEN, why);
+		return false;
+	}
+	if (!wc->nusers)
+		return true;
+	user = MHD_basic_auth_get_username_password(c, &password);
+	ok = web_auth_password_ok(wc, user, password);
+	if (password)
+		explicit_bzero(password, strlen(password));
+	MHD_free(user);
+	MHD_free(password);
+	if (!ok)
+		*ret = refuse(c, MHD_HTTP_UNAUTHORIZED, "unauthorized: basic auth with a user of the web configuration\n");
+	return ok;
+}
