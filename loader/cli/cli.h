@@ -162,6 +162,15 @@ void json_finish(struct json *j);
 /* s as a JSON string, quotes included, in a malloc'ed copy; NULL on ENOMEM. */
 char *json_quote(const char *s);
 
+/* ---- run_trace.c: where bpf_printk() writes */
+
+struct bsdk_prog;
+
+/* Whether prog calls bpf_trace_printk() or bpf_trace_vprintk() (bpf_printk()). */
+bool cli_prog_prints(const struct bsdk_prog *prog);
+/* The kernel's trace pipe, where their lines go: tracefs's, or debugfs's on older systems. */
+const char *cli_trace_pipe_path(void);
+
 /* ---- hexdump.c: records as text */
 
 /* One line: "MAP CPU SIZE BYTES", BYTES as two lower-case hex digits per

@@ -181,13 +181,32 @@ static int knob_warnings(const struct bsdk_obj *obj, struct warnings *w)
 	return 0;
 }
 
+/* Calls of a function nothing declares (a misspelled helper, a missing
+ * include): the program will not load; the helper meant. */
+static int undeclared_warnings(const struct bsdk_prog *prog, struct warnings *w)
+{
+	struct bsdk_relo_info r;
+
+	for (size_t i = 0; bsdk_prog_relo(prog, i, &r) == 0; i++) {
+		const char *near = r.kind == BSDK_RELO_UNDECLARED ? bsdk_helper_closest(r.symbol) : NULL;
+
+		if (r.kind != BSDK_RELO_UNDECLARED)
+			continue;
+		if (warn_add(w, "program '%s' calls '%s' (instruction %zu), which is no BPF helper and which nothing declares: it will not load%s%s%s",
+			     bsdk_prog_name(prog), r.symbol, r.insn,
+			     near ? "; did you mean " : "", near ? near : "", near ? "()?" : ""))
+			return -1;
+	}
+	return 0;
+}
+
 static int collect_warnings(const struct bsdk_obj *obj, struct warnings *w)
 {
 	const char *license = bsdk_obj_license(obj);
 	bool gpl = bsdk_obj_gpl_compatible(obj);
 	struct bsdk_prog *prog = NULL;
 	const struct bsdk_map *map = NULL;
-	bool has_record_map = false, has_iter = false;
+	bool has_record_map = false, has_iter = false, prints = false;
 	char why[512];
 	size_t nprogs = 0;
 
@@ -212,11 +231,12 @@ static int collect_warnings(const struct bsdk_obj *obj, struct warnings *w)
 				     license[0] ? "'" : ""))
 				return -1;
 		}
-		if (core_warnings(prog, w))
+		if (core_warnings(prog, w) || undeclared_warnings(prog, w))
 			return -1;
 		/* what `bpfsdk run` will leave out, and why (a perf_event
 		 * program it gives a CPU-clock event of its own) */
 		has_iter |= bsdk_prog_expected_attach_type(prog) == BPF_TRACE_ITER;
+		prints |= cli_prog_prints(prog);
 		if (bsdk_prog_type(prog) != BPF_PROG_TYPE_PERF_EVENT &&
 		    bsdk_prog_attach_check(prog, why, sizeof(why)) &&
 		    warn_add(w, "program '%s' (section '%s'): 'bpfsdk run' will leave it out: %s",
@@ -236,8 +256,8 @@ static int collect_warnings(const struct bsdk_obj *obj, struct warnings *w)
 				  bsdk_map_type(map) == BPF_MAP_TYPE_RINGBUF;
 	if (nprogs == 0 && warn_add(w, "no programs: nothing to load"))
 		return -1;
-	/* an iterator's output is printed: it needs no map */
-	if (nprogs && !has_record_map && !has_iter &&
+	/* an iterator's output is printed, bpf_printk()'s relayed: they need no map */
+	if (nprogs && !has_record_map && !has_iter && !prints &&
 	    warn_add(w, "no perf_event_array or ringbuf map: 'bpfsdk run' has no records to print"))
 		return -1;
 	return 0;

@@ -26,7 +26,7 @@ const char run_usage[] =
 "               [--metrics-prefix NAME] [--metrics-max-series N]\n"
 "               [--metrics-gauges MAP,...] [--program GLOB]...\n"
 "               [--no-program GLOB]... [--all-twins] [--max-entries MAP=N]...\n"
-"               [--require-all] [-v]... OBJECT.o\n"
+"               [--require-all] [--no-trace-pipe] [-v]... OBJECT.o\n"
 "\n"
 "DESCRIPTION\n"
 "    Opens OBJECT.o, gives the global variables named with --set their\n"
@@ -102,6 +102,11 @@ const char run_usage[] =
 "    'received N, lost M' to standard error - N records printed, M records\n"
 "    the kernel dropped because a perf ring was full; only when a map\n"
 "    streams records - and exits 0.\n"
+"\n"
+"    When a program calls bpf_printk(), its lines in the kernel's trace pipe\n"
+"    (/sys/kernel/tracing/trace_pipe) are printed too, 'trace_pipe: LINE'.\n"
+"    The whole system shares the pipe: other BPF programs' lines show as\n"
+"    well, and another reader takes lines from this one.\n"
 "\n"
 "    Before it stops it prints the maps that hold the programs' results\n"
 "    (see MAP VIEWS), also every --interval.\n"
@@ -267,6 +272,9 @@ const char run_usage[] =
 "        otherwise, and a stack trace map without a value size 127\n"
 "        addresses of 8 bytes; -v says so. Repeatable.\n"
 "\n"
+"    --no-trace-pipe\n"
+"        Leave the trace pipe to another reader: bpf_printk() lines not relayed.\n"
+"\n"
 "    --require-all\n"
 "        Every program must be attached: the first one that cannot be is\n"
 "        an error (exit 1), before anything is loaded when that is known\n"
@@ -326,7 +334,7 @@ enum {
 	OPT_TYPE, OPT_TIMESTAMP, OPT_SORT_BY, OPT_DURATIONS,
 	OPT_INTERVAL, OPT_CLEAR, OPT_TOP, OPT_MAPS, OPT_UNIT, OPT_PER_CPU, OPT_FREQ,
 	OPT_METRICS, OPT_METRICS_FILE, OPT_METRICS_PREFIX, OPT_METRICS_MAX, OPT_METRICS_GAUGES,
-	OPT_ALL_TWINS, OPT_PROGRAM, OPT_NO_PROGRAM, OPT_MAX_ENTRIES,
+	OPT_ALL_TWINS, OPT_PROGRAM, OPT_NO_PROGRAM, OPT_MAX_ENTRIES, OPT_NO_TRACE_PIPE,
 };
 
 static const struct cli_option run_options[] = {
@@ -338,6 +346,7 @@ static const struct cli_option run_options[] = {
 	{ "verbose",  'v', false, OPT_VERBOSE },
 	{ "require-all", 0, false, OPT_REQUIRE_ALL },
 	{ "all-twins", 0,  false, OPT_ALL_TWINS },
+	{ "no-trace-pipe", 0, false, OPT_NO_TRACE_PIPE },
 	{ "program",  0,   true,  OPT_PROGRAM },
 	{ "no-program", 0, true,  OPT_NO_PROGRAM },
 	{ "max-entries", 0, true, OPT_MAX_ENTRIES },
@@ -573,6 +582,9 @@ int run_parse_args(int argc, char **argv, struct run_args *a)
 			break;
 		case OPT_ALL_TWINS:
 			a->attach_flags |= BSDK_ATTACH_ALL_TWINS;
+			break;
+		case OPT_NO_TRACE_PIPE:
+			a->no_trace_pipe = true;
 			break;
 		case OPT_PROGRAM:
 		case OPT_NO_PROGRAM:

@@ -62,3 +62,57 @@ LOOP_OFFER='(bpf_loop\(\) or bpf_for\(\), which this kernel has|bpf_loop\(\), wh
 	assert_line --regexp "^  hint: the verifier walks a loop one iteration at a time and stopped after 1000000 instructions: this loop's constant bound \(300000\) is too many to walk; use $LOOP_OFFER, or fewer iterations$"
 	refute_output --partial "give it a constant bound"
 }
+
+# ---- names that do not exist: "did you mean", by one matcher
+
+@test "hints: a misspelled SEC() prefix: the section meant" {
+	run_bpfsdk run "$OBJS/cli_badsec.bpf.o"
+	expect_eq "$status" 1 "exit status"
+	assert_output --regexp "^error: '.*cli_badsec\.bpf\.o': section 'tracepiont/syscalls/sys_enter_getppid' \(program 'misspelled_section'\): unknown section name; did you mean 'tracepoint/syscalls/sys_enter_getppid'\? accepted prefixes: tracepoint/CAT/NAME, "
+}
+
+@test "hints: a tracepoint section without its category: the SEC() meant" {
+	[ -d /sys/kernel/tracing/events/syscalls/sys_enter_write ] ||
+		skip "no syscalls/sys_enter_write tracepoint on this kernel"
+	run_bpfsdk run --duration 0.3 "$OBJS/mistake_sec_forms.bpf.o"
+	assert_line "warning: '$OBJS/mistake_sec_forms.bpf.o': program 'no_category' (section 'tp/sys_enter_write'): left out: tracepoint 'sys_enter_write' is not of the form CATEGORY/NAME; did you mean SEC(\"tp/syscalls/sys_enter_write\")?"
+}
+
+@test "hints: an fentry target the kernel does not have: the function meant, from its BTF" {
+	[ -r /sys/kernel/btf/vmlinux ] || skip "no kernel BTF"
+	run_bpfsdk run --duration 0.3 "$OBJS/mistake_fentry_typo.bpf.o"
+	expect_eq "$status" 1 "exit status"
+	assert_line "warning: '$OBJS/mistake_fentry_typo.bpf.o': program 'unlink_typo' (section 'fentry/do_unlinkatt'): left out: fentry target 'do_unlinkatt' is not in the kernel's BTF (no function 'do_unlinkatt'); did you mean 'do_unlinkat'?"
+}
+
+@test "hints: a CO-RE field the kernel's type lacks: the member meant" {
+	[ -r /sys/kernel/btf/vmlinux ] || skip "no kernel BTF"
+	run_bpfsdk run --duration 0.3 "$OBJS/mistake_core_field.bpf.o"
+	expect_eq "$status" 1 "exit status"
+	assert_line --regexp "^  instruction [0-9]+ is CO-RE relocation 0 \(field_byte_offset task_struct\.start_tme, access '0:0'\) at .*mistake_core_field\.bpf\.c:[0-9]+, which the kernel's BTF cannot satisfy: 1 kernel type named 'task_struct', none matches: it has no member 'start_tme'; did you mean 'start_time'\?$"
+}
+
+@test "hints: a helper nothing declares: named as such with the helper meant; inspect warns and shows the object" {
+	run_bpfsdk run --duration 0.3 "$OBJS/mistake_undeclared_helper.bpf.o"
+	expect_eq "$status" 1 "exit status"
+	expect_eq "$output" "error: program 'mistyped_helper': instruction 0 calls 'bpf_get_current_pid', which is no BPF helper and which nothing declares; did you mean bpf_get_current_pid_tgid()?" "output"
+	refute_output --partial "__ksym"
+	run_bpfsdk inspect "$OBJS/mistake_undeclared_helper.bpf.o"
+	assert_success
+	assert_line "  program 'mistyped_helper' calls 'bpf_get_current_pid' (instruction 0), which is no BPF helper and which nothing declares: it will not load; did you mean bpf_get_current_pid_tgid()?"
+	assert_line --regexp "^ +0 +undeclared +bpf_get_current_pid +nothing: not loadable$"
+	run_bpfsdk inspect --json "$OBJS/mistake_undeclared_helper.bpf.o"
+	assert_success
+	assert_output --partial '"kind": "undeclared"'
+}
+
+@test "hints: fentry refused with EPERM to a user that may load BPF: what the kernel shows, the kinds it takes" {
+	[ -r /sys/kernel/btf/vmlinux ] || skip "no kernel BTF"
+	run_bpfsdk run --duration 0.3 "$OBJS/mistake_fentry_eperm.bpf.o"
+	if [ "$status" -eq 0 ]; then
+		skip "this kernel attaches fentry programs"
+	fi
+	assert_line --regexp "^warning: '.*mistake_fentry_eperm\.bpf\.o': program 'unlink_entry' \(section 'fentry/do_unlinkat'\): left out: this kernel refuses fentry programs at 'do_unlinkat': Operation not permitted \(as a user the kernel lets load BPF; what it shows: .*; it takes (tp_btf/ and raw_tp/|raw_tp/) programs instead\)$"
+	mode=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/security/lockdown 2>/dev/null)
+	[ -z "$mode" ] || assert_output --partial "lockdown is '$mode'"
+}
