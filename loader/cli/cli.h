@@ -227,12 +227,14 @@ struct mapview_cfg {
 	bool per_cpu;			/* --per-cpu: per-CPU values one CPU at a time */
 	bool clear;			/* --clear: empty the maps after each print */
 	bool timestamp;			/* a time line (text) or "@time" (JSON) */
+	bool metrics;			/* --metrics or --metrics-file serve the views */
 };
 
 struct mapviews;
 
 /* The views of obj's maps (after load): the --maps ones, or, for an object that streams no
- * records, every hash and array map of .maps/maps. 0 with *out set, or EXIT_USAGE /
+ * records, every hash and array map of .maps/maps (and .bss, .data); for one that streams, its
+ * histograms, the others named on stderr as left out. 0 with *out set, or EXIT_USAGE /
  * EXIT_RUNTIME after one error line. */
 int mapviews_new(const struct bsdk_obj *obj, const struct mapview_cfg *cfg,
 		 struct mapviews **out);

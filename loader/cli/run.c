@@ -173,6 +173,7 @@ static int run_views_new(struct run *r)
 
 	a->views.format = a->format;
 	a->views.timestamp = a->timestamp;
+	a->views.metrics = a->metrics.addr || a->metrics.file;
 	ret = mapviews_new(r->obj, &a->views, &st->views);
 	if (ret)
 		return ret;

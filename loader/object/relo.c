@@ -390,7 +390,11 @@ static int link_piece(struct linker *l, const struct bsdk_prog *prog, size_t k)
 					&applied);
 			break;
 		case BSDK_RELO_UNDECLARED:
-			break;	/* left as clang wrote it: load refuses it */
+			/* a call of nothing, as clang writes it (never counted
+			 * as a helper's): load refuses the program */
+			insn->src_reg = BPF_PSEUDO_CALL;
+			insn->imm = -1;
+			break;
 		case BSDK_RELO_KSYM:
 		case BSDK_RELO_KFUNC:
 			for (size_t p = 0; p < obj_npasses; p++)
