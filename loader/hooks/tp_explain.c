@@ -117,6 +117,12 @@ static int category_missing(const struct bsdk_prog *prog)
 	}
 	if (err)
 		return 0;
+	/* the section's own target, or one bsdk_prog_set_attach_target() gave */
+	uintptr_t t = (uintptr_t)prog->target, sec = (uintptr_t)prog->section;
+
+	if (t < sec || t > sec + strlen(prog->section))
+		return log_fail(BSDK_ESECTION, "program '%s': tracepoint '%s' is not of the form CATEGORY/NAME; did you mean '%s/%s'?",
+				prog->fn.name, prog->target, cat, prog->target);
 	return log_fail(BSDK_ESECTION, "program '%s': tracepoint '%s' is not of the form CATEGORY/NAME; did you mean SEC(\"%.*s%s/%s\")?",
 			prog->fn.name, prog->target, (int)(prog->target - prog->section),
 			prog->section, cat, prog->target);
