@@ -200,6 +200,41 @@ static int undeclared_warnings(const struct bsdk_prog *prog, struct warnings *w)
 	return 0;
 }
 
+/* A ring buffer or perf event helper in an object with no map of the type
+ * it takes: the verifier will refuse the call ("cannot pass map_type 4
+ * into func bpf_ringbuf_reserve#131"); which maps there are instead. */
+static int map_type_warnings(const struct bsdk_obj *obj, const struct bsdk_prog *prog,
+			     struct warnings *w)
+{
+	static const struct {
+		int helper, type;
+		const char *type_name;
+	} needs[] = {
+		{ BPF_FUNC_ringbuf_reserve, BPF_MAP_TYPE_RINGBUF, "BPF_MAP_TYPE_RINGBUF" },
+		{ BPF_FUNC_ringbuf_output, BPF_MAP_TYPE_RINGBUF, "BPF_MAP_TYPE_RINGBUF" },
+		{ BPF_FUNC_perf_event_output, BPF_MAP_TYPE_PERF_EVENT_ARRAY, "BPF_MAP_TYPE_PERF_EVENT_ARRAY" },
+	};
+	size_t nhelpers = bsdk_prog_helper_count(prog);
+
+	for (size_t i = 0; i < nhelpers; i++) {
+		int id = bsdk_prog_helper_id(prog, i);
+
+		for (size_t k = 0; k < sizeof(needs) / sizeof(needs[0]); k++) {
+			const struct bsdk_map *map = NULL;
+			bool has = false;
+
+			if (needs[k].helper != id)
+				continue;
+			while (!has && (map = bsdk_obj_map_next(obj, map)))
+				has = bsdk_map_type(map) == needs[k].type;
+			if (!has && warn_add(w, "program '%s' calls %s(), which takes a %s map, and the object has none: the verifier will refuse the call",
+					     bsdk_prog_name(prog), bpf_helper_str(id), needs[k].type_name))
+				return -1;
+		}
+	}
+	return 0;
+}
+
 static int collect_warnings(const struct bsdk_obj *obj, struct warnings *w)
 {
 	const char *license = bsdk_obj_license(obj);
@@ -231,7 +266,8 @@ static int collect_warnings(const struct bsdk_obj *obj, struct warnings *w)
 				     license[0] ? "'" : ""))
 				return -1;
 		}
-		if (core_warnings(prog, w) || undeclared_warnings(prog, w))
+		if (core_warnings(prog, w) || undeclared_warnings(prog, w) ||
+		    map_type_warnings(obj, prog, w))
 			return -1;
 		/* what `bpfsdk run` will leave out, and why (a perf_event
 		 * program it gives a CPU-clock event of its own) */

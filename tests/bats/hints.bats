@@ -31,6 +31,11 @@ LOOP_OFFER='(bpf_loop\(\) or bpf_for\(\), which this kernel has|bpf_loop\(\), wh
 	expect_eq "$status" 1 "exit status"
 	assert_line --index 0 "warning: '$OBJS/mistake_ringbuf_perf.bpf.o': program 'reserve_on_perf' (section 'tracepoint/syscalls/sys_enter_getppid'): left out: rejected by the verifier: cannot pass map_type 4 into func bpf_ringbuf_reserve#131"
 	assert_line "  hint: bpf_ringbuf_reserve() needs a BPF_MAP_TYPE_RINGBUF map; the map passed is a BPF_MAP_TYPE_PERF_EVENT_ARRAY (map_type 4): declare it __uint(type, BPF_MAP_TYPE_RINGBUF), or send to it with bpf_perf_event_output()"
+	# inspect sees it without loading: no map of the type the helper takes
+	run_bpfsdk inspect "$OBJS/mistake_ringbuf_perf.bpf.o"
+	assert_success
+	assert_line "warnings: 1"
+	assert_line "  program 'reserve_on_perf' calls bpf_ringbuf_reserve(), which takes a BPF_MAP_TYPE_RINGBUF map, and the object has none: the verifier will refuse the call"
 }
 
 @test "hints: a lookup's pointer used without a NULL check" {
