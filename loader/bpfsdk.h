@@ -545,11 +545,14 @@ enum bsdk_relo_kind {
 	BSDK_RELO_FUNC,  /* ld_imm64 of a .text function's address (callbacks) */
 	BSDK_RELO_KSYM,  /* ld_imm64 of a __ksym variable or kfunc: its kernel BTF ID or address */
 	BSDK_RELO_KFUNC, /* call of a __ksym function (kfunc): its kernel BTF ID */
+	BSDK_RELO_UNDECLARED, /* call of a function nothing declares (not a helper, not __ksym): a
+	                       * misspelled helper or a missing include; the program does not load */
 };
 
 struct bsdk_relo_info {
 	enum bsdk_relo_kind kind;
-	const char *kind_name;         /* "map", "data", "call", "func", "ksym", "kfunc" */
+	const char *kind_name;         /* "map", "data", "call", "func", "ksym", "kfunc",
+	                                * "undeclared" */
 	size_t insn;                   /* instruction in the linked program */
 	const char *symbol;            /* the ELF symbol it refers to */
 	const struct bsdk_map *map;    /* MAP, DATA; NULL otherwise */
@@ -657,6 +660,11 @@ int bsdk_map_type(const struct bsdk_map *map);
  * of word's letters inserted, deleted, replaced or swapped; one for a short word), or NULL when
  * none is that close. word itself is never returned. For messages about a name not found. */
 const char *bsdk_name_closest(const char *word, const char *const *names, size_t count);
+/* The name of helper id (enum bpf_func_id: 14 is "bpf_get_current_pid_tgid"), NULL for a number
+ * this build does not know; and of the helpers, the one closest to name (as bsdk_name_closest()),
+ * for a call to a function nothing declares (BSDK_RELO_UNDECLARED). Static strings. */
+const char *bsdk_helper_name(int id);
+const char *bsdk_helper_closest(const char *name);
 
 /* The name of a map type (enum bpf_map_type) as bpftool spells it: "hash", "ringbuf", ...;
  * NULL for a number it does not know. Static. */

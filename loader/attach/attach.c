@@ -76,6 +76,9 @@ static int attach_tracepoint(struct bsdk_prog *prog, struct bsdk_link *link)
 	size_t i;
 
 	/* "CAT/NAME": both parts, no way out of the events directory. */
+	if (!strchr(prog->target, '/') && !strstr(prog->target, "..") && tracepoint_explain &&
+	    (pfd = tracepoint_explain(prog, tracefs_roots[0], -ENOENT)))
+		return pfd;	/* the category it is in */
 	if (!strchr(prog->target, '/') || strstr(prog->target, ".."))
 		return log_fail(BSDK_ESECTION, "program '%s': tracepoint '%s' is not of the form CATEGORY/NAME",
 				prog->fn.name, prog->target);

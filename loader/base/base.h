@@ -24,6 +24,11 @@
  * BPF_COMPLEXITY_LIMIT_INSNS, 1M since 5.2). */
 #define BPF_COMPLEXITY_LIMIT_INSNS 1000000
 
+/* ---- closest.c: "did you mean", for every layer (bsdk_name_closest()
+ * for a list of names). The entry of directory dir closest to word into
+ * out; 0, or -ENOENT when none is close. */
+int name_closest_in_dir(const char *dir, const char *word, char *out, size_t size);
+
 /* ---- log.c: the one place the library's messages go through. */
 __attribute__((format(printf, 2, 3)))
 void bsdk_log(enum bsdk_log_level level, const char *fmt, ...);

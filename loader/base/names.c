@@ -2,7 +2,8 @@
 /*
  * names.c - the kernel's map types by name, the way bpftool and the kernel
  * documentation spell them (lower case, no prefix), for messages that
- * say "ringbuf" where the kernel's number would say 27.
+ * say "ringbuf" where the kernel's number would say 27; and its helpers
+ * by name, for a call to one that does not exist ("did you mean").
  */
 #include <linux/bpf.h>
 
@@ -53,4 +54,30 @@ const char *bsdk_map_type_name(int type)
 					sizeof(map_type_names[0]))
 		return NULL;
 	return map_type_names[type];
+}
+
+/* Indexed by enum bpf_func_id, from the UAPI header's own list of helpers
+ * in ID order. Headers before 6.2 list FN(name) separated by commas; later
+ * ones FN(name, id) with no commas (and define ___BPF_FUNC_MAPPER). */
+#ifdef ___BPF_FUNC_MAPPER
+#define HELPER_NAME(name, ...) [BPF_FUNC_##name] = "bpf_" #name,
+#else
+#define HELPER_NAME(name, ...) [BPF_FUNC_##name] = "bpf_" #name
+#endif
+static const char *const helper_names[] = {
+	__BPF_FUNC_MAPPER(HELPER_NAME)
+};
+#undef HELPER_NAME
+
+const char *bsdk_helper_name(int id)
+{
+	if (id <= 0 || (size_t)id >= ARRAY_SIZE(helper_names))
+		return NULL;
+	return helper_names[id];
+}
+
+const char *bsdk_helper_closest(const char *name)
+{
+	return bsdk_name_closest(name, (const char *const *)helper_names + 1,
+				 ARRAY_SIZE(helper_names) - 1);
 }

@@ -162,6 +162,15 @@ void json_finish(struct json *j);
 /* s as a JSON string, quotes included, in a malloc'ed copy; NULL on ENOMEM. */
 char *json_quote(const char *s);
 
+/* ---- run_trace.c: where bpf_printk() writes */
+
+struct bsdk_prog;
+
+/* Whether prog calls bpf_trace_printk() or bpf_trace_vprintk() (bpf_printk()). */
+bool cli_prog_prints(const struct bsdk_prog *prog);
+/* The kernel's trace pipe, where their lines go: tracefs's, or debugfs's on older systems. */
+const char *cli_trace_pipe_path(void);
+
 /* ---- hexdump.c: records as text */
 
 /* One line: "MAP CPU SIZE BYTES", BYTES as two lower-case hex digits per
@@ -222,12 +231,14 @@ struct mapview_cfg {
 	bool per_cpu;			/* --per-cpu: per-CPU values one CPU at a time */
 	bool clear;			/* --clear: empty the maps after each print */
 	bool timestamp;			/* a time line (text) or "@time" (JSON) */
+	bool metrics;			/* --metrics or --metrics-file serve the views */
 };
 
 struct mapviews;
 
 /* The views of obj's maps (after load): the --maps ones, or, for an object that streams no
- * records, every hash and array map of .maps/maps. 0 with *out set, or EXIT_USAGE /
+ * records, every hash and array map of .maps/maps (and .bss, .data); for one that streams, its
+ * histograms, the others named on stderr as left out. 0 with *out set, or EXIT_USAGE /
  * EXIT_RUNTIME after one error line. */
 int mapviews_new(const struct bsdk_obj *obj, const struct mapview_cfg *cfg,
 		 struct mapviews **out);

@@ -181,13 +181,67 @@ static int knob_warnings(const struct bsdk_obj *obj, struct warnings *w)
 	return 0;
 }
 
+/* Calls of a function nothing declares (a misspelled helper, a missing
+ * include): the program will not load; the helper meant. */
+static int undeclared_warnings(const struct bsdk_prog *prog, struct warnings *w)
+{
+	struct bsdk_relo_info r;
+
+	for (size_t i = 0; bsdk_prog_relo(prog, i, &r) == 0; i++) {
+		const char *near = r.kind == BSDK_RELO_UNDECLARED ? bsdk_helper_closest(r.symbol) : NULL;
+
+		if (r.kind != BSDK_RELO_UNDECLARED)
+			continue;
+		if (warn_add(w, "program '%s' calls '%s' (instruction %zu), which is no BPF helper and which nothing declares: it will not load%s%s%s",
+			     bsdk_prog_name(prog), r.symbol, r.insn,
+			     near ? "; did you mean " : "", near ? near : "", near ? "()?" : ""))
+			return -1;
+	}
+	return 0;
+}
+
+/* A ring buffer or perf event helper in an object with no map of the type
+ * it takes: the verifier will refuse the call ("cannot pass map_type 4
+ * into func bpf_ringbuf_reserve#131"); which maps there are instead. */
+static int map_type_warnings(const struct bsdk_obj *obj, const struct bsdk_prog *prog,
+			     struct warnings *w)
+{
+	static const struct {
+		int helper, type;
+		const char *type_name;
+	} needs[] = {
+		{ BPF_FUNC_ringbuf_reserve, BPF_MAP_TYPE_RINGBUF, "BPF_MAP_TYPE_RINGBUF" },
+		{ BPF_FUNC_ringbuf_output, BPF_MAP_TYPE_RINGBUF, "BPF_MAP_TYPE_RINGBUF" },
+		{ BPF_FUNC_perf_event_output, BPF_MAP_TYPE_PERF_EVENT_ARRAY, "BPF_MAP_TYPE_PERF_EVENT_ARRAY" },
+	};
+	size_t nhelpers = bsdk_prog_helper_count(prog);
+
+	for (size_t i = 0; i < nhelpers; i++) {
+		int id = bsdk_prog_helper_id(prog, i);
+
+		for (size_t k = 0; k < sizeof(needs) / sizeof(needs[0]); k++) {
+			const struct bsdk_map *map = NULL;
+			bool has = false;
+
+			if (needs[k].helper != id)
+				continue;
+			while (!has && (map = bsdk_obj_map_next(obj, map)))
+				has = bsdk_map_type(map) == needs[k].type;
+			if (!has && warn_add(w, "program '%s' calls %s(), which takes a %s map, and the object has none: the verifier will refuse the call",
+					     bsdk_prog_name(prog), bpf_helper_str(id), needs[k].type_name))
+				return -1;
+		}
+	}
+	return 0;
+}
+
 static int collect_warnings(const struct bsdk_obj *obj, struct warnings *w)
 {
 	const char *license = bsdk_obj_license(obj);
 	bool gpl = bsdk_obj_gpl_compatible(obj);
 	struct bsdk_prog *prog = NULL;
 	const struct bsdk_map *map = NULL;
-	bool has_record_map = false, has_iter = false;
+	bool has_record_map = false, has_iter = false, prints = false;
 	char why[512];
 	size_t nprogs = 0;
 
@@ -212,11 +266,13 @@ static int collect_warnings(const struct bsdk_obj *obj, struct warnings *w)
 				     license[0] ? "'" : ""))
 				return -1;
 		}
-		if (core_warnings(prog, w))
+		if (core_warnings(prog, w) || undeclared_warnings(prog, w) ||
+		    map_type_warnings(obj, prog, w))
 			return -1;
 		/* what `bpfsdk run` will leave out, and why (a perf_event
 		 * program it gives a CPU-clock event of its own) */
 		has_iter |= bsdk_prog_expected_attach_type(prog) == BPF_TRACE_ITER;
+		prints |= cli_prog_prints(prog);
 		if (bsdk_prog_type(prog) != BPF_PROG_TYPE_PERF_EVENT &&
 		    bsdk_prog_attach_check(prog, why, sizeof(why)) &&
 		    warn_add(w, "program '%s' (section '%s'): 'bpfsdk run' will leave it out: %s",
@@ -236,8 +292,8 @@ static int collect_warnings(const struct bsdk_obj *obj, struct warnings *w)
 				  bsdk_map_type(map) == BPF_MAP_TYPE_RINGBUF;
 	if (nprogs == 0 && warn_add(w, "no programs: nothing to load"))
 		return -1;
-	/* an iterator's output is printed: it needs no map */
-	if (nprogs && !has_record_map && !has_iter &&
+	/* an iterator's output is printed, bpf_printk()'s relayed: they need no map */
+	if (nprogs && !has_record_map && !has_iter && !prints &&
 	    warn_add(w, "no perf_event_array or ringbuf map: 'bpfsdk run' has no records to print"))
 		return -1;
 	return 0;

@@ -112,6 +112,8 @@ static void json_prog(struct json *j, const struct bsdk_prog *prog,
 		json_object_end(j);
 	}
 	json_array_end(j);
+	/* where bpf_printk() writes, when the program calls it */
+	json_kv_string(j, "trace_pipe", cli_prog_prints(prog) ? cli_trace_pipe_path() : NULL);
 	json_object_end(j);
 }
 

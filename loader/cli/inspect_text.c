@@ -38,6 +38,9 @@ static void relo_target(const struct bsdk_relo_info *r, char *buf, size_t size)
 	case BSDK_RELO_KFUNC:
 		snprintf(buf, size, "extern %zu", r->target);
 		break;
+	case BSDK_RELO_UNDECLARED:
+		snprintf(buf, size, "nothing: not loadable");
+		break;
 	default:
 		snprintf(buf, size, "insn %zu", r->target);
 		break;
@@ -216,6 +219,9 @@ static int print_prog_details(const struct bsdk_prog *prog)
 		if (i + 1 == nhelpers)
 			putchar('\n');
 	}
+	if (cli_prog_prints(prog))
+		printf("  bpf_printk: its lines go to %s, which the whole system shares; 'bpfsdk run' relays them (--no-trace-pipe leaves them)\n",
+		       cli_trace_pipe_path());
 	return 0;
 }
 

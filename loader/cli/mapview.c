@@ -12,6 +12,7 @@
  * so that each interval shows only its own events.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -188,6 +189,45 @@ static int add_view(struct mapviews *mv, const struct bsdk_map *map)
 	return 0;
 }
 
+/* The maps shown without --maps. An object that does not stream records
+ * keeps its results in its hash and array maps and its .bss and .data: all
+ * of them. One that streams keeps its working state there (the start time
+ * of each pending event): only its histograms (a "slots" array) are
+ * results, and the maps left out are named once, with the option that
+ * shows them, since --metrics serves what is shown. 0, or -1 after an
+ * error line. */
+static int default_views(struct mapviews *mv, bool streams)
+{
+	const struct bsdk_map *map = NULL;
+	char left[512] = "";
+	size_t len = 0, nleft = 0;
+
+	while ((map = bsdk_obj_map_next(mv->obj, map))) {
+		struct view *v;
+
+		if (!is_result_map(map) && !is_result_data(mv, map))
+			continue;
+		if (add_view(mv, map))
+			return -1;
+		v = &mv->views[mv->nviews - 1];
+		if (!streams || v->hist)
+			continue;
+		if (len < sizeof(left))
+			len += (size_t)snprintf(left + len, sizeof(left) - len, "%s'%s'",
+						nleft ? ", " : "", v->label);
+		nleft++;
+		free(v->json_name);
+		free(v->label);
+		memset(v, 0, sizeof(*v));
+		mv->nviews--;
+	}
+	if (nleft)
+		fprintf(stderr, "note: not shown at the end%s: map%s %s, taken for the working state of an object that streams records (--maps NAME,... shows %s)\n",
+			mv->cfg->metrics ? " nor served by --metrics" : "", nleft == 1 ? "" : "s",
+			left, nleft == 1 ? "it" : "them");
+	return 0;
+}
+
 int mapviews_new(const struct bsdk_obj *obj, const struct mapview_cfg *cfg,
 		 struct mapviews **out)
 {
@@ -246,14 +286,9 @@ int mapviews_new(const struct bsdk_obj *obj, const struct mapview_cfg *cfg,
 			}
 		}
 		free(list);
-	} else if (!streams) {
-		/* an object that streams records keeps its working state in its
-		 * hash maps; one that does not keeps its results there */
-		while ((map = bsdk_obj_map_next(obj, map)))
-			if ((is_result_map(map) || is_result_data(mv, map)) && add_view(mv, map)) {
-				mapviews_free(mv);
-				return EXIT_RUNTIME;
-			}
+	} else if (default_views(mv, streams)) {
+		mapviews_free(mv);
+		return EXIT_RUNTIME;
 	}
 	*out = mv;
 	return 0;

@@ -177,6 +177,7 @@ static int run_views_new(struct run *r)
 
 	a->views.format = a->format;
 	a->views.timestamp = a->timestamp;
+	a->views.metrics = a->metrics.addr || a->metrics.file;
 	ret = mapviews_new(r->obj, &a->views, &st->views);
 	if (ret)
 		return ret;
@@ -200,7 +201,7 @@ static int run_poll(struct run *r)
 	sigset_t stopmask, waitmask;
 	int ret;
 
-	if (st->nstreams == 0 && !mapviews_count(st->views))
+	if (st->nstreams == 0 && !mapviews_count(st->views) && !st->trace)
 		fprintf(stderr, "warning: '%s' has no perf_event_array or ringbuf map: no records to print\n",
 			r->a.path);
 	if (cli_verbosity)
@@ -267,6 +268,7 @@ static void run_free(struct run *r)
 		decoder_free(r->ctxs[i].dec);
 	}
 	mapviews_free(r->st.views);
+	trace_relay_free(r->st.trace);
 	/* pins are for sharing a map while it runs: the ones it made go */
 	bsdk_obj_unpin(r->obj);
 	bsdk_obj_close(r->obj);
@@ -326,6 +328,9 @@ static int run_main(int argc, char **argv)
 	ret = run_streams_new(&r);
 	if (!ret)
 		ret = run_views_new(&r);
+	/* bpf_printk()'s lines, when a program writes them */
+	if (!ret && !r.a.no_trace_pipe)
+		ret = trace_relay_new(r.obj, r.a.format, &r.st.trace);
 	/* --metrics, --metrics-file: the viewed maps and the records' counts */
 	if (!ret)
 		ret = run_metrics_start(&r.a.metrics, r.obj, &r.st, r.ctxs, &r.a.views,

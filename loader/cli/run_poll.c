@@ -197,6 +197,13 @@ static int epoll_set_new(const struct run_state *st)
 			return -1;
 		}
 	}
+	ev.events = EPOLLIN;
+	ev.data.u64 = st->nstreams;
+	if (st->trace && epoll_ctl(epfd, EPOLL_CTL_ADD, trace_relay_fd(st->trace), &ev) < 0) {
+		cli_error("cannot watch the trace pipe: %s", strerror(errno));
+		close(epfd);
+		return -1;
+	}
 	return epfd;
 }
 
@@ -212,7 +219,7 @@ static int consume_all(struct run_state *st)
 			return -1;
 		}
 	}
-	return 0;
+	return st->trace ? trace_relay_read(st->trace, stdout) : 0;
 }
 
 /* The soonest any stream wants to be drained, -1 when none does. */
@@ -319,6 +326,9 @@ int run_poll_loop(struct run_state *st, double duration,
 		if (ret)
 			break;
 	}
+	/* the lines written up to the end */
+	if (!ret && st->trace && !st->write_failed)
+		ret = trace_relay_read(st->trace, stdout);
 	close(epfd);
 	return ret;
 }

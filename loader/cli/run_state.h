@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
 #include <sys/types.h>
 
@@ -40,6 +41,7 @@ struct run_args {
 	const char **sizes;	/* --max-entries MAP=N, checked for syntax */
 	size_t nsizes;
 	unsigned int freq;	/* --freq: perf_event programs' sampling rate */
+	bool no_trace_pipe;	/* --no-trace-pipe: bpf_printk() lines not relayed */
 	struct run_metrics_cfg {
 		const char *addr;	/* --metrics ADDR:PORT */
 		const char *file;	/* --metrics-file PATH */
@@ -76,6 +78,7 @@ struct run_state {
 	bool failed;		/* a record could not be decoded: said, stop */
 	struct mapviews *views;	/* the result maps, printed at the end */
 	struct run_metrics *metrics;	/* --metrics, --metrics-file: NULL without */
+	struct trace_relay *trace;	/* the trace pipe's lines: NULL when not relayed */
 	int64_t interval_ms;	/* --interval: also every interval_ms */
 	int64_t next_view;	/* when, on the run_now_ms() clock */
 };
@@ -100,9 +103,11 @@ struct run {
 	int nlinks;		/* programs attached */
 };
 
-/* ---- run_args.c: the command line and --set */
+/* ---- run_usage.c: the --help text */
 
 extern const char run_usage[];
+
+/* ---- run_args.c: the command line and --set */
 
 /* 0, or a usage error already printed (EXIT_USAGE), or -1 for --help. */
 int run_parse_args(int argc, char **argv, struct run_args *a);
@@ -132,6 +137,21 @@ void stream_free(struct stream *s);
 /* Poll every stream until --count, the duration, a signal, a failed write
  * or a record that cannot be decoded; 0, or -1 after an error line. */
 int run_poll_loop(struct run_state *st, double duration, const sigset_t *waitmask);
+
+/* ---- run_trace.c: bpf_printk()'s lines, relayed from the trace pipe */
+
+struct trace_relay;
+
+/* When a loaded program of obj calls bpf_trace_printk() or bpf_trace_vprintk(): open the trace
+ * pipe and say once that the system shares it. 0 with *out set (NULL when nothing prints, or the
+ * pipe cannot be opened: a warning), or EXIT_RUNTIME after one error line. */
+int trace_relay_new(const struct bsdk_obj *obj, enum record_format format,
+		    struct trace_relay **out);
+int trace_relay_fd(const struct trace_relay *t);
+/* Print every whole line waiting in the pipe to f: 0, or -1 after an error line. */
+int trace_relay_read(struct trace_relay *t, FILE *f);
+/* Say how many lines were relayed (when any), close, free; NULL is ignored. */
+void trace_relay_free(struct trace_relay *t);
 
 /* ---- run_metrics.c: --metrics, --metrics-file */
 

@@ -232,10 +232,43 @@ static bool members_match(const struct btf *lb, const struct btf_type *l, const 
 	return true;
 }
 
+/* "Did you mean": of the members of target type tid (and of its anonymous
+ * members), the name closest to want, as "it has no member 'start_tme';
+ * did you mean 'start_time'?" in buf; just "it has no such member" when
+ * none is close. */
+static const char *member_closest(const struct btf *tb, uint32_t tid, const char *want,
+				  char *buf, size_t size)
+{
+	const struct btf_type *t = resolve(tb, tid, &tid), *inner;
+	const char *names[512], *near;
+	size_t n = 0;
+
+	for (uint16_t i = 0; t && is_composite(t) && i < btf_vlen(t); i++) {
+		const char *name = btf_str(tb, btf_members(t)[i].name_off);
+
+		if (name && *name && n < ARRAY_SIZE(names)) {
+			names[n++] = name;
+			continue;
+		}
+		inner = resolve(tb, btf_members(t)[i].type, NULL);
+		for (uint16_t j = 0; inner && is_composite(inner) && j < btf_vlen(inner) &&
+				     n < ARRAY_SIZE(names); j++)
+			if ((name = btf_str(tb, btf_members(inner)[j].name_off)) && *name)
+				names[n++] = name;
+	}
+	near = bsdk_name_closest(want, names, n);
+	if (near)
+		snprintf(buf, size, "it has no member '%s'; did you mean '%s'?", want, near);
+	else
+		snprintf(buf, size, "it has no such member");
+	return buf;
+}
+
 /* Follow the local spec ls in target type tid; 1 and *ts filled when the target has it all,
  * 0 when not (why in *why), <0 on an error. */
 static int spec_match(const struct core_relo *r, const struct core_spec *ls,
-		      const struct btf *tb, uint32_t tid, struct core_spec *ts, const char **why)
+		      const struct btf *tb, uint32_t tid, struct core_spec *ts, const char **why,
+		      char *whybuf, size_t whysize)
 {
 	/* Hostile BTF (a struct that embeds itself twice) must not make the walk exponential. */
 	long steps = 100000;
@@ -272,10 +305,12 @@ static int spec_match(const struct core_relo *r, const struct core_spec *ls,
 		uint64_t sz;
 
 		if (la->name) {
+			uint32_t outer = tid;
 			int found = match_member(ls->btf, la, tb, tid, ts, &tid, &steps);
 
 			if (found <= 0) {
-				*why = found < 0 ? "its access path is too deep" : "it has no such member";
+				*why = found < 0 ? "its access path is too deep" :
+				       member_closest(tb, outer, la->name, whybuf, whysize);
 				return found;
 			}
 			continue;
@@ -353,6 +388,7 @@ int core_calc_spec(const struct btf *local, struct core_relo *r, const struct kb
 	struct core_spec ls, ts;
 	struct calc lc, tc, first = { 0 };
 	size_t matched = 0;
+	char whybuf[2][128];	/* the first reason kept, the one being written */
 
 	r->state = BSDK_CORE_ERROR;
 	r->targ_id = 0;
@@ -381,7 +417,8 @@ int core_calc_spec(const struct btf *local, struct core_relo *r, const struct kb
 	}
 	for (int i = 0; i < n; i++) {
 		const char *no;
-		int m = spec_match(r, &ls, cands[i].btf, cands[i].id, &ts, &no);
+		int m = spec_match(r, &ls, cands[i].btf, cands[i].id, &ts, &no,
+				   whybuf[why != NULL], sizeof(whybuf[0]));
 
 		if (m < 0) {
 			snprintf(r->note, sizeof(r->note), "kernel type [%u] %s: the access path is too deep",

@@ -138,7 +138,8 @@ int bsdk_prog_helper_id(const struct bsdk_prog *prog, size_t i)
 
 int bsdk_prog_relo(const struct bsdk_prog *prog, size_t i, struct bsdk_relo_info *info)
 {
-	static const char *const names[] = { "map", "data", "call", "func", "ksym", "kfunc" };
+	static const char *const names[] = { "map", "data", "call", "func", "ksym", "kfunc",
+					     "undeclared" };
 	const struct prog_info *pi = prog_info(prog);
 	const struct relo *r;
 

@@ -13,12 +13,49 @@
  * does without: these kinds are rows of this layer (kinds.c).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include <linux/btf.h>
 
 #include "hooks/hooks.h"
 #include "co-re/kbtf.h"
+#include "format/btf.h"
+
+/* "Did you mean": the kernel's name of this kind, after prefix, closest
+ * to target (vmlinux's BTF; modules are not searched), into out; "" when
+ * none is close or the BTF cannot be read (nothing logged). */
+static void btf_target_closest(const char *btf_path, const char *prefix, int kind,
+			       const char *target, char *out, size_t size)
+{
+	char swallowed[256];
+	const struct btf *btf;
+	const char **names = NULL, *near;
+	uint32_t first, count;
+	size_t n = 0, plen = strlen(prefix);
+
+	out[0] = '\0';
+	log_capture_begin(swallowed, sizeof(swallowed));
+	btf = kbtf_vmlinux(btf_path);
+	log_capture_end();
+	if (!btf)
+		return;
+	first = btf_first_id(btf);
+	count = btf_type_count(btf);
+	names = count > first ? calloc(count - first, sizeof(*names)) : NULL;
+	for (uint32_t id = first; names && id < count; id++) {
+		const struct btf_type *t = btf_type_by_id(btf, id);
+		const char *name = t && btf_kind(t) == kind ? btf_name(btf, t) : NULL;
+
+		if (name && strncmp(name, prefix, plen) == 0)
+			names[n++] = name + plen;
+	}
+	near = names ? bsdk_name_closest(target, names, n) : NULL;
+	if (near)
+		snprintf(out, size, "; did you mean '%s'?", near);
+	free(names);
+}
 
 int attach_btf_resolve(struct bsdk_prog *prog, char *why, size_t size)
 {
@@ -40,9 +77,13 @@ int attach_btf_resolve(struct bsdk_prog *prog, char *why, size_t size)
 	err = kbtf_find(prog->obj->btf_path, name, k->btf_kind, NULL, &id, &fd);
 	log_capture_end();
 	if (err == -ENOENT) {
-		snprintf(why, size, "%s target '%s' is not in the kernel's BTF (no %s '%s')",
+		char near[300];
+
+		btf_target_closest(prog->obj->btf_path, k->btf_prefix, k->btf_kind, target,
+				   near, sizeof(near));
+		snprintf(why, size, "%s target '%s' is not in the kernel's BTF (no %s '%s')%s",
 			 k->type_name, prog->target,
-			 k->btf_kind == BTF_KIND_TYPEDEF ? "typedef" : "function", name);
+			 k->btf_kind == BTF_KIND_TYPEDEF ? "typedef" : "function", name, near);
 		return fail(BSDK_ENOPROBE);
 	}
 	if (err) {
@@ -53,6 +94,69 @@ int attach_btf_resolve(struct bsdk_prog *prog, char *why, size_t size)
 	prog->attach_btf_id = id;
 	prog->attach_btf_obj_fd = fd;
 	return 0;
+}
+
+/* Whether the kernel loads "r0 = 0; exit" as a program of this type and
+ * attach type, at BTF ID id (0: none). */
+static bool probe_loads(int prog_type, int attach_type, uint32_t id)
+{
+	struct bpf_insn insns[2] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	union bpf_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = (uint32_t)prog_type;
+	attr.expected_attach_type = (uint32_t)attach_type;
+	attr.attach_btf_id = id;
+	attr.insns = (uint64_t)(uintptr_t)insns;
+	attr.insn_cnt = ARRAY_SIZE(insns);
+	attr.license = (uint64_t)(uintptr_t)"GPL";
+	fd = sys_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
+	if (fd >= 0)
+		close(fd);
+	return fd >= 0;
+}
+
+/* A trampoline program (fentry, fexit, fmod_ret) refused with EPERM to a
+ * process the kernel lets load BPF: what the kernel shows that may explain
+ * it, its lockdown mode and whether it lists the functions ftrace can
+ * patch (a trampoline is put in through ftrace), and the kinds it takes
+ * instead, each tried. Appended to why. */
+static void trampoline_refusal(const struct bsdk_prog *prog, char *why, size_t size)
+{
+	char mode[128] = "", *open_br, *close_br, seen[200] = "", instead[64] = "";
+	size_t len = strlen(why);
+	uint32_t id = 0;
+	FILE *f = fopen("/sys/kernel/security/lockdown", "re");
+	int fd;
+
+	if (f && fgets(mode, sizeof(mode), f) && (open_br = strchr(mode, '[')) &&
+	    (close_br = strchr(open_br, ']'))) {
+		*close_br = '\0';
+		snprintf(seen, sizeof(seen), "lockdown is '%s'", open_br + 1);
+	}
+	if (f)
+		fclose(f);
+	fd = open("/sys/kernel/tracing/available_filter_functions", O_RDONLY | O_CLOEXEC);
+	if (fd < 0 && (errno == EPERM || errno == EACCES))
+		snprintf(seen + strlen(seen), sizeof(seen) - strlen(seen),
+			 "%sthe list of functions ftrace can patch is refused too (available_filter_functions: %s)",
+			 *seen ? ", " : "", strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	if (kbtf_find(prog->obj->btf_path, "btf_trace_sys_enter", BTF_KIND_TYPEDEF, NULL, &id, NULL) == 0 &&
+	    probe_loads(BPF_PROG_TYPE_TRACING, BPF_TRACE_RAW_TP, id))
+		snprintf(instead, sizeof(instead), "tp_btf/");
+	if (probe_loads(BPF_PROG_TYPE_RAW_TRACEPOINT, 0, 0))
+		snprintf(instead + strlen(instead), sizeof(instead) - strlen(instead), "%sraw_tp/",
+			 *instead ? " and " : "");
+	if (len < size)
+		snprintf(why + len, size - len, " (as a user the kernel lets load BPF; what it shows: %s; it takes %s programs instead)",
+			 *seen ? seen : "nothing in securityfs or tracefs",
+			 *instead ? instead : "neither tp_btf/ nor raw_tp/");
 }
 
 int attach_btf_probe_load(struct bsdk_prog *prog, char *why, size_t size)
@@ -81,6 +185,11 @@ int attach_btf_probe_load(struct bsdk_prog *prog, char *why, size_t size)
 	}
 	snprintf(why, size, "this kernel refuses %s%s programs at '%s': %s", prog->kind->type_name,
 		 prog->kind->sleepable ? " (sleepable)" : "", prog->target, bsdk_strerror(fd));
+	if (fd == -EPERM && prog->kind->prog_type == BPF_PROG_TYPE_TRACING &&
+	    prog->kind->expected_attach_type != BPF_TRACE_RAW_TP &&
+	    prog->kind->expected_attach_type != BPF_TRACE_ITER &&
+	    probe_loads(BPF_PROG_TYPE_RAW_TRACEPOINT, 0, 0))
+		trampoline_refusal(prog, why, size);
 	return fd;
 }
 

@@ -30,7 +30,8 @@ static bool tracefs_mounted(void)
 }
 
 /* Of the categories under events that have the event name, the one
- * closest to cat, into out (NAME_MAX + 1 bytes); 0 or -ENOENT. */
+ * closest to cat (for an empty cat, the only one), into out (NAME_MAX + 1
+ * bytes); 0 or -ENOENT. */
 static int category_suggest(const char *events, const char *cat, const char *name, char *out)
 {
 	char path[PATH_MAX], (*cands)[NAME_MAX + 1] = NULL;
@@ -60,7 +61,8 @@ static int category_suggest(const char *events, const char *cat, const char *nam
 	names = n ? calloc(n, sizeof(*names)) : NULL;
 	for (size_t i = 0; names && i < n; i++)
 		names[i] = cands[i];
-	near = names ? bsdk_name_closest(cat, names, n) : NULL;
+	/* no category given: the one that has the event, when only one has */
+	near = !names ? NULL : *cat ? bsdk_name_closest(cat, names, n) : n == 1 ? names[0] : NULL;
 	if (near) {
 		snprintf(out, NAME_MAX + 1, "%s", near);
 		err = 0;
@@ -101,9 +103,37 @@ int tracepoint_suggest(const char *target, char *out, size_t size)
 	return 0;
 }
 
+/* A tracepoint named without its category, SEC("tp/sys_enter_write"):
+ * the section with the category that has an event of that name, logged;
+ * 0 when no category has one. */
+static int category_missing(const struct bsdk_prog *prog)
+{
+	char dir[PATH_MAX], cat[NAME_MAX + 1];
+	int err = -ENOENT;
+
+	for (size_t i = 0; i < TRACEFS_ROOTS && err; i++) {
+		snprintf(dir, sizeof(dir), "%s/events", tracefs_roots[i]);
+		err = category_suggest(dir, "", prog->target, cat);
+	}
+	if (err)
+		return 0;
+	/* the section's own target, or one bsdk_prog_set_attach_target() gave */
+	uintptr_t t = (uintptr_t)prog->target, sec = (uintptr_t)prog->section;
+
+	if (t < sec || t > sec + strlen(prog->section))
+		return log_fail(BSDK_ESECTION, "program '%s': tracepoint '%s' is not of the form CATEGORY/NAME; did you mean '%s/%s'?",
+				prog->fn.name, prog->target, cat, prog->target);
+	return log_fail(BSDK_ESECTION, "program '%s': tracepoint '%s' is not of the form CATEGORY/NAME; did you mean SEC(\"%.*s%s/%s\")?",
+			prog->fn.name, prog->target, (int)(prog->target - prog->section),
+			prog->section, cat, prog->target);
+}
+
 int tracepoint_explain(const struct bsdk_prog *prog, const char *root, int err)
 {
 	char near[2 * NAME_MAX + 2];
+
+	if (err == -ENOENT && !strchr(prog->target, '/'))
+		return category_missing(prog);
 
 	if (err == -EACCES || err == -EPERM)
 		/* mounted, but its mode (0700 root) keeps this user out */

@@ -97,6 +97,28 @@ const char *attach_kind_forms(void)
 	return forms;
 }
 
+/* "Did you mean": the section meant by one whose prefix (up to its first
+ * '/') is a typo of a known one, "tracepiont/CAT/NAME" -> "tracepoint/CAT/
+ * NAME", into buf ("" when none is close). */
+static const char *section_closest(const char *section, char *buf, size_t size)
+{
+	const char *names[128], *near;
+	char word[64];
+	size_t n = 0, len = strcspn(section, "/");
+
+	buf[0] = '\0';
+	if (len >= sizeof(word))
+		return buf;
+	snprintf(word, sizeof(word), "%.*s", (int)len, section);
+	for (size_t i = 0; i < nkind_sets; i++)
+		for (size_t j = 0; j < kind_sets[i]->n && n < ARRAY_SIZE(names); j++)
+			names[n++] = kind_sets[i]->rows[j].prefix;
+	near = bsdk_name_closest(word, names, n);
+	if (near)
+		snprintf(buf, size, "did you mean '%s%s'? ", near, section + len);
+	return buf;
+}
+
 static int prog_add(struct bsdk_obj *obj, size_t sec, size_t first, size_t count, const char *name)
 {
 	const char *section = obj->file.secs[sec].name;
@@ -109,9 +131,12 @@ static int prog_add(struct bsdk_obj *obj, size_t sec, size_t first, size_t count
 		if (prefix_names(kinds_above[i], section))
 			return obj_fail(obj, BSDK_ENOTSUPP, "section '%s' (program '%s'): %s programs are not in this build of the library (libbpfsdk-core: link libbpfsdk)",
 					section, name, kinds_above[i]);
-	if (!kind)
-		return obj_fail(obj, BSDK_ESECTION, "section '%s' (program '%s'): unknown section name; accepted prefixes: %s",
-				section, name, attach_kind_forms());
+	if (!kind) {
+		char near[300];
+
+		return obj_fail(obj, BSDK_ESECTION, "section '%s' (program '%s'): unknown section name; %saccepted prefixes: %s",
+				section, name, section_closest(section, near, sizeof(near)), attach_kind_forms());
+	}
 	target = section + strlen(kind->prefix);
 	target += *target == '/';
 	if (kind->target == TARGET_REQUIRED && !*target)
@@ -489,6 +514,26 @@ static int prog_explain(struct bsdk_prog *prog, union bpf_attr *attr, int fd, co
 /* Load once without a log (cheap); on failure once more with a log sized
  * at once (verifier_log_size()), to show why: at most two runs of the
  * verifier, which may take seconds each, and none after a signal. */
+/* A call of a function nothing declares: the kernel would only say
+ * "invalid func" or refuse the pseudo call; name it and the helper meant. */
+static int undeclared_call(const struct bsdk_prog *prog, const struct linked *l)
+{
+	for (size_t i = 0; i < l->nrelos; i++) {
+		const struct relo *r = &l->relos[i];
+		const char *near;
+
+		if (r->kind != BSDK_RELO_UNDECLARED)
+			continue;
+		near = bsdk_helper_closest(r->sym_name);
+		if (near)
+			return log_fail(BSDK_ERELO, "program '%s': instruction %zu calls '%s', which is no BPF helper and which nothing declares; did you mean %s()?",
+					prog->fn.name, r->insn, r->sym_name, near);
+		return log_fail(BSDK_ERELO, "program '%s': instruction %zu calls '%s', which is no BPF helper and which nothing declares: include the header that declares it, or declare a kernel function (kfunc) extern ... __ksym",
+				prog->fn.name, r->insn, r->sym_name);
+	}
+	return 0;
+}
+
 int prog_load(struct bsdk_prog *prog)
 {
 	union bpf_attr attr;
@@ -498,6 +543,11 @@ int prog_load(struct bsdk_prog *prog)
 	err = relos_link_prog(prog, &l);
 	if (err)
 		return err;
+	err = undeclared_call(prog, &l);
+	if (err) {
+		linked_free(&l);
+		return err;
+	}
 	err = prog_attr_fill(prog, &l, &attr);
 	if (err) {
 		linked_free(&l);

@@ -68,6 +68,13 @@ static int relo_undef(struct bsdk_obj *obj, size_t sec, size_t n,
 		if (err != -ENOENT)
 			return err;
 	}
+	/* a call of a name nothing declares: a misspelled helper or a
+	 * missing include, told when the program loads; open goes on, so
+	 * inspect can show the object */
+	if (insn->code == (BPF_JMP | BPF_CALL)) {
+		out->kind = BSDK_RELO_UNDECLARED;
+		return 0;
+	}
 	return relo_error(obj, sec, n, "refers to extern '%s', which is declared neither __kconfig nor __ksym: the loader cannot resolve it",
 			  out->sym_name);
 }
@@ -361,7 +368,8 @@ static int link_piece(struct linker *l, const struct bsdk_prog *prog, size_t k)
 			}
 			continue;
 		}
-		if (r->kind != BSDK_RELO_CALL && r->kind != BSDK_RELO_KFUNC && i + 1 >= fn->count)
+		if (r->kind != BSDK_RELO_CALL && r->kind != BSDK_RELO_KFUNC &&
+		    r->kind != BSDK_RELO_UNDECLARED && i + 1 >= fn->count)
 			return log_fail(BSDK_ERELO, "program '%s': ld_imm64 at instruction %zu is cut off by the end of the function",
 					prog->fn.name, pc);
 		applied = *r;
@@ -380,6 +388,12 @@ static int link_piece(struct linker *l, const struct bsdk_prog *prog, size_t k)
 					r->kind == BSDK_RELO_CALL ?
 					BPF_PSEUDO_CALL : BPF_PSEUDO_FUNC,
 					&applied);
+			break;
+		case BSDK_RELO_UNDECLARED:
+			/* a call of nothing, as clang writes it (never counted
+			 * as a helper's): load refuses the program */
+			insn->src_reg = BPF_PSEUDO_CALL;
+			insn->imm = -1;
 			break;
 		case BSDK_RELO_KSYM:
 		case BSDK_RELO_KFUNC:

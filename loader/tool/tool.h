@@ -2,17 +2,13 @@
 /*
  * tool.h - the layer right above the core: what a tool built on the
  * library needs and a minimal loader does not (its options read and
- * checked, args.c; "did you mean", closest.c; the file systems it mounts
- * and the files beside its binary, fs.c). Their API is in bpfsdk.h; this
- * header holds the layer's internal calls. Not installed.
+ * checked, args.c; the file systems it mounts and the files beside its
+ * binary, fs.c). Their API is in bpfsdk.h; this header holds the layer's
+ * internal calls. Not installed.
  */
 #ifndef BPFSDK_TOOL_H
 #define BPFSDK_TOOL_H
 
 #include "base/base.h"
-
-/* closest.c: the entry of directory dir closest to word (as
- * bsdk_name_closest()) into out; 0, or -ENOENT when none is close. */
-int name_closest_in_dir(const char *dir, const char *word, char *out, size_t size);
 
 #endif /* BPFSDK_TOOL_H */

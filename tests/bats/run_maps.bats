@@ -141,3 +141,64 @@ row() {
 	expect_eq "$status" 2 "exit status for --interval without maps"
 	expect_eq "$output" "error: --interval: '$OBJS/cli_tracepoint.bpf.o' has no maps to show (--maps NAME,... names them)" "message"
 }
+
+# ---- an object that streams records keeps a histogram too
+# (tests/bpf/stream_hist.bpf.c: a ring buffer of the calls' arguments, a
+# one-entry array of log2 "slots" of them, a hash map of working state)
+
+@test "a streaming object's slots histogram is shown at the end; the map left out is named once, with --maps" {
+	start_trigger getpgid 10 1000 getpgid 3 5000 getpgid 1 3
+	start_run --format hex --set target_tgid="$TRIGGER_PID" "$OBJS/stream_hist.bpf.o"
+	go
+	wait "$TRIGGER_PID"
+	TRIGGER_PID=
+	wait_lines 14 '^stream_hist_events '
+	kill -INT "$RUN_PID"
+	wait_run
+	expect_eq "$RUN_STATUS" 0 "exit status"
+	grep -qx 'stream_hist_args:' "$OUT" || fail "no chart of stream_hist_args"
+	expect_eq "$(row 2)" 1 "slot 2 -> 3"
+	expect_eq "$(row 512)" 10 "slot 512 -> 1023"
+	expect_eq "$(row 4096)" 3 "slot 4096 -> 8191"
+	! grep -q stream_hist_last "$OUT" || fail "the working map was shown"
+	expect_eq "$(grep -c 'stream_hist_last' "$ERR")" 1 "lines naming the map left out"
+	grep -qx "note: not shown at the end: map 'stream_hist_last', taken for the working state of an object that streams records (--maps NAME,... shows it)" "$ERR" ||
+		fail "no note naming the map left out"
+}
+
+@test "--metrics serves a streaming object's slots histogram beside its record count" {
+	command -v curl >/dev/null || skip "curl is not installed (run tools/setup)"
+	start_trigger getpgid 10 1000 getpgid 3 5000 getpgid 1 3
+	"$BPFSDK" run --set target_tgid="$TRIGGER_PID" --metrics 127.0.0.1:0 \
+		"$OBJS/stream_hist.bpf.o" >"$OUT" 2>"$ERR" &
+	RUN_PID=$!
+	url=
+	for _ in $(seq 300); do
+		url=$(sed -n 's|^metrics: serving \(http://127.0.0.1:[0-9]*/metrics\)$|\1|p' "$ERR")
+		[ -n "$url" ] && break
+		kill -0 "$RUN_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	[ -n "$url" ] || fail "bpfsdk run did not say where it serves metrics: $(cat "$ERR")"
+	go
+	wait "$TRIGGER_PID"
+	TRIGGER_PID=
+	body=
+	for _ in $(seq 100); do
+		body=$(curl -s "$url")
+		grep -q '^bpfsdk_records_total{object="stream_hist",map="stream_hist_events"} 14$' <<<"$body" && break
+		sleep 0.1
+	done
+	grep -q '^bpfsdk_records_total{object="stream_hist",map="stream_hist_events"} 14$' <<<"$body" ||
+		fail "no record count of 14: $body"
+	grep -q '^bpfsdk_stream_hist_args_bucket{object="stream_hist",le="1023"} 11$' <<<"$body" ||
+		fail "no histogram bucket le=1023 of 11: $body"
+	grep -q '^bpfsdk_stream_hist_args_count{object="stream_hist"} 14$' <<<"$body" ||
+		fail "no histogram count of 14: $body"
+	! grep -q 'stream_hist_last' <<<"$body" || fail "the working map was served"
+	kill -INT "$RUN_PID"
+	wait_run
+	expect_eq "$RUN_STATUS" 0 "exit status"
+	grep -qx "note: not shown at the end nor served by --metrics: map 'stream_hist_last', taken for the working state of an object that streams records (--maps NAME,... shows it)" "$ERR" ||
+		fail "no note naming the map left out"
+}

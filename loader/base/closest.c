@@ -2,12 +2,13 @@
 /*
  * closest.c - "did you mean": the name a mistyped one was probably meant
  * to be, by edit distance (insertions, deletions, substitutions and swaps
- * of two neighbours), as git suggests a command. A name counts only when
- * it is close: at most a third of the word's length, and 1 for a short one.
+ * of two neighbours), as git suggests a command, and a name cut short at
+ * an underscore as one edit. A name counts only when it is close: at most a
+ * third of the word's length, and 1 for a short one.
  */
 #include <dirent.h>
 
-#include "tool/tool.h"
+#include "base/base.h"
 
 /* Damerau-Levenshtein (optimal string alignment) of a and b, or limit + 1
  * as soon as it must exceed limit. Names are short: words longer than 255
@@ -57,13 +58,24 @@ static size_t closest_limit(const char *word)
 	return n ? n : 1;
 }
 
+/* Whether name is word with a part added after an underscore,
+ * "bpf_get_current_pid" -> "bpf_get_current_pid_tgid": a name cut short,
+ * which counts as one edit however long the part. */
+static bool extends_word(const char *word, const char *name)
+{
+	size_t n = strlen(word);
+
+	return n && strncmp(word, name, n) == 0 && name[n] == '_';
+}
+
 const char *bsdk_name_closest(const char *word, const char *const *names, size_t count)
 {
 	size_t limit = closest_limit(word), best = limit + 1;
 	const char *found = NULL;
 
 	for (size_t i = 0; word && names && i < count; i++) {
-		size_t d = names[i] ? edit_distance(word, names[i], limit) : limit + 1;
+		size_t d = !names[i] ? limit + 1 : extends_word(word, names[i]) ? 1 :
+			   edit_distance(word, names[i], limit);
 
 		if (d < best && d > 0) {
 			best = d;
