@@ -96,7 +96,7 @@ all: $(LOADER_CORE_LIB)
 LOADER_HTTP_SRCS := $(sort $(wildcard loader/http/*.c))
 LOADER_HTTP_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(LOADER_HTTP_SRCS))
 LOADER_HTTP_LIB  := $(BUILD)/lib/libbpfsdk-http.a
-LDLIBS_HTTP      := $(LOADER_HTTP_LIB) -lmicrohttpd
+LDLIBS_HTTP      := $(LOADER_HTTP_LIB) -lmicrohttpd -lz
 
 $(foreach s,$(LOADER_HTTP_SRCS),$(eval $(call user_object,$(s))))
 $(LOADER_HTTP_OBJS): CFLAGS += -fPIC
