@@ -16,7 +16,6 @@
  * could come from another thread in another threading mode.
  */
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -71,16 +70,9 @@ static struct http_buf *render(struct bsdk_metrics *m, int format)
 {
 	char *text = NULL;
 	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	int err;
+	int err = bsdk_metrics_render_text(m, format ? BSDK_METRICS_OPENMETRICS : 0, &text, &len);
 
-	if (!f)
-		return NULL;
-	err = bsdk_metrics_render(m, format ? BSDK_METRICS_OPENMETRICS : 0, f);
-	if (fclose(f) && !err)
-		err = -(errno ? errno : ENOMEM);
 	if (err) {
-		free(text);
 		errno = -err;
 		return NULL;
 	}

@@ -12,12 +12,16 @@
  *     the kernel's count of bytes received, TCP_INFO) to its last header,
  *     a new connection HTTP_FIRST_IDLE_MS to send anything, and an answer
  *     HTTP_ANSWER_DEADLINE_MS to go out: a thread of its own checks them;
- *   - lets a new client in when the server is full: the oldest connection
- *     that is not being answered, of the client (address) that holds the
- *     most, is closed; and a client past HTTP_PER_CLIENT connections loses
- *     its own oldest, so one address cannot hold the slots of the others.
- *     The newest connection is never the one closed: a scraper that
- *     connects is answered, whoever holds the slots.
+ *   - lets a new client in when the server is full: of the client
+ *     (address) that holds the most connections, the one not being
+ *     answered whose request comes slowest (bytes a second: none for an
+ *     idle one; the oldest of equals) is closed; and a client past
+ *     HTTP_PER_CLIENT connections loses its own slowest (its oldest answer
+ *     when all are answered), so one address cannot hold the slots of the
+ *     others. A connection is left HTTP_GRACE_MS to send its request
+ *     first, as long as HTTP_SPARE_CONNECTIONS more can be held; and a
+ *     scraper's request, sent at once, comes faster than an attacker's:
+ *     a scraper that connects is answered, whoever holds the slots.
  *
  * A connection is closed with shutdown(2): libmicrohttpd sees the end of
  * the stream, closes it and frees it as it does any other, in its thread.
@@ -44,6 +48,7 @@ struct http_conn {
 	int fd;
 	struct sockaddr_storage addr;
 	socklen_t addrlen;
+	int64_t opened;		/* ms: connected */
 	int64_t since;		/* ms: connected, or the previous answer out */
 	int64_t first_byte;	/* ms: a byte of the next request seen; 0: none yet */
 	uint64_t bytes_mark;	/* bytes received when the wait began */
@@ -112,41 +117,74 @@ static size_t client_count(const struct http_guard *g, const struct http_conn *c
 	return n;
 }
 
-/* The oldest connection not being answered, but newest, of client (any when NULL). */
-static struct http_conn *oldest_idle(struct http_guard *g, const struct http_conn *client,
-				     const struct http_conn *newest)
+/* How fast a connection's request has come: bytes a second since it began to wait (0: it
+ * sent nothing). A scraper sends its request at once; an idle or trickling client hardly. */
+static uint64_t request_rate(const struct http_conn *o, int64_t now)
+{
+	uint64_t bytes = bytes_received(o->fd);
+
+	if (bytes == UINT64_MAX || bytes < o->bytes_mark)
+		return 0;
+	return (bytes - o->bytes_mark) * 1000 / (uint64_t)(now - o->since + 1);
+}
+
+/* The connection of client (any when NULL) to close for newest, of those min_age ms old or
+ * more: of those not being answered, the one whose request comes slowest, the oldest of
+ * equals; when every one is being answered and answering is allowed, the oldest answer. */
+static struct http_conn *victim(struct http_guard *g, const struct http_conn *client,
+				const struct http_conn *newest, int64_t min_age, bool answering)
 {
 	struct http_conn *best = NULL;
+	uint64_t best_rate = 0;
+	int64_t now = now_ms();
 
-	for (struct http_conn *o = g->head; o; o = o->next)
-		if (o != newest && !o->closing && !o->answering &&
-		    (!client || same_client(o, client)) && (!best || o->since < best->since))
+	for (struct http_conn *o = g->head; o; o = o->next) {
+		uint64_t rate;
+
+		if (o == newest || o->closing || o->answering || now - o->opened < min_age ||
+		    (client && !same_client(o, client)))
+			continue;
+		rate = request_rate(o, now);
+		if (!best || rate < best_rate || (rate == best_rate && o->since < best->since))
+			best = o, best_rate = rate;
+	}
+	for (struct http_conn *o = g->head; !best && answering && o; o = o->next)
+		if (o != newest && !o->closing && now - o->opened >= min_age &&
+		    same_client(o, client) && (!best || o->since < best->since))
 			best = o;
 	return best;
 }
 
-/* Room for newest: a slot of the server, and its client within its share. */
+/* Room for newest: a slot of the server, and its client within its share. A connection
+ * younger than HTTP_GRACE_MS has had no time to send its request, and is left alone while
+ * there is room to spare below libmicrohttpd's own limit; past that, the slowest goes,
+ * however young. */
 static void make_room(struct http_guard *g, struct http_conn *newest)
 {
-	struct http_conn *victim = NULL, *heavy = NULL;
+	struct http_conn *v = NULL, *heavy = NULL;
 	size_t live = 0, most = 0;
 
+	/* a client past its share loses its own connection, even one being answered */
 	if (client_count(g, newest) > HTTP_PER_CLIENT)
-		victim = oldest_idle(g, newest, newest);
-	for (struct http_conn *o = g->head; o && !victim; o = o->next)
+		v = victim(g, newest, newest, HTTP_GRACE_MS, true);
+	for (struct http_conn *o = g->head; o && !v; o = o->next)
 		live += !o->closing;
-	if (!victim && live > HTTP_MAX_CONNECTIONS) {
-		/* the client holding the most loses its oldest idle connection */
+	if (!v && live > HTTP_MAX_CONNECTIONS) {
+		/* the client holding the most loses its slowest idle connection */
 		for (struct http_conn *o = g->head; o; o = o->next) {
 			size_t n = o->closing || o->answering || o == newest ? 0 : client_count(g, o);
 
 			if (n > most)
 				most = n, heavy = o;
 		}
-		victim = heavy ? oldest_idle(g, heavy, newest) : NULL;
+		v = heavy ? victim(g, heavy, newest, HTTP_GRACE_MS, false) : NULL;
+		if (!v)
+			v = victim(g, NULL, newest, HTTP_GRACE_MS, false);
+		if (!v && live > HTTP_MAX_CONNECTIONS + HTTP_SPARE_CONNECTIONS)
+			v = victim(g, NULL, newest, 0, false);
 	}
-	if (victim)
-		conn_end(victim);
+	if (v)
+		conn_end(v);
 }
 
 struct http_conn *http_guard_open(struct http_guard *g, int fd, const struct sockaddr *addr,
@@ -164,7 +202,7 @@ struct http_conn *http_guard_open(struct http_guard *g, int fd, const struct soc
 		memcpy(&c->addr, addr, addrlen);
 		c->addrlen = addrlen;
 	}
-	c->since = now_ms();
+	c->opened = c->since = now_ms();
 	c->bytes_mark = 0;
 	pthread_mutex_lock(&g->lock);
 	c->next = g->head;

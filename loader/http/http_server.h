@@ -19,7 +19,9 @@
 
 /* The limits, documented in docs/metrics.md ("Limits"). */
 #define HTTP_MAX_CONNECTIONS 32		/* a new client past it closes the oldest idle one */
-#define HTTP_HARD_CONNECTIONS 40	/* libmicrohttpd's own limit: room for the evictions */
+#define HTTP_SPARE_CONNECTIONS 64	/* held past it while the newest are in their grace */
+#define HTTP_GRACE_MS 1000		/* a new connection's time to send its request */
+#define HTTP_HARD_CONNECTIONS 128	/* libmicrohttpd's own: room for those being closed */
 #define HTTP_PER_CLIENT 16		/* connections of one address before its oldest goes */
 #define HTTP_HEADER_DEADLINE_MS 5000	/* first byte of a request to its last header */
 #define HTTP_FIRST_IDLE_MS 10000	/* a new connection that sends nothing */
