@@ -18,6 +18,10 @@
 extern "C" {
 #endif
 
+/* Built with -fvisibility=hidden, as the library: what this header declares is the archive's
+ * API, the rest stays inside it. */
+#pragma GCC visibility push(default)
+
 struct bsdk_metrics_server;
 
 /* Serve m at http://ADDR:PORT/metrics on listen_fd (bsdk_metrics_listen(); the server owns it
@@ -27,7 +31,7 @@ struct bsdk_metrics_server;
  * 404, other methods 405, HTTP/1.1 without Host: 400, a render that fails 500. A render serves
  * every scrape for 1 s (one read of the maps however many scrape). Connections are kept alive
  * between requests; at most 32 are served, 16 per client address, and a new client past either
- * closes the oldest idle one; a request has 5 s from its first byte to its last header (32 KiB
+ * closes the idle one whose request comes slowest (after its first second); a request has 5 s from its first byte to its last header (32 KiB
  * at most, a longer one is refused), a new connection 10 s to send one, an answer 60 s to go
  * out, and a kept connection 90 s of silence. docs/metrics.md has the details. NULL with
  * errno: EINVAL for a bad m or a descriptor that is no socket, ENOMEM, what libmicrohttpd or
@@ -45,6 +49,8 @@ int bsdk_metrics_server_renders(const struct bsdk_metrics_server *s, uint64_t *r
 /* Close the listening socket and every connection, wait for a render under way to end, and
  * free s; NULL is ignored. */
 void bsdk_metrics_server_stop(struct bsdk_metrics_server *s);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }
