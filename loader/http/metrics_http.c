@@ -21,6 +21,7 @@
  * Host: is refused by libmicrohttpd (400), as its strict mode does.
  */
 #include <arpa/inet.h>
+#include <netinet/in.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -68,11 +69,15 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **socket_con
 		const union MHD_ConnectionInfo *addr =
 			MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
 
+		const struct sockaddr *sa = addr ? addr->client_addr : NULL;
+		/* libmicrohttpd holds the address in as many bytes as its family needs */
+		socklen_t len = !sa ? 0 : sa->sa_family == AF_INET ? sizeof(struct sockaddr_in) :
+				sa->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6) :
+				sizeof(sa->sa_family);
+
 		cs = calloc(1, sizeof(*cs));
 		if (cs && fd)
-			cs->guard = http_guard_open(s->guard, fd->connect_fd,
-						    addr ? addr->client_addr : NULL,
-						    sizeof(struct sockaddr_storage));
+			cs->guard = http_guard_open(s->guard, fd->connect_fd, sa, len);
 		else if (fd)
 			shutdown(fd->connect_fd, SHUT_RDWR);	/* out of memory: not served */
 		*socket_context = cs;
