@@ -14,8 +14,8 @@ on 127.0.0.1 only, each run bounded in time and in connections.
                                              GAP seconds: the seconds until the
                                              server closes it ("open" after SECS)
 
-The attackers print "ready" once all N have connected, then, when SECS are
-up, "connects C closed-by-server S" and exit."""
+The attackers print "ready" and how many are connected once all N are (or
+3 s on), then, when SECS are up, "connects C closed-by-server S" and exit."""
 import selectors
 import socket
 import sys
@@ -44,8 +44,21 @@ def attack(port, n, gap, secs):
         s = connect(port)
         connects += 1
         conns[s] = [0, time.monotonic()]
+    # ready once every one is connected (or 3 s on): a server that holds
+    # them all is the one under attack
+    pending = set(conns)
+    wsel = selectors.DefaultSelector()
+    for s in pending:
+        wsel.register(s, selectors.EVENT_WRITE)
+    ready_by = time.monotonic() + 3
+    while pending and time.monotonic() < ready_by:
+        for key, _ in wsel.select(timeout=0.05):
+            wsel.unregister(key.fileobj)
+            pending.discard(key.fileobj)
+    wsel.close()
+    for s in conns:
         sel.register(s, selectors.EVENT_READ)
-    print("ready", flush=True)
+    print("ready", len(conns) - len(pending), flush=True)
     end = time.monotonic() + secs
     while time.monotonic() < end:
         for key, _ in sel.select(timeout=0.05):

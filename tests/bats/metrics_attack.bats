@@ -144,6 +144,12 @@ code() {
 	scrape_within 2
 }
 
+@test "with 150 slowloris clients, more than libmicrohttpd's 128 slots, a real scrape is served in 2 s" {
+	start_metrics
+	attack slowloris 150 2 60
+	scrape_within 2
+}
+
 @test "SIGTERM during a slowloris attack ends the run in 2 s, nothing left in the kernel" {
 	start_metrics
 	attack slowloris 32 2 60
