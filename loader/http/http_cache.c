@@ -167,7 +167,7 @@ struct http_buf *http_cache_get(struct http_cache *c, int format, bool gz,
 		e->text = text;
 		e->at = now;
 		e->generation++;
-		c->renders++;
+		__atomic_add_fetch(&c->renders, 1, __ATOMIC_RELAXED);
 		if (e->generation > HTTP_RENDER_GENERATIONS)
 			http_guard_drop_older(c->guard, format ? 1 : 0,
 					      e->generation - HTTP_RENDER_GENERATIONS + 1);
@@ -176,7 +176,7 @@ struct http_buf *http_cache_get(struct http_cache *c, int format, bool gz,
 		e->gz = gzip(e->text);
 		if (!e->gz)
 			return NULL;
-		c->gzips++;
+		__atomic_add_fetch(&c->gzips, 1, __ATOMIC_RELAXED);
 	}
 	*generation = e->generation;
 	return buf_ref(gz ? e->gz : e->text);
@@ -184,6 +184,7 @@ struct http_buf *http_cache_get(struct http_cache *c, int format, bool gz,
 
 void http_cache_counts(const struct http_cache *c, uint64_t *renders, uint64_t *gzips)
 {
-	*renders = c->renders;
-	*gzips = c->gzips;
+	/* read from another thread than the one that counts */
+	*renders = __atomic_load_n(&c->renders, __ATOMIC_RELAXED);
+	*gzips = __atomic_load_n(&c->gzips, __ATOMIC_RELAXED);
 }

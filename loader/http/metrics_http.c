@@ -290,7 +290,6 @@ int bsdk_metrics_server_renders(const struct bsdk_metrics_server *s, uint64_t *r
 {
 	if (!s || !renders || !gzips)
 		return -EINVAL;
-	/* read from another thread: a count, good enough for a bench */
 	http_cache_counts(s->cache, renders, gzips);
 	return 0;
 }
