@@ -1,16 +1,18 @@
 # bench/ - perf_bench: our perf and ring buffer consumers against the
 # write-loop ceiling and libbpf's, on one BPF program loaded by our loader;
 # core_bench: opening and loading a CO-RE object, with our loader and libbpf's;
-# metrics_bench: the reader's rate while /metrics is scraped 20 times a
-# second, and one scrape of 100,000 series; rings_bench: the consumers over
+# metrics_bench: the reader's rate while a 100,000-series /metrics is
+# scraped (20 times a second; by 32 clients once a second each, with the
+# renders they share), one render and scrape of it, a storm with the
+# records lost and the memory; rings_bench: the consumers over
 # 1 to 256 rings in memory, no kernel (drain and merge cost per record, per
 # empty ring, the memory of the default sizing).
 # libbpf is linked here and nowhere else.
 #
-#   make bench                      the full run (perf_bench ~6 minutes, then core, metrics, rings)
+#   make bench                      the full run (perf_bench ~6 minutes, then core, metrics ~2.5, rings)
 #   make bench BENCH_ARGS='-d 1 -r 3'   shorter, or any perf_bench option
 #   make bench-core                 core_bench alone (CORE_BENCH_ARGS: its options)
-#   make bench-metrics              metrics_bench alone (METRICS_BENCH_ARGS: -d SEC -r N)
+#   make bench-metrics              metrics_bench alone (METRICS_BENCH_ARGS: -d SEC -r N -s STORM_SEC)
 #   make bench-rings                rings_bench alone (RINGS_BENCH_ARGS: -r N --rings LIST ...)
 
 BENCH_ARGS ?=

@@ -1573,6 +1573,12 @@ int bsdk_metrics_set_records(struct bsdk_metrics *m, const char *object, const c
  * -EINVAL for bad arguments. */
 int bsdk_metrics_render(struct bsdk_metrics *m, unsigned int flags, FILE *f);
 
+/* The same render into memory: *text (NUL-terminated, free() it) and its length *len, without
+ * a copy through stdio - what a server that keeps the text uses. 0 or negative errno, as
+ * bsdk_metrics_render(). */
+int bsdk_metrics_render_text(struct bsdk_metrics *m, unsigned int flags, char **text,
+			     size_t *len);
+
 /* Render (text format 0.0.4) into path atomically: a temporary file in the same directory,
  * then rename(), so a reader such as node_exporter's textfile collector sees the old file or
  * the new one whole. The file is mode 0644. 0 or negative errno (logged). */

@@ -111,12 +111,20 @@ all: $(LOADER_CORE_LIB)
 LOADER_HTTP_SRCS := $(sort $(wildcard loader/http/*.c))
 LOADER_HTTP_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(LOADER_HTTP_SRCS))
 LOADER_HTTP_LIB  := $(BUILD)/lib/libbpfsdk-http.a
-LDLIBS_HTTP      := $(LOADER_HTTP_LIB) -lmicrohttpd -lgnutls -lyaml -lcrypt
+LDLIBS_HTTP      := $(LOADER_HTTP_LIB) -lmicrohttpd -lgnutls -lyaml -lcrypt -lz
 
 $(foreach s,$(LOADER_HTTP_SRCS),$(eval $(call user_object,$(s))))
-$(LOADER_HTTP_OBJS): CFLAGS += -fPIC
+$(LOADER_HTTP_OBJS): CFLAGS += -fPIC -fvisibility=hidden
+$(LOADER_HTTP_OBJS): loader/loader.mk
 
-$(LOADER_HTTP_LIB): $(LOADER_HTTP_OBJS)
+# As the library: one object, in which what bpfsdk_http.h does not declare
+# (the names its files share) becomes local.
+$(BUILD)/obj/loader/libbpfsdk-http.o: $(LOADER_HTTP_OBJS)
+	$(msg) LD $@
+	$(Q)$(LD) -r -o $@ $^
+	$(Q)$(OBJCOPY) --localize-hidden $@
+
+$(LOADER_HTTP_LIB): $(BUILD)/obj/loader/libbpfsdk-http.o
 	$(msg) AR $@
 	@mkdir -p $(@D)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^

@@ -86,8 +86,24 @@ const char *mplan_family(const struct mplan *p, size_t i);
 int mplan_render(const struct mplan *p, const unsigned char *const *keys,
 		 const unsigned char *const *vals, size_t n, unsigned int flags, FILE *f);
 
+/* Text built in memory (metrics_text.c): appends that cannot fail, a failed growth remembered
+ * in oom; p is malloc()ed, the caller frees it. */
+struct mtext {
+	char *p;
+	size_t len, cap;
+	bool oom;
+};
+
+bool mtext_room(struct mtext *t, size_t n);	/* room for n more bytes: false when none */
+void mtext_put(struct mtext *t, const char *s);
+void mtext_u64(struct mtext *t, uint64_t v);
 /* s as a label value: \\, " and newline escaped, bytes that are not UTF-8 as U+FFFD. */
-void metrics_escape(FILE *f, const char *s);
+void mtext_escape(struct mtext *t, const char *s);
+
+/* mplan_render() appended to t: 0, or -ENOMEM (t->oom). */
+int mplan_render_text(const struct mplan *p, const unsigned char *const *keys,
+		      const unsigned char *const *vals, size_t n, unsigned int flags,
+		      struct mtext *t);
 
 /* The decimal of v / 10^digits, exactly ("0.000001" for 1 with 6 digits), trailing zeros cut.
  * buf holds at least 32 bytes. */

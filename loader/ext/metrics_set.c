@@ -266,7 +266,7 @@ static void snapshot_free(struct snapshot *s)
 
 static int snapshot_grow(struct snapshot *s, size_t ks, size_t vs, size_t want)
 {
-	size_t cap = s->cap ? s->cap : 256;
+	size_t cap = s->cap ? s->cap : want;
 	unsigned char *k, *v;
 
 	while (cap < want)
@@ -285,15 +285,15 @@ static int snapshot_grow(struct snapshot *s, size_t ks, size_t vs, size_t want)
 	return 0;
 }
 
-/* BPF_MAP_LOOKUP_BATCH, a chunk at a time (the library walks key by key where the kernel has
- * no batches); as with any walk, an element added or deleted meanwhile may be missed or seen
+/* BPF_MAP_LOOKUP_BATCH, 4,096 elements at a time (the library walks key by key where the
+ * kernel has no batches); as with any walk, an element added or deleted meanwhile may be missed or seen
  * twice. The walk is bounded by the map's size, for a map that keeps changing under it. */
 static int snapshot_read(const struct bsdk_map *map, struct snapshot *s)
 {
 	size_t ks = bsdk_map_key_size(map), vs = bsdk_map_value_buf_size(map);
 	size_t bs = bsdk_map_batch_size(map), limit = 2 * (size_t)bsdk_map_max_entries(map) + 16;
 	unsigned char *batch = malloc(bs ? bs : 8);
-	uint32_t chunk = 1024;
+	uint32_t chunk = 4096;
 	bool first = true;
 	int err = 0;
 
@@ -301,6 +301,9 @@ static int snapshot_read(const struct bsdk_map *map, struct snapshot *s)
 		free(batch);
 		return -ENOMEM;
 	}
+	/* room for the map's size at once (its keys are usually there), up to 64 Ki elements */
+	err = snapshot_grow(s, ks, vs, bsdk_map_max_entries(map) < 65536 ?
+				       bsdk_map_max_entries(map) + (size_t)chunk : 65536);
 	while (!err && s->n < limit) {
 		uint32_t got = chunk;
 
@@ -335,7 +338,7 @@ static int snapshot_read(const struct bsdk_map *map, struct snapshot *s)
 	return 0;
 }
 
-static void render_records(struct bsdk_metrics *m, bool om, FILE *f)
+static void render_records(struct bsdk_metrics *m, bool om, struct mtext *t)
 {
 	static const char *const what[2] = { "records received", "records lost" };
 	static const char *const name[2] = { "records", "records_lost" };
@@ -348,36 +351,50 @@ static void render_records(struct bsdk_metrics *m, bool om, FILE *f)
 			known += !w || m->records[i].lost != UINT64_MAX;
 		if (!known)
 			continue;
-		fprintf(f, "# HELP %s_%s%s %s from the map's channel\n", m->prefix, name[w],
-			om ? "" : "_total", what[w]);
-		fprintf(f, "# TYPE %s_%s%s counter\n", m->prefix, name[w], om ? "" : "_total");
+		for (int line = 0; line < 2; line++) {
+			mtext_put(t, line ? "# TYPE " : "# HELP ");
+			mtext_put(t, m->prefix);
+			mtext_put(t, "_");
+			mtext_put(t, name[w]);
+			mtext_put(t, om ? "" : "_total");
+			mtext_put(t, line ? " counter\n" : " ");
+			if (!line) {
+				mtext_put(t, what[w]);
+				mtext_put(t, " from the map's channel\n");
+			}
+		}
 		for (size_t i = 0; i < m->nrecords; i++) {
 			const struct mset_records *r = &m->records[i];
 
 			if (w && r->lost == UINT64_MAX)
 				continue;	/* a channel that cannot count its losses */
-
-			fprintf(f, "%s_%s_total{", m->prefix, name[w]);
+			mtext_put(t, m->prefix);
+			mtext_put(t, "_");
+			mtext_put(t, name[w]);
+			mtext_put(t, "_total{");
 			if (r->object[0]) {
-				fputs("object=\"", f);
-				metrics_escape(f, r->object);
-				fputs("\",", f);
+				mtext_put(t, "object=\"");
+				mtext_escape(t, r->object);
+				mtext_put(t, "\",");
 			}
-			fputs("map=\"", f);
-			metrics_escape(f, r->map);
-			fprintf(f, "\"} %llu\n",
-				(unsigned long long)(w ? r->lost : r->received));
+			mtext_put(t, "map=\"");
+			mtext_escape(t, r->map);
+			mtext_put(t, "\"} ");
+			mtext_u64(t, w ? r->lost : r->received);
+			mtext_put(t, "\n");
 		}
 	}
 	pthread_mutex_unlock(&m->records_lock);
 }
 
-int bsdk_metrics_render(struct bsdk_metrics *m, unsigned int flags, FILE *f)
+int bsdk_metrics_render_text(struct bsdk_metrics *m, unsigned int flags, char **text,
+			     size_t *len)
 {
 	bool om = flags & BSDK_METRICS_OPENMETRICS;
+	struct mtext t = { 0 };
 	int err = 0;
 
-	if (!m || !f || (flags & ~(unsigned int)BSDK_METRICS_OPENMETRICS))
+	if (!m || !text || !len || (flags & ~(unsigned int)BSDK_METRICS_OPENMETRICS))
 		return fail(EINVAL);
 	pthread_mutex_lock(&m->render_lock);
 	for (size_t i = 0; i < m->nmaps && !err; i++) {
@@ -388,17 +405,42 @@ int bsdk_metrics_render(struct bsdk_metrics *m, unsigned int flags, FILE *f)
 			log_error("map '%s': cannot read: %s", bsdk_map_name(m->maps[i].map),
 				  bsdk_strerror(err));
 		else
-			err = mplan_render(m->maps[i].plan, (const unsigned char *const *)s.kp,
-					   (const unsigned char *const *)s.vp, s.n, flags, f);
+			err = mplan_render_text(m->maps[i].plan, (const unsigned char *const *)s.kp,
+						(const unsigned char *const *)s.vp, s.n, flags, &t);
 		snapshot_free(&s);
 	}
 	if (!err)
-		render_records(m, om, f);
+		render_records(m, om, &t);
 	if (!err && om)
-		fputs("# EOF\n", f);
+		mtext_put(&t, "# EOF\n");
 	pthread_mutex_unlock(&m->render_lock);
-	if (!err && (fflush(f) || ferror(f)))
+	/* an empty set is an empty text, not NULL */
+	if (!err && (t.oom || !mtext_room(&t, 1)))
+		err = -ENOMEM;
+	if (err) {
+		free(t.p);
+		return fail(-err);
+	}
+	t.p[t.len] = '\0';
+	*text = t.p;
+	*len = t.len;
+	return 0;
+}
+
+int bsdk_metrics_render(struct bsdk_metrics *m, unsigned int flags, FILE *f)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int err;
+
+	if (!m || !f || (flags & ~(unsigned int)BSDK_METRICS_OPENMETRICS))
+		return fail(EINVAL);
+	err = bsdk_metrics_render_text(m, flags, &text, &len);
+	if (err)
+		return err;
+	if ((len && fwrite(text, 1, len, f) != len) || fflush(f) || ferror(f))
 		err = -(errno ? errno : EIO);
+	free(text);
 	return err ? fail(-err) : 0;
 }
 
