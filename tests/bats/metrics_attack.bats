@@ -80,6 +80,9 @@ attack() {
 
 # scrape_within LIMIT: three scrapes with curl (10 s at most each), each a 200 with the
 # workload's counter, within LIMIT seconds.
+# The tests give 5 s: on an idle machine a scrape under attack takes 1-100 ms, on a
+# loaded 2-core one (the attackers share its CPUs) up to about 2 s; a starved server
+# answered after 10 s or never.
 scrape_within() {
 	local i t
 	for i in 1 2 3; do
@@ -138,16 +141,16 @@ code() {
 	curl -s -o /dev/null -w '%{http_code}' --max-time 10 "$@"
 }
 
-@test "with 32 slowloris clients (a header byte every 2 s, reconnecting) a real scrape is served in 2 s" {
+@test "with 32 slowloris clients (a header byte every 2 s, reconnecting) a real scrape is served in 5 s (2 s on an idle machine)" {
 	start_metrics
 	attack slowloris 32 2 60
-	scrape_within 2
+	scrape_within 5
 }
 
-@test "with 150 slowloris clients, more than libmicrohttpd's 128 slots, a real scrape is served in 2 s" {
+@test "with 150 slowloris clients, more than libmicrohttpd's 128 slots, a real scrape is served in 5 s (2 s on an idle machine)" {
 	start_metrics
 	attack slowloris 150 2 60
-	scrape_within 2
+	scrape_within 5
 }
 
 @test "SIGTERM during a slowloris attack ends the run in 2 s, nothing left in the kernel" {
@@ -156,10 +159,10 @@ code() {
 	stop_within 2
 }
 
-@test "with 200 idle clients reconnecting at once when closed a real scrape is served in 2 s" {
+@test "with 200 idle clients reconnecting at once when closed a real scrape is served in 5 s (2 s on an idle machine)" {
 	start_metrics
 	attack idle 200 60
-	scrape_within 2
+	scrape_within 5
 }
 
 @test "SIGTERM during an idle flood of 200 clients ends the run in 2 s, nothing left in the kernel" {
