@@ -86,6 +86,10 @@ uint64_t now_ns(void);	/* CLOCK_MONOTONIC */
 int opts_copy(void *dst, size_t size, const void *src, size_t src_sz,
 	      size_t min_sz, const char *who);
 
+/* ---- utf8.c: the length of the valid UTF-8 sequence of 2 to 4 bytes at p
+ * (end excluded), 0 if there is none (RFC 3629); ASCII is the caller's. */
+size_t utf8_len(const unsigned char *p, const unsigned char *end);
+
 /* true when [off, off + len) does not fit inside a region of size total,
  * overflow included: the check for offsets and sizes read from a file. */
 static inline int range_outside(uint64_t off, uint64_t len, uint64_t total)

@@ -9,7 +9,8 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "ext/ext.h"
+#include "ext/policy.h"
+#include "hooks/hooks.h"
 
 /* Whether tracepoint CAT/NAME is missing: only when tracefs says so. */
 static bool tracepoint_missing(const char *target)

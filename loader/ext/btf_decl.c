@@ -17,7 +17,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "ext/ext.h"
+#include "object/object.h"
 #include "format/btf.h"
 #include "tool/c_ident.h"
 

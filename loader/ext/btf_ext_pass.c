@@ -13,7 +13,7 @@
  */
 #include <stdio.h>
 
-#include "ext/ext.h"
+#include "ext/btf_load.h"
 #include "ext/btf_ext.h"
 #include "format/btf.h"
 

@@ -11,7 +11,8 @@
  */
 #include <unistd.h>
 
-#include "ext/ext.h"
+#include "ext/btf_load.h"
+#include "co-re/btf_index.h"
 
 /* ---- .BTF into the kernel. Kinds newer than the running kernel make it
  * refuse the whole blob, so each is probed once with a tiny BTF of its

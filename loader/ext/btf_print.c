@@ -19,7 +19,7 @@
 #include <limits.h>
 #include <math.h>
 
-#include "ext/ext.h"
+#include "object/object.h"
 #include "format/btf.h"
 #include "ext/btf_print.h"
 #include "ext/btf_print_out.h"

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "ext/ext.h"
+#include "base/base.h"
 #include "format/btf.h"
 
 struct pr {

@@ -8,7 +8,8 @@
  * struct bsdk_btf is the public name of the loader's struct btf: the
  * handle is never anything but a cast of it.
  */
-#include "ext/ext.h"
+#include "object/object.h"
+#include "co-re/btf_index.h"
 #include "format/btf.h"
 #include "ext/btf_print.h"
 

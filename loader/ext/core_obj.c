@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "ext/ext.h"
+#include "ext/co_re_obj.h"
+#include "ext/btf_load.h"
+#include "co-re/btf_index.h"
 #include "ext/btf_ext.h"
 #include "format/btf.h"
 #include "co-re/core.h"

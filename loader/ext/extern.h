@@ -9,7 +9,37 @@
 #ifndef BPFSDK_EXTERN_H
 #define BPFSDK_EXTERN_H
 
-#include "ext/ext.h"
+#include "object/object.h"
+
+/* One extern: a __kconfig variable, a __ksym variable or a kfunc. */
+enum ext_kind { EXT_KCONFIG, EXT_KSYM, EXT_KFUNC };	/* as enum bsdk_extern_kind */
+enum kcfg_type { KCFG_BOOL, KCFG_TRISTATE, KCFG_CHAR, KCFG_INT, KCFG_CHAR_ARR };
+struct ext {
+	const char *name;
+	enum ext_kind kind;
+	bool weak;
+	uint32_t btf_id;	/* its VAR or FUNC in the object's BTF */
+	uint32_t type_id;	/* KSYM: the variable's type, 0 for void; KFUNC: its proto */
+	bool typed;		/* KSYM: resolved through kernel BTF, not kallsyms */
+	/* EXT_KCONFIG: how its bytes are filled, and where in .kconfig */
+	enum kcfg_type kcfg;
+	uint32_t size, align, offset;
+	bool is_signed;
+	/* what externs_resolve() found */
+	bool resolved;
+	bool bad_value;		/* found, but not fit for the declared type */
+	uint64_t addr;		/* untyped KSYM */
+	uint32_t kernel_btf_id;
+	int kernel_btf_fd;	/* 0: vmlinux */
+	int16_t fd_idx;		/* KFUNC in a module: its slot in the fd_array of BPF_PROG_LOAD */
+	char value[96];		/* resolved: the value, in words */
+	char why[192];		/* not resolved: the reason, in words */
+};
+/* The configuration parser, for the unit tests: find name's value in a
+ * kernel config text (1, 0 when absent, -EINVAL), and store it as e's type
+ * wants (0, or -EINVAL with the reason in err). */
+int kconfig_lookup(const char *text, size_t len, const char *name, char *val, size_t size);
+int kconfig_set(const struct ext *e, const char *val, void *dst, char *err, size_t err_size);
 
 /* The externs of an object, and what they resolved to: obj_state() of
  * extern_key. */

@@ -10,6 +10,7 @@
 #include <sys/utsname.h>
 
 #include "ext/extern.h"
+#include "co-re/btf_index.h"
 #include "format/btf.h"
 #include "co-re/kbtf.h"
 

@@ -20,7 +20,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "ext/ext.h"
+#include "object/object.h"
+#include "co-re/btf_index.h"
 #include "format/btf.h"
 
 /* ---- before load: the object's initial values */

@@ -3,7 +3,7 @@
  * hist.c - the log2 histogram chart of BCC's tools, shared by the samples
  * and `bpfsdk run`'s map views so that there is one picture to read.
  */
-#include "ext/ext.h"
+#include "base/base.h"
 
 uint64_t bsdk_hist_print_log2(FILE *f, const uint64_t *slots, size_t nslots, const char *unit)
 {

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "ext/ext.h"
+#include "object/object.h"
 
 /* The kernel's rule, for the map types whose shape it checks, that map
  * breaks; "" when none does (then the kernel's errno says it all). */

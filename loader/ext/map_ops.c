@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "ext/ext.h"
+#include "object/object.h"
 
 /* How bsdk_map_lookup_batch() reads a map; decided by its first call. */
 enum {

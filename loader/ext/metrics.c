@@ -23,7 +23,7 @@
 #include <stdio.h>
 #include <linux/btf.h>
 
-#include "ext/ext.h"
+#include "object/object.h"
 #include "ext/metrics.h"
 
 /* ---- names */

@@ -7,7 +7,7 @@
  */
 #include <stdio.h>
 
-#include "ext/ext.h"
+#include "base/base.h"
 #include "ext/metrics.h"
 
 static uint64_t read_uint(const unsigned char *p, uint32_t size)

@@ -8,7 +8,7 @@
  * a program from calling. A pass at the end of open; the core links a
  * program only when it loads it.
  */
-#include "ext/ext.h"
+#include "object/object.h"
 #include "co-re/core.h"
 
 /* What linking at open found, per program by index: obj_state() of info_key. */

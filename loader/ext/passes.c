@@ -14,6 +14,8 @@
  * any of its calls brings it in.
  */
 #include "ext/ext.h"
+#include "ext/usdt.h"
+#include "hooks/hooks.h"
 #include "rings/rings.h"
 
 /* usdt/PATH:PROVIDER:NAME: a uprobe at each site (usdt.c) */

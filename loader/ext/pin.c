@@ -16,7 +16,7 @@
 #include <sys/vfs.h>
 #include <linux/magic.h>
 
-#include "ext/ext.h"
+#include "object/object.h"
 
 /* The maps this load pinned, by index: obj_state() of pin_key. */
 struct pin_state {

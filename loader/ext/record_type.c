@@ -37,7 +37,8 @@
 
 #include "ext/record_type.h"
 #include "ext/btf_ext.h"
-#include "ext/ext.h"
+#include "ext/btf_load.h"
+#include "co-re/btf_index.h"
 #include "format/btf.h"
 #include "ext/btf_print.h"
 #include "co-re/core.h"

@@ -10,7 +10,7 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 
-#include "ext/ext.h"
+#include "object/object.h"
 
 /* A type found in DWARF, as the printer will have it. */
 struct found {

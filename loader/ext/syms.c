@@ -11,10 +11,11 @@
  * they were loaded. Files and processes are read once, on first use.
  */
 #include <fcntl.h>
+#include <gelf.h>
 #include <stdio.h>
 #include <unistd.h>
 
-#include "ext/ext.h"
+#include "base/base.h"
 
 struct sym {
 	uint64_t addr, size;	/* size 0: up to the next symbol */

@@ -5,7 +5,7 @@
  * gets unit tests: a packet for a socket filter, a context for a raw
  * tracepoint, no real event needed.
  */
-#include "ext/ext.h"
+#include "object/object.h"
 
 /* The first version of the options: everything up to duration. */
 #define TEST_RUN_OPTS_MIN (offsetof(struct bsdk_test_run_opts, duration) + sizeof(uint32_t))

@@ -10,7 +10,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "ext/ext.h"
+#include "object/object.h"
 #include "channel/channel.h"
 
 int bsdk_perfbuf_run_detach(struct bsdk_perfbuf *pb, const struct bsdk_run_opts *opts,

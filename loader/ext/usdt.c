@@ -33,7 +33,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "ext/ext.h"
+#include "ext/usdt.h"
+#include "hooks/hooks.h"
 
 #define NT_STAPSDT 3
 

@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <linux/btf.h>
 
-#include "ext/ext.h"
+#include "object/object.h"
 #include "co-re/kbtf.h"
 
 /* Whether the running kernel's BTF has the function name; -1 when its BTF

@@ -10,7 +10,8 @@
 
 #include "test_obj_craft.h"
 #include "btf_build.h"
-#include "ext/ext.h"
+#include "object/object.h"
+#include "ext/co_re_obj.h"
 #include "channel/channel.h"
 #include "format/btf.h"
 #include "co-re/core.h"

@@ -8,7 +8,7 @@
 #include <linux/btf.h>
 
 #include "test_obj_craft.h"
-#include "ext/ext.h"
+#include "object/object.h"
 #include "channel/channel.h"
 
 struct ext_hdr {

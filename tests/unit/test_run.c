@@ -11,7 +11,7 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include "ext/ext.h"
+#include "object/object.h"
 #include "channel/channel.h"
 #include "check.h"
 
