@@ -99,7 +99,7 @@ CFLAGS     ?= -O2 -g
 CFLAGS     += -std=gnu11 -Wall -Wextra -Wno-unused-parameter \
 	      -Wmissing-prototypes -Wshadow -Wformat=2 -D_GNU_SOURCE
 CPPFLAGS   += -Iloader -I$(BUILD)/skel -MMD -MP
-# libdw: the record types of loader/ext/record_type.c, from DWARF
+# libdw: the record types of loader/readers/records/record_type.c, from DWARF
 LDLIBS_ELF := -ldw -lelf -lz
 
 .DELETE_ON_ERROR:

@@ -14,7 +14,7 @@
  * any of its calls brings it in.
  */
 #include "ext/ext.h"
-#include "ext/usdt.h"
+#include "ext/usdt/usdt.h"
 #include "hooks/hooks.h"
 #include "rings/rings.h"
 

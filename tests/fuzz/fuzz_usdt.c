@@ -21,7 +21,7 @@
 
 #include "bpfsdk.h"
 #include "object/object.h"
-#include "ext/usdt.h"
+#include "ext/usdt/usdt.h"
 #include "channel/channel.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -14,7 +14,7 @@
 
 #include "bpfsdk.h"
 #include "object/object.h"
-#include "ext/btf_load.h"
+#include "ext/btf/btf_load.h"
 #include "channel/channel.h"
 #include "format/btf.h"
 

@@ -9,7 +9,7 @@
 
 #include "test_obj_craft.h"
 #include "object/object.h"
-#include "ext/btf_load.h"
+#include "ext/btf/btf_load.h"
 #include "co-re/btf_index.h"
 #include "channel/channel.h"
 #include "format/btf.h"

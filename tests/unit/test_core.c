@@ -11,7 +11,7 @@
 #include "test_obj_craft.h"
 #include "btf_build.h"
 #include "object/object.h"
-#include "ext/co_re_obj.h"
+#include "ext/co-re/co_re_obj.h"
 #include "channel/channel.h"
 #include "format/btf.h"
 #include "co-re/core.h"

@@ -6,7 +6,7 @@
  */
 #include "check.h"
 #include "object/object.h"
-#include "ext/extern.h"
+#include "ext/externs/extern.h"
 #include "channel/channel.h"
 
 static const char config[] =

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 
 #include "bpfsdk.h"
-#include "ext/metrics.h"
+#include "readers/metrics/metrics.h"
 #include "check.h"
 #include "btf_build.h"
 

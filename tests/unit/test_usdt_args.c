@@ -7,7 +7,7 @@
  */
 #include "check.h"
 #include "object/object.h"
-#include "ext/usdt.h"
+#include "ext/usdt/usdt.h"
 #include "channel/channel.h"
 
 /* struct pt_regs offsets of the kernel (x86-64) */

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 
-#include "ext/policy.h"
+#include "ext/policy/policy.h"
 #include "hooks/hooks.h"
 
 int bsdk_obj_attach_prepare(struct bsdk_obj *obj, unsigned int flags)

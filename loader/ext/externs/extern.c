@@ -31,7 +31,7 @@
  */
 #include <stdio.h>
 
-#include "ext/extern.h"
+#include "ext/externs/extern.h"
 #include "co-re/btf_index.h"
 #include "format/btf.h"
 #include "co-re/kbtf.h"

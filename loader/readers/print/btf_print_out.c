@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "ext/btf_print_out.h"
+#include "readers/print/btf_print_out.h"
 
 static void pr_emit(struct pr *p, const char *s, size_t n)
 {

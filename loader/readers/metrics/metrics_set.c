@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "base/base.h"
-#include "ext/metrics.h"
+#include "readers/metrics/metrics.h"
 
 struct mset_map {
 	const struct bsdk_map *map;

@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "base/base.h"
-#include "ext/metrics.h"
+#include "readers/metrics/metrics.h"
 
 static uint64_t read_uint(const unsigned char *p, uint32_t size)
 {

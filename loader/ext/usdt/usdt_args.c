@@ -10,7 +10,7 @@
 #include <ctype.h>
 #include <stdio.h>
 
-#include "ext/usdt.h"
+#include "ext/usdt/usdt.h"
 
 /* The x86-64 registers as the kernel's struct pt_regs lays them out, by
  * every name an argument spec may use for them (64, 32, 16 and low 8 bits:

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ext/record_type.h"
+#include "readers/records/record_type.h"
 
 #define HELPER_PERF_EVENT_OUTPUT 25
 #define HELPER_RINGBUF_OUTPUT 130

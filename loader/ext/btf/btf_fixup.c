@@ -8,7 +8,7 @@
  * not (a map's place in '.maps' is its symbol's). The BTF pass
  * (btf_load.c) makes them as soon as .BTF is parsed.
  */
-#include "ext/btf_load.h"
+#include "ext/btf/btf_load.h"
 #include "co-re/btf_index.h"
 
 static int secinfo_cmp(const void *a, const void *b)

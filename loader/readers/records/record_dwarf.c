@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ext/record_type.h"
+#include "readers/records/record_type.h"
 
 /* ---- DWARF: whose struct it is */
 

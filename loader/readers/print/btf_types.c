@@ -11,7 +11,7 @@
 #include "object/object.h"
 #include "co-re/btf_index.h"
 #include "format/btf.h"
-#include "ext/btf_print.h"
+#include "readers/print/btf_print.h"
 
 #define BTF(b) ((const struct btf *)(b))
 

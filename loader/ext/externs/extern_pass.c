@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "ext/extern.h"
+#include "ext/externs/extern.h"
 
 /* At load: resolve (externs first: they fix the .kconfig map's value). */
 static int extern_load(struct bsdk_obj *obj)

@@ -24,7 +24,7 @@
 #include <linux/btf.h>
 
 #include "object/object.h"
-#include "ext/metrics.h"
+#include "readers/metrics/metrics.h"
 
 /* ---- names */
 

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ext/co_re_obj.h"
+#include "ext/co-re/co_re_obj.h"
 #include "format/btf.h"
 #include "co-re/core.h"
 #include "co-re/kbtf.h"

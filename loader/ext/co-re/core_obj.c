@@ -13,10 +13,10 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "ext/co_re_obj.h"
-#include "ext/btf_load.h"
+#include "ext/co-re/co_re_obj.h"
+#include "ext/btf/btf_load.h"
 #include "co-re/btf_index.h"
-#include "ext/btf_ext.h"
+#include "ext/btf/btf_ext.h"
 #include "format/btf.h"
 #include "co-re/core.h"
 #include "co-re/kbtf.h"

@@ -19,7 +19,7 @@
 
 #include "base/base.h"
 #include "format/btf.h"
-#include "ext/dwarf_btf.h"
+#include "readers/records/dwarf_btf.h"
 
 /* Deeper than any record's nesting; a DWARF chain this long is a loop. */
 #define MAX_DEPTH 64

@@ -21,8 +21,8 @@
 
 #include "object/object.h"
 #include "format/btf.h"
-#include "ext/btf_print.h"
-#include "ext/btf_print_out.h"
+#include "readers/print/btf_print.h"
+#include "readers/print/btf_print_out.h"
 
 #define MAX_DEPTH 32		/* nesting of structs and arrays */
 #define COL_WIDTH_MAX 16	/* a column is at least this wide if its values may be */

@@ -19,7 +19,7 @@
  */
 #include <stdio.h>
 
-#include "ext/policy.h"
+#include "ext/policy/policy.h"
 
 /* The three events twins share, and each kind's place in its group: lower
  * goes first. fentry and fmod_ret both run through the trampoline at the

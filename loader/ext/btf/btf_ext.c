@@ -10,7 +10,7 @@
  * instructions.
  */
 #include "format/btf.h"
-#include "ext/btf_ext.h"
+#include "ext/btf/btf_ext.h"
 
 struct walk {
 	struct btf_ext *x;

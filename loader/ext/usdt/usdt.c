@@ -33,7 +33,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "ext/usdt.h"
+#include "ext/usdt/usdt.h"
 #include "hooks/hooks.h"
 
 #define NT_STAPSDT 3

@@ -12,7 +12,7 @@
 #include <sys/utsname.h>
 #include <zlib.h>
 
-#include "ext/extern.h"
+#include "ext/externs/extern.h"
 
 /* ---- The kernel's configuration text ----------------------------------- */
 

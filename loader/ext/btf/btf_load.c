@@ -11,7 +11,7 @@
  */
 #include <unistd.h>
 
-#include "ext/btf_load.h"
+#include "ext/btf/btf_load.h"
 #include "co-re/btf_index.h"
 
 /* ---- .BTF into the kernel. Kinds newer than the running kernel make it

@@ -35,14 +35,14 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 
-#include "ext/record_type.h"
-#include "ext/btf_ext.h"
-#include "ext/btf_load.h"
+#include "readers/records/record_type.h"
+#include "ext/btf/btf_ext.h"
+#include "ext/btf/btf_load.h"
 #include "co-re/btf_index.h"
 #include "format/btf.h"
-#include "ext/btf_print.h"
+#include "readers/print/btf_print.h"
 #include "co-re/core.h"
-#include "ext/dwarf_btf.h"
+#include "readers/records/dwarf_btf.h"
 
 /* ---- the BTF the printer uses */
 

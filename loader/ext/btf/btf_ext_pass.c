@@ -13,8 +13,8 @@
  */
 #include <stdio.h>
 
-#include "ext/btf_load.h"
-#include "ext/btf_ext.h"
+#include "ext/btf/btf_load.h"
+#include "ext/btf/btf_ext.h"
 #include "format/btf.h"
 
 struct ext_state {

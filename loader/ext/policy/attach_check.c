@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "ext/policy.h"
+#include "ext/policy/policy.h"
 #include "hooks/hooks.h"
 
 /* Whether tracepoint CAT/NAME is missing: only when tracefs says so. */
