@@ -362,6 +362,21 @@ void bsdk_obj_close(struct bsdk_obj *obj)
 }
 
 const char *bsdk_obj_name(const struct bsdk_obj *obj) { return obj->name; }
+const char *bsdk_obj_license(const struct bsdk_obj *obj) { return obj->file.license; }
+uint32_t bsdk_obj_kversion(const struct bsdk_obj *obj) { return obj->file.kversion; }
+bool bsdk_obj_has_btf(const struct bsdk_obj *obj) { return obj->btf != NULL; }
+
+bool bsdk_obj_gpl_compatible(const struct bsdk_obj *obj)
+{
+	static const char *const gpl[] = { "GPL", "GPL v2",
+		"GPL and additional rights", "Dual BSD/GPL", "Dual MIT/GPL",
+		"Dual MPL/GPL" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(gpl); i++)
+		if (strcmp(obj->file.license, gpl[i]) == 0)
+			return true;
+	return false;
+}
 
 struct bsdk_prog *bsdk_obj_prog_next(const struct bsdk_obj *obj, const struct bsdk_prog *prev)
 {
@@ -399,6 +414,15 @@ const char *bsdk_prog_name(const struct bsdk_prog *prog) { return prog->fn.name;
 const char *bsdk_prog_type_name(const struct bsdk_prog *prog) { return prog->kind->type_name; }
 const char *bsdk_prog_attach_target(const struct bsdk_prog *prog) { return prog->target; }
 int bsdk_prog_fd(const struct bsdk_prog *prog) { return prog->fd; }
+const char *bsdk_prog_section(const struct bsdk_prog *prog) { return prog->section; }
+int bsdk_prog_type(const struct bsdk_prog *prog) { return prog->kind->prog_type; }
+size_t bsdk_prog_insn_count(const struct bsdk_prog *prog) { return prog->fn.count; }
+bool bsdk_prog_autoload(const struct bsdk_prog *prog) { return prog->autoload; }
+
+int bsdk_prog_expected_attach_type(const struct bsdk_prog *prog)
+{
+	return (int)prog->kind->expected_attach_type;
+}
 
 int bsdk_prog_set_autoload(struct bsdk_prog *prog, bool autoload)
 {
@@ -480,6 +504,21 @@ void bsdk_link_destroy(struct bsdk_link *link)
 
 const char *bsdk_map_name(const struct bsdk_map *map) { return map->name; }
 int bsdk_map_fd(const struct bsdk_map *map) { return map ? map->fd : fail(EINVAL); }
+int bsdk_map_type(const struct bsdk_map *map) { return (int)map->type; }
+uint32_t bsdk_map_key_size(const struct bsdk_map *map) { return map->key_size; }
+uint32_t bsdk_map_value_size(const struct bsdk_map *map) { return map->value_size; }
+uint32_t bsdk_map_max_entries(const struct bsdk_map *map) { return map->max_entries; }
+const char *bsdk_map_origin(const struct bsdk_map *map) { return map->origin; }
+
+int bsdk_map_set_value_size(struct bsdk_map *map, uint32_t size)
+{
+	if (!map->obj || map->obj->loaded)	/* pinned, or created */
+		return fail(EBUSY);
+	if (map->is_global_data)	/* its size is its section's */
+		return fail(EINVAL);
+	map->value_size = size;
+	return 0;
+}
 
 int bsdk_map_set_max_entries(struct bsdk_map *map, uint32_t max_entries)
 {

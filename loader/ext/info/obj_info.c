@@ -4,9 +4,11 @@
  * each program linked once at open (object/relo.c), so that a program too
  * large with its subprograms fails there, and its relocations, the helpers
  * it calls and its func and line info are counted for `bpfsdk inspect`
- * and the bsdk_prog_relo() family; the license, and the helpers it keeps
- * a program from calling. A pass at the end of open; the core links a
- * program only when it loads it.
+ * and the bsdk_prog_relo() family; and the helpers a license that is not
+ * GPL-compatible keeps a program from calling. A pass at the end of open;
+ * the core links a program only when it loads it. What the object, its
+ * programs and its maps are (bsdk_map_type()...) the core tells
+ * (object/obj.c).
  */
 #include "object/object.h"
 #include "co-re/core.h"
@@ -114,15 +116,6 @@ static const struct prog_info *prog_info(const struct bsdk_prog *prog)
 	return st && i < st->n ? &st->progs[i] : &none;
 }
 
-/* What the object, a program and a map are, as inspect shows them. */
-const char *bsdk_obj_license(const struct bsdk_obj *obj) { return obj->file.license; }
-uint32_t bsdk_obj_kversion(const struct bsdk_obj *obj) { return obj->file.kversion; }
-bool bsdk_obj_has_btf(const struct bsdk_obj *obj) { return obj->btf != NULL; }
-const char *bsdk_prog_section(const struct bsdk_prog *prog) { return prog->section; }
-int bsdk_prog_type(const struct bsdk_prog *prog) { return prog->kind->prog_type; }
-size_t bsdk_prog_insn_count(const struct bsdk_prog *prog) { return prog->fn.count; }
-bool bsdk_prog_autoload(const struct bsdk_prog *prog) { return prog->autoload; }
-
 size_t bsdk_prog_linked_insn_count(const struct bsdk_prog *prog) { return prog_info(prog)->linked_count; }
 size_t bsdk_prog_func_info_count(const struct bsdk_prog *prog) { return prog_info(prog)->nfunc; }
 size_t bsdk_prog_line_info_count(const struct bsdk_prog *prog) { return prog_info(prog)->nline; }
@@ -158,39 +151,6 @@ int bsdk_prog_relo(const struct bsdk_prog *prog, size_t i, struct bsdk_relo_info
 		info->target = r->target;
 	info->offset = r->offset;
 	return 0;
-}
-
-int bsdk_prog_expected_attach_type(const struct bsdk_prog *prog)
-{
-	return (int)prog->kind->expected_attach_type;
-}
-
-int bsdk_map_type(const struct bsdk_map *map) { return (int)map->type; }
-uint32_t bsdk_map_key_size(const struct bsdk_map *map) { return map->key_size; }
-uint32_t bsdk_map_value_size(const struct bsdk_map *map) { return map->value_size; }
-uint32_t bsdk_map_max_entries(const struct bsdk_map *map) { return map->max_entries; }
-const char *bsdk_map_origin(const struct bsdk_map *map) { return map->origin; }
-
-int bsdk_map_set_value_size(struct bsdk_map *map, uint32_t size)
-{
-	if (!map->obj || map->obj->loaded)	/* pinned, or created */
-		return fail(EBUSY);
-	if (map->is_global_data)	/* its size is its section's */
-		return fail(EINVAL);
-	map->value_size = size;
-	return 0;
-}
-
-bool bsdk_obj_gpl_compatible(const struct bsdk_obj *obj)
-{
-	static const char *const gpl[] = { "GPL", "GPL v2",
-		"GPL and additional rights", "Dual BSD/GPL", "Dual MIT/GPL",
-		"Dual MPL/GPL" };
-
-	for (size_t i = 0; i < ARRAY_SIZE(gpl); i++)
-		if (strcmp(obj->file.license, gpl[i]) == 0)
-			return true;
-	return false;
 }
 
 /* Helpers the kernel offers only to GPL-compatible programs (gpl_only in
