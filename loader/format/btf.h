@@ -75,6 +75,8 @@ void **btf_cache(const struct btf *btf);
  * after a change of sizes (ext/btf_fixup.c). 0, or a negative errno. */
 int btf_resolve(struct btf *btf);
 
+/* A type record's info word made of its kind, vlen and kind_flag. */
+#define BTF_INFO_ENC(kind, vlen, flag) (((uint32_t)(flag) << 31) | ((kind) << 24) | (vlen))
 /* A record's kind, its vlen, and the entries that follow it. */
 static inline int btf_kind(const struct btf_type *t) { return BTF_INFO_KIND(t->info); }
 static inline uint16_t btf_vlen(const struct btf_type *t) { return BTF_INFO_VLEN(t->info); }

@@ -16,8 +16,6 @@ const struct btf_ext *btf_ext_of(const struct bsdk_obj *obj);
 
 /* ---- btf_load.c: the object's BTF into the kernel */
 struct btf;
-/* A type record's info word. */
-#define BTF_INFO_ENC(kind, vlen, flag) (((uint32_t)(flag) << 31) | ((kind) << 24) | (vlen))
 /* BTF kinds younger than BTF itself; bit f of a "missing" mask. */
 enum btf_feature {
 	FEAT_GLOBAL_FUNC,	/* FUNC linkage in vlen, 5.6 */
