@@ -20,7 +20,7 @@
 
 #include "ext/co-re/co_re_obj.h"
 #include "format/btf.h"
-#include "co-re/core.h"
+#include "co-re/co_re.h"
 #include "co-re/kbtf.h"
 
 struct member_key {

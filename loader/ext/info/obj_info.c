@@ -11,7 +11,7 @@
  * (object/obj.c).
  */
 #include "object/object.h"
-#include "co-re/core.h"
+#include "co-re/co_re.h"
 
 /* What linking at open found, per program by index: obj_state() of info_key. */
 struct prog_info {

@@ -41,7 +41,7 @@
 #include "co-re/btf_index.h"
 #include "format/btf.h"
 #include "readers/print/btf_print.h"
-#include "co-re/core.h"
+#include "co-re/co_re.h"
 #include "readers/records/dwarf_btf.h"
 
 /* ---- the BTF the printer uses */

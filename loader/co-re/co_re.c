@@ -33,8 +33,8 @@
 
 #include "base/base.h"
 #include "format/btf.h"
-#include "co-re/core.h"
-#include "co-re/core_impl.h"
+#include "co-re/co_re.h"
+#include "co-re/co_re_impl.h"
 
 static const char *const kind_names[] = {
 	"field_byte_offset", "field_byte_size", "field_exists", "field_signed",

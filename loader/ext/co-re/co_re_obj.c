@@ -18,7 +18,7 @@
 #include "co-re/btf_index.h"
 #include "ext/btf/btf_ext.h"
 #include "format/btf.h"
-#include "co-re/core.h"
+#include "co-re/co_re.h"
 #include "co-re/kbtf.h"
 
 /* A CO-RE relocation applied in a linked program. */

@@ -14,7 +14,7 @@
 #include "ext/co-re/co_re_obj.h"
 #include "channel/channel.h"
 #include "format/btf.h"
-#include "co-re/core.h"
+#include "co-re/co_re.h"
 #include "co-re/kbtf.h"
 
 static char kpath[PATH_MAX];

@@ -9,7 +9,7 @@
 
 #include "base/base.h"
 #include "co-re/btf_index.h"
-#include "co-re/core.h"
+#include "co-re/co_re.h"
 
 static inline bool kind_is_field(enum bsdk_core_kind k) { return k <= BSDK_CORE_FIELD_RSHIFT_U64; }
 static inline bool kind_is_enumval(enum bsdk_core_kind k)

@@ -7,7 +7,7 @@
  */
 #include <stdio.h>
 
-#include "co-re/core_impl.h"
+#include "co-re/co_re_impl.h"
 
 /* ---- the target side: does a kernel type have what the local one has */
 
