@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * system.c - what the loader asks of the system besides bpf(): CPU lists
+ * cpus_memlock.c - what the loader asks of the system besides bpf(): CPU lists
  * and the memlock limit.
  */
 #include <sys/resource.h>

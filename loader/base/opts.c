@@ -1,19 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * util.c - small utilities every layer may use: the monotonic clock, and
- * the convention by which the API's option structs grow.
+ * opts.c - the convention by which the API's option structs grow: a
+ * caller's struct of an older or newer size taken as this library knows it.
  */
-#include <time.h>
-
 #include "base/base.h"
-
-uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 int opts_copy(void *dst, size_t size, const void *src, size_t src_sz,
 	      size_t min_sz, const char *who)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * sys.c - the bpf() and perf_event_open() system calls, which glibc does
- * not wrap, returning -errno so callers need no errno dance.
+ * syscalls.c - the bpf() and perf_event_open() system calls, which glibc
+ * does not wrap, returning -errno so callers need no errno dance; the few
+ * bpf() commands every layer needs, and small reads of procfs and sysfs.
  */
 #include <fcntl.h>
 #include <sys/syscall.h>
