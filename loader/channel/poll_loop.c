@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * run.c - the poll loop every tracing tool writes: poll a perf buffer (or,
+ * poll_loop.c - the poll loop every tracing tool writes: poll a perf buffer (or,
  * from the rings layer, a ring buffer) until Ctrl-C (or SIGTERM), a
  * duration, or a reader of the output that went away (| head), flushing the
  * output after each poll; and the one flag the signals set.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * core.c - CO-RE: make one object read the right fields on every kernel.
+ * co_re.c - CO-RE: make one object read the right fields on every kernel.
  *
  * A program compiled against one kernel's vmlinux.h has that kernel's field offsets in its
  * loads. clang marks each access to a type declared with preserve_access_index (all of
@@ -8,11 +8,11 @@
  * record in .BTF.ext: the instruction, the local root type, an access string ("0:2:1": array
  * index 0 of the root, its member 2, that member's member 1) and what the instruction holds
  * about it (the byte offset, the size, whether it exists, ...). This file is the engine; it
- * knows BTF and instructions, never an object (ext/core_obj.c is the object's side):
+ * knows BTF and instructions, never an object (ext/co-re/co_re_obj.c is the object's side):
  *
  *  1. core_relo_read() checks a record against the object's own BTF and the instruction it
  *     relocates, and works out the value the local BTF gives;
- *  2. core_calc() (core_match.c) resolves it against the candidates it is given, the kernel
+ *  2. core_calc() (co_re_match.c) resolves it against the candidates it is given, the kernel
  *     types with the local root's essential name ("task_struct" for task_struct___mine) and
  *     kind: the access string is followed in each by member *names*, through anonymous structs
  *     and unions and into arrays; every candidate that has the whole path must give the same

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
- * core.h - the CO-RE engine (see core.c): what .BTF.ext's core_relo records ask, and what
+ * co_re.h - the CO-RE engine (see co_re.c): what .BTF.ext's core_relo records ask, and what
  * they resolve to against candidate types of the kernel's BTF. It knows BTF and instructions,
  * never an object. Not installed.
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
- * core_impl.h - what the CO-RE engine's two files share: core.c (the local
- * side, the values, the instruction) and core_match.c (the target side:
+ * co_re_impl.h - what the CO-RE engine's two files share: co_re.c (the local
+ * side, the values, the instruction) and co_re_match.c (the target side:
  * does a kernel type have what the local one has). Not installed.
  */
 #ifndef BPFSDK_CORE_IMPL_H

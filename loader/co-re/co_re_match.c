@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * core_match.c - the CO-RE engine's target side: whether a candidate type
+ * co_re_match.c - the CO-RE engine's target side: whether a candidate type
  * of the kernel has what the local type has, by member name, through
  * anonymous members and into arrays, and core_calc(), which resolves a
- * relocation against the candidates it is given (see core.c).
+ * relocation against the candidates it is given (see co_re.c).
  */
 #include <stdio.h>
 

@@ -12,7 +12,7 @@
 
 /* ---- the passes the top of the library registers (passes.c) */
 extern const struct obj_pass btf_ext_pass;	/* btf_ext_pass.c */
-extern const struct obj_pass core_pass;		/* core_obj.c */
+extern const struct obj_pass core_pass;		/* co-re/co_re_obj.c */
 extern const struct obj_pass extern_pass;	/* extern.c */
 extern const struct obj_pass globals_pass;	/* globals.c */
 extern const struct obj_pass twins_pass;	/* twins.c */

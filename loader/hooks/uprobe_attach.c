@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * uprobe.c - probes in user space programs: a perf event of the "uprobe"
+ * uprobe_attach.c - probes in user space programs: a perf event of the "uprobe"
  * PMU on a file at a file offset, found from the symbol the section or
  * the caller names through the program header that maps it, and bound to
  * the program as the core binds a kprobe (attach/attach.c). Sections
  * "uprobe/PATH:FUNC[+OFFSET]" are attached by the method table; a bare
- * "uprobe" by bsdk_prog_attach_uprobe(). ext/usdt.c puts its probes on
+ * "uprobe" by bsdk_prog_attach_uprobe(). ext/usdt/usdt.c puts its probes on
  * the same PMU.
  */
 #include <fcntl.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * metrics_http.c - GET /metrics over HTTP, with libmicrohttpd: a set of
- * maps (ext/metrics_set.c) served to Prometheus, on a socket that
+ * maps (readers/metrics/metrics_set.c) served to Prometheus, on a socket that
  * bsdk_metrics_listen() opened.
  *
  * This file alone is libbpfsdk-http.a, built on the library's public API

@@ -211,7 +211,7 @@ static uint32_t sym_value(const struct elf_file *ef, const GElf_Sym **syms, size
 
 /* A map's place in '.maps' is its symbol's: clang leaves the DATASEC's
  * size and its variables' offsets 0, for the linker to fill in (as
- * ext/btf_fixup.c does, for the kernel). A DATASEC of size 0 was not. */
+ * ext/btf/btf_fixup.c does, for the kernel). A DATASEC of size 0 was not. */
 static int collect_btf_maps(struct bsdk_obj *obj, size_t sec)
 {
 	const struct btf_type *ds;
@@ -282,7 +282,7 @@ static int collect_data(struct bsdk_obj *obj, size_t sec, size_t *total)
 	/* The program must not write what user space froze. */
 	if (map->is_rodata)
 		map->map_flags = BPF_F_RDONLY_PROG;
-	/* (its value type, the section's DATASEC: the BTF pass, ext/btf_load.c) */
+	/* (its value type, the section's DATASEC: the BTF pass, ext/btf/btf_load.c) */
 	map->init_data = calloc(1, s->size);
 	if (!map->init_data)
 		return fail(ENOMEM);
@@ -545,7 +545,7 @@ void *bsdk_map_global_data(const struct bsdk_map *map, size_t *size)
 		*size = map->value_size;
 	if (map->fd < 0)	/* not created: the value load will write */
 		return map->init_data;
-	/* created: user space reads it where an extension mapped it (ext/globals.c) */
+	/* created: user space reads it where an extension mapped it (ext/maps/globals.c) */
 	for (size_t i = 0; i < obj_npasses; i++) {
 		void *p = obj_passes[i]->map_data ? obj_passes[i]->map_data(map) : NULL;
 

@@ -19,7 +19,7 @@
 #define OBJ_SIZE_MAX (512u << 20)
 
 /* .BTF, when there is one: parsed, its loops refused, then made what the
- * linker would have by a pass (ext/btf_fixup.c) before anything reads it. */
+ * linker would have by a pass (ext/btf/btf_fixup.c) before anything reads it. */
 static int btf_collect(struct bsdk_obj *obj)
 {
 	const struct elf_sec *s;
@@ -49,7 +49,7 @@ static int btf_collect(struct bsdk_obj *obj)
 }
 
 /* Whether .BTF.ext holds CO-RE records, by its header alone: the section
- * itself is the passes' to read (ext/btf_ext_pass.c). */
+ * itself is the passes' to read (ext/btf/btf_ext_pass.c). */
 static bool btf_ext_has_core(const struct bsdk_obj *obj)
 {
 	const struct elf_sec *s = elf_sec_by_name(&obj->file, ".BTF.ext", NULL);

@@ -28,7 +28,7 @@ struct relo {
 };
 
 /* A program with its subprograms appended and relocations applied; func
- * and line info remapped to it where a pass moved them (ext/btf_ext_pass.c;
+ * and line info remapped to it where a pass moved them (ext/btf/btf_ext_pass.c;
  * none with the core alone). */
 struct linked {
 	struct bpf_insn *insns;
@@ -115,7 +115,7 @@ struct bsdk_obj {
 
 	struct btf *btf;
 	/* After load: the object's BTF in the kernel, which a pass loads
-	 * (ext/btf_load.c), for the maps' types and the programs' func and
+	 * (ext/btf/btf_load.c), for the maps' types and the programs' func and
 	 * line info; -1 when there is none. btf_refused: the kernel refused
 	 * it (as a warning said, the verifier's story shows no C line). */
 	int btf_fd;

@@ -341,7 +341,7 @@ static void log_verifier(const struct bsdk_prog *prog, char *log, bool cut, cons
 	log_verifier_head(prog, log, cut);
 	/* a warning's detail lines are warnings */
 	log_errors_as_warnings(prog->reject_leaves_out);
-	/* the C line (ext/btf_ext_pass.c), what the log says to do, then
+	/* the C line (ext/btf/btf_ext_pass.c), what the log says to do, then
 	 * what the extensions know */
 	for (size_t i = 0; i < obj_npasses; i++)
 		if (obj_passes[i]->hint)
@@ -397,7 +397,7 @@ static int prog_attr_fill(struct bsdk_prog *prog, struct linked *l, union bpf_at
 	attr->license = (uint64_t)(uintptr_t)obj->file.license;
 	attr->kern_version = obj->file.kversion;
 	kernel_name(attr->prog_name, prog->fn.name);
-	/* With BTF (a pass loaded it, ext/btf_load.c) the verifier checks
+	/* With BTF (a pass loaded it, ext/btf/btf_load.c) the verifier checks
 	 * global functions one by one and writes the C source into its log;
 	 * without, the C line it stopped at is still the object's to tell. */
 	if (obj->btf_fd >= 0) {

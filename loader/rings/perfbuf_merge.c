@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * perf_merge.c - the perf buffer's merge_by_ts: the records of every CPU's
+ * perfbuf_merge.c - the perf buffer's merge_by_ts: the records of every CPU's
  * ring handed out in the order of a timestamp the program writes into each
  * (at opts.ts_offset), rather than one CPU's after another's.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * test_core.c - the CO-RE resolver over BTF built here: a "kernel" BTF written to a file (as
+ * test_co_re.c - the CO-RE resolver over BTF built here: a "kernel" BTF written to a file (as
  * --btf would name it) and a local BTF with flavoured types of other layouts. Every
  * relocation kind, flavours, arrays, anonymous members, bitfields, candidates that agree and
  * that disagree, accesses nothing satisfies; then the instruction patches.

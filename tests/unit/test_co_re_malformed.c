@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * test_core_malformed.c - broken CO-RE relocation records (.BTF.ext core_relo) are refused at
+ * test_co_re_malformed.c - broken CO-RE relocation records (.BTF.ext core_relo) are refused at
  * open, each with BSDK_EBTF and one message saying what is wrong: access strings that do not
  * fit the type, type IDs past the end, relocations on instructions that cannot carry them,
  * values that disagree with the object's own BTF. Mutations of tests/bpf/core_flavour.bpf.c.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * test_run.c - the poll loop of bsdk_perfbuf_run()/bsdk_ringbuf_run() over a fake poll
+ * test_poll_loop.c - the poll loop of bsdk_perfbuf_run()/bsdk_ringbuf_run() over a fake poll
  * function: each way a run ends (duration, signal, a closed output, a failed poll), EINTR
  * that is not a stop, and the drain's flush; bsdk_tally_report()'s lines and status, and
  * what bsdk_perfbuf_run_detach() and bsdk_perfbuf_run_report() refuse, bsdk_tally_check() and

@@ -2,7 +2,7 @@
 /*
  * btf_ext_pass.c - an object's .BTF.ext, above the core: parsed once at
  * open (btf_ext.c) for the passes that read it (btf_ext_of(): the CO-RE
- * records, core_obj.c), and its func and line info moved with each
+ * records, co_re_obj.c), and its func and line info moved with each
  * function the linker places, so that the kernel checks each function
  * against its BTF prototype and the verifier's story names the C line it
  * stopped at (the first hint after a rejection).

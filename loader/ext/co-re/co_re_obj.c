@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * core_obj.c - the object's CO-RE relocations: the pass that hands the
+ * co_re_obj.c - the object's CO-RE relocations: the pass that hands the
  * core_relo records .BTF.ext holds (btf_ext_of()) to the engine
- * (co-re/core.c) with the candidates it finds in the kernel's BTF
+ * (co-re/co_re.c) with the candidates it finds in the kernel's BTF
  * (co-re/kbtf.c), patches them in when a program is linked, refuses a load
  * that uses one unresolved, and after a verifier rejection says which
  * relocation the program stopped at.

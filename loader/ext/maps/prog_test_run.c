@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * test_run.c - BPF_PROG_TEST_RUN: run a loaded program on input user space
+ * prog_test_run.c - BPF_PROG_TEST_RUN: run a loaded program on input user space
  * made up, and read back what it returned and wrote. This is how BPF code
  * gets unit tests: a packet for a socket filter, a context for a raw
  * tracepoint, no real event needed.

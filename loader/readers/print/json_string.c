@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * json.c - one JSON string from bytes, for tools that print JSON Lines.
+ * json_string.c - one JSON string from bytes, for tools that print JSON Lines.
  *
  * What a BPF program sends - a path, a command name, an argument - is bytes,
  * not text: valid UTF-8 passes through, any other byte becomes \udcXX, the
