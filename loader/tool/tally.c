@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * tool_end.c - the end of a tracing tool's main: poll until it is time to
+ * tally.c - the end of a tracing tool's main: poll until it is time to
  * stop, detach so that nothing new comes, take what is still in the rings,
- * and say what came, with the tally of records that says it. An extension:
- * it joins the channel layer's poll loop with the attach layer's links,
- * which know nothing of each other.
+ * and say what came, with the tally of records that says it. For tools,
+ * above the core: it joins the channel layer's poll loop with the attach
+ * layer's links, which know nothing of each other.
  */
 #include <errno.h>
 #include <stdarg.h>
