@@ -11,15 +11,15 @@
 #include "object/object.h"
 
 /* ---- the passes the top of the library registers (passes.c) */
-extern const struct obj_pass btf_ext_pass;	/* btf_ext_pass.c */
-extern const struct obj_pass core_pass;		/* co-re/co_re_obj.c */
-extern const struct obj_pass extern_pass;	/* extern.c */
-extern const struct obj_pass globals_pass;	/* globals.c */
-extern const struct obj_pass twins_pass;	/* twins.c */
-extern const struct obj_pass pin_pass;		/* pin.c */
-extern const struct obj_pass map_hints_pass;	/* map_hints.c */
-extern const struct obj_pass verifier_hints_pass;	/* verifier_hints.c */
-extern const struct obj_pass info_pass;		/* obj_info.c */
-extern const struct obj_pass btf_pass;		/* btf_load.c */
+extern const struct obj_pass btf_ext_pass;	/* btf/btf_ext_pass.c */
+extern const struct obj_pass co_re_pass;		/* co-re/co_re_obj.c */
+extern const struct obj_pass extern_pass;	/* externs/extern_pass.c */
+extern const struct obj_pass globals_pass;	/* maps/globals.c */
+extern const struct obj_pass twins_pass;	/* policy/twins.c */
+extern const struct obj_pass pin_pass;		/* maps/pin.c */
+extern const struct obj_pass map_hints_pass;	/* hints/map_hints.c */
+extern const struct obj_pass verifier_hints_pass;	/* hints/verifier_hints.c */
+extern const struct obj_pass info_pass;		/* info/obj_info.c */
+extern const struct obj_pass btf_pass;		/* btf/btf_load.c */
 
 #endif /* BPFSDK_EXT_H */

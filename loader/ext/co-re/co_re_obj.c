@@ -288,7 +288,7 @@ static int core_kernel_btf(struct bsdk_obj *obj)
 	return kbtf_vmlinux(obj->btf_path) ? 0 : -errno;
 }
 
-const struct obj_pass core_pass = {
+const struct obj_pass co_re_pass = {
 	.name = "CO-RE",
 	.core_relos = true,
 	.kernel_btf = core_kernel_btf,
