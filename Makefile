@@ -25,7 +25,7 @@
 #   make test-tsan     8 threads using the library at once, under TSan
 #   make soak          10 minutes of bpfsdk run at full rate (SOAK_SECONDS)
 #   make check-headers regenerate include/bpf/bpf_helper_defs.h and diff it
-#   make check-layers  no library layer uses one above it (make test runs it)
+#   make check-layers  no library layer or room uses one above it (make test runs it)
 #   make check-sizes   no file over 700 lines, no function over 80 (make test runs it)
 #   make update-headers rewrite include/bpf/bpf_helper_defs.h from the UAPI header
 #   make picture       redraw docs/picture.svg from docs/picture.dot
