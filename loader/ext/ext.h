@@ -9,6 +9,7 @@
 #define BPFSDK_EXT_H
 
 #include "object/object.h"
+#include "object/pass.h"
 
 /* ---- the passes the top of the library registers (passes.c) */
 extern const struct obj_pass btf_ext_pass;	/* btf/btf_ext_pass.c */

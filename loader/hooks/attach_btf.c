@@ -18,6 +18,7 @@
 #include <linux/btf.h>
 
 #include "hooks/hooks.h"
+#include "object/pass.h"
 #include "co-re/kbtf.h"
 
 int attach_btf_resolve(struct bsdk_prog *prog, char *why, size_t size)

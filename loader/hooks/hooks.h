@@ -10,6 +10,7 @@
 #define BPFSDK_HOOKS_H
 
 #include "attach/attach.h"
+#include "object/pass.h"
 
 /* ---- kinds.c: the section table's rows of this layer */
 extern const struct attach_kinds hooks_probe_kinds;	/* ksyscall, uprobes */

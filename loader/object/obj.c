@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "object/object.h"
+#include "object/pass.h"
 #include "format/btf.h"
 
 /* The largest object file bsdk_obj_open() reads: far larger than what
@@ -38,12 +39,7 @@ static int btf_collect(struct bsdk_obj *obj)
 		if (btf_loop(obj->btf, &to))
 			return obj_fail(obj, BSDK_EBTF, ".BTF: type %u: refers back to type %u: typedefs, modifiers, arrays or variables in a loop",
 					btf_loop(obj->btf, &to), to);
-		for (size_t i = 0; i < obj_npasses; i++) {
-			int err = obj_passes[i]->btf ? obj_passes[i]->btf(obj) : 0;
-
-			if (err)
-				return err;
-		}
+		return passes_btf(obj);
 	}
 	return 0;
 }
@@ -62,30 +58,13 @@ static bool btf_ext_has_core(const struct bsdk_obj *obj)
 }
 
 /* The extensions' passes at open; an object that needs one missing here fails. */
-static int passes_open(struct bsdk_obj *obj)
+static int extensions_open(struct bsdk_obj *obj)
 {
-	bool core_relos = false;
-	int err = 0;
+	int err = passes_open(obj);
 
-	for (size_t i = 0; i < obj_npasses && !err; i++) {
-		core_relos |= obj_passes[i]->core_relos;
-		if (obj_passes[i]->open)
-			err = obj_passes[i]->open(obj);
-	}
-	if (!err && !core_relos && btf_ext_has_core(obj))
+	if (!err && !passes_apply_core_relos() && btf_ext_has_core(obj))
 		err = obj_fail(obj, BSDK_ENOTSUPP, "CO-RE relocations, which this build of the library does not apply (libbpfsdk-core: link libbpfsdk)");
 	return err;
-}
-
-/* The extensions' check of a kernel BTF file named by the caller, made
- * whether or not this object needs it; one must be there to read it. */
-static int passes_kernel_btf(struct bsdk_obj *obj)
-{
-	for (size_t i = 0; i < obj_npasses; i++)
-		if (obj_passes[i]->kernel_btf)
-			return obj_passes[i]->kernel_btf(obj);
-	return obj_fail(obj, BSDK_ENOTSUPP, "a kernel BTF file ('%s'), which this build of the library does not read (libbpfsdk-core: link libbpfsdk)",
-			obj->btf_path);
 }
 
 /* Open the object in image (malloc'ed, size > 0), which it takes: freed
@@ -132,12 +111,11 @@ static struct bsdk_obj *obj_open_image(void *image, size_t size, const char *nam
 		err = -BSDK_EFORMAT;
 	}
 	if (!err)
-		err = passes_open(obj);
+		err = extensions_open(obj);
 	if (!err)
 		err = relos_collect(obj);
-	for (size_t i = 0; i < obj_npasses && !err; i++)
-		if (obj_passes[i]->opened)
-			err = obj_passes[i]->opened(obj);
+	if (!err)
+		err = passes_opened(obj);
 	if (err) {
 		bsdk_obj_close(obj);
 		return fail_ptr(-err);
@@ -256,9 +234,7 @@ static void obj_unload(struct bsdk_obj *obj)
 			close(obj->progs[i].fd);
 		obj->progs[i].fd = -1;
 	}
-	for (size_t i = 0; i < obj_npasses; i++)
-		if (obj_passes[i]->unload)
-			obj_passes[i]->unload(obj);
+	passes_unload(obj);
 	for (size_t i = 0; i < obj->nmaps; i++) {
 		if (obj->maps[i].fd >= 0)
 			close(obj->maps[i].fd);
@@ -280,11 +256,9 @@ int obj_load_begin(struct bsdk_obj *obj)
 	/* the extensions first: CO-RE refuses what it could not resolve,
 	 * externs fix the .kconfig map's value, the object's BTF goes into
 	 * the kernel (obj->btf_fd) */
-	for (size_t i = 0; i < obj_npasses; i++) {
-		err = obj_passes[i]->load ? obj_passes[i]->load(obj) : 0;
-		if (err)
-			return err;
-	}
+	err = passes_load(obj);
+	if (err)
+		return err;
 	err = maps_create(obj);
 	if (err)
 		obj_load_abort(obj, err);
@@ -293,9 +267,7 @@ int obj_load_begin(struct bsdk_obj *obj)
 
 void obj_load_abort(struct bsdk_obj *obj, int err)
 {
-	for (size_t i = 0; i < obj_npasses; i++)
-		if (obj_passes[i]->load_failed)
-			obj_passes[i]->load_failed(obj);
+	passes_load_failed(obj);
 	obj_unload(obj);
 	errno = -err;
 }

@@ -21,6 +21,7 @@
 
 #include "test_obj_craft.h"
 #include "object/object.h"
+#include "object/pass.h"
 
 static int obj_info(int fd, void *info, uint32_t len)
 {

@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "ext/btf/btf_load.h"
+#include "object/pass.h"
 #include "ext/btf/btf_ext.h"
 #include "format/btf.h"
 

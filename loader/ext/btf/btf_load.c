@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "ext/btf/btf_load.h"
+#include "object/pass.h"
 #include "co-re/btf_index.h"
 
 /* ---- .BTF into the kernel. Kinds newer than the running kernel make it

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "ext/co-re/co_re_obj.h"
+#include "object/pass.h"
 #include "ext/btf/btf_load.h"
 #include "co-re/btf_index.h"
 #include "ext/btf/btf_ext.h"

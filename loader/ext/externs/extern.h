@@ -10,6 +10,7 @@
 #define BPFSDK_EXTERN_H
 
 #include "object/object.h"
+#include "object/pass.h"
 
 /* One extern: a __kconfig variable, a __ksym variable or a kfunc. */
 enum ext_kind { EXT_KCONFIG, EXT_KSYM, EXT_KFUNC };	/* as enum bsdk_extern_kind */

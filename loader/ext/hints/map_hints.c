@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "object/object.h"
+#include "object/pass.h"
 
 /* The kernel's rule, for the map types whose shape it checks, that map
  * breaks; "" when none does (then the kernel's errno says it all). */

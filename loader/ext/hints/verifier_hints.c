@@ -13,6 +13,7 @@
 #include <linux/btf.h>
 
 #include "object/object.h"
+#include "object/pass.h"
 #include "co-re/kbtf.h"
 
 /* Whether the running kernel's BTF has the function name; -1 when its BTF

@@ -11,6 +11,7 @@
  * (object/obj.c).
  */
 #include "object/object.h"
+#include "object/pass.h"
 #include "co-re/co_re.h"
 
 /* What linking at open found, per program by index: obj_state() of info_key. */

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "object/object.h"
+#include "object/pass.h"
 #include "co-re/btf_index.h"
 #include "format/btf.h"
 

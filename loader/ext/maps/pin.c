@@ -17,6 +17,7 @@
 #include <linux/magic.h>
 
 #include "object/object.h"
+#include "object/pass.h"
 
 /* The maps this load pinned, by index: obj_state() of pin_key. */
 struct pin_state {

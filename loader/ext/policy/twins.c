@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "ext/policy/policy.h"
+#include "object/pass.h"
 
 /* The three events twins share, and each kind's place in its group: lower
  * goes first. fentry and fmod_ret both run through the trampoline at the

@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "ext/usdt/usdt.h"
+#include "object/pass.h"
 #include "hooks/hooks.h"
 
 #define NT_STAPSDT 3
