@@ -27,7 +27,7 @@
 #   make test-tsan     8 threads using the library at once, under TSan
 #   make soak          10 minutes of bpfsdk run at full rate (SOAK_SECONDS)
 #   make check-headers regenerate include/bpf/bpf_helper_defs.h and diff it
-#   make check-layers  no library layer uses one above it (make test runs it)
+#   make check-layers  no library layer or room uses one above it (make test runs it)
 #   make check-sizes   no file over 700 lines, no function over 80 (make test runs it)
 #   make update-headers rewrite include/bpf/bpf_helper_defs.h from the UAPI header
 #   make picture       redraw docs/picture.svg from docs/picture.dot
@@ -101,7 +101,7 @@ CFLAGS     ?= -O2 -g
 CFLAGS     += -std=gnu11 -Wall -Wextra -Wno-unused-parameter \
 	      -Wmissing-prototypes -Wshadow -Wformat=2 -D_GNU_SOURCE
 CPPFLAGS   += -Iloader -I$(BUILD)/skel -MMD -MP
-# libdw: the record types of loader/ext/record_type.c, from DWARF
+# libdw: the record types of loader/readers/records/record_type.c, from DWARF
 LDLIBS_ELF := -ldw -lelf -lz
 
 .DELETE_ON_ERROR:

@@ -43,7 +43,6 @@
 #include <stdint.h>
 
 #include <linux/types.h>
-#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -219,7 +218,7 @@ int bsdk_obj_global_size(const struct bsdk_obj *obj, const char *name);
 int bsdk_obj_global_readers(const struct bsdk_obj *obj, const char *name);
 
 /* A pointer to the global variable name, its size in *size (may be NULL): how user space reads
- * the program's counters without a system call (loader/ext/globals.c).
+ * the program's counters without a system call (loader/ext/maps/globals.c).
  *
  * Before bsdk_obj_load() it points into the initial value that load writes into the map:
  * writing through it is bsdk_obj_set_global() without the copy. After a load, it points into
@@ -355,10 +354,11 @@ bool bsdk_prog_attach_supported(const struct bsdk_prog *prog);
 void bsdk_link_destroy(struct bsdk_link *link);
 
 /* ---- running a loaded program on input you give (BPF_PROG_TEST_RUN), to unit-test BPF code
- * without the event it normally runs on (loader/ext/test_run.c). Program types the kernel can run
- * this way include socket filters ("socket": data is a packet with its Ethernet header, ctx a
- * struct __sk_buff), raw tracepoints ("raw_tp/": ctx only, the u64 arguments; no data, no
- * repeat), XDP, tc and syscall programs; tracepoints, kprobes and perf_event programs cannot. */
+ * without the event it normally runs on (loader/ext/maps/prog_test_run.c). Program types the
+ * kernel can run this way include socket filters ("socket": data is a packet with its Ethernet
+ * header, ctx a struct __sk_buff), raw tracepoints ("raw_tp/": ctx only, the u64 arguments; no
+ * data, no repeat), XDP, tc and syscall programs; tracepoints, kprobes and perf_event programs
+ * cannot. */
 struct bsdk_test_run_opts {
 	size_t sz;               /* sizeof(opts): fields are only appended */
 	const void *data_in;     /* the input packet or data; may be NULL */
@@ -692,11 +692,11 @@ int bsdk_map_set_value_size(struct bsdk_map *map, uint32_t size);
 /* ------------------------------------------------------------ map elements */
 
 /*
- * Reading and writing a map's elements from user space (loader/ext/map_ops.c), in the shape of
- * libbpf's bpf_map_*_elem() so code moves between the two without surprises, plus the sizes:
- * every call checks key_size and value_size against the map and refuses a mismatch with
- * -EINVAL and a message naming the map, the size given and the size expected. The map must be
- * created (bsdk_obj_load(), or bsdk_map_open_pinned()): before, -EBADF.
+ * Reading and writing a map's elements from user space (loader/ext/maps/map_ops.c), in the shape
+ * of libbpf's bpf_map_*_elem() so code moves between the two without surprises, plus the sizes:
+ * every call checks key_size and value_size against the map and refuses a mismatch with -EINVAL
+ * and a message naming the map, the size given and the size expected. The map must be created
+ * (bsdk_obj_load(), or bsdk_map_open_pinned()): before, -EBADF.
  *
  * Per-CPU maps (PERCPU_HASH, PERCPU_ARRAY, LRU_PERCPU_HASH, PERCPU_CGROUP_STORAGE) hold one
  * value per possible CPU, and user space reads and writes them all at once: the buffer is
@@ -1312,11 +1312,11 @@ uint32_t bsdk_map_btf_value_type(const struct bsdk_map *map);
  * -BSDK_EBTF when the annotation names no struct of the object. */
 int bsdk_map_record_type(const struct bsdk_map *map);
 
-/* ---- Record types (loader/record_type.c): which struct a PERF_EVENT_ARRAY's or RINGBUF's
- * records have when BPFSDK_RECORD() does not say. clang leaves a struct that lives only on the
- * stack or behind bpf_ringbuf_reserve() out of .BTF; the object's DWARF (clang -g), read
- * through elfutils' libdw, has it. A type found there is converted into a BTF of its own, so
- * bsdk_btf_print() and the other bsdk_btf_*() calls work on it. */
+/* ---- Record types (loader/readers/records/record_type.c): which struct a PERF_EVENT_ARRAY's
+ * or RINGBUF's records have when BPFSDK_RECORD() does not say. clang leaves a struct that lives
+ * only on the stack or behind bpf_ringbuf_reserve() out of .BTF; the object's DWARF (clang -g),
+ * read through elfutils' libdw, has it. A type found there is converted into a BTF of its own,
+ * so bsdk_btf_print() and the other bsdk_btf_*() calls work on it. */
 
 enum bsdk_record_source {
 	BSDK_RECORD_NONE,        /* nothing known: bsdk_records_by_size() at the first record */
@@ -1422,23 +1422,24 @@ long bsdk_btf_snprint(const struct bsdk_btf *btf, uint32_t id, const void *data,
 int bsdk_btf_print_header(const struct bsdk_btf *btf, uint32_t id, unsigned int flags, FILE *f);
 
 /* Write into buf (size bytes, NUL-terminated, truncated as snprintf() does) the C declaration
- * of a variable called name of type id, as user space declares it (loader/ext/btf_decl.c):
- * qualifiers (const, volatile) dropped; the fixed-size integer typedefs of <linux/types.h> and
- * <stdint.h> (__u32, uint64_t, ...) and bool kept, other typedefs replaced by what they name;
- * named structs and unions as `struct NAME` (whose definition the caller must have, as with
- * libbpf's skeletons), anonymous ones written out; enums and pointers as integers of their size
- * (a BPF pointer is 8 bytes on every host); an integer by its BTF name only when that is a C
- * integer type of its size on this host ("int", "long unsigned int"), else as __s32, __u64...
- * E.g. "__u32 counts[16]". The length the whole declaration needs (as snprintf()), or
- * -BSDK_EBTF for a type with no such declaration (a function, a loop, a bad ID, or a name, a
- * struct tag or member that is a C keyword or no C identifier). */
+ * of a variable called name of type id, as user space declares it
+ * (loader/readers/print/btf_decl.c): qualifiers (const, volatile) dropped; the fixed-size
+ * integer typedefs of <linux/types.h> and <stdint.h> (__u32, uint64_t, ...) and bool kept,
+ * other typedefs replaced by what they name; named structs and unions as `struct NAME` (whose
+ * definition the caller must have, as with libbpf's skeletons), anonymous ones written out;
+ * enums and pointers as integers of their size (a BPF pointer is 8 bytes on every host); an
+ * integer by its BTF name only when that is a C integer type of its size on this host ("int",
+ * "long unsigned int"), else as __s32, __u64... E.g. "__u32 counts[16]". The length the whole
+ * declaration needs (as snprintf()), or -BSDK_EBTF for a type with no such declaration (a
+ * function, a loop, a bad ID, or a name, a struct tag or member that is a C keyword or no C
+ * identifier). */
 int bsdk_btf_c_decl(const struct bsdk_btf *btf, uint32_t id, const char *name, char *buf,
 		    size_t size);
 
 /* ------------------------------------------------------------------ symbols */
 
 /*
- * Addresses to function names, for stack traces (loader/ext/syms.c): the kernel's from
+ * Addresses to function names, for stack traces (loader/tool/syms.c): the kernel's from
  * /proc/kallsyms, a process's from the .symtab and .dynsym of the files it maps executable
  * (/proc/PID/maps, read on the first lookup in that process and kept: look up while the
  * process still runs). Works for position-independent executables and shared libraries

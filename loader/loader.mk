@@ -24,11 +24,17 @@ LIB_MAJOR   := $(firstword $(subst ., ,$(LIB_VERSION)))
 # The minimal core: the layers a learner reads first (libbpfsdk-core.a).
 LOADER_CORE_LAYERS := base format object attach channel
 # Every layer, lowest first: the core's, with the CO-RE engine between the
-# file formats and the object model, then what extends the core: options
-# and suggestions for tools (tool/), the other attach points (hooks/), the
-# ring buffer and the perf buffer's wakeup policy and ordered merge
-# (rings/), and the extensions that hook into the object (ext/).
-LOADER_LAYERS := base format co-re object attach channel tool hooks rings ext
+# file formats and the object model, then what extends the core: options,
+# suggestions and the end of a tool's main for tools (tool/), the other
+# attach points (hooks/), the ring buffer and the perf buffer's wakeup
+# policy and ordered merge (rings/); the extensions that hook into the
+# object, one room each (ext/ROOM/), then ext/ itself, which registers
+# their passes; and the readers of a loaded object that hook into nothing
+# (readers/ROOM/: printing, record types, metrics). A room is a layer:
+# it uses the rooms listed before it, never one after (make check-layers).
+LOADER_LAYERS := base format co-re object attach channel tool hooks rings \
+		 ext/btf ext/co-re ext/externs ext/usdt ext/maps ext/info ext/hints \
+		 ext/policy ext readers/print readers/records readers/metrics
 LOADER_SRCS := $(sort $(foreach l,$(LOADER_LAYERS),$(wildcard loader/$(l)/*.c)))
 LOADER_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(LOADER_SRCS))
 LOADER_LIB  := $(BUILD)/lib/libbpfsdk.a
@@ -53,7 +59,7 @@ $(LOADER_LIB_INTERNAL): $(LOADER_OBJS) loader/loader.mk
 # getaddrinfo() makes glibc warn in every -static link that has it. The
 # few internal names they call (bsdk_log) stay global in the prelinked
 # object, under the library's prefix.
-LOADER_APART := $(BUILD)/obj/loader/ext/metrics_listen.o
+LOADER_APART := $(BUILD)/obj/loader/readers/metrics/metrics_listen.o
 LOADER_APART_LIB := $(patsubst $(BUILD)/obj/loader/%,$(BUILD)/obj/loader/apart/%,$(LOADER_APART))
 
 $(BUILD)/obj/loader/libbpfsdk.o: $(LOADER_OBJS) loader/loader.mk

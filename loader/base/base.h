@@ -64,7 +64,7 @@ static inline void *fail_ptr(int err)	/* for pointer-returning functions */
  * what went wrong and returns it in one statement, as git's error() does. */
 #define log_fail(err, ...) (log_error(__VA_ARGS__), fail(err))
 
-/* ---- sys.c: thin syscall wrappers. Each returns the syscall's result or
+/* ---- syscalls.c: thin syscall wrappers. Each returns the syscall's result or
  * -errno (never -1 with errno). */
 int sys_bpf(enum bpf_cmd cmd, union bpf_attr *attr, unsigned int size);
 int sys_perf_event_open(struct perf_event_attr *attr, int pid, int cpu,
@@ -83,13 +83,19 @@ void kernel_name(char dst[BPF_OBJ_NAME_LEN], const char *src);
 /* Read a small file (a sysfs or procfs value) into buf, NUL-terminated: its length, or -errno. */
 int read_file(const char *path, char *buf, size_t size);
 
-/* ---- util.c */
+/* ---- clock.c */
 uint64_t now_ns(void);	/* CLOCK_MONOTONIC */
+
+/* ---- opts.c */
 /* Copy the caller's opts of src_sz bytes into dst of size bytes: an older,
  * smaller struct (down to min_sz) is fine, a newer one when the bytes this
  * library does not know are zero, so fields can be appended. */
 int opts_copy(void *dst, size_t size, const void *src, size_t src_sz,
 	      size_t min_sz, const char *who);
+
+/* ---- utf8.c: the length of the valid UTF-8 sequence of 2 to 4 bytes at p
+ * (end excluded), 0 if there is none (RFC 3629); ASCII is the caller's. */
+size_t utf8_len(const unsigned char *p, const unsigned char *end);
 
 /* true when [off, off + len) does not fit inside a region of size total,
  * overflow included: the check for offsets and sizes read from a file. */

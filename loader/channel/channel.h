@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
  * channel.h - what the readers of BPF output share: the wait-and-drain
- * loop (drain.c) and the tool's poll loop (run.c); and the perf buffer
+ * loop (drain.c) and the tool's poll loop (poll_loop.c); and the perf buffer
  * (perfbuf.c), which the rings layer extends (rings/rings.h: the ring
  * buffer, the wakeup policy, the merge by timestamp). A channel knows a
  * map only by its fd. Not installed.
@@ -14,8 +14,8 @@
 #include "base/base.h"
 #include "channel/perf_ring.h"
 
-/* ---- run.c: the poll loop behind bsdk_perfbuf_run() and bsdk_ringbuf_run(), over any poll
- * function (the unit tests give it a fake one); what names the buffer in messages. */
+/* ---- poll_loop.c: the poll loop behind bsdk_perfbuf_run() and bsdk_ringbuf_run(), over any
+ * poll function (the unit tests give it a fake one); what names the buffer in messages. */
 int run_loop(int (*poll)(void *buf, int timeout_ms), void *buf, const char *what,
 	     const struct bsdk_run_opts *opts);
 /* fflush(out): 0, BSDK_RUN_CLOSED on EPIPE, else negative errno, logged. */
@@ -49,7 +49,7 @@ int drain_poll(struct drain *d, struct epoll_event *events, int nevents,
 	       int timeout_ms, int (*consume)(void *owner), void *owner);
 
 /* ---- perfbuf.c: the plain reader of a perf buffer, and what the rings layer needs of it to
- * extend it (rings/perf_wake.c, perf_merge.c, perf_size.c) */
+ * extend it (rings/perf_wake.c, perfbuf_merge.c, perf_size.c) */
 struct cpu_ring {	/* what a drain reads of every ring, idle or not, first */
 	struct perf_event_mmap_page *meta;   /* the first mmapped page */
 	uint64_t nrec;                       /* samples this drain */

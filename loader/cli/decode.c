@@ -6,8 +6,9 @@
  *
  * The type is, in this order: the one --type gives for the map (--type
  * MAP=NAME, or --type NAME for every map, from .BTF or else DWARF), then
- * what the library's record types find (loader/record_type.c): the struct
- * BPFSDK_RECORD() names on the map, the struct of the variable the
+ * what the library's record types find
+ * (loader/readers/records/record_type.c): the struct BPFSDK_RECORD() names
+ * on the map, the struct of the variable the
  * program's calls send, or - decided at the first record - the only struct
  * of the program's own files whose size matches the record's (a perf ring
  * pads size + data to 8 bytes, so a record may be up to 7 bytes longer).

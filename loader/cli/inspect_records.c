@@ -3,7 +3,7 @@
  * inspect_records.c - `bpfsdk inspect`: for each map that streams records
  * (a PERF_EVENT_ARRAY or RINGBUF), the type `bpfsdk run` will decode them
  * as and where it comes from, as the library's record types find it
- * (loader/ext/record_type.c): BPFSDK_RECORD(), the DWARF local a program
+ * (loader/readers/records/record_type.c): BPFSDK_RECORD(), the DWARF local a program
  * sends, several candidates, or the size rule at the first record.
  */
 #include <stdio.h>

@@ -14,6 +14,8 @@
  * any of its calls brings it in.
  */
 #include "ext/ext.h"
+#include "ext/usdt/usdt.h"
+#include "hooks/hooks.h"
 #include "rings/rings.h"
 
 /* usdt/PATH:PROVIDER:NAME: a uprobe at each site (usdt.c) */
@@ -25,7 +27,7 @@ static const struct attach_kinds usdt_kinds = { usdt_rows, 1, "usdt[/PATH:PROVID
 __attribute__((constructor)) static void ext_install(void)
 {
 	obj_pass_add(&btf_ext_pass);	/* .BTF.ext read at open first: CO-RE reads it */
-	obj_pass_add(&core_pass);	/* refuses a load with unresolved CO-RE first */
+	obj_pass_add(&co_re_pass);	/* refuses a load with unresolved CO-RE first */
 	obj_pass_add(&extern_pass);	/* fills .kconfig before the maps are created */
 	obj_pass_add(&globals_pass);
 	obj_pass_add(&pin_pass);	/* pins a map once globals mapped it */

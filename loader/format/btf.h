@@ -14,7 +14,7 @@ struct btf;
 /* The header of an object's .BTF.ext section (the layout the kernel's
  * and libbpf's tools share): where each list of records lies after it.
  * The core_relo fields came later: they are there only when hdr_len
- * reaches them. The section is parsed above the core (ext/btf_ext.c). */
+ * reaches them. The section is parsed above the core (ext/btf/btf_ext.c). */
 struct btf_ext_header {
 	uint16_t magic;		/* BTF_MAGIC */
 	uint8_t version, flags;
@@ -63,7 +63,7 @@ int btf_type_size(const struct btf *btf, uint32_t id, uint64_t *size);
 /* First type of this kind and name, 0 when none: a scan of every type, for
  * the few lookups of the core; btf_find() (co-re/btf_index.h) indexes. */
 uint32_t btf_find_scan(const struct btf *btf, const char *name, int kind);
-/* The validated section, as changed since (ext/btf_fixup.c). */
+/* The validated section, as changed since (ext/btf/btf_fixup.c). */
 const void *btf_raw(const struct btf *btf, size_t *size);
 /* The bytes of a validated type's record, with what follows it. */
 size_t btf_type_rec_size(const struct btf_type *t);
@@ -72,9 +72,11 @@ size_t btf_type_rec_size(const struct btf_type *t);
 void **btf_cache(const struct btf *btf);
 
 /* Every type's resolution (btf_skip_mods(), btf_type_size()) computed again,
- * after a change of sizes (ext/btf_fixup.c). 0, or a negative errno. */
+ * after a change of sizes (ext/btf/btf_fixup.c). 0, or a negative errno. */
 int btf_resolve(struct btf *btf);
 
+/* A type record's info word made of its kind, vlen and kind_flag. */
+#define BTF_INFO_ENC(kind, vlen, flag) (((uint32_t)(flag) << 31) | ((kind) << 24) | (vlen))
 /* A record's kind, its vlen, and the entries that follow it. */
 static inline int btf_kind(const struct btf_type *t) { return BTF_INFO_KIND(t->info); }
 static inline uint16_t btf_vlen(const struct btf_type *t) { return BTF_INFO_VLEN(t->info); }

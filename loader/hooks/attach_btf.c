@@ -20,6 +20,7 @@
 #include <linux/btf.h>
 
 #include "hooks/hooks.h"
+#include "object/pass.h"
 #include "co-re/kbtf.h"
 #include "format/btf.h"
 

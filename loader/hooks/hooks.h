@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
- * hooks.h - the attach points above the core: uprobes (uprobe.c), system
+ * hooks.h - the attach points above the core: uprobes (uprobe_attach.c), system
  * calls by name (ksyscall.c), the BTF-typed points (attach_btf.c), their
  * rows of the section table (kinds.c), and what a missing tracepoint was
  * probably meant to be (tp_explain.c). The top of the library sets them
@@ -10,12 +10,13 @@
 #define BPFSDK_HOOKS_H
 
 #include "attach/attach.h"
+#include "object/pass.h"
 
 /* ---- kinds.c: the section table's rows of this layer */
 extern const struct attach_kinds hooks_probe_kinds;	/* ksyscall, uprobes */
 extern const struct attach_kinds hooks_btf_kinds;	/* tp_btf, fentry, ..., iter */
 
-/* ---- uprobe.c */
+/* ---- uprobe_attach.c */
 int attach_uprobe(struct bsdk_prog *prog, struct bsdk_link *link);
 /* Whether a uprobe target names a binary ("PATH:FUNC"): without one the
  * program is attached only through bsdk_prog_attach_uprobe(). */

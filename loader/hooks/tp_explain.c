@@ -3,7 +3,7 @@
  * tp_explain.c - why a tracepoint could not be found, told as fully as
  * the system allows: tracefs closed to this user, tracefs not mounted,
  * or a name that is probably a typo of one that exists ("did you mean",
- * by the edit distance of tool/closest.c). The core's tracepoint attach
+ * by the edit distance of base/closest.c). The core's tracepoint attach
  * calls tracepoint_explain() through the hook ext/passes.c sets; the
  * attach policy asks tracepoint_suggest() itself.
  */

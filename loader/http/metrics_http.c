@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * metrics_http.c - GET /metrics over HTTP, with libmicrohttpd: a set of
- * maps (ext/metrics_set.c) served to Prometheus, on a socket that
+ * maps (readers/metrics/metrics_set.c) served to Prometheus, on a socket that
  * bsdk_metrics_listen() opened.
  *
  * This file and http_guard.c and http_cache.c are libbpfsdk-http.a, built

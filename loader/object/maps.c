@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "object/object.h"
+#include "object/pass.h"
 #include "format/btf.h"
 
 /* The fields of the legacy struct bpf_map_def that we read, in order. */
@@ -211,7 +212,7 @@ static uint32_t sym_value(const struct elf_file *ef, const GElf_Sym **syms, size
 
 /* A map's place in '.maps' is its symbol's: clang leaves the DATASEC's
  * size and its variables' offsets 0, for the linker to fill in (as
- * ext/btf_fixup.c does, for the kernel). A DATASEC of size 0 was not. */
+ * ext/btf/btf_fixup.c does, for the kernel). A DATASEC of size 0 was not. */
 static int collect_btf_maps(struct bsdk_obj *obj, size_t sec)
 {
 	const struct btf_type *ds;
@@ -282,7 +283,7 @@ static int collect_data(struct bsdk_obj *obj, size_t sec, size_t *total)
 	/* The program must not write what user space froze. */
 	if (map->is_rodata)
 		map->map_flags = BPF_F_RDONLY_PROG;
-	/* (its value type, the section's DATASEC: the BTF pass, ext/btf_load.c) */
+	/* (its value type, the section's DATASEC: the BTF pass, ext/btf/btf_load.c) */
 	map->init_data = calloc(1, s->size);
 	if (!map->init_data)
 		return fail(ENOMEM);
@@ -392,9 +393,7 @@ static int map_create_failed(const struct bsdk_map *map, int err)
 	log_error("map '%s': the kernel refused to create it (%s, key %u, value %u, max_entries %u): %s",
 		  map->name, type ? type : num, map->key_size, map->value_size,
 		  map->max_entries, bsdk_strerror(err));
-	for (size_t i = 0; i < obj_npasses; i++)
-		if (obj_passes[i]->map_create_failed)
-			obj_passes[i]->map_create_failed(map, err);
+	passes_map_create_failed(map, err);
 	return fail(-err);
 }
 
@@ -478,15 +477,6 @@ static int map_init_value(struct bsdk_map *map)
 	return 0;
 }
 
-/* Whether a pass pins the maps that ask for it. */
-static bool passes_pin(void)
-{
-	for (size_t i = 0; i < obj_npasses; i++)
-		if (obj_passes[i]->pins_maps)
-			return true;
-	return false;
-}
-
 static int map_create(struct bsdk_map *map)
 {
 	int err;
@@ -497,15 +487,13 @@ static int map_create(struct bsdk_map *map)
 			return err;
 	}
 	/* a map left unpinned would not be shared as its object asks */
-	if (map->pinning == 1 /* LIBBPF_PIN_BY_NAME */ && !passes_pin())
+	if (map->pinning == 1 /* LIBBPF_PIN_BY_NAME */ && !passes_pin_maps())
 		return log_fail(BSDK_ENOTSUPP, "map '%s': asks to be pinned by name (LIBBPF_PIN_BY_NAME), which this build of the library does not do (libbpfsdk-core: link libbpfsdk)",
 				map->name);
 	/* what the extensions do first: reuse the map pinned at its path */
-	for (size_t i = 0; i < obj_npasses; i++) {
-		err = obj_passes[i]->map_create ? obj_passes[i]->map_create(map) : 0;
-		if (err)
-			return err < 0 ? err : 0;
-	}
+	err = passes_map_create(map);
+	if (err)
+		return err < 0 ? err : 0;
 
 	err = map_create_fd(map);
 	if (err)
@@ -518,12 +506,7 @@ static int map_create(struct bsdk_map *map)
 	}
 
 	/* what the extensions do with a new map (global variables: mmap; pin) */
-	for (size_t i = 0; i < obj_npasses; i++) {
-		err = obj_passes[i]->map_created ? obj_passes[i]->map_created(map) : 0;
-		if (err)
-			return err;
-	}
-	return 0;
+	return passes_map_created(map);
 }
 
 int maps_create(struct bsdk_obj *obj)
@@ -539,18 +522,15 @@ int maps_create(struct bsdk_obj *obj)
 
 void *bsdk_map_global_data(const struct bsdk_map *map, size_t *size)
 {
+	void *p;
+
 	if (!map->is_global_data)
 		return fail_ptr(EINVAL);
 	if (size)
 		*size = map->value_size;
 	if (map->fd < 0)	/* not created: the value load will write */
 		return map->init_data;
-	/* created: user space reads it where an extension mapped it (ext/globals.c) */
-	for (size_t i = 0; i < obj_npasses; i++) {
-		void *p = obj_passes[i]->map_data ? obj_passes[i]->map_data(map) : NULL;
-
-		if (p)
-			return p;
-	}
-	return fail_ptr(EOPNOTSUPP);
+	/* created: user space reads it where an extension mapped it (ext/maps/globals.c) */
+	p = passes_map_data(map);
+	return p ? p : fail_ptr(EOPNOTSUPP);
 }

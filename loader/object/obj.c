@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "object/object.h"
+#include "object/pass.h"
 #include "format/btf.h"
 
 /* The largest object file bsdk_obj_open() reads: far larger than what
@@ -19,7 +20,7 @@
 #define OBJ_SIZE_MAX (512u << 20)
 
 /* .BTF, when there is one: parsed, its loops refused, then made what the
- * linker would have by a pass (ext/btf_fixup.c) before anything reads it. */
+ * linker would have by a pass (ext/btf/btf_fixup.c) before anything reads it. */
 static int btf_collect(struct bsdk_obj *obj)
 {
 	const struct elf_sec *s;
@@ -38,18 +39,13 @@ static int btf_collect(struct bsdk_obj *obj)
 		if (btf_loop(obj->btf, &to))
 			return obj_fail(obj, BSDK_EBTF, ".BTF: type %u: refers back to type %u: typedefs, modifiers, arrays or variables in a loop",
 					btf_loop(obj->btf, &to), to);
-		for (size_t i = 0; i < obj_npasses; i++) {
-			int err = obj_passes[i]->btf ? obj_passes[i]->btf(obj) : 0;
-
-			if (err)
-				return err;
-		}
+		return passes_btf(obj);
 	}
 	return 0;
 }
 
 /* Whether .BTF.ext holds CO-RE records, by its header alone: the section
- * itself is the passes' to read (ext/btf_ext_pass.c). */
+ * itself is the passes' to read (ext/btf/btf_ext_pass.c). */
 static bool btf_ext_has_core(const struct bsdk_obj *obj)
 {
 	const struct elf_sec *s = elf_sec_by_name(&obj->file, ".BTF.ext", NULL);
@@ -62,30 +58,13 @@ static bool btf_ext_has_core(const struct bsdk_obj *obj)
 }
 
 /* The extensions' passes at open; an object that needs one missing here fails. */
-static int passes_open(struct bsdk_obj *obj)
+static int extensions_open(struct bsdk_obj *obj)
 {
-	bool core_relos = false;
-	int err = 0;
+	int err = passes_open(obj);
 
-	for (size_t i = 0; i < obj_npasses && !err; i++) {
-		core_relos |= obj_passes[i]->core_relos;
-		if (obj_passes[i]->open)
-			err = obj_passes[i]->open(obj);
-	}
-	if (!err && !core_relos && btf_ext_has_core(obj))
+	if (!err && !passes_apply_core_relos() && btf_ext_has_core(obj))
 		err = obj_fail(obj, BSDK_ENOTSUPP, "CO-RE relocations, which this build of the library does not apply (libbpfsdk-core: link libbpfsdk)");
 	return err;
-}
-
-/* The extensions' check of a kernel BTF file named by the caller, made
- * whether or not this object needs it; one must be there to read it. */
-static int passes_kernel_btf(struct bsdk_obj *obj)
-{
-	for (size_t i = 0; i < obj_npasses; i++)
-		if (obj_passes[i]->kernel_btf)
-			return obj_passes[i]->kernel_btf(obj);
-	return obj_fail(obj, BSDK_ENOTSUPP, "a kernel BTF file ('%s'), which this build of the library does not read (libbpfsdk-core: link libbpfsdk)",
-			obj->btf_path);
 }
 
 /* Open the object in image (malloc'ed, size > 0), which it takes: freed
@@ -132,12 +111,11 @@ static struct bsdk_obj *obj_open_image(void *image, size_t size, const char *nam
 		err = -BSDK_EFORMAT;
 	}
 	if (!err)
-		err = passes_open(obj);
+		err = extensions_open(obj);
 	if (!err)
 		err = relos_collect(obj);
-	for (size_t i = 0; i < obj_npasses && !err; i++)
-		if (obj_passes[i]->opened)
-			err = obj_passes[i]->opened(obj);
+	if (!err)
+		err = passes_opened(obj);
 	if (err) {
 		bsdk_obj_close(obj);
 		return fail_ptr(-err);
@@ -256,9 +234,7 @@ static void obj_unload(struct bsdk_obj *obj)
 			close(obj->progs[i].fd);
 		obj->progs[i].fd = -1;
 	}
-	for (size_t i = 0; i < obj_npasses; i++)
-		if (obj_passes[i]->unload)
-			obj_passes[i]->unload(obj);
+	passes_unload(obj);
 	for (size_t i = 0; i < obj->nmaps; i++) {
 		if (obj->maps[i].fd >= 0)
 			close(obj->maps[i].fd);
@@ -280,11 +256,9 @@ int obj_load_begin(struct bsdk_obj *obj)
 	/* the extensions first: CO-RE refuses what it could not resolve,
 	 * externs fix the .kconfig map's value, the object's BTF goes into
 	 * the kernel (obj->btf_fd) */
-	for (size_t i = 0; i < obj_npasses; i++) {
-		err = obj_passes[i]->load ? obj_passes[i]->load(obj) : 0;
-		if (err)
-			return err;
-	}
+	err = passes_load(obj);
+	if (err)
+		return err;
 	err = maps_create(obj);
 	if (err)
 		obj_load_abort(obj, err);
@@ -293,9 +267,7 @@ int obj_load_begin(struct bsdk_obj *obj)
 
 void obj_load_abort(struct bsdk_obj *obj, int err)
 {
-	for (size_t i = 0; i < obj_npasses; i++)
-		if (obj_passes[i]->load_failed)
-			obj_passes[i]->load_failed(obj);
+	passes_load_failed(obj);
 	obj_unload(obj);
 	errno = -err;
 }
@@ -362,6 +334,21 @@ void bsdk_obj_close(struct bsdk_obj *obj)
 }
 
 const char *bsdk_obj_name(const struct bsdk_obj *obj) { return obj->name; }
+const char *bsdk_obj_license(const struct bsdk_obj *obj) { return obj->file.license; }
+uint32_t bsdk_obj_kversion(const struct bsdk_obj *obj) { return obj->file.kversion; }
+bool bsdk_obj_has_btf(const struct bsdk_obj *obj) { return obj->btf != NULL; }
+
+bool bsdk_obj_gpl_compatible(const struct bsdk_obj *obj)
+{
+	static const char *const gpl[] = { "GPL", "GPL v2",
+		"GPL and additional rights", "Dual BSD/GPL", "Dual MIT/GPL",
+		"Dual MPL/GPL" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(gpl); i++)
+		if (strcmp(obj->file.license, gpl[i]) == 0)
+			return true;
+	return false;
+}
 
 struct bsdk_prog *bsdk_obj_prog_next(const struct bsdk_obj *obj, const struct bsdk_prog *prev)
 {
@@ -399,6 +386,15 @@ const char *bsdk_prog_name(const struct bsdk_prog *prog) { return prog->fn.name;
 const char *bsdk_prog_type_name(const struct bsdk_prog *prog) { return prog->kind->type_name; }
 const char *bsdk_prog_attach_target(const struct bsdk_prog *prog) { return prog->target; }
 int bsdk_prog_fd(const struct bsdk_prog *prog) { return prog->fd; }
+const char *bsdk_prog_section(const struct bsdk_prog *prog) { return prog->section; }
+int bsdk_prog_type(const struct bsdk_prog *prog) { return prog->kind->prog_type; }
+size_t bsdk_prog_insn_count(const struct bsdk_prog *prog) { return prog->fn.count; }
+bool bsdk_prog_autoload(const struct bsdk_prog *prog) { return prog->autoload; }
+
+int bsdk_prog_expected_attach_type(const struct bsdk_prog *prog)
+{
+	return (int)prog->kind->expected_attach_type;
+}
 
 int bsdk_prog_set_autoload(struct bsdk_prog *prog, bool autoload)
 {
@@ -480,6 +476,21 @@ void bsdk_link_destroy(struct bsdk_link *link)
 
 const char *bsdk_map_name(const struct bsdk_map *map) { return map->name; }
 int bsdk_map_fd(const struct bsdk_map *map) { return map ? map->fd : fail(EINVAL); }
+int bsdk_map_type(const struct bsdk_map *map) { return (int)map->type; }
+uint32_t bsdk_map_key_size(const struct bsdk_map *map) { return map->key_size; }
+uint32_t bsdk_map_value_size(const struct bsdk_map *map) { return map->value_size; }
+uint32_t bsdk_map_max_entries(const struct bsdk_map *map) { return map->max_entries; }
+const char *bsdk_map_origin(const struct bsdk_map *map) { return map->origin; }
+
+int bsdk_map_set_value_size(struct bsdk_map *map, uint32_t size)
+{
+	if (!map->obj || map->obj->loaded)	/* pinned, or created */
+		return fail(EBUSY);
+	if (map->is_global_data)	/* its size is its section's */
+		return fail(EINVAL);
+	map->value_size = size;
+	return 0;
+}
 
 int bsdk_map_set_max_entries(struct bsdk_map *map, uint32_t max_entries)
 {

@@ -12,6 +12,7 @@
 #include <linux/btf.h>
 
 #include "object/object.h"
+#include "object/pass.h"
 #include "format/btf.h"
 
 /* Why a load-only kind has no attach point of its own: what its user does. */
@@ -300,19 +301,6 @@ void log_detail_untabbed(const char *prefix, const char *text)
 	free(out);
 }
 
-/* The verifier's reason for a rejection, in one line: an extension's
- * reading of its log, else where to find it. */
-static void verifier_reason(const char *log, char *buf, size_t size)
-{
-	for (size_t i = 0; i < obj_npasses; i++) {
-		if (obj_passes[i]->reason) {
-			obj_passes[i]->reason(log, buf, size);
-			return;
-		}
-	}
-	snprintf(buf, size, "its log is shown at debug level (-v -v)");
-}
-
 /* The headline of a rejection and the end of the verifier's log under it
  * (all of it at debug level, -vv). Or, when the attach policy loads
  * (reject_leaves_out), one warning with the verifier's reason, the whole
@@ -326,7 +314,7 @@ static void log_verifier_head(const struct bsdk_prog *prog, char *log, bool cut)
 	if (prog->reject_leaves_out) {
 		char reason[512];
 
-		verifier_reason(log, reason, sizeof(reason));
+		passes_reason(log, reason, sizeof(reason));
 		log_warn("'%s': program '%s' (section '%s'): left out: rejected by the verifier: %s",
 			 prog->obj->name, prog->fn.name, prog->section, reason);
 		return;
@@ -366,14 +354,10 @@ static void log_verifier(const struct bsdk_prog *prog, char *log, bool cut, cons
 	log_verifier_head(prog, log, cut);
 	/* a warning's detail lines are warnings */
 	log_errors_as_warnings(prog->reject_leaves_out);
-	/* the C line (ext/btf_ext_pass.c), what the log says to do, then
+	/* the C line (ext/btf/btf_ext_pass.c), what the log says to do, then
 	 * what the extensions know */
-	for (size_t i = 0; i < obj_npasses; i++)
-		if (obj_passes[i]->hint)
-			obj_passes[i]->hint(prog, log, insn, l);
-	for (size_t i = 0; i < obj_npasses; i++)
-		if (obj_passes[i]->explain)
-			obj_passes[i]->explain(prog, l, insn);
+	passes_hint(prog, log, insn, l);
+	passes_explain(prog, l, insn);
 	log_errors_as_warnings(false);
 	if (!prog->reject_leaves_out)
 		return;
@@ -395,23 +379,12 @@ uint32_t attr_log_true_size(const union bpf_attr *attr)
 	return size;
 }
 
-/* The log of the one run made to explain a rejection: an extension's
- * size for this kernel, else one that holds the end of any log, wherever
- * the kernel keeps it (256 MiB of address space; only what the kernel
- * writes is touched). */
-static size_t verifier_log_size(void)
-{
-	for (size_t i = 0; i < obj_npasses; i++)
-		if (obj_passes[i]->log_size)
-			return obj_passes[i]->log_size();
-	return 256u << 20;
-}
-
 /* Fill attr for loading prog from the linked instructions l. 0, or a
  * negative errno (logged) when its BTF target cannot be found. */
 static int prog_attr_fill(struct bsdk_prog *prog, struct linked *l, union bpf_attr *attr)
 {
 	struct bsdk_obj *obj = prog->obj;
+	int err;
 
 	memset(attr, 0, sizeof(*attr));
 	attr->prog_type = prog->kind->prog_type;
@@ -422,7 +395,7 @@ static int prog_attr_fill(struct bsdk_prog *prog, struct linked *l, union bpf_at
 	attr->license = (uint64_t)(uintptr_t)obj->file.license;
 	attr->kern_version = obj->file.kversion;
 	kernel_name(attr->prog_name, prog->fn.name);
-	/* With BTF (a pass loaded it, ext/btf_load.c) the verifier checks
+	/* With BTF (a pass loaded it, ext/btf/btf_load.c) the verifier checks
 	 * global functions one by one and writes the C source into its log;
 	 * without, the C line it stopped at is still the object's to tell. */
 	if (obj->btf_fd >= 0) {
@@ -437,12 +410,9 @@ static int prog_attr_fill(struct bsdk_prog *prog, struct linked *l, union bpf_at
 		l->nline = 0;
 	}
 	/* what the extensions add: a BTF-typed target, kfuncs' module BTF */
-	for (size_t i = 0; i < obj_npasses; i++) {
-		int err = obj_passes[i]->prog_attr ? obj_passes[i]->prog_attr(prog, attr) : 0;
-
-		if (err)
-			return err;
-	}
+	err = passes_prog_attr(prog, attr);
+	if (err)
+		return err;
 	if (prog->kind->btf_prefix && !attr->attach_btf_id)
 		return log_fail(BSDK_ENOTSUPP, "program '%s' (section '%s'): a %s program needs its target's ID in the kernel's BTF, which this build of the library does not look up",
 				prog->fn.name, prog->section, prog->kind->type_name);
@@ -462,7 +432,7 @@ static bool load_interrupted(int fd)
  * kernel's answer to that run (a negative errno) unless a signal came. */
 static int prog_explain(struct bsdk_prog *prog, union bpf_attr *attr, int fd, const struct linked *l)
 {
-	size_t size = verifier_log_size();
+	size_t size = passes_log_size();
 	char *log = malloc(size);
 	bool passed;
 	int again;
@@ -512,7 +482,7 @@ static int prog_explain(struct bsdk_prog *prog, union bpf_attr *attr, int fd, co
 }
 
 /* Load once without a log (cheap); on failure once more with a log sized
- * at once (verifier_log_size()), to show why: at most two runs of the
+ * at once (passes_log_size()), to show why: at most two runs of the
  * verifier, which may take seconds each, and none after a signal. */
 /* A call of a function nothing declares: the kernel would only say
  * "invalid func" or refuse the pseudo call; name it and the helper meant. */

@@ -17,6 +17,7 @@
  * time (and at open, when an extension links each one to show it).
  */
 #include "object/object.h"
+#include "object/pass.h"
 
 #define INSN_SIZE sizeof(struct bpf_insn)
 
@@ -61,13 +62,10 @@ static int relo_cmp(const void *a, const void *b)
 static int relo_undef(struct bsdk_obj *obj, size_t sec, size_t n,
 		      const struct bpf_insn *insn, struct relo *out)
 {
-	for (size_t i = 0; i < obj_npasses; i++) {
-		int err = obj_passes[i]->relo_undef ?
-			  obj_passes[i]->relo_undef(obj, sec, n, insn, out) : -ENOENT;
+	int err = passes_relo_undef(obj, sec, n, insn, out);
 
-		if (err != -ENOENT)
-			return err;
-	}
+	if (err != -ENOENT)
+		return err;
 	/* a call of a name nothing declares: a misspelled helper or a
 	 * missing include, told when the program loads; open goes on, so
 	 * inspect can show the object */
@@ -312,9 +310,8 @@ static int linker_place(struct linker *l, const struct bsdk_obj *obj,
 	if (!err && placed)
 		*placed = l->npieces;
 	/* what the extensions move or relocate in it */
-	for (size_t i = 0; i < obj_npasses && !err; i++)
-		if (obj_passes[i]->link_func)
-			err = obj_passes[i]->link_func(l->prog, sub, out, *base);
+	if (!err)
+		err = passes_link_func(l->prog, sub, out, *base);
 	return err;
 }
 
@@ -397,9 +394,7 @@ static int link_piece(struct linker *l, const struct bsdk_prog *prog, size_t k)
 			break;
 		case BSDK_RELO_KSYM:
 		case BSDK_RELO_KFUNC:
-			for (size_t p = 0; p < obj_npasses; p++)
-				if (obj_passes[p]->link_relo)
-					obj_passes[p]->link_relo(obj, r, insn);
+			passes_link_relo(obj, r, insn);
 			break;
 		}
 		if (!err)

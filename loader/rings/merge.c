@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * merge.c - the tournament behind the perf buffer's merge_by_ts (perf_merge.c): k streams, each
- * already in its own order, merged by (timestamp, ring index).
+ * merge.c - the tournament behind the perf buffer's merge_by_ts (perfbuf_merge.c): k streams,
+ * each already in its own order, merged by (timestamp, ring index).
  *
  * A tree of losers over the k streams: leaf i (node k + i) is stream i, every inner node
  * (1 .. k - 1, the children of node p being 2p and 2p + 1) keeps the stream that lost the

@@ -4,7 +4,7 @@
  * (ringbuf.c), the wakeup policy both consumers follow (wakeup.c), and
  * what it adds to the core's perf buffer through struct perfbuf_ext
  * (channel.h): the per-record wakeups (perf_wake.c), the merge by
- * timestamp (merge.c, perf_merge.c), the default sizing, CPU hotplug and
+ * timestamp (merge.c, perfbuf_merge.c), the default sizing, CPU hotplug and
  * the rings in memory (perf_size.c). Not installed.
  */
 #ifndef BPFSDK_RINGS_H
@@ -51,7 +51,7 @@ uint64_t wake_stream_period(uint64_t base, uint64_t bytes, uint64_t elapsed, uin
 /* Account the n records a drain at time now found; true when p->mode changed. */
 bool wake_update(struct wake_policy *p, const struct wake_cfg *c, uint64_t now, uint64_t n);
 
-/* ---- merge.c: the tournament behind merge_by_ts (perf_merge.c): k streams, each in its own
+/* ---- merge.c: the tournament behind merge_by_ts (perfbuf_merge.c): k streams, each in its own
  * order, merged by (ts, ring); log2(k) comparisons a record, none of them a branch. */
 struct merge_key {
 	uint64_t ts;		/* the stream's next record's */
@@ -93,7 +93,7 @@ struct perfbuf_rings {
  * again while the locked-memory limit refuses the default one. */
 unsigned int perfbuf_auto_pages(size_t page_size, int ncpu);
 int perfbuf_open_sized(struct bsdk_perfbuf *pb);
-/* perf_merge.c: one drain of every ring, the records in timestamp order (merge_by_ts). */
+/* perfbuf_merge.c: one drain of every ring, the records in timestamp order (merge_by_ts). */
 int perfbuf_consume_merged(struct bsdk_perfbuf *pb);
 
 /* ---- the BPF ring buffer (BPF_MAP_TYPE_RINGBUF): one ring for all CPUs.

@@ -20,7 +20,7 @@ setup() {
 	local members ext
 	members=$(ar t "$CORE" | sort)
 	echo "$members"
-	for f in loader/ext/*.c loader/rings/*.c loader/hooks/*.c loader/tool/*.c loader/co-re/*.c; do
+	for f in loader/ext/*.c loader/ext/*/*.c loader/readers/*/*.c loader/rings/*.c loader/hooks/*.c loader/tool/*.c loader/co-re/*.c; do
 		ext=$(basename "${f%.c}.o")
 		! grep -qx "$ext" <<<"$members" || fail "$ext ($f) is in the core"
 	done

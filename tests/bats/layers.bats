@@ -23,7 +23,7 @@ setup() {
 	assert_output --partial "check-layers: OK: "
 	# every source of the library and the tool was looked at
 	local nsrc nobj
-	nsrc=$(ls loader/*/*.c | wc -l)
+	nsrc=$(find loader -name '*.c' | wc -l)
 	nobj=$(sed -n 's/^check-layers: OK: \([0-9]*\) objects.*/\1/p' <<<"$output")
 	echo "objects checked: $nobj, sources: $nsrc"
 	[ "$nobj" -eq "$nsrc" ]
@@ -56,6 +56,34 @@ setup() {
 	rm loader/low/low.c
 	run "$tool" obj low high
 	assert_success
+}
+
+@test "layers: rooms (sub-folder layers) are ordered like layers: a call or include into a higher room, or of the header of the folder above, is named" {
+	local t=$BATS_TEST_TMPDIR s
+	mkdir -p "$t/loader/ext/low" "$t/loader/ext/high" "$t/obj/ext/low" "$t/obj/ext/high" "$t/obj/ext"
+	printf 'int top_fn(void);\n' >"$t/loader/ext/ext.h"
+	printf 'int top_fn(void);\nint top_fn(void) { return 2; }\n' >"$t/loader/ext/top.c"
+	printf 'int high_fn(void);\n' >"$t/loader/ext/high/high.h"
+	printf '#include "loader/ext/high/high.h"\nint high_fn(void) { return 1; }\n' >"$t/loader/ext/high/high.c"
+	printf '#include "loader/ext/high/high.h"\nint low_fn(void);\nint low_fn(void) { return high_fn(); }\n' \
+		>"$t/loader/ext/low/low.c"
+	printf '#include "loader/ext/ext.h"\nint low_too(void);\nint low_too(void) { return 0; }\n' \
+		>"$t/loader/ext/low/fine.c"
+	for s in ext/top ext/high/high ext/low/low ext/low/fine; do
+		(cd "$t" && cc -c -MMD -I. "loader/$s.c" -o "obj/$s.o") || fail "cannot compile $s.c"
+	done
+	local tool=$PWD/tools/check-layers
+	cd "$t" || fail "cannot cd to $t"
+	run "$tool" obj ext/low ext/high ext
+	assert_failure 1
+	assert_line "check-layers: loader/ext/low/low.c: uses high_fn (loader/ext/high/high.c): layer ext/low uses ext/high, which is above it"
+	assert_line "check-layers: loader/ext/low/low.c: includes loader/ext/high/high.h: layer ext/low uses ext/high, which is above it"
+	assert_line "check-layers: loader/ext/low/fine.c: includes loader/ext/ext.h: layer ext/low uses ext, which is above it"
+	assert_line --partial "check-layers: 3 upward uses"
+	# the folder's own layer below its rooms, and the rooms the other way round: fine
+	run "$tool" obj ext ext/high ext/low
+	assert_success
+	assert_output --partial "OK: 4 objects in 3 layers"
 }
 
 @test "sizes: no file of the library, the tool or a sample's user side over 700 lines, no function over 80" {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # One probe, one count (bsdk_obj_attach_prepare() and the twins of
-# loader/ext/twins.c): programs that see the same event through different
+# loader/ext/policy/twins.c): programs that see the same event through different
 # kinds of hook are attached once, the best kind this kernel takes; the
 # verifier rejecting a program leaves it out and lets its twin stand in;
 # --program/--no-program choose programs by name; maps sized 0 get run's

@@ -56,8 +56,8 @@ $(ASAN_DIR)/obj/%.o: %.c | $(BUILD)/.deps-ok
 	@mkdir -p $(@D)
 	$(Q)$(SAN_CC) $(CPPFLAGS) $(SAN_CFLAGS) -c $< -o $@
 
--include $(wildcard $(FUZZ_DIR)/obj/*/*.d $(FUZZ_DIR)/obj/*/*/*.d)
--include $(wildcard $(ASAN_DIR)/obj/*/*.d $(ASAN_DIR)/obj/*/*/*.d)
+-include $(wildcard $(FUZZ_DIR)/obj/*/*.d $(FUZZ_DIR)/obj/*/*/*.d $(FUZZ_DIR)/obj/*/*/*/*.d)
+-include $(wildcard $(ASAN_DIR)/obj/*/*.d $(ASAN_DIR)/obj/*/*/*.d $(ASAN_DIR)/obj/*/*/*/*.d)
 
 $(FUZZ_BINS): $(FUZZ_DIR)/fuzz_%: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_%.o $(FUZZ_LIB_OBJS)
 	$(msg) LINK $@

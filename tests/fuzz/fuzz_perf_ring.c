@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ext/ext.h"
+#include "object/object.h"
 #include "rings/rings.h"
 #include "channel/perf_ring.h"
 

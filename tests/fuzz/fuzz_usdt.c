@@ -20,7 +20,8 @@
 #include <unistd.h>
 
 #include "bpfsdk.h"
-#include "ext/ext.h"
+#include "object/object.h"
+#include "ext/usdt/usdt.h"
 #include "channel/channel.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

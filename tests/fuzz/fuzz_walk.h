@@ -13,7 +13,8 @@
 #include <string.h>
 
 #include "bpfsdk.h"
-#include "ext/ext.h"
+#include "object/object.h"
+#include "ext/btf/btf_load.h"
 #include "channel/channel.h"
 #include "format/btf.h"
 

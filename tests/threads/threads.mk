@@ -21,7 +21,7 @@ $(TSAN_DIR)/obj/%.o: %.c | $(BUILD)/.deps-ok
 	$(Q)$(CLANG) $(CPPFLAGS) -std=gnu11 -D_GNU_SOURCE -Wall $(TSAN_FLAGS) -c $< -o $@
 
 .SECONDARY: $(TSAN_OBJS)
--include $(wildcard $(TSAN_DIR)/obj/*/*.d $(TSAN_DIR)/obj/*/*/*.d)
+-include $(wildcard $(TSAN_DIR)/obj/*/*.d $(TSAN_DIR)/obj/*/*/*.d $(TSAN_DIR)/obj/*/*/*/*.d)
 
 $(TSAN_DIR)/threads: $(TSAN_OBJS)
 	$(msg) LINK $@

@@ -9,7 +9,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "ext/ext.h"
+#include "object/object.h"
 #include "channel/channel.h"
 #include "check.h"
 

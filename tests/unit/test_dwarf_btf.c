@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * test_dwarf_btf - a struct found only in an object's DWARF, converted to
- * BTF (loader/ext/dwarf_btf.c) through bsdk_records_*(): every member's
+ * BTF (loader/readers/records/dwarf_btf.c) through bsdk_records_*(): every member's
  * offset, size and bitfield equal what the host compiler gives the same
  * declaration (tests/bpf/decode_types.h), and a filled record prints as
  * JSON with each value in its place. The object is

@@ -9,7 +9,8 @@
 
 #include "test_obj_craft.h"
 #include "btf_build.h"
-#include "ext/ext.h"
+#include "object/object.h"
+#include "co-re/btf_index.h"
 #include "channel/channel.h"
 #include "format/btf.h"
 #include "co-re/kbtf.h"

@@ -5,7 +5,8 @@
  * variable's type wants it, including every malformed case.
  */
 #include "check.h"
-#include "ext/ext.h"
+#include "object/object.h"
+#include "ext/externs/extern.h"
 #include "channel/channel.h"
 
 static const char config[] =

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * test_metrics.c - maps as Prometheus metrics (loader/metrics.c) over BTF and
- * entries made here: the log2 buckets' edges value by value against a
+ * test_metrics.c - maps as Prometheus metrics (loader/readers/metrics/metrics.c)
+ * over BTF and entries made here: the log2 buckets' edges value by value against a
  * histogram filled as BCC's log2l() fills it, the units, labels from every
  * kind of key member and their escaping, counters and gauges, per-CPU sums,
  * the series limit's overflow series, and OpenMetrics' names.
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 
 #include "bpfsdk.h"
-#include "ext/metrics.h"
+#include "readers/metrics/metrics.h"
 #include "check.h"
 #include "btf_build.h"
 

@@ -12,7 +12,7 @@
  *   - both as the core alone loads them (no pass, as in libbpfsdk-core.a):
  *     no BTF in the kernel, each '.maps' map where its symbol is, and a
  *     rejection told with the verifier's reason and the end of its log;
- *     the C line is the .BTF.ext pass's (ext/btf_ext_pass.c), so not there.
+ *     the C line is the .BTF.ext pass's (ext/btf/btf_ext_pass.c), so not there.
  *
  * Skipped where bpf() is not permitted.
  */
@@ -21,6 +21,7 @@
 
 #include "test_obj_craft.h"
 #include "object/object.h"
+#include "object/pass.h"
 
 static int obj_info(int fd, void *info, uint32_t len)
 {

@@ -10,7 +10,8 @@
 #include <linux/btf.h>
 
 #include "test_obj_craft.h"
-#include "ext/ext.h"
+#include "object/object.h"
+#include "co-re/btf_index.h"
 #include "channel/channel.h"
 #include "format/btf.h"
 

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "bpfsdk.h"
-#include "ext/ext.h"
+#include "object/object.h"
 #include "channel/channel.h"
 #include "channel/perf_ring.h"
 #include "check.h"

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "bpfsdk.h"
-#include "ext/ext.h"
+#include "object/object.h"
 #include "rings/rings.h"
 #include "channel/perf_ring.h"
 #include "check.h"

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "bpfsdk.h"
-#include "ext/ext.h"
+#include "object/object.h"
 #include "rings/rings.h"
 #include "channel/perf_ring.h"
 #include "check.h"

@@ -5,7 +5,8 @@
  * function and flags, and names that only look alike match nothing (or
  * the right row, never a longer one's prefix).
  */
-#include "ext/ext.h"
+#include "object/object.h"
+#include "hooks/hooks.h"
 #include "channel/channel.h"
 #include "check.h"
 

@@ -6,7 +6,8 @@
  * the malformed ones refused with a reason.
  */
 #include "check.h"
-#include "ext/ext.h"
+#include "object/object.h"
+#include "ext/usdt/usdt.h"
 #include "channel/channel.h"
 
 /* struct pt_regs offsets of the kernel (x86-64) */

@@ -3,7 +3,7 @@
  * test_wakeup.c - the policy that chooses between a wakeup per record (EAGER) and drains on a
  * timer (STREAM), driven with synthetic clocks and counts: no kernel, no sleeping.
  */
-#include "ext/ext.h"
+#include "object/object.h"
 #include "rings/rings.h"
 #include "check.h"
 
