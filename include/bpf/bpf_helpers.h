@@ -167,8 +167,8 @@ struct bpf_map_def {
  *    loaders skip it (libbpf does), and the variable is shared by all maps
  *    carrying the same struct (C allows repeating a tentative definition).
  *
- * Needs clang 14 or later (btf_decl_tag); older compilers stop with an
- * error that says so. A kernel older than 5.16 rejects BTF with decl tags:
+ * The tag needs clang 14 or later (btf_decl_tag); an older compiler warns
+ * with its version and leaves the tag out (see below). A kernel older than 5.16 rejects BTF with decl tags:
  * a loader for such kernels must drop or replace them before loading BTF.
  */
 #define BPFSDK_RECORD_TAG_PREFIX "bpfsdk.record:"
@@ -179,9 +179,28 @@ struct bpf_map_def {
 		__attribute__((section(".bpfsdk.records"), used));	\
 	__attribute__((btf_decl_tag(BPFSDK_RECORD_TAG_PREFIX #name)))
 #else
+/*
+ * An older compiler: the anchor still puts struct name into BTF and DWARF,
+ * the tag is left out, and a warning says so once per use. A tool then
+ * finds the record type the way it does for a map without the macro, from
+ * the object's DWARF (bpfsdk run reads what bpf_perf_event_output() is
+ * given there).
+ */
+#ifdef __clang_major__
+#define __BPFSDK_CC_NAME "clang " __bpfsdk_str(__clang_major__)
+#else
+#define __BPFSDK_CC_NAME "this compiler"
+#endif
+#define __bpfsdk_str_(x) #x
+#define __bpfsdk_str(x) __bpfsdk_str_(x)
+#define __bpfsdk_pragma_(x) _Pragma(#x)
+#define __bpfsdk_pragma(x) __bpfsdk_pragma_(x)
 #define BPFSDK_RECORD(name)						\
-	_Static_assert(0, "BPFSDK_RECORD(" #name ") needs the btf_decl_tag " \
-		       "attribute of clang 14 or later");
+	static struct name *__bpfsdk_record_##name			\
+		__attribute__((section(".bpfsdk.records"), used));	\
+	__bpfsdk_pragma(GCC warning "BPFSDK_RECORD(" #name "): "	\
+			__BPFSDK_CC_NAME " has no btf_decl_tag (clang 14 or " \
+			"later): the record type is left to the DWARF finder")
 #endif
 
 /* ---- Function and variable attributes ---------------------------------- */
