@@ -35,7 +35,8 @@
 #   make uninstall     remove what make install put there
 #   make deb           the Debian packages, with debhelper, into build/deb/
 #   make test-compilers every gcc and clang of the matrix on the tree
-#   make setup         install the Debian packages, mount tracefs/bpffs
+#   make setup         install the Debian packages make run needs, mount tracefs/bpffs
+#   make setup-test    the same, and the packages make test needs
 #   make clean         remove build/
 #   make help          this list
 #   make V=1           show full commands; BUILD=dir to build elsewhere
@@ -110,7 +111,7 @@ LDLIBS_ELF := -ldw -lelf -lz
 
 .DELETE_ON_ERROR:
 .SUFFIXES:
-.PHONY: all clean run test test-host setup check-deps check-headers help
+.PHONY: all clean run test test-host setup setup-test test-compilers check-deps check-headers help
 
 all:
 
@@ -193,6 +194,14 @@ check-deps:
 
 setup:
 	$(Q)tools/setup
+
+setup-test:
+	$(Q)tools/setup --test
+
+# gcc 12 and 14, clang as the C compiler, clang 13, 14, 16 and 19 on the
+# BPF side (tools/test-compilers; tests/bats/compilers.bats in make test).
+test-compilers: setup-test
+	$(Q)BUILD=$(BUILD) tools/test-compilers
 
 # The headline sample, as the README's first command promises.
 run: setup
