@@ -50,6 +50,11 @@ setup() {
 	assert_output "$v"
 	run dpkg-deb -f "$BUILD"/deb/libbpfsdk0_*.deb Version
 	assert_output "$v"
+	dpkg-deb -x "$BUILD"/deb/bpfsdk_*.deb "$BATS_TEST_TMPDIR/x"
+	run "$BATS_TEST_TMPDIR/x/usr/bin/bpfsdk" --version
+	assert_output "bpfsdk $v"
+	run "$BUILD/bin/bpfsdk" --version
+	assert_output "bpfsdk $v"
 }
 
 @test "clean room: Debian 12 (bookworm) installs and uses the packages" {
