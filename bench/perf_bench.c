@@ -1500,8 +1500,8 @@ static void print_env(void)
 	       cfg.pages);
 }
 
-static int libbpf_quiet(enum libbpf_print_level level, const char *fmt,
-			va_list ap)
+static __attribute__((format(printf, 2, 0))) int
+libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	if (level == LIBBPF_WARN)
 		return vfprintf(stderr, fmt, ap);

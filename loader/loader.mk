@@ -18,7 +18,11 @@
 # visibility, and the library is compiled -fvisibility=hidden so everything
 # else stays inside (and -fPIC so the same objects make both libraries).
 
-LIB_VERSION := 0.1.0
+# The version, from one place: the first line of debian/changelog, which
+# the packages (make deb) take theirs from too.
+BSDK_LP := (
+BSDK_RP := )
+LIB_VERSION := $(firstword $(subst $(BSDK_RP), ,$(word 2,$(subst $(BSDK_LP), ,$(shell head -n1 debian/changelog)))))
 LIB_MAJOR   := $(firstword $(subst ., ,$(LIB_VERSION)))
 
 # The minimal core: the layers a learner reads first (libbpfsdk-core.a).
@@ -138,6 +142,9 @@ $(LOADER_HTTP_LIB): $(BUILD)/obj/loader/libbpfsdk-http.o
 all: $(LOADER_HTTP_LIB)
 
 CLI_SRCS := $(sort $(wildcard loader/cli/*.c))
+# bpfsdk --version says LIB_VERSION; a new version rebuilds main.o.
+$(BUILD)/obj/loader/cli/main.o: CPPFLAGS += -DBPFSDK_VERSION='"$(LIB_VERSION)"'
+$(BUILD)/obj/loader/cli/main.o: debian/changelog
 ifneq ($(CLI_SRCS),)
 $(eval $(call user_program,bpfsdk,$(CLI_SRCS),$(LDLIBS_HTTP)))
 $(BUILD)/bin/bpfsdk: $(LOADER_HTTP_LIB)

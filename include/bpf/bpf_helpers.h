@@ -167,11 +167,28 @@ struct bpf_map_def {
  *    loaders skip it (libbpf does), and the variable is shared by all maps
  *    carrying the same struct (C allows repeating a tentative definition).
  *
- * Needs clang 14 or later (btf_decl_tag); older compilers stop with an
- * error that says so. A kernel older than 5.16 rejects BTF with decl tags:
+ * The tag needs clang 14 or later (btf_decl_tag); an older compiler warns
+ * with its version and leaves the tag out (see below). A kernel older than 5.16 rejects BTF with decl tags:
  * a loader for such kernels must drop or replace them before loading BTF.
  */
 #define BPFSDK_RECORD_TAG_PREFIX "bpfsdk.record:"
+
+/*
+ * __bpfsdk_too_old(what, needs) - a warning, where it is used, that this
+ * compiler (named with its version) lacks what a macro needs: a feature
+ * of a newer clang degrades to this rather than stopping the build.
+ */
+#ifdef __clang_major__
+#define __BPFSDK_CC_NAME "clang " __bpfsdk_str(__clang_major__)
+#else
+#define __BPFSDK_CC_NAME "this compiler"
+#endif
+#define __bpfsdk_str_(x) #x
+#define __bpfsdk_str(x) __bpfsdk_str_(x)
+#define __bpfsdk_pragma_(x) _Pragma(#x)
+#define __bpfsdk_pragma(x) __bpfsdk_pragma_(x)
+#define __bpfsdk_too_old(what, needs)					\
+	__bpfsdk_pragma(GCC warning what ": " __BPFSDK_CC_NAME " has no " needs)
 
 #if defined(__has_attribute) && __has_attribute(btf_decl_tag)
 #define BPFSDK_RECORD(name)						\
@@ -179,9 +196,19 @@ struct bpf_map_def {
 		__attribute__((section(".bpfsdk.records"), used));	\
 	__attribute__((btf_decl_tag(BPFSDK_RECORD_TAG_PREFIX #name)))
 #else
+/*
+ * An older compiler: the anchor still puts struct name into BTF and DWARF,
+ * the tag is left out, and a warning says so once per use. A tool then
+ * finds the record type the way it does for a map without the macro, from
+ * the object's DWARF (bpfsdk run reads what bpf_perf_event_output() is
+ * given there).
+ */
 #define BPFSDK_RECORD(name)						\
-	_Static_assert(0, "BPFSDK_RECORD(" #name ") needs the btf_decl_tag " \
-		       "attribute of clang 14 or later");
+	static struct name *__bpfsdk_record_##name			\
+		__attribute__((section(".bpfsdk.records"), used));	\
+	__bpfsdk_too_old("BPFSDK_RECORD(" #name ")", "btf_decl_tag "	\
+			 "(clang 14 or later): the record type is left to " \
+			 "the DWARF finder")
 #endif
 
 /* ---- Function and variable attributes ---------------------------------- */
@@ -270,9 +297,18 @@ enum libbpf_tristate {
  * plain kernel pointer), __percpu_kptr for a per-CPU object allocated with
  * bpf_percpu_obj_new(). Kernels of 6.1 and later read them.
  */
+#if defined(__has_attribute) && __has_attribute(btf_type_tag)
 #define __kptr_untrusted __attribute__((btf_type_tag("kptr_untrusted")))
 #define __kptr __attribute__((btf_type_tag("kptr")))
 #define __percpu_kptr __attribute__((btf_type_tag("percpu_kptr")))
+#else
+#define __bpfsdk_no_type_tag(what)					\
+	__bpfsdk_too_old(what, "btf_type_tag (clang 14 or later): the " \
+			 "verifier sees a plain pointer")
+#define __kptr_untrusted __bpfsdk_no_type_tag("__kptr_untrusted")
+#define __kptr __bpfsdk_no_type_tag("__kptr")
+#define __percpu_kptr __bpfsdk_no_type_tag("__percpu_kptr")
+#endif
 
 /*
  * Argument tags of global subprograms, telling the verifier more than the
@@ -280,12 +316,24 @@ enum libbpf_tristate {
  * __arg_nonnull, __arg_nullable, __arg_trusted (a trusted kernel pointer),
  * __arg_untrusted, __arg_arena. Read by kernels of 6.8 and later.
  */
+#if defined(__has_attribute) && __has_attribute(btf_decl_tag)
 #define __arg_ctx __attribute__((btf_decl_tag("arg:ctx")))
 #define __arg_nonnull __attribute__((btf_decl_tag("arg:nonnull")))
 #define __arg_nullable __attribute__((btf_decl_tag("arg:nullable")))
 #define __arg_trusted __attribute__((btf_decl_tag("arg:trusted")))
 #define __arg_untrusted __attribute__((btf_decl_tag("arg:untrusted")))
 #define __arg_arena __attribute__((btf_decl_tag("arg:arena")))
+#else
+#define __bpfsdk_no_arg_tag(what)					\
+	__bpfsdk_too_old(what, "btf_decl_tag (clang 14 or later): the " \
+			 "verifier sees the argument's C type only")
+#define __arg_ctx __bpfsdk_no_arg_tag("__arg_ctx")
+#define __arg_nonnull __bpfsdk_no_arg_tag("__arg_nonnull")
+#define __arg_nullable __bpfsdk_no_arg_tag("__arg_nullable")
+#define __arg_trusted __bpfsdk_no_arg_tag("__arg_trusted")
+#define __arg_untrusted __bpfsdk_no_arg_tag("__arg_untrusted")
+#define __arg_arena __bpfsdk_no_arg_tag("__arg_arena")
+#endif
 
 /* ---- Small conveniences ------------------------------------------------ */
 

@@ -11,10 +11,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#ifndef BPFSDK_VERSION
-#define BPFSDK_VERSION "0.1.0"
-#endif
-
 /* Exit codes, the same for every subcommand. */
 enum {
 	EXIT_OK = 0,

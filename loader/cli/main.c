@@ -14,6 +14,11 @@
 #include "bpfsdk.h"
 #include "cli.h"
 
+/* The version: loader/loader.mk passes debian/changelog's (LIB_VERSION). */
+#ifndef BPFSDK_VERSION
+#error "BPFSDK_VERSION is not defined: build with the Makefile, which takes it from debian/changelog"
+#endif
+
 int cli_verbosity;
 
 static const struct cli_cmd *const commands[] = {

@@ -55,17 +55,17 @@ int bsdk_arg_parse_comm(const char *opt, const char *arg, size_t size)
 	return 0;
 }
 
-int bsdk_arg_reject(const char *tool, int c, int optind, char **argv)
+int bsdk_arg_reject(const char *tool, int c, int next, char **argv)
 {
-	if (!tool || !argv || optind < 1)
+	if (!tool || !argv || next < 1)
 		return fail(EINVAL);
 	if (c == -1)
 		return log_fail(EINVAL, "unexpected argument '%s' (try '%s --help')",
-				argv[optind], tool);
+				argv[next], tool);
 	if (c == ':')
 		return log_fail(EINVAL, "option '%s' needs a value (try '%s --help')",
-				argv[optind - 1], tool);
-	return log_fail(EINVAL, "unknown option '%s' (try '%s --help')", argv[optind - 1], tool);
+				argv[next - 1], tool);
+	return log_fail(EINVAL, "unknown option '%s' (try '%s --help')", argv[next - 1], tool);
 }
 
 #define ARGS_MAX 32

@@ -16,10 +16,14 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* vmlinux.h of Linux 6.4 and later has it; the UAPI header may not. */
+/* vmlinux.h and the UAPI linux/bpf.h of 6.4 and later have it (Debian 13's
+ * do); Debian 12's UAPI header, of 6.1, does not. */
+#include <linux/version.h>
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 4, 0)
 struct bpf_iter_num {
 	__u64 __opaque[1];
 } __attribute__((aligned(8)));
+#endif
 
 struct task_struct;
 extern struct task_struct *bpf_task_from_pid(__s32 pid) __ksym __weak;

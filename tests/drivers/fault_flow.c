@@ -76,7 +76,7 @@ static int failed(const char *step, int err)
 	return err;
 }
 
-static int defect(const char *fmt, ...)
+static __attribute__((format(printf, 1, 2))) int defect(const char *fmt, ...)
 {
 	va_list ap;
 

@@ -15,7 +15,7 @@ $(FAULT_WALK): tests/faults/walk.c | $(BUILD)/.deps-ok
 
 test-programs: $(FAULT_WALK)
 
-test-faults: setup
+test-faults: setup-test
 	$(Q)$(MAKE) --no-print-directory test-programs
 	$(Q)BUILD=$(BUILD) tests/faults/run
 	$(Q)BUILD=$(BUILD) tests/faults/run --kill

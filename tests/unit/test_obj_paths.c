@@ -58,14 +58,19 @@ static void test_btf_map_errors(void)
 	struct img base = img_read("obj_basic"), im;
 	struct btf *btf = img_btf(&base);
 	uint32_t sid, var = btf_find(btf, "counts", BTF_KIND_VAR);
+	struct btf_member *m;
 
+	/* map_member() sets sid: its call and the read of sid are two
+	 * statements, as an assignment does not order its operands. */
 	im = img_copy(&base);
-	map_member(&im, btf, "counts", "key", &sid)->type = sid;
+	m = map_member(&im, btf, "counts", "key", &sid);
+	m->type = sid;
 	expect_open_fails(&im, BSDK_EBTF, "map key of a struct, not a pointer",
 			  "map 'counts': field 'key' is not declared with __type()");
 
 	im = img_copy(&base);
-	map_member(&im, btf, "counts", "type", &sid)->type = sid;
+	m = map_member(&im, btf, "counts", "type", &sid);
+	m->type = sid;
 	expect_open_fails(&im, BSDK_EBTF, "map type of a struct, not a pointer to an array",
 			  "map 'counts': field 'type' is not declared with __uint()");
 
