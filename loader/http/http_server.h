@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include <microhttpd.h>
+
 #include "bpfsdk.h"
 
 /* The limits, documented in docs/metrics.md ("Limits"). */
@@ -30,6 +32,13 @@
 #define HTTP_CONNECTION_MEMORY (32 * 1024)	/* request line and headers must fit */
 #define HTTP_RENDER_LIFETIME_MS 1000	/* a render serves every scrape this long */
 #define HTTP_RENDER_GENERATIONS 3	/* renders of a format kept for slow readers */
+
+/* ---- answers */
+
+/* Queue a plain-text answer of status to c: text is static (not copied); allow, when given,
+ * the Allow header of a 405; realm, for a 401, the basic-auth challenge's realm. */
+enum MHD_Result http_reply(struct MHD_Connection *c, unsigned int status, const char *text,
+			   const char *allow, const char *realm);
 
 /* ---- the connection guard */
 

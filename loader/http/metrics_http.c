@@ -122,8 +122,8 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **req,
 		http_guard_answered(cs->guard);
 }
 
-static enum MHD_Result reply(struct MHD_Connection *c, unsigned int status, const char *text,
-			     const char *allow)
+enum MHD_Result http_reply(struct MHD_Connection *c, unsigned int status, const char *text,
+			   const char *allow, const char *realm)
 {
 	struct MHD_Response *r = MHD_create_response_from_buffer(strlen(text), (void *)text,
 								  MHD_RESPMEM_PERSISTENT);
@@ -134,7 +134,10 @@ static enum MHD_Result reply(struct MHD_Connection *c, unsigned int status, cons
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
 	if (allow)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
-	ret = MHD_queue_response(c, status, r);
+	if (status == MHD_HTTP_UNAUTHORIZED && realm)
+		ret = MHD_queue_basic_auth_fail_response(c, realm, r);
+	else
+		ret = MHD_queue_response(c, status, r);
 	MHD_destroy_response(r);
 	return ret;
 }
@@ -172,9 +175,10 @@ static enum MHD_Result answer(struct bsdk_metrics_server *s, struct MHD_Connecti
 
 	b = http_cache_get(s->cache, om, gz, &generation);
 	if (!b)
-		return reply(c, MHD_HTTP_INTERNAL_SERVER_ERROR,
-			     errno == ENOMEM ? "out of memory\n"
-					     : "cannot read the maps: see the exporter's log\n", NULL);
+		return http_reply(c, MHD_HTTP_INTERNAL_SERVER_ERROR,
+				  errno == ENOMEM ? "out of memory\n"
+						  : "cannot read the maps: see the exporter's log\n",
+				  NULL, NULL);
 	http_guard_answering(cs ? cs->guard : NULL, om, generation);
 	r = MHD_create_response_from_buffer_with_free_callback_cls(b->len, b->data,
 								   http_buf_unref, b);
@@ -214,10 +218,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 	if (!web_config_allow(s->web, c, &ret))
 		return ret;
 	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
-		return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET /metrics is served\n",
-			     "GET, HEAD");
+		return http_reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET /metrics is served\n",
+				  "GET, HEAD", NULL);
 	if (!cs || !cs->path_ok)
-		return reply(c, MHD_HTTP_NOT_FOUND, "not found: metrics are at /metrics\n", NULL);
+		return http_reply(c, MHD_HTTP_NOT_FOUND, "not found: metrics are at /metrics\n",
+				  NULL, NULL);
 	return answer(s, c, cs);
 }
 

@@ -16,6 +16,7 @@
 #include <gnutls/crypto.h>
 #include <gnutls/gnutls.h>
 
+#include "http/http_server.h"
 #include "http/web_config.h"
 
 #define REALM "bpfsdk"
@@ -108,23 +109,6 @@ bool web_auth_password_ok(const struct bsdk_web_config *cwc, const char *user,
 	return ok;
 }
 
-static enum MHD_Result refuse(struct MHD_Connection *c, unsigned int status, const char *text)
-{
-	struct MHD_Response *r = MHD_create_response_from_buffer(strlen(text), (void *)text,
-								  MHD_RESPMEM_PERSISTENT);
-	enum MHD_Result ret;
-
-	if (!r)
-		return MHD_NO;
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
-	if (status == MHD_HTTP_UNAUTHORIZED)
-		ret = MHD_queue_basic_auth_fail_response(c, REALM, r);
-	else
-		ret = MHD_queue_response(c, status, r);
-	MHD_destroy_response(r);
-	return ret;
-}
-
 /* The client certificate client_auth_type asks for: NULL when fine, else why not. */
 static const char *client_cert_refused(const struct bsdk_web_config *wc, struct MHD_Connection *c)
 {
@@ -161,7 +145,7 @@ bool web_config_allow(const struct bsdk_web_config *wc, struct MHD_Connection *c
 		return true;
 	why = wc->tls ? client_cert_refused(wc, c) : NULL;
 	if (why) {
-		*ret = refuse(c, MHD_HTTP_FORBIDDEN, why);
+		*ret = http_reply(c, MHD_HTTP_FORBIDDEN, why, NULL, NULL);
 		return false;
 	}
 	if (!wc->nusers)
@@ -173,6 +157,8 @@ bool web_config_allow(const struct bsdk_web_config *wc, struct MHD_Connection *c
 	MHD_free(user);
 	MHD_free(password);
 	if (!ok)
-		*ret = refuse(c, MHD_HTTP_UNAUTHORIZED, "unauthorized: basic auth with a user of the web configuration\n");
+		*ret = http_reply(c, MHD_HTTP_UNAUTHORIZED,
+				  "unauthorized: basic auth with a user of the web configuration\n", NULL,
+				  REALM);
 	return ok;
 }
