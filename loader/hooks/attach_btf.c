@@ -97,9 +97,10 @@ int attach_btf_resolve(struct bsdk_prog *prog, char *why, size_t size)
 	return 0;
 }
 
-/* Whether the kernel loads "r0 = 0; exit" as a program of this type and
- * attach type, at BTF ID id (0: none). */
-static bool probe_loads(int prog_type, int attach_type, uint32_t id)
+/* Load "r0 = 0; exit", valid for every kind at any target, as a program of
+ * this type and attach type at BTF ID id (0: none) of the BTF object
+ * obj_fd (0: vmlinux) and close it: 0, or the kernel's -errno. */
+static int probe_load(int prog_type, int attach_type, uint32_t flags, uint32_t id, int obj_fd)
 {
 	struct bpf_insn insns[2] = {
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
@@ -111,14 +112,21 @@ static bool probe_loads(int prog_type, int attach_type, uint32_t id)
 	memset(&attr, 0, sizeof(attr));
 	attr.prog_type = (uint32_t)prog_type;
 	attr.expected_attach_type = (uint32_t)attach_type;
+	attr.prog_flags = flags;
 	attr.attach_btf_id = id;
+	attr.attach_btf_obj_fd = (uint32_t)obj_fd;
 	attr.insns = (uint64_t)(uintptr_t)insns;
 	attr.insn_cnt = ARRAY_SIZE(insns);
 	attr.license = (uint64_t)(uintptr_t)"GPL";
 	fd = sys_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
 	if (fd >= 0)
 		close(fd);
-	return fd >= 0;
+	return fd >= 0 ? 0 : fd;
+}
+
+static bool probe_loads(int prog_type, int attach_type, uint32_t id)
+{
+	return probe_load(prog_type, attach_type, 0, id, 0) == 0;
 }
 
 /* A trampoline program (fentry, fexit, fmod_ret) refused with EPERM to a
@@ -162,36 +170,20 @@ static void trampoline_refusal(const struct bsdk_prog *prog, char *why, size_t s
 
 int attach_btf_probe_load(struct bsdk_prog *prog, char *why, size_t size)
 {
-	/* r0 = 0; exit: valid for every BTF-typed kind at any target */
-	struct bpf_insn insns[2] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
-	union bpf_attr attr;
-	int fd;
+	int err = probe_load(prog->kind->prog_type, prog->kind->expected_attach_type,
+			    prog->kind->sleepable ? BPF_F_SLEEPABLE : 0, prog->attach_btf_id,
+			    prog->attach_btf_obj_fd);
 
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = prog->kind->prog_type;
-	attr.expected_attach_type = prog->kind->expected_attach_type;
-	attr.prog_flags = prog->kind->sleepable ? BPF_F_SLEEPABLE : 0;
-	attr.attach_btf_id = prog->attach_btf_id;
-	attr.attach_btf_obj_fd = (uint32_t)prog->attach_btf_obj_fd;
-	attr.insns = (uint64_t)(uintptr_t)insns;
-	attr.insn_cnt = ARRAY_SIZE(insns);
-	attr.license = (uint64_t)(uintptr_t)"GPL";
-	fd = sys_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
-	if (fd >= 0) {
-		close(fd);
+	if (!err)
 		return 0;
-	}
 	snprintf(why, size, "this kernel refuses %s%s programs at '%s': %s", prog->kind->type_name,
-		 prog->kind->sleepable ? " (sleepable)" : "", prog->target, bsdk_strerror(fd));
-	if (fd == -EPERM && prog->kind->prog_type == BPF_PROG_TYPE_TRACING &&
+		 prog->kind->sleepable ? " (sleepable)" : "", prog->target, bsdk_strerror(err));
+	if (err == -EPERM && prog->kind->prog_type == BPF_PROG_TYPE_TRACING &&
 	    prog->kind->expected_attach_type != BPF_TRACE_RAW_TP &&
 	    prog->kind->expected_attach_type != BPF_TRACE_ITER &&
 	    probe_loads(BPF_PROG_TYPE_RAW_TRACEPOINT, 0, 0))
 		trampoline_refusal(prog, why, size);
-	return fd;
+	return err;
 }
 
 /* A kernel built with the BPF LSM runs its programs only when "bpf" is among the LSMs it
