@@ -32,6 +32,7 @@ struct parse {
 };
 
 /* "FILE:LINE: KEY: what" into the caller's buffer; -1. */
+__attribute__((format(printf, 4, 5)))
 static int fail(struct parse *p, const yaml_node_t *at, const char *key, const char *fmt, ...)
 {
 	size_t n;
