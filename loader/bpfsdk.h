@@ -1342,6 +1342,16 @@ int bsdk_records_by_size(struct bsdk_records *r, const struct bsdk_map *map, uin
 /* The struct, union or typedef called name: from .BTF, else from DWARF (any file). 0;
  * -ENOENT; -EOPNOTSUPP when BTF cannot hold it (logged); -ENOMEM. */
 int bsdk_records_find(struct bsdk_records *r, const char *name, struct bsdk_record_type *t);
+struct bsdk_btf_field_view;
+/* Where the programs got the values they store in map's records (loader/ext/record_kfields.c):
+ * a member of struct id of btf stored from a big-endian kernel field (a CO-RE read of __be16
+ * skc_dport, not swapped by bpf_ntohs() on the way) is NTOH; one copied from a kernel address
+ * (__be32 skc_daddr, struct in6_addr skc_v6_daddr, a tracepoint's __u8 saddr[4]) is INET; one
+ * the program swapped itself, or that got both kinds, is STORED. *views (malloc'ed, names in
+ * btf; NULL when there are none) and *n. 0, -EINVAL or -ENOMEM. */
+int bsdk_records_views(struct bsdk_records *r, const struct bsdk_map *map,
+		       const struct bsdk_btf *btf, uint32_t id, struct bsdk_btf_field_view **views,
+		       size_t *n);
 
 enum bsdk_btf_format {
 	BSDK_BTF_JSON,     /* one JSON value on one line: objects, arrays, numbers, strings */
@@ -1358,6 +1368,26 @@ enum bsdk_btf_print_flags {
 	/* TEXT and COLUMNS: an unsigned 64-bit member whose name ends in "_ns" as a duration
 	 * ("1.250ms"). JSON keeps the number. */
 	BSDK_BTF_DURATIONS = 1 << 1,
+	/* Addresses and ports as the tools that send them print them (docs/bpfsdk-run.md,
+	 * "Addresses and ports"): what the BTF says - a __be16/__be32/__be64 typedef in host
+	 * order, struct in_addr, struct in6_addr and a 16-byte member named *addr* (or a 4-byte
+	 * one beside a family member) as "127.0.0.1" or "::1", by the record's family member
+	 * (family, af, *_family: AF_INET, AF_INET6) when it has one - and what the views say. */
+	BSDK_BTF_NET       = 1 << 2,
+};
+
+/* How one member is shown, overriding what BSDK_BTF_NET reads from the BTF. */
+enum bsdk_btf_view {
+	BSDK_VIEW_DEFAULT,   /* what the flags say */
+	BSDK_VIEW_STORED,    /* as stored: the integer, the array */
+	BSDK_VIEW_INET,      /* an address: by the family member, else by its size (4, 16) */
+	BSDK_VIEW_NTOH,      /* a big-endian integer (2, 4 or 8 bytes), in host order */
+};
+
+/* A member (of the top struct, or of an anonymous struct or union inlined in it) by name. */
+struct bsdk_btf_field_view {
+	const char *name;
+	enum bsdk_btf_view view;
 };
 
 /*
@@ -1387,6 +1417,16 @@ int bsdk_btf_print(const struct bsdk_btf *btf, uint32_t id, const void *data, si
 long bsdk_btf_snprint(const struct bsdk_btf *btf, uint32_t id, const void *data, size_t size,
 		      enum bsdk_btf_format format, unsigned int flags, char *buf, size_t buf_size,
 		      int *err);
+
+/* bsdk_btf_print() and bsdk_btf_snprint() with views (n of them; NULL, 0 for none): each
+ * names a member of the top struct and how it is shown. */
+int bsdk_btf_print_views(const struct bsdk_btf *btf, uint32_t id, const void *data, size_t size,
+			 enum bsdk_btf_format format, unsigned int flags,
+			 const struct bsdk_btf_field_view *views, size_t n, FILE *f);
+long bsdk_btf_snprint_views(const struct bsdk_btf *btf, uint32_t id, const void *data,
+			    size_t size, enum bsdk_btf_format format, unsigned int flags,
+			    const struct bsdk_btf_field_view *views, size_t n, char *buf,
+			    size_t buf_size, int *err);
 
 /* COLUMNS: the header line's names, padded as bsdk_btf_print() pads the values, each after
  * two blanks, without a newline. 0, or -EINVAL when id is not a flat struct or union. */

@@ -187,12 +187,16 @@ struct decode_cfg {
 	const char *const *types;	/* --type NAME or MAP=NAME, checked by decode_check_types() */
 	size_t ntypes;
 	bool timestamp;			/* --timestamp */
-	unsigned int btf_flags;		/* BSDK_BTF_DURATIONS */
+	const char *const *fields;	/* --field NAME=raw|addr|host, by decode_check_field() */
+	size_t nfields;
+	unsigned int btf_flags;		/* BSDK_BTF_DURATIONS, BSDK_BTF_NET (no --raw) */
 	bool columns;			/* text may use columns (one stream only) */
 };
 
 struct decoder;
 
+/* --field NAME=raw|addr|host: 0, or EXIT_USAGE after one error line. */
+int decode_check_field(const char *arg);
 /* 0, or EXIT_USAGE after one error line: a --type naming no map or no type of obj. */
 int decode_check_types(const struct bsdk_obj *obj, const struct decode_cfg *cfg);
 /* The decoder of map's records (a PERF_EVENT_ARRAY or RINGBUF): the type BPFSDK_RECORD()

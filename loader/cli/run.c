@@ -87,7 +87,8 @@ static int run_open(struct run *r)
 	}
 	r->dcfg = (struct decode_cfg){
 		.format = a->format, .types = a->types, .ntypes = a->ntypes,
-		.timestamp = a->timestamp, .btf_flags = a->durations ? BSDK_BTF_DURATIONS : 0,
+		.timestamp = a->timestamp, .fields = a->fields, .nfields = a->nfields,
+		.btf_flags = (a->durations ? BSDK_BTF_DURATIONS : 0) | (a->raw ? 0 : BSDK_BTF_NET),
 	};
 	ret = decode_check_types(r->obj, &r->dcfg);
 	if (!ret)
@@ -270,6 +271,7 @@ static void run_free(struct run *r)
 	free(r->ctxs);
 	free(r->a.sets);
 	free(r->a.types);
+	free(r->a.fields);
 	free(r->a.choices);
 	free(r->a.sizes);
 }
@@ -283,9 +285,10 @@ static int run_main(int argc, char **argv)
 
 	r.a.sets = calloc((size_t)argc, sizeof(*r.a.sets));
 	r.a.types = calloc((size_t)argc, sizeof(*r.a.types));
+	r.a.fields = calloc((size_t)argc, sizeof(*r.a.fields));
 	r.a.choices = calloc((size_t)argc, sizeof(*r.a.choices));
 	r.a.sizes = calloc((size_t)argc, sizeof(*r.a.sizes));
-	if (!r.a.sets || !r.a.types || !r.a.choices || !r.a.sizes) {
+	if (!r.a.sets || !r.a.types || !r.a.fields || !r.a.choices || !r.a.sizes) {
 		cli_error("out of memory");
 		ret = EXIT_RUNTIME;
 		goto out;

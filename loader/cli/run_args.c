@@ -19,7 +19,8 @@ const char run_usage[] =
 "SYNOPSIS\n"
 "    bpfsdk run [--set NAME=VALUE]... [--count N] [--duration SEC]\n"
 "               [--pages N] [--format hex|text|json] [--type [MAP=]NAME]...\n"
-"               [--timestamp] [--durations] [--sort-by FIELD]\n"
+"               [--timestamp] [--durations] [--sort-by FIELD] [--raw]\n"
+"               [--field NAME=raw|addr|host]...\n"
 "               [--interval SEC] [--clear] [--maps NAME,...] [--top N]\n"
 "               [--unit NAME] [--per-cpu] [--freq HZ] [--btf FILE]\n"
 "               [--metrics ADDR:PORT] [--metrics-file PATH]\n"
@@ -192,6 +193,12 @@ const char run_usage[] =
 "        Text: show u64 members whose name ends in _ns as durations\n"
 "        (1.250ms).\n"
 "\n"
+"    --raw, --field NAME=raw|addr|host\n"
+"        Addresses and ports as stored: every member, or member NAME; addr\n"
+"        shows NAME as an IPv4/IPv6 address, host a big-endian NAME in host\n"
+"        order. By default the BTF and the kernel fields the programs read\n"
+"        decide (docs/bpfsdk-run.md, \"Addresses and ports\").\n"
+"\n"
 "    --sort-by FIELD\n"
 "        Merge the CPUs' perf rings in the order of FIELD, a u64 timestamp\n"
 "        member of the record type (e.g. from bpf_ktime_get_ns()): each\n"
@@ -326,7 +333,7 @@ enum {
 	OPT_TYPE, OPT_TIMESTAMP, OPT_SORT_BY, OPT_DURATIONS,
 	OPT_INTERVAL, OPT_CLEAR, OPT_TOP, OPT_MAPS, OPT_UNIT, OPT_PER_CPU, OPT_FREQ,
 	OPT_METRICS, OPT_METRICS_FILE, OPT_METRICS_PREFIX, OPT_METRICS_MAX, OPT_METRICS_GAUGES,
-	OPT_ALL_TWINS, OPT_PROGRAM, OPT_NO_PROGRAM, OPT_MAX_ENTRIES,
+	OPT_ALL_TWINS, OPT_PROGRAM, OPT_NO_PROGRAM, OPT_MAX_ENTRIES, OPT_RAW, OPT_FIELD,
 };
 
 static const struct cli_option run_options[] = {
@@ -347,6 +354,8 @@ static const struct cli_option run_options[] = {
 	{ "timestamp", 'T', false, OPT_TIMESTAMP },
 	{ "sort-by",  0,   true,  OPT_SORT_BY },
 	{ "durations", 0,  false, OPT_DURATIONS },
+	{ "raw",      0,   false, OPT_RAW },
+	{ "field",    0,   true,  OPT_FIELD },
 	{ "interval", 'i', true,  OPT_INTERVAL },
 	{ "clear",    0,   false, OPT_CLEAR },
 	{ "top",      0,   true,  OPT_TOP },
@@ -476,6 +485,11 @@ static int parse_value(int opt, const char *value, struct run_args *a)
 			return cli_usage_error("run", "--type '%s' is not NAME or MAP=NAME", value);
 		a->types[a->ntypes++] = value;
 		break;
+	case OPT_FIELD:
+		if (decode_check_field(value))
+			return EXIT_USAGE;
+		a->fields[a->nfields++] = value;
+		break;
 	case OPT_INTERVAL:
 		if (!parse_seconds(value, &a->interval))
 			return cli_usage_error("run", "--interval '%s' is not a positive number of seconds",
@@ -552,6 +566,9 @@ int run_parse_args(int argc, char **argv, struct run_args *a)
 			break;
 		case OPT_DURATIONS:
 			a->durations = true;
+			break;
+		case OPT_RAW:
+			a->raw = true;
 			break;
 		case OPT_SORT_BY:
 			a->sort_by = value;

@@ -23,6 +23,9 @@ struct run_args {
 	size_t nsets;
 	const char **types;	/* --type NAME or MAP=NAME */
 	size_t ntypes;
+	const char **fields;	/* --field NAME=raw|addr|host, checked for syntax */
+	size_t nfields;
+	bool raw;		/* --raw */
 	enum record_format format;
 	bool timestamp;		/* --timestamp */
 	bool durations;		/* --durations */

@@ -20,7 +20,7 @@
 enum reg_kind { R_UNKNOWN, R_STACK, R_MAP, R_CONST };
 struct reg { enum reg_kind kind; int64_t v; };
 
-static const struct relo *relo_of(const struct bsdk_obj *obj, size_t sec, size_t insn)
+const struct relo *records_relo_of(const struct bsdk_obj *obj, size_t sec, size_t insn)
 {
 	const struct relo *rs = obj->relos[sec];
 	size_t lo = 0, hi = obj->nrelos[sec];
@@ -133,7 +133,7 @@ static int scan_func(const struct bsdk_obj *obj, const struct func *fn, size_t m
 		if (targets[i])
 			memset(r, 0, sizeof(r));
 		if (x->code == (BPF_LD | BPF_IMM | BPF_DW)) {
-			rel = relo_of(obj, fn->sec, fn->first + i);
+			rel = records_relo_of(obj, fn->sec, fn->first + i);
 			if (dst < 10) {
 				r[dst].kind = rel && rel->kind == BSDK_RELO_MAP ? R_MAP : R_UNKNOWN;
 				r[dst].v = rel ? (int64_t)rel->map : 0;

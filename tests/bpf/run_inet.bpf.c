@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * run_inet.bpf.c - a TCP state tracer written the way libbpf-tools'
+ * tcpstates and tcplife are: tracepoint sock/inet_sock_set_state, the
+ * record a local struct, its addresses unsigned __int128 filled by
+ * bpf_probe_read_kernel() from the tracepoint's __u8 saddr[4] or
+ * saddr_v6[16] by family, and the socket's own fields read with
+ * BPF_CORE_READ(). tests/bats/run_inet.bats checks that `bpfsdk run` shows
+ * what the tools' user spaces print (inet_ntop(), ntohs()):
+ *
+ *   saddr, daddr  addresses by family: the record's type says only
+ *                 unsigned __int128, the family member beside them says which
+ *   sport, dport  the tracepoint's, already in host order: as stored
+ *   kdport        __be16 skc_dport as the kernel keeps it (big-endian): the
+ *                 analysis of the stores shows it in host order
+ *   kdport_host   the same after bpf_ntohs(): as stored
+ *   local_v4      __be32 skc_rcv_saddr: an address by where it came from
+ *                 alone (its name says nothing)
+ */
+#include <linux/bpf.h>
+#include <linux/types.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_endian.h>
+
+char LICENSE[] SEC("license") = "GPL";
+
+#define AF_INET 2
+#define IPPROTO_TCP 6
+
+/* The kernel's types, as vmlinux.h gives them: only the members read must
+ * exist in the running kernel. */
+struct sock_common {
+	__be32 skc_daddr;
+	__be32 skc_rcv_saddr;
+	__be16 skc_dport;
+	__u16 skc_num;
+} __attribute__((preserve_access_index));
+
+struct sock {
+	struct sock_common __sk_common;
+} __attribute__((preserve_access_index));
+
+struct trace_entry {
+	unsigned short type;
+	unsigned char flags;
+	unsigned char preempt_count;
+	int pid;
+};
+
+struct trace_event_raw_inet_sock_set_state {
+	struct trace_entry ent;
+	const void *skaddr;
+	int oldstate;
+	int newstate;
+	__u16 sport;
+	__u16 dport;
+	__u16 family;
+	__u16 protocol;
+	__u8 saddr[4];
+	__u8 daddr[4];
+	__u8 saddr_v6[16];
+	__u8 daddr_v6[16];
+} __attribute__((preserve_access_index));
+
+/* the port the test listens on (bpfsdk run --set target_port=PORT) */
+const volatile __u16 target_port = 0;
+
+struct inet_event {
+	unsigned __int128 saddr;
+	unsigned __int128 daddr;
+	__u64 skaddr;
+	__u32 local_v4;
+	int oldstate;
+	int newstate;
+	__u16 family;
+	__u16 sport;
+	__u16 dport;
+	__u16 kdport;
+	__u16 kdport_host;
+	char comm[16];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(__u32));
+} events SEC(".maps");
+
+SEC("tracepoint/sock/inet_sock_set_state")
+int inet_state(struct trace_event_raw_inet_sock_set_state *ctx)
+{
+	struct sock *sk = (struct sock *)ctx->skaddr;
+	struct inet_event e = {};
+	__u16 family = ctx->family;
+
+	if (ctx->protocol != IPPROTO_TCP ||
+	    (ctx->dport != target_port && ctx->sport != target_port))
+		return 0;
+	e.skaddr = (__u64)sk;
+	e.oldstate = ctx->oldstate;
+	e.newstate = ctx->newstate;
+	e.family = family;
+	e.sport = ctx->sport;
+	e.dport = ctx->dport;
+	e.kdport = BPF_CORE_READ(sk, __sk_common.skc_dport);
+	e.kdport_host = bpf_ntohs(BPF_CORE_READ(sk, __sk_common.skc_dport));
+	e.local_v4 = BPF_CORE_READ(sk, __sk_common.skc_rcv_saddr);
+	if (family == AF_INET) {
+		bpf_probe_read_kernel(&e.saddr, sizeof(ctx->saddr), ctx->saddr);
+		bpf_probe_read_kernel(&e.daddr, sizeof(ctx->daddr), ctx->daddr);
+	} else {
+		bpf_probe_read_kernel(&e.saddr, sizeof(e.saddr), ctx->saddr_v6);
+		bpf_probe_read_kernel(&e.daddr, sizeof(e.daddr), ctx->daddr_v6);
+	}
+	bpf_get_current_comm(e.comm, sizeof(e.comm));
+	bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, &e, sizeof(e));
+	return 0;
+}
