@@ -1428,6 +1428,15 @@ long bsdk_btf_snprint_views(const struct bsdk_btf *btf, uint32_t id, const void 
 			    const struct bsdk_btf_field_view *views, size_t n, char *buf,
 			    size_t buf_size, int *err);
 
+/* What BSDK_BTF_NET's rule makes of member i of struct or union id: BSDK_VIEW_INET,
+ * BSDK_VIEW_NTOH or BSDK_VIEW_DEFAULT (a number, a string: what it is). */
+enum bsdk_btf_view bsdk_btf_member_view(const struct bsdk_btf *btf, uint32_t id, uint32_t i);
+/* Member i of struct or union id, at the start of the size bytes at data, as TEXT with
+ * BSDK_BTF_NET (an address by the struct's family member), into buf as bsdk_btf_snprint()
+ * does: the length of the whole output, or -EINVAL. For one label of a key. */
+long bsdk_btf_snprint_member(const struct bsdk_btf *btf, uint32_t id, uint32_t i,
+			     const void *data, size_t size, char *buf, size_t buf_size);
+
 /* COLUMNS: the header line's names, padded as bsdk_btf_print() pads the values, each after
  * two blanks, without a newline. 0, or -EINVAL when id is not a flat struct or union. */
 int bsdk_btf_print_header(const struct bsdk_btf *btf, uint32_t id, unsigned int flags, FILE *f);

@@ -222,6 +222,7 @@ struct mapview_cfg {
 	bool per_cpu;			/* --per-cpu: per-CPU values one CPU at a time */
 	bool clear;			/* --clear: empty the maps after each print */
 	bool timestamp;			/* a time line (text) or "@time" (JSON) */
+	unsigned int btf_flags;		/* BSDK_BTF_NET (no --raw) */
 };
 
 struct mapviews;

@@ -174,6 +174,7 @@ static int run_views_new(struct run *r)
 
 	a->views.format = a->format;
 	a->views.timestamp = a->timestamp;
+	a->views.btf_flags = a->raw ? 0 : BSDK_BTF_NET;
 	ret = mapviews_new(r->obj, &a->views, &st->views);
 	if (ret)
 		return ret;

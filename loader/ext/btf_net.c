@@ -230,3 +230,17 @@ bool net_member(struct pr *p, uint32_t id, uint64_t off, uint32_t bitfield, cons
 	pr_out_u64(p, x);
 	return true;
 }
+
+enum bsdk_btf_view bsdk_btf_member_view(const struct bsdk_btf *bbtf, uint32_t id, uint32_t i)
+{
+	const struct btf *btf = (const struct btf *)bbtf;
+	const struct btf_type *t = btf ? btf_skip_mods(btf, id, NULL) : NULL;
+	const struct btf_member *m;
+
+	if (!t || (btf_kind(t) != BTF_KIND_STRUCT && btf_kind(t) != BTF_KIND_UNION) ||
+	    i >= btf_vlen(t))
+		return BSDK_VIEW_DEFAULT;
+	m = &btf_members(t)[i];
+	return net_btf_view(btf, m->type, btf_name(btf, (const void *)m),
+			    net_struct_has_family(btf, t, 0));
+}

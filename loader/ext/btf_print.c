@@ -631,6 +631,36 @@ long bsdk_btf_snprint_views(const struct bsdk_btf *btf, uint32_t id, const void 
 	return p.total > LONG_MAX ? LONG_MAX : (long)p.total;
 }
 
+long bsdk_btf_snprint_member(const struct bsdk_btf *btf, uint32_t id, uint32_t i,
+			     const void *data, size_t size, char *buf, size_t buf_size)
+{
+	const struct btf_type *t;
+	const struct btf_member *m;
+	uint64_t moff;
+	uint32_t bits;
+	struct pr p;
+
+	if (!btf || (!data && size) || (!buf && buf_size))
+		return fail(EINVAL);
+	pr_init(&p, btf, data, size, BSDK_BTF_TEXT, BSDK_BTF_NET, NULL);
+	t = btf_skip_mods(p.btf, id, NULL);
+	if (!t || (btf_kind(t) != BTF_KIND_STRUCT && btf_kind(t) != BTF_KIND_UNION) ||
+	    i >= btf_vlen(t))
+		return fail(EINVAL);
+	p.mem = buf;
+	p.mem_size = buf_size;
+	net_init(&p, id);
+	m = &btf_members(t)[i];
+	moff = BTF_INFO_KFLAG(t->info) ? BTF_MEMBER_BIT_OFFSET(m->offset) : m->offset;
+	bits = BTF_INFO_KFLAG(t->info) ? BTF_MEMBER_BITFIELD_SIZE(m->offset) : 0;
+	if (!net_member(&p, m->type, moff, bits, btf_name(p.btf, (const void *)m)))
+		value(&p, m->type, moff, bits, btf_name(p.btf, (const void *)m), 1);
+	pr_flush(&p);
+	if (buf_size)
+		buf[p.total < buf_size ? p.total : buf_size - 1] = '\0';
+	return p.total > LONG_MAX ? LONG_MAX : (long)p.total;
+}
+
 int bsdk_btf_print_header(const struct bsdk_btf *btf, uint32_t id, unsigned int flags, FILE *f)
 {
 	const struct btf_type *t;

@@ -75,6 +75,11 @@ static void put_label_value(const struct mplan *p, const struct label *l,
 	case LAB_STR:
 		put_escaped(f, at, l->size);
 		break;
+	case LAB_NET:
+		bsdk_btf_snprint_member(p->m.btf, l->type_id, l->member, key + l->base,
+					p->m.key_size - l->base, buf, sizeof(buf));
+		put_escaped(f, (const unsigned char *)buf, strlen(buf));
+		break;
 	case LAB_HEX:
 		fputs("0x", f);
 		for (uint32_t i = 0; i < l->size; i++)

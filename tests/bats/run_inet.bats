@@ -175,3 +175,24 @@ check_json() {
 	run "$BPFSDK" run --format json --field kdport=swap "$OBJ"
 	assert_failure 2
 }
+
+@test "run_inet: a map's key shows the address and port in its view and its metrics labels" {
+	local prom="$BATS_TEST_TMPDIR/inet.prom" key
+	trace 4 --format json --maps conns --metrics-file "$prom" --interval 0.5
+	# the view at the end and the file's last write come when the run stops
+	kill -INT "$RUN_PID"
+	wait_run
+	key=$(jq -c 'select(."@map" == "conns") | .key' "$OUT" | tail -1)
+	expect_eq "$key" "{\"daddr\":\"$(sock daddr)\",\"dport\":$(sock dport),\"family\":2}" \
+		"the key of conns (__u8 daddr[16] by family, __be16 dport)"
+	grep -qx "bpfsdk_conns_total{object=\"run_inet\",daddr=\"$(sock daddr)\",dport=\"$(sock dport)\",family=\"2\"} 1" "$prom" ||
+		fail "no series with the address and port as labels in: $(cat "$prom")"
+
+	trace 4 --format json --maps conns --raw
+	kill -INT "$RUN_PID"
+	wait_run
+	key=$(jq -c 'select(."@map" == "conns") | .key' "$OUT" | tail -1)
+	expect_eq "$(jq -c .daddr <<<"$key")" "[127,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0]" "--raw: the key's daddr"
+	expect_eq "$(jq -r .dport <<<"$key")" "$(( ($(sock dport) >> 8) | (($(sock dport) & 255) << 8) ))" \
+		"--raw: the key's dport"
+}

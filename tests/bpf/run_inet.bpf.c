@@ -16,6 +16,11 @@
  *   kdport_host   the same after bpf_ntohs(): as stored
  *   local_v4      __be32 skc_rcv_saddr: an address by where it came from
  *                 alone (its name says nothing)
+ *
+ * and the map conns counts the connections made by where they went, keyed
+ * as tcptop keys its map: its key's __u8 daddr[16] is an address by the
+ * family member beside it, its __be16 dport big-endian by its type - in a
+ * map view and in the labels of --metrics.
  */
 #include <linux/bpf.h>
 #include <linux/types.h>
@@ -27,6 +32,8 @@ char LICENSE[] SEC("license") = "GPL";
 
 #define AF_INET 2
 #define IPPROTO_TCP 6
+#define TCP_ESTABLISHED 1
+#define TCP_SYN_SENT 2
 
 /* The kernel's types, as vmlinux.h gives them: only the members read must
  * exist in the running kernel. */
@@ -81,6 +88,40 @@ struct inet_event {
 	char comm[16];
 };
 
+struct conn_key {
+	__u8 daddr[16];
+	__be16 dport;
+	__u16 family;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 64);
+	__type(key, struct conn_key);
+	__type(value, __u64);
+} conns SEC(".maps");
+
+/* A client's connection made: one more for its destination. */
+static void count(struct trace_event_raw_inet_sock_set_state *ctx, __u16 family)
+{
+	struct conn_key k = {};
+	__u64 one = 1, *n;
+
+	if (ctx->oldstate != TCP_SYN_SENT || ctx->newstate != TCP_ESTABLISHED)
+		return;
+	k.family = family;
+	k.dport = bpf_htons(ctx->dport);
+	if (family == AF_INET)
+		bpf_probe_read_kernel(k.daddr, sizeof(ctx->daddr), ctx->daddr);
+	else
+		bpf_probe_read_kernel(k.daddr, sizeof(k.daddr), ctx->daddr_v6);
+	n = bpf_map_lookup_elem(&conns, &k);
+	if (n)
+		__sync_fetch_and_add(n, 1);
+	else
+		bpf_map_update_elem(&conns, &k, &one, BPF_NOEXIST);
+}
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
 	__uint(key_size, sizeof(__u32));
@@ -115,5 +156,6 @@ int inet_state(struct trace_event_raw_inet_sock_set_state *ctx)
 	}
 	bpf_get_current_comm(e.comm, sizeof(e.comm));
 	bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, &e, sizeof(e));
+	count(ctx, family);
 	return 0;
 }
