@@ -44,6 +44,30 @@ static void relo_target(const struct bsdk_relo_info *r, char *buf, size_t size)
 	}
 }
 
+/* A streaming map's members that run shows as addresses or in host order, and those named
+ * like one it could not classify. */
+static int print_record_fields(const struct bsdk_obj *obj, struct bsdk_records *r,
+			       const struct bsdk_map *map)
+{
+	struct bsdk_record_type rt = { 0 };
+	struct record_fields rf;
+	char src[512], clean[256];
+
+	if (inspect_record(obj, r, map, &rt, src, sizeof(src)) == -ENOMEM ||
+	    inspect_record_fields(r, map, &rt, &rf))
+		return -1;
+	if (rf.addr[0])
+		printf("  %s: addresses: %s\n", bsdk_map_name(map),
+		       text_printable(rf.addr, clean, sizeof(clean)));
+	if (rf.host[0])
+		printf("  %s: big-endian, shown in host order: %s\n", bsdk_map_name(map),
+		       text_printable(rf.host, clean, sizeof(clean)));
+	if (rf.unknown[0])
+		printf("  %s: named like an address or a port, not classified (shown as stored; --field NAME=addr|host): %s\n",
+		       bsdk_map_name(map), text_printable(rf.unknown, clean, sizeof(clean)));
+	return 0;
+}
+
 /* The record type of each map that streams records, after the maps. */
 static int print_records(const struct bsdk_obj *obj)
 {
@@ -73,6 +97,9 @@ static int print_records(const struct bsdk_obj *obj)
 		printf("\nrecord types: %zu\n", table_rows(t));
 		ret = table_print(t, stdout, 2) ? -1 : 0;
 	}
+	for (map = NULL; !ret && (map = bsdk_obj_map_next(obj, map));)
+		if (inspect_streams(map))
+			ret = print_record_fields(obj, r, map);
 out:
 	table_free(t);
 	bsdk_records_free(r);

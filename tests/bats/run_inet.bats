@@ -196,3 +196,16 @@ check_json() {
 	expect_eq "$(jq -r .dport <<<"$key")" "$(( ($(sock dport) >> 8) | (($(sock dport) & 255) << 8) ))" \
 		"--raw: the key's dport"
 }
+
+@test "run_inet: inspect names the addresses, the big-endian port and what it could not classify" {
+	run "$BPFSDK" inspect "$OBJ"
+	assert_success
+	assert_line "  events: addresses: saddr, daddr, local_v4"
+	assert_line "  events: big-endian, shown in host order: kdport"
+	assert_line "  events: named like an address or a port, not classified (shown as stored; --field NAME=addr|host): lport"
+	run "$BPFSDK" inspect --json "$OBJ"
+	assert_success
+	expect_eq "$(jq -c '.maps[] | select(.name == "events") | .record.fields' <<<"$output")" \
+		'{"addresses":["saddr","daddr","local_v4"],"host_order":["kdport"],"unclassified":["lport"]}' \
+		"inspect --json's fields"
+}

@@ -16,6 +16,8 @@
  *   kdport_host   the same after bpf_ntohs(): as stored
  *   local_v4      __be32 skc_rcv_saddr: an address by where it came from
  *                 alone (its name says nothing)
+ *   lport         the port asked for, from .rodata: named like a port, from
+ *                 no kernel field - `inspect` says it could not classify it
  *
  * and the map conns counts the connections made by where they went, keyed
  * as tcptop keys its map: its key's __u8 daddr[16] is an address by the
@@ -85,6 +87,7 @@ struct inet_event {
 	__u16 dport;
 	__u16 kdport;
 	__u16 kdport_host;
+	__u16 lport;
 	char comm[16];
 };
 
@@ -147,6 +150,7 @@ int inet_state(struct trace_event_raw_inet_sock_set_state *ctx)
 	e.kdport = BPF_CORE_READ(sk, __sk_common.skc_dport);
 	e.kdport_host = bpf_ntohs(BPF_CORE_READ(sk, __sk_common.skc_dport));
 	e.local_v4 = BPF_CORE_READ(sk, __sk_common.skc_rcv_saddr);
+	e.lport = target_port;
 	if (family == AF_INET) {
 		bpf_probe_read_kernel(&e.saddr, sizeof(ctx->saddr), ctx->saddr);
 		bpf_probe_read_kernel(&e.daddr, sizeof(ctx->daddr), ctx->daddr);
