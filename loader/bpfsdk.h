@@ -1394,10 +1394,11 @@ struct bsdk_btf_field_view {
  * Print the size bytes at data as a value of type id to f, in format with flags. Integers of
  * every size and signedness, bool, char arrays as strings (up to the first NUL, escaped: JSON
  * \u00XX for control bytes and \udcXX for each byte that is not UTF-8, as bsdk_json_string()
- * does, so that every output is valid JSON; TEXT \xNN) - but a char array the record stops
- * inside that holds several NUL-terminated strings (argv, as execsnoop packs it) as all of
- * them (JSON ["a","b"], TEXT ["a" "b"], COLUMNS a b; what follows the last NUL, and trailing
- * empty or binary pieces, left out) -, other arrays as lists, structs and unions (anonymous members inlined), enums
+ * does, so that every output is valid JSON; TEXT \xNN) - but a command line, a member char
+ * array named args or argv or counted by a member NAME_count or NAME_cnt (argv, as execsnoop
+ * packs it), always as a list of its NUL-terminated strings (JSON ["a","b"], ["a"], [], TEXT
+ * ["a" "b"], COLUMNS a b; what follows the last NUL, and trailing empty or binary pieces,
+ * left out) -, other arrays as lists, structs and unions (anonymous members inlined), enums
  * by name (values outside the enum as numbers), pointers as hex, bitfields, floats. The bytes
  * are read from data only: a member past size is printed as null (TEXT '?'). Work is linear in
  * size whatever the BTF: loops, deep nesting and huge arrays stop with the output still well

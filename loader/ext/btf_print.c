@@ -281,7 +281,9 @@ static void print_array(struct pr *p, const struct btf_type *t, uint64_t off, in
 	const struct btf_type *e;
 	uint64_t esize = 0, start = off / 8;
 	uint32_t eid;
+	bool argv = p->argv;
 
+	p->argv = false;	/* the array's own elements are no command lines */
 	e = resolve(p, a->type, &eid);
 	if (!e || !size_of(p, eid, &esize)) {
 		note(p, -BSDK_EBTF);
@@ -296,8 +298,10 @@ static void print_array(struct pr *p, const struct btf_type *t, uint64_t off, in
 		if (a->nelems > avail)
 			note(p, -ERANGE);
 		nul = n ? memchr(s, 0, n) : NULL;
-		if (a->nelems > avail && nul && pr_out_packed(p, s, (size_t)n))
+		if (argv) {
+			pr_out_strings(p, s, (size_t)n);
 			return;
+		}
 		pr_out_str(p, s, nul ? (size_t)(nul - s) : n, p->fmt != BSDK_BTF_COLUMNS);
 		return;
 	}
@@ -353,8 +357,10 @@ static void print_members(struct pr *p, const struct btf_type *t, uint64_t off, 
 			pr_outc(p, p->fmt == BSDK_BTF_JSON ? ',' : ' ');
 		*first = false;
 		pr_out_name(p, name);
+		p->argv = pr_argv_member(p->btf, t, name);
 		if (!net_member(p, m[i].type, moff, bitfield, name))
 			value(p, m[i].type, moff, bitfield, name, depth + 1);
+		p->argv = false;
 	}
 }
 
@@ -392,7 +398,8 @@ static void value(struct pr *p, uint32_t id, uint64_t off, uint32_t bitfield, co
 	}
 	kind = btf_kind(t);
 	if ((kind == BTF_KIND_STRUCT || kind == BTF_KIND_UNION || kind == BTF_KIND_ARRAY ||
-	     kind == BTF_KIND_DATASEC) && off / 8 >= p->size) {
+	     kind == BTF_KIND_DATASEC) && off / 8 >= p->size &&
+	    !(p->argv && off / 8 == p->size)) {	/* a command line sent empty: [] */
 		note(p, -ERANGE);
 		pr_out_null(p);
 		return;
@@ -521,8 +528,11 @@ static void print_columns(struct pr *p, const struct btf_type *t, const char *he
 		start = p->len;
 		if (header)
 			pr_out_str(p, (const unsigned char *)name, strlen(name), false);
-		else if (!net_member(p, m[i].type, moff, bits, name))
+		else if (!net_member(p, m[i].type, moff, bits, name)) {
+			p->argv = pr_argv_member(p->btf, t, name);
 			value(p, m[i].type, moff, bits, name, 1);
+			p->argv = false;
+		}
 		if (p->len >= start && (right || !last))
 			pr_pad(p, start, width, right);
 	}

@@ -31,6 +31,7 @@ struct pr {
 	int named_nest;		/* named structs entered: views are for the top one's members */
 	int family;		/* the record's family member, -1 when none (net_init()) */
 	bool has_family;	/* the struct has one */
+	bool argv;		/* the member printed next is a command line (pr_argv_member()) */
 	size_t len;
 	char buf[4096];
 };
@@ -49,9 +50,11 @@ void pr_out_name(struct pr *p, const char *name);
 void pr_pad(struct pr *p, size_t start, int width, bool right);
 
 void pr_out_duration(struct pr *p, uint64_t ns);
-/* btf_strings.c: n bytes of a char array the record stops inside, when they hold several
- * strings (false, nothing printed, when they hold one). */
-bool pr_out_packed(struct pr *p, const unsigned char *s, size_t n);
+/* btf_strings.c: n bytes of a char array that packs a command line, as a list of strings;
+ * whether member name of struct or union parent is one: named args or argv, or counted by
+ * an integer member NAME_count or NAME_cnt. */
+void pr_out_strings(struct pr *p, const unsigned char *s, size_t n);
+bool pr_argv_member(const struct btf *btf, const struct btf_type *parent, const char *name);
 
 /* btf_net.c: addresses and ports. net_init() reads the family of the record of type id;
  * net_member() prints member name (type id, at bit off) as an address or in host order when

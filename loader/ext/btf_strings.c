@@ -17,18 +17,19 @@ static bool is_text(const unsigned char *s, size_t n)
 }
 
 /*
- * A char array the record stops inside - the program sent only the bytes it
- * filled, as execsnoop sends argv - holding several NUL-terminated strings:
- * each of them, JSON as an array of strings (["ls","-l"]), text as quoted
- * strings separated by blanks in brackets (["ls" "-l"]), a column bare
- * (ls -l). What follows the last NUL is left out (no program ends a string
- * without one; a perf ring pads records with up to 7 bytes of what it held
- * before), and so are trailing pieces that are empty or not text. False,
- * printing nothing, when there is only one string: a plain C string.
+ * A command line as programs pack it - execsnoop copies each argument, NUL
+ * and all, one after the other into a char array and sends only the bytes
+ * it filled: each string, JSON as an array of strings (["ls","-l"]), text
+ * as quoted strings separated by blanks in brackets (["ls" "-l"]), a column
+ * bare (ls -l). Always a list, of one string or none too, so that a reader
+ * never meets a string where a list was. What follows the last NUL is left
+ * out (no program ends a string without one; a perf ring pads records with
+ * up to 7 bytes of what it held before), and so are trailing pieces that
+ * are empty or not text.
  */
-bool pr_out_packed(struct pr *p, const unsigned char *s, size_t n)
+void pr_out_strings(struct pr *p, const unsigned char *s, size_t n)
 {
-	size_t end = n, count = 0;
+	size_t end = n;
 	const unsigned char *last = NULL;
 
 	while (end && s[end - 1] != 0)	/* the unterminated tail */
@@ -43,11 +44,6 @@ bool pr_out_packed(struct pr *p, const unsigned char *s, size_t n)
 			break;
 		end = start;
 	}
-	for (size_t i = 0; i < end; i++)
-		if (s[i] == 0)
-			count++;
-	if (count < 2)
-		return false;
 	if (p->fmt != BSDK_BTF_COLUMNS)	/* a column holds them bare */
 		pr_outc(p, '[');
 	for (size_t i = 0; i < end;) {
@@ -64,6 +60,28 @@ bool pr_out_packed(struct pr *p, const unsigned char *s, size_t n)
 	}
 	if (p->fmt != BSDK_BTF_COLUMNS)
 		pr_outc(p, ']');
-	return true;
+}
+
+static bool is_count(const struct btf *btf, const struct btf_member *m, const char *name,
+		     const char *suffix)
+{
+	const char *mn = btf_name(btf, (const void *)m);
+	const struct btf_type *t = btf_skip_mods(btf, m->type, NULL);
+	size_t n = strlen(name);
+
+	return t && btf_kind(t) == BTF_KIND_INT && strncmp(mn, name, n) == 0 &&
+	       strcmp(mn + n, suffix) == 0;
+}
+
+bool pr_argv_member(const struct btf *btf, const struct btf_type *parent, const char *name)
+{
+	const struct btf_member *m = btf_members(parent);
+
+	if (strcmp(name, "args") == 0 || strcmp(name, "argv") == 0)
+		return true;
+	for (uint16_t i = 0; i < btf_vlen(parent); i++)
+		if (is_count(btf, &m[i], name, "_count") || is_count(btf, &m[i], name, "_cnt"))
+			return true;
+	return false;
 }
 
