@@ -454,6 +454,15 @@ int bsdk_prog_twin_rank(const struct bsdk_prog *prog);
  * out; NULL with errno ENOENT at the end, or when no other kind of hook shares the group. */
 struct bsdk_prog *bsdk_prog_twin_next(const struct bsdk_prog *prog, const struct bsdk_prog *prev);
 
+/* Entry and exit: the group of a function's entry (fentry, ksyscall, kprobe) and the group of
+ * its exit (fexit, kretsyscall, kretprobe) are a pair when a program of one kind in each uses
+ * a map the other uses too (a kprobe saving what its kretprobe reads); the attach policy then
+ * takes for both the best kind both can attach, so that the pair attaches whole. prog's
+ * partner: the program of the same rank in the other group that shares a map with it (*map,
+ * may be NULL); NULL with errno ENOENT when there is none. */
+struct bsdk_prog *bsdk_prog_twin_partner(const struct bsdk_prog *prog,
+					 const struct bsdk_map **map);
+
 /* Whether bsdk_obj_attach_all() would attach prog on this kernel, as far as can be known
  * before loading: its kind has an attach point of its own (not perf_event, socket, tc, xdp, a
  * uprobe without PATH:FUNCTION), the kernel can attach that kind, and its tracepoint, BTF target

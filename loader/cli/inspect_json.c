@@ -96,6 +96,14 @@ static void json_prog(struct json *j, const struct bsdk_prog *prog,
 			json_string(j, bsdk_prog_name(t));
 		json_array_end(j);
 	}
+	/* the other end of its function, attached with it as one kind */
+	const struct bsdk_map *shared = NULL;
+	const struct bsdk_prog *partner = bsdk_prog_twin_partner(prog, &shared);
+
+	if (partner) {
+		json_kv_string(j, "twin_partner", bsdk_prog_name(partner));
+		json_kv_string(j, "twin_partner_map", bsdk_map_name(shared));
+	}
 
 	json_relos(j, prog);
 	json_core_relos(j, prog);

@@ -246,6 +246,32 @@ static int print_prog_details(const struct bsdk_prog *prog)
 	return 0;
 }
 
+/* The entry and exit programs of one kind that share a map: bpfsdk run attaches them, or
+ * leaves them out, together. Listed at the first of the two. */
+static void print_pairs(const struct bsdk_obj *obj)
+{
+	const struct bsdk_prog *prog = NULL, *other;
+	const struct bsdk_map *map;
+	size_t n = 0;
+
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass && n)
+			printf("\nentry and exit: %zu pair%s sharing a map (bpfsdk run attaches both ends as one kind, the best the kernel takes for both)\n",
+			       n, n == 1 ? "" : "s");
+		while ((prog = bsdk_obj_prog_next(obj, prog))) {
+			other = bsdk_prog_twin_partner(prog, &map);
+			if (!other || other < prog)
+				continue;
+			if (!pass)
+				n++;
+			else
+				printf("  %s (%s) + %s (%s): map '%s'\n", bsdk_prog_name(prog),
+				       bsdk_prog_section(prog), bsdk_prog_name(other),
+				       bsdk_prog_section(other), bsdk_map_name(map));
+		}
+	}
+}
+
 /* The groups of twins, one line each, best kind first ("a > b"; programs
  * of one kind "a + b"): what `bpfsdk run` attaches one kind of. A group is
  * listed at its first member, the program that comes before its twins. */
@@ -281,6 +307,7 @@ static void print_twins(const struct bsdk_obj *obj)
 			printf("\n");
 		}
 	}
+	print_pairs(obj);
 }
 
 int inspect_print_text(const struct bsdk_obj *obj, const struct warnings *w)
