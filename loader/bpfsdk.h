@@ -514,6 +514,8 @@ int bsdk_obj_attach_all(struct bsdk_obj *obj, unsigned int flags);
  * bsdk_obj_attach_skeleton(), bsdk_prog_attach() or the other attach calls): after a
  * skeleton's NAME__attach(), the number it attached. */
 int bsdk_obj_attached_count(const struct bsdk_obj *obj);
+/* Whether bsdk_obj_attach_all() (or a skeleton's attach) attached prog. */
+bool bsdk_prog_attached(const struct bsdk_prog *prog);
 
 /* libbpf's skeleton contract for NAME__attach() (bpf_object__attach_skeleton()):
  * bsdk_obj_attach_all(obj, 0), then 0 when the programs it should attach are attached, so that
@@ -1351,6 +1353,13 @@ int bsdk_records_by_size(struct bsdk_records *r, const struct bsdk_map *map, uin
 /* The struct, union or typedef called name: from .BTF, else from DWARF (any file). 0;
  * -ENOENT; -EOPNOTSUPP when BTF cannot hold it (logged); -ENOMEM. */
 int bsdk_records_find(struct bsdk_records *r, const char *name, struct bsdk_record_type *t);
+/* The programs whose own instructions send records to map (a PERF_EVENT_ARRAY or RINGBUF)
+ * through bpf_perf_event_output(), bpf_ringbuf_output() or bpf_ringbuf_reserve(): up to max
+ * of them into progs, in the object's order; how many there are, or -EINVAL, -ENOMEM. Calls
+ * in a subprogram count for no program. Programs on different hooks that send one map's
+ * records may be alternative modes of a tool, which loads one of them (sigsnoop). */
+int bsdk_map_senders(const struct bsdk_map *map, const struct bsdk_prog **progs, size_t max);
+
 struct bsdk_btf_field_view;
 /* Where the programs got the values they store in map's records (loader/ext/record_kfields.c):
  * a member of struct id of btf stored from a big-endian kernel field (a CO-RE read of __be16

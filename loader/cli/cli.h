@@ -175,6 +175,15 @@ void record_hex_bytes(FILE *f, const void *data, uint32_t size);
  * replaced with '?'. NULL on ENOMEM; free() it. */
 char *record_map_label(const char *name);
 
+/* ---- modes.c: programs on different kinds of hook that send one map's records */
+
+struct bsdk_map;
+/* How many places (a system call, a tracepoint category, a kind of hook) the programs that
+ * send map's records are on - those attached, with attached_only - and in buf, when two or
+ * more, the programs by place: "kill_exit, tkill_exit (syscalls); sig_trace (signal)".
+ * A negative errno when the programs cannot be read. */
+int record_modes(const struct bsdk_map *map, bool attached_only, char *buf, size_t size);
+
 /* ---- decode.c: records decoded by the object's BTF (bpfsdk run --format) */
 
 enum record_format { RECORD_HEX, RECORD_TEXT, RECORD_JSON };

@@ -176,6 +176,9 @@ static void json_record(struct json *j, const struct bsdk_obj *obj, struct bsdk_
 	json_kv_string(j, "candidates", t.candidates);
 	json_kv_string(j, "says", src);
 	json_fields(j, r, map, err ? NULL : &t);
+	/* programs on different kinds of hook that send the records: modes? */
+	json_kv_string(j, "senders_by_place", record_modes(map, false, src, sizeof(src)) > 1 ?
+		       src : NULL);
 	json_object_end(j);
 }
 

@@ -65,6 +65,9 @@ static int print_record_fields(const struct bsdk_obj *obj, struct bsdk_records *
 	if (rf.unknown[0])
 		printf("  %s: named like an address or a port, not classified (shown as stored; --field NAME=addr|host): %s\n",
 		       bsdk_map_name(map), text_printable(rf.unknown, clean, sizeof(clean)));
+	if (record_modes(map, false, src, sizeof(src)) > 1)
+		printf("  %s: sent from different places, maybe alternative modes of the tool, which loads one (bpfsdk run attaches all; --program or --no-program chooses): %s\n",
+		       bsdk_map_name(map), text_printable(src, clean, sizeof(clean)));
 	return 0;
 }
 

@@ -144,6 +144,21 @@ static int run_load(struct run *r)
 	return 0;
 }
 
+/* Programs attached on different kinds of hook that send one map's records: maybe modes of a
+ * tool that loads one, each event then shown once per mode. One hint per such map. */
+static void say_modes(const struct bsdk_obj *obj)
+{
+	const struct bsdk_map *map = NULL;
+	char list[1024];
+
+	while ((map = bsdk_obj_map_next(obj, map)))
+		if ((bsdk_map_type(map) == BPF_MAP_TYPE_PERF_EVENT_ARRAY ||
+		     bsdk_map_type(map) == BPF_MAP_TYPE_RINGBUF) &&
+		    record_modes(map, true, list, sizeof(list)) > 1)
+			fprintf(stderr, "hint: map '%s': programs in different places send its records, all attached: %s; if they are modes of the tool, which loads one, each event shows once per mode: --program GLOB or --no-program GLOB chooses\n",
+				bsdk_map_name(map), list);
+}
+
 /* perf_event programs sample the CPU clock; then attach every program
  * that can be; the object owns the links */
 static int run_attach(struct run *r)
@@ -162,6 +177,7 @@ static int run_attach(struct run *r)
 			cli_error("'%s': no program could be attached", r->a.path);
 		return EXIT_RUNTIME;
 	}
+	say_modes(r->obj);
 	return 0;
 }
 

@@ -18,6 +18,8 @@
 
 #include "ext/ext.h"
 
+bool bsdk_prog_attached(const struct bsdk_prog *prog) { return prog && prog->attached; }
+
 int bsdk_obj_attach_prepare(struct bsdk_obj *obj, unsigned int flags)
 {
 	bool require_all = flags & BSDK_ATTACH_REQUIRE_ALL;

@@ -6,6 +6,7 @@
  * function's instructions that follows what r1-r5 hold.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -178,4 +179,29 @@ int records_sites_find(const struct bsdk_obj *obj, size_t map, struct site **sit
 	for (size_t i = 0; !err && i < obj->nsubprogs; i++)
 		err = scan_func(obj, &obj->subprogs[i], map, sites, n);
 	return err;
+}
+
+int bsdk_map_senders(const struct bsdk_map *map, const struct bsdk_prog **progs, size_t max)
+{
+	const struct bsdk_obj *obj = map ? map->obj : NULL;
+	struct site *sites;
+	size_t nsites, n = 0;
+	int err;
+
+	if (!obj || (!progs && max))
+		return fail(EINVAL);
+	err = records_sites_find(obj, (size_t)(map - obj->maps), &sites, &nsites);
+	if (err)
+		return fail(-err);
+	for (size_t p = 0; p < obj->nprogs; p++) {
+		bool sends = false;
+
+		for (size_t i = 0; i < nsites && !sends; i++)
+			sends = sites[i].func == obj->progs[p].fn.name;
+		if (sends && n < max)
+			progs[n] = &obj->progs[p];
+		n += sends;
+	}
+	free(sites);
+	return n > INT_MAX ? INT_MAX : (int)n;
 }
