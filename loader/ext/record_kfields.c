@@ -16,6 +16,9 @@
  * address, into the record or into a stack slot that an output call sends,
  * ties a record offset to the kernel field; a byte swap on the way
  * (bpf_ntohs(): BPF_END) says the program put it in host order itself.
+ * The record may also be a map's value (libbpf-tools' compat heap: a
+ * per-CPU array's value filled and sent with bpf_perf_event_output()), and
+ * a pointer spilled to the stack comes back when it is filled.
  * Registers meet at the forward jumps' targets (a value that differs on two
  * paths is unknown); what is stored is remembered for the whole function.
  */
@@ -28,29 +31,37 @@
 #include "ext/btf_print_out.h"
 #include "format/btf.h"
 
+#define HELPER_MAP_LOOKUP_ELEM 1
 #define HELPER_PROBE_READ 4
 #define HELPER_PERF_EVENT_OUTPUT 25
 #define HELPER_PROBE_READ_KERNEL 113
 #define HELPER_RINGBUF_OUTPUT 130
 #define HELPER_RINGBUF_RESERVE 131
 
-enum kk { K_UNKNOWN, K_STACK, K_REC, K_MAP, K_CONST, K_COREOFF, K_KPTR, K_KVAL };
+enum kk { K_UNKNOWN, K_STACK, K_REC, K_HEAP, K_MAP, K_CONST, K_COREOFF, K_KPTR, K_KVAL };
 
 struct kreg {
 	enum kk kind;
 	bool swapped;		/* K_KVAL: byte-swapped since the load */
-	int32_t field;		/* K_COREOFF, K_KPTR, K_KVAL: the CO-RE relocation's index */
-	int64_t v;		/* K_STACK, K_REC: offset; K_MAP: index; K_CONST */
+	int32_t field;		/* K_COREOFF, K_KPTR, K_KVAL: the CO-RE relocation's index;
+				 * K_HEAP: the map whose value it points into */
+	int64_t v;		/* K_STACK, K_REC, K_HEAP: offset; K_MAP: index; K_CONST */
 };
 
-/* A store the walk saw: a kernel value or bytes at an offset of the stack or the record. */
+/* Where a store lands: the stack, the record the map's reserve gave, or a map's value. */
+#define AT_STACK (-1)
+#define AT_REC (-2)
+
+/* A store the walk saw: a kernel value, bytes copied from the kernel, or a spilled pointer,
+ * at an offset of the stack, the record or a map's value. */
 struct ktag {
-	bool stack;
+	int32_t at;		/* AT_STACK, AT_REC, or a map's index */
 	int64_t off;
 	uint32_t size;
 	int32_t field;
 	bool swapped;
 	bool copy;		/* bytes copied (bpf_probe_read_kernel()), not a register stored */
+	struct kreg spill;	/* a pointer spilled to the stack (kind K_UNKNOWN: none) */
 };
 
 struct walk {
@@ -64,6 +75,12 @@ struct walk {
 	int err;
 };
 
+static bool reg_eq(const struct kreg *a, const struct kreg *b)
+{
+	return a->kind == b->kind && a->swapped == b->swapped && a->field == b->field &&
+	       a->v == b->v;
+}
+
 static void tag_add(struct walk *w, struct ktag **v, size_t *n, struct ktag t)
 {
 	struct ktag *grown;
@@ -73,8 +90,9 @@ static void tag_add(struct walk *w, struct ktag **v, size_t *n, struct ktag t)
 	for (size_t i = 0; i < *n; i++) {	/* several paths store the same */
 		const struct ktag *o = &(*v)[i];
 
-		if (o->stack == t.stack && o->off == t.off && o->size == t.size &&
-		    o->field == t.field && o->swapped == t.swapped && o->copy == t.copy)
+		if (o->at == t.at && o->off == t.off && o->size == t.size &&
+		    o->field == t.field && o->swapped == t.swapped && o->copy == t.copy &&
+		    reg_eq(&o->spill, &t.spill))
 			return;
 	}
 	grown = realloc(*v, (*n + 1) * sizeof(**v));
@@ -84,12 +102,6 @@ static void tag_add(struct walk *w, struct ktag **v, size_t *n, struct ktag t)
 	}
 	*v = grown;
 	grown[(*n)++] = t;
-}
-
-static bool reg_eq(const struct kreg *a, const struct kreg *b)
-{
-	return a->kind == b->kind && a->swapped == b->swapped && a->field == b->field &&
-	       a->v == b->v;
 }
 
 static bool same(const struct kreg *a, const struct kreg *b)
@@ -162,15 +174,18 @@ static bool core_leaf(const struct bsdk_obj *obj, const struct bpf_core_relo *re
 	return *name && **name;
 }
 
-/* What a store or a copy at base + t.off leaves: a stack slot's, or the record's. */
+/* What a store or a copy at base + t.off leaves: a stack slot's, a map value's, or the
+ * record's. */
 static void mem_tag(struct walk *w, const struct kreg *base, struct ktag t)
 {
 	t.off += base->v;
-	t.stack = base->kind == K_STACK;
-	if (base->kind == K_STACK)
+	if (base->kind == K_STACK || base->kind == K_HEAP) {
+		t.at = base->kind == K_STACK ? AT_STACK : base->field;
 		tag_add(w, &w->tags, &w->ntags, t);
-	else if (base->kind == K_REC)
+	} else if (base->kind == K_REC) {
+		t.at = AT_REC;
 		tag_add(w, &w->out, &w->nout, t);
+	}
 }
 
 static void store(struct walk *w, const struct kreg *dst, int64_t off, uint32_t size,
@@ -179,15 +194,25 @@ static void store(struct walk *w, const struct kreg *dst, int64_t off, uint32_t 
 	if (src->kind == K_KVAL)
 		mem_tag(w, dst, (struct ktag){ .off = off, .size = size, .field = src->field,
 					       .swapped = src->swapped });
+	else if (dst->kind == K_STACK && size == 8 &&
+		 (src->kind == K_STACK || src->kind == K_REC || src->kind == K_HEAP))
+		mem_tag(w, dst, (struct ktag){ .off = off, .size = size, .field = -1,
+					       .spill = *src });
 }
 
 /* A stack slot filled: the value a store or a copy (BPF_CORE_READ()'s temporary) left
- * there, when it was a kernel field's. */
+ * there, when it was a kernel field's, or the pointer spilled there. */
 static struct kreg fill(const struct walk *w, int64_t off, uint32_t size)
 {
-	for (size_t i = w->ntags; i-- > 0;)
-		if (w->tags[i].stack && w->tags[i].off == off && w->tags[i].size == size)
-			return (struct kreg){ K_KVAL, w->tags[i].swapped, w->tags[i].field, 0 };
+	for (size_t i = w->ntags; i-- > 0;) {
+		const struct ktag *t = &w->tags[i];
+
+		if (t->at != AT_STACK || t->off != off || t->size != size)
+			continue;
+		if (t->spill.kind)
+			return t->spill;
+		return (struct kreg){ K_KVAL, t->swapped, t->field, 0 };
+	}
 	return (struct kreg){ 0 };
 }
 
@@ -206,7 +231,8 @@ static void alu(struct walk *w, struct kreg *r, const struct bpf_insn *x, int32_
 				 (struct kreg){ K_CONST, 0, 0, x->imm };
 	} else if (op == BPF_ADD && is64 && k && core >= 0) {
 		*d = (struct kreg){ K_KPTR, 0, core, 0 };
-	} else if (op == BPF_ADD && is64 && k && (d->kind == K_STACK || d->kind == K_REC)) {
+	} else if (op == BPF_ADD && is64 && k &&
+		   (d->kind == K_STACK || d->kind == K_REC || d->kind == K_HEAP)) {
 		d->v += x->imm;
 	} else if (op == BPF_ADD && is64 && !k && src < 10 &&
 		   (r[src].kind == K_COREOFF || d->kind == K_COREOFF)) {
@@ -236,25 +262,32 @@ static void call(struct walk *w, struct kreg *r, int h)
 		m = &r[2], data = &r[4], size = &r[5];
 	else if (h == HELPER_RINGBUF_OUTPUT)
 		m = &r[1], data = &r[2], size = &r[3];
-	if (m && m->kind == K_MAP && (size_t)m->v == w->map && data->kind == K_STACK &&
-	    size->kind == K_CONST && size->v > 0) {
-		/* the stack slots the call sends: their stores are the record's */
+	if (m && m->kind == K_MAP && (size_t)m->v == w->map &&
+	    (data->kind == K_STACK || data->kind == K_HEAP) && size->kind == K_CONST &&
+	    size->v > 0) {
+		/* the stack slots or the map value the call sends: their stores are the record's */
+		int32_t at = data->kind == K_STACK ? AT_STACK : data->field;
+
 		for (size_t i = 0; i < w->ntags; i++)
-			if (w->tags[i].stack && w->tags[i].off >= data->v &&
-			    w->tags[i].off < data->v + size->v) {
+			if (w->tags[i].at == at && !w->tags[i].spill.kind &&
+			    w->tags[i].off >= data->v && w->tags[i].off < data->v + size->v) {
 				struct ktag t = w->tags[i];
 
 				t.off -= data->v;
-				t.stack = false;
+				t.at = AT_REC;
 				tag_add(w, &w->out, &w->nout, t);
 			}
 	}
 	bool reserve = h == HELPER_RINGBUF_RESERVE && r[1].kind == K_MAP &&
 		       (size_t)r[1].v == w->map;
+	bool lookup = h == HELPER_MAP_LOOKUP_ELEM && r[1].kind == K_MAP;
+	int32_t map = (int32_t)r[1].v;
 
 	memset(r, 0, 6 * sizeof(*r));
 	if (reserve)
 		r[0] = (struct kreg){ K_REC, 0, 0, 0 };
+	else if (lookup)	/* a pointer into the map's value (or NULL) */
+		r[0] = (struct kreg){ K_HEAP, 0, map, 0 };
 }
 
 /* One instruction's effect on r; false when the path ends there. */
@@ -283,8 +316,12 @@ static bool step(struct walk *w, struct kreg *r, const struct bpf_insn *x, size_
 		if (src < 10)
 			r[src] = (struct kreg){ 0 };
 		r[0] = (struct kreg){ 0 };
-	} else if (cls == BPF_LD && dst < 10) {
+	} else if (cls == BPF_LDX && dst < 10) {	/* a sign-extending load, ... */
 		r[dst] = (struct kreg){ 0 };
+	} else if (cls == BPF_LD) {	/* legacy packet loads write r0 */
+		r[0] = (struct kreg){ 0 };
+		if (dst < 10)
+			r[dst] = (struct kreg){ 0 };
 	} else if (x->code == (BPF_JMP | BPF_CALL)) {
 		if (src == 0)
 			call(w, r, x->imm);

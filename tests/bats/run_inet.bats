@@ -209,3 +209,13 @@ check_json() {
 		'{"addresses":["saddr","daddr","local_v4"],"host_order":["kdport"],"unclassified":["lport"]}' \
 		"inspect --json's fields"
 }
+
+@test "run_inet: a record built in a map's value (libbpf-tools' compat heap) is followed too" {
+	run "$BPFSDK" inspect "$OBJS/run_inet_heap.bpf.o"
+	assert_success
+	assert_line "  events: addresses: saddr, daddr, local_v4"
+	assert_line "  events: big-endian, shown in host order: kdport"
+	OBJ="$OBJS/run_inet_heap.bpf.o"
+	trace 4 --format json
+	check_json 4
+}
