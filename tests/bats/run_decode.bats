@@ -163,12 +163,8 @@ check_events() {
 	TRIGGER_PID=$!
 	start_run --format json --duration 30 "$BUILD/bpf/execsnoop.bpf.o"
 	go
-	for _ in $(seq 100); do
-		jq -e --argjson p "$TRIGGER_PID" 'select(.pid == $p)' "$OUT" >/dev/null 2>&1 && break
-		sleep 0.1
-	done
-	kill -INT "$RUN_PID"
-	wait_run
+	stop_when_seen "\"pid\":$TRIGGER_PID,"
+	expect_eq "$RUN_STATUS" 0 "exit status"
 	rec=$(jq -c --argjson p "$TRIGGER_PID" 'select(.pid == $p)' "$OUT")
 	[ -n "$rec" ] || fail "no record of pid $TRIGGER_PID"
 	expect_eq "$(jq -c .args <<<"$rec")" '["/bin/true"]' "args"
