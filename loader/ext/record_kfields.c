@@ -216,7 +216,7 @@ static struct kreg fill(const struct walk *w, int64_t off, uint32_t size)
 	return (struct kreg){ 0 };
 }
 
-static void alu(struct walk *w, struct kreg *r, const struct bpf_insn *x, int32_t core)
+static void alu(struct kreg *r, const struct bpf_insn *x, int32_t core)
 {
 	uint8_t op = BPF_OP(x->code), dst = x->dst_reg, src = x->src_reg;
 	bool k = BPF_SRC(x->code) == BPF_K, is64 = BPF_CLASS(x->code) == BPF_ALU64;
@@ -247,7 +247,6 @@ static void alu(struct walk *w, struct kreg *r, const struct bpf_insn *x, int32_
 	} else {
 		*d = (struct kreg){ 0 };
 	}
-	(void)w;
 }
 
 static void call(struct walk *w, struct kreg *r, int h)
@@ -291,8 +290,7 @@ static void call(struct walk *w, struct kreg *r, int h)
 }
 
 /* One instruction's effect on r; false when the path ends there. */
-static bool step(struct walk *w, struct kreg *r, const struct bpf_insn *x, size_t i,
-		 const struct func *fn)
+static bool step(struct walk *w, struct kreg *r, const struct bpf_insn *x, size_t i)
 {
 	uint8_t cls = BPF_CLASS(x->code), dst = x->dst_reg, src = x->src_reg;
 	uint32_t sz = BPF_SIZE(x->code) == BPF_B ? 1 : BPF_SIZE(x->code) == BPF_H ? 2 :
@@ -300,7 +298,7 @@ static bool step(struct walk *w, struct kreg *r, const struct bpf_insn *x, size_
 
 	if (cls == BPF_ALU || cls == BPF_ALU64) {
 		if (dst < 10)
-			alu(w, r, x, w->core[i]);
+			alu(r, x, w->core[i]);
 	} else if (cls == BPF_LDX && BPF_MODE(x->code) == BPF_MEM && dst < 10) {
 		if (w->core[i] >= 0)
 			r[dst] = (struct kreg){ K_KVAL, false, w->core[i], 0 };
@@ -330,7 +328,6 @@ static bool step(struct walk *w, struct kreg *r, const struct bpf_insn *x, size_
 	} else if (x->code == (BPF_JMP | BPF_EXIT)) {
 		return false;
 	}
-	(void)fn;
 	return true;
 }
 
@@ -414,7 +411,7 @@ static int walk_func(struct walk *w, const struct func *fn)
 			continue;
 		}
 		for (size_t k = 0; k < cur->n; k++)
-			if (!step(w, cur->r[k], x, i, fn))
+			if (!step(w, cur->r[k], x, i))
 				cur->n = 0;	/* exit: every path ends */
 	}
 	for (size_t i = 0; i <= fn->count; i++)
@@ -429,7 +426,7 @@ static int walk_func(struct walk *w, const struct func *fn)
 /* The view the kernel field of relocation i calls for: its own BTF read as a record's member
  * beside a family (a __be32 *addr* is an address, a __u8 saddr[4] of a tracepoint too). */
 static enum bsdk_btf_view field_view(const struct bsdk_obj *obj, int32_t i, uint32_t size,
-				     bool swapped, bool copy)
+				     bool swapped)
 {
 	const struct btf_ext *x = btf_ext_of(obj);
 	const char *name;
@@ -444,7 +441,6 @@ static enum bsdk_btf_view field_view(const struct bsdk_obj *obj, int32_t i, uint
 		return BSDK_VIEW_STORED;	/* part of a big-endian field: as stored */
 	if (swapped)
 		return BSDK_VIEW_STORED;	/* the program put it in host order */
-	(void)copy;
 	return v == BSDK_VIEW_DEFAULT ? BSDK_VIEW_STORED : v;
 }
 
@@ -490,7 +486,7 @@ static enum bsdk_btf_view member_view(const struct bsdk_obj *obj, const struct w
 		if ((uint64_t)t->off != m->off || t->size > m->size ||
 		    (!t->copy && t->size != m->size))
 			continue;
-		tv = field_view(obj, t->field, t->size, t->swapped, t->copy);
+		tv = field_view(obj, t->field, t->size, t->swapped);
 		if (tv == BSDK_VIEW_INET && t->size != 4 && t->size != 16)
 			tv = BSDK_VIEW_STORED;
 		v = v == BSDK_VIEW_DEFAULT || v == tv ? tv : BSDK_VIEW_STORED;
