@@ -456,6 +456,15 @@ int bsdk_prog_twin_rank(const struct bsdk_prog *prog);
  * out; NULL with errno ENOENT at the end, or when no other kind of hook shares the group. */
 struct bsdk_prog *bsdk_prog_twin_next(const struct bsdk_prog *prog, const struct bsdk_prog *prev);
 
+/* Entry and exit: the group of a function's entry (fentry, ksyscall, kprobe) and the group of
+ * its exit (fexit, kretsyscall, kretprobe) are a pair when a program of one kind in each uses
+ * a map the other uses too (a kprobe saving what its kretprobe reads); the attach policy then
+ * takes for both the best kind both can attach, so that the pair attaches whole. prog's
+ * partner: the program of the same rank in the other group that shares a map with it (*map,
+ * may be NULL); NULL with errno ENOENT when there is none. */
+struct bsdk_prog *bsdk_prog_twin_partner(const struct bsdk_prog *prog,
+					 const struct bsdk_map **map);
+
 /* Whether bsdk_obj_attach_all() would attach prog on this kernel, as far as can be known
  * before loading: its kind has an attach point of its own (not perf_event, socket, tc, xdp, a
  * uprobe without PATH:FUNCTION), the kernel can attach that kind, and its tracepoint, BTF target
@@ -507,6 +516,8 @@ int bsdk_obj_attach_all(struct bsdk_obj *obj, unsigned int flags);
  * bsdk_obj_attach_skeleton(), bsdk_prog_attach() or the other attach calls): after a
  * skeleton's NAME__attach(), the number it attached. */
 int bsdk_obj_attached_count(const struct bsdk_obj *obj);
+/* Whether bsdk_obj_attach_all() (or a skeleton's attach) attached prog. */
+bool bsdk_prog_attached(const struct bsdk_prog *prog);
 
 /* libbpf's skeleton contract for NAME__attach() (bpf_object__attach_skeleton()):
  * bsdk_obj_attach_all(obj, 0), then 0 when the programs it should attach are attached, so that
@@ -1371,6 +1382,23 @@ int bsdk_records_by_size(struct bsdk_records *r, const struct bsdk_map *map, uin
 /* The struct, union or typedef called name: from .BTF, else from DWARF (any file). 0;
  * -ENOENT; -EOPNOTSUPP when BTF cannot hold it (logged); -ENOMEM. */
 int bsdk_records_find(struct bsdk_records *r, const char *name, struct bsdk_record_type *t);
+/* The programs whose own instructions send records to map (a PERF_EVENT_ARRAY or RINGBUF)
+ * through bpf_perf_event_output(), bpf_ringbuf_output() or bpf_ringbuf_reserve(): up to max
+ * of them into progs, in the object's order; how many there are, or -EINVAL, -ENOMEM. Calls
+ * in a subprogram count for no program. Programs on different hooks that send one map's
+ * records may be alternative modes of a tool, which loads one of them (sigsnoop). */
+int bsdk_map_senders(const struct bsdk_map *map, const struct bsdk_prog **progs, size_t max);
+
+struct bsdk_btf_field_view;
+/* Where the programs got the values they store in map's records (loader/readers/records/record_kfields.c):
+ * a member of struct id of btf stored from a big-endian kernel field (a CO-RE read of __be16
+ * skc_dport, not swapped by bpf_ntohs() on the way) is NTOH; one copied from a kernel address
+ * (__be32 skc_daddr, struct in6_addr skc_v6_daddr, a tracepoint's __u8 saddr[4]) is INET; one
+ * the program swapped itself, or that got both kinds, is STORED. *views (malloc'ed, names in
+ * btf; NULL when there are none) and *n. 0, -EINVAL or -ENOMEM. */
+int bsdk_records_views(struct bsdk_records *r, const struct bsdk_map *map,
+		       const struct bsdk_btf *btf, uint32_t id, struct bsdk_btf_field_view **views,
+		       size_t *n);
 
 enum bsdk_btf_format {
 	BSDK_BTF_JSON,     /* one JSON value on one line: objects, arrays, numbers, strings */
@@ -1387,16 +1415,37 @@ enum bsdk_btf_print_flags {
 	/* TEXT and COLUMNS: an unsigned 64-bit member whose name ends in "_ns" as a duration
 	 * ("1.250ms"). JSON keeps the number. */
 	BSDK_BTF_DURATIONS = 1 << 1,
+	/* Addresses and ports as the tools that send them print them (docs/bpfsdk-run.md,
+	 * "Addresses and ports"): what the BTF says - a __be16/__be32/__be64 typedef in host
+	 * order, struct in_addr, struct in6_addr and a 16-byte member named *addr* (or a 4-byte
+	 * one beside a family member) as "127.0.0.1" or "::1", by the record's family member
+	 * (family, af, *_family: AF_INET, AF_INET6) when it has one - and what the views say. */
+	BSDK_BTF_NET       = 1 << 2,
+};
+
+/* How one member is shown, overriding what BSDK_BTF_NET reads from the BTF. */
+enum bsdk_btf_view {
+	BSDK_VIEW_DEFAULT,   /* what the flags say */
+	BSDK_VIEW_STORED,    /* as stored: the integer, the array */
+	BSDK_VIEW_INET,      /* an address: by the family member, else by its size (4, 16) */
+	BSDK_VIEW_NTOH,      /* a big-endian integer (2, 4 or 8 bytes), in host order */
+};
+
+/* A member (of the top struct, or of an anonymous struct or union inlined in it) by name. */
+struct bsdk_btf_field_view {
+	const char *name;
+	enum bsdk_btf_view view;
 };
 
 /*
  * Print the size bytes at data as a value of type id to f, in format with flags. Integers of
  * every size and signedness, bool, char arrays as strings (up to the first NUL, escaped: JSON
  * \u00XX for control bytes and \udcXX for each byte that is not UTF-8, as bsdk_json_string()
- * does, so that every output is valid JSON; TEXT \xNN) - but a char array the record stops
- * inside that holds several NUL-terminated strings (argv, as execsnoop packs it) as all of
- * them (JSON ["a","b"], TEXT ["a" "b"], COLUMNS a b; what follows the last NUL, and trailing
- * empty or binary pieces, left out) -, other arrays as lists, structs and unions (anonymous members inlined), enums
+ * does, so that every output is valid JSON; TEXT \xNN) - but a command line, a member char
+ * array named args or argv or counted by a member NAME_count or NAME_cnt (argv, as execsnoop
+ * packs it), always as a list of its NUL-terminated strings (JSON ["a","b"], ["a"], [], TEXT
+ * ["a" "b"], COLUMNS a b; what follows the last NUL, and trailing empty or binary pieces,
+ * left out) -, other arrays as lists, structs and unions (anonymous members inlined), enums
  * by name (values outside the enum as numbers), pointers as hex, bitfields, floats. The bytes
  * are read from data only: a member past size is printed as null (TEXT '?'). Work is linear in
  * size whatever the BTF: loops, deep nesting and huge arrays stop with the output still well
@@ -1416,6 +1465,25 @@ int bsdk_btf_print(const struct bsdk_btf *btf, uint32_t id, const void *data, si
 long bsdk_btf_snprint(const struct bsdk_btf *btf, uint32_t id, const void *data, size_t size,
 		      enum bsdk_btf_format format, unsigned int flags, char *buf, size_t buf_size,
 		      int *err);
+
+/* bsdk_btf_print() and bsdk_btf_snprint() with views (n of them; NULL, 0 for none): each
+ * names a member of the top struct and how it is shown. */
+int bsdk_btf_print_views(const struct bsdk_btf *btf, uint32_t id, const void *data, size_t size,
+			 enum bsdk_btf_format format, unsigned int flags,
+			 const struct bsdk_btf_field_view *views, size_t n, FILE *f);
+long bsdk_btf_snprint_views(const struct bsdk_btf *btf, uint32_t id, const void *data,
+			    size_t size, enum bsdk_btf_format format, unsigned int flags,
+			    const struct bsdk_btf_field_view *views, size_t n, char *buf,
+			    size_t buf_size, int *err);
+
+/* What BSDK_BTF_NET's rule makes of member i of struct or union id: BSDK_VIEW_INET,
+ * BSDK_VIEW_NTOH or BSDK_VIEW_DEFAULT (a number, a string: what it is). */
+enum bsdk_btf_view bsdk_btf_member_view(const struct bsdk_btf *btf, uint32_t id, uint32_t i);
+/* Member i of struct or union id, at the start of the size bytes at data, as TEXT with
+ * BSDK_BTF_NET (an address by the struct's family member), into buf as bsdk_btf_snprint()
+ * does: the length of the whole output, or -EINVAL. For one label of a key. */
+long bsdk_btf_snprint_member(const struct bsdk_btf *btf, uint32_t id, uint32_t i,
+			     const void *data, size_t size, char *buf, size_t buf_size);
 
 /* COLUMNS: the header line's names, padded as bsdk_btf_print() pads the values, each after
  * two blanks, without a newline. 0, or -EINVAL when id is not a flat struct or union. */

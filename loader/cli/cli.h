@@ -180,6 +180,15 @@ void record_hex_bytes(FILE *f, const void *data, uint32_t size);
  * replaced with '?'. NULL on ENOMEM; free() it. */
 char *record_map_label(const char *name);
 
+/* ---- modes.c: programs on different kinds of hook that send one map's records */
+
+struct bsdk_map;
+/* How many places (a system call, a tracepoint category, a kind of hook) the programs that
+ * send map's records are on - those attached, with attached_only - and in buf, when two or
+ * more, the programs by place: "kill_exit, tkill_exit (syscalls); sig_trace (signal)".
+ * A negative errno when the programs cannot be read. */
+int record_modes(const struct bsdk_map *map, bool attached_only, char *buf, size_t size);
+
 /* ---- decode.c: records decoded by the object's BTF (bpfsdk run --format) */
 
 enum record_format { RECORD_HEX, RECORD_TEXT, RECORD_JSON };
@@ -192,7 +201,9 @@ struct decode_cfg {
 	const char *const *types;	/* --type NAME or MAP=NAME, checked by decode_check_types() */
 	size_t ntypes;
 	bool timestamp;			/* --timestamp */
-	unsigned int btf_flags;		/* BSDK_BTF_DURATIONS */
+	const char *const *fields;	/* --field NAME=raw|addr|host, by decode_check_field() */
+	size_t nfields;
+	unsigned int btf_flags;		/* BSDK_BTF_DURATIONS, BSDK_BTF_NET (no --raw) */
 	bool columns;			/* text may use columns (one stream only) */
 };
 
@@ -202,6 +213,8 @@ struct decoder;
  * PERF_EVENT_ARRAY and RINGBUF map is known before its first record (BPFSDK_RECORD(), or
  * the variable the programs send, from DWARF), hex otherwise or with no such map. */
 enum record_format decode_default_format(const struct bsdk_obj *obj);
+/* --field NAME=raw|addr|host: 0, or EXIT_USAGE after one error line. */
+int decode_check_field(const char *arg);
 /* 0, or EXIT_USAGE after one error line: a --type naming no map or no type of obj. */
 int decode_check_types(const struct bsdk_obj *obj, const struct decode_cfg *cfg);
 /* The decoder of map's records (a PERF_EVENT_ARRAY or RINGBUF): the type BPFSDK_RECORD()
@@ -228,6 +241,7 @@ struct mapview_cfg {
 	bool clear;			/* --clear: empty the maps after each print */
 	bool timestamp;			/* a time line (text) or "@time" (JSON) */
 	bool metrics;			/* --metrics or --metrics-file serve the views */
+	unsigned int btf_flags;		/* BSDK_BTF_NET (no --raw) */
 };
 
 struct mapviews;

@@ -46,6 +46,8 @@ struct decoder {
 	uint64_t longer, longest;	/* records with bytes past the type */
 	uint64_t partial;		/* records the printer could not show whole */
 	int partial_err;
+	struct bsdk_btf_field_view *views;	/* addresses and ports: set_views() */
+	size_t nviews;
 };
 
 /* The record types of the object the run decodes, shared by its decoders and
@@ -151,6 +153,87 @@ int decode_check_types(const struct bsdk_obj *obj, const struct decode_cfg *cfg)
 	return ret;
 }
 
+static const char *const view_names[] = {
+	[BSDK_VIEW_STORED] = "raw", [BSDK_VIEW_INET] = "addr", [BSDK_VIEW_NTOH] = "host",
+};
+
+static enum bsdk_btf_view view_named(const char *s)
+{
+	for (size_t i = 0; i < sizeof(view_names) / sizeof(view_names[0]); i++)
+		if (view_names[i] && strcmp(view_names[i], s) == 0)
+			return (enum bsdk_btf_view)i;
+	return BSDK_VIEW_DEFAULT;
+}
+
+int decode_check_field(const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+
+	if (!eq || eq == arg || view_named(eq + 1) == BSDK_VIEW_DEFAULT)
+		return cli_usage_error("run", "--field '%s' is not NAME=raw, NAME=addr or NAME=host",
+				       arg);
+	return 0;
+}
+
+/* A --field for member name of the type, or NULL. */
+static const char *field_option(const struct decoder *d, const char *name, size_t len)
+{
+	for (size_t i = d->cfg->nfields; i-- > 0;) {
+		const char *f = d->cfg->fields[i], *eq = strchr(f, '=');
+
+		if ((size_t)(eq - f) == len && strncmp(f, name, len) == 0)
+			return eq + 1;
+	}
+	return NULL;
+}
+
+/* What the programs' stores say of the type's members (without --raw), then --field. */
+static void set_views(struct decoder *d)
+{
+	int err = 0;
+
+	if (d->cfg->btf_flags & BSDK_BTF_NET)
+		err = bsdk_records_views(d->records, d->map, d->btf, (uint32_t)d->type_id,
+					 &d->views, &d->nviews);
+	if (err)
+		cli_error("map '%s': where its fields come from: %s", d->label, bsdk_strerror(err));
+	for (size_t i = 0; i < d->cfg->nfields; i++) {
+		const char *f = d->cfg->fields[i], *eq = strchr(f, '=');
+		size_t len = (size_t)(eq - f);
+		struct bsdk_btf_field_view *grown;
+		struct bsdk_btf_info info;
+		char name[128];
+
+		snprintf(name, sizeof(name), "%.*s", (int)len, f);
+		if (field_option(d, f, len) != eq + 1)
+			continue;	/* a later --field for it wins */
+		if (bsdk_btf_info(d->btf, (uint32_t)d->type_id, name, &info)) {
+			fprintf(stderr, "warning: --field %s: %s has no member '%s'\n", f,
+				d->type_name, name);
+			continue;
+		}
+		grown = realloc(d->views, (d->nviews + 1) * sizeof(*grown));
+		if (!grown) {
+			cli_error("out of memory");
+			return;
+		}
+		d->views = grown;
+		/* first in the list: the printer takes the first that names a member */
+		memmove(grown + 1, grown, d->nviews++ * sizeof(*grown));
+		grown[0] = (struct bsdk_btf_field_view){ info.member, view_named(eq + 1) };
+	}
+	for (size_t i = 0; cli_verbosity && i < d->nviews; i++) {
+		const struct bsdk_btf_field_view *v = &d->views[i];
+		bool option = field_option(d, v->name, strlen(v->name)) != NULL;
+
+		if (v->view != BSDK_VIEW_STORED || option)
+			fprintf(stderr, "map '%s': member '%s' shown as %s (%s)\n", d->label,
+				v->name, v->view == BSDK_VIEW_INET ? "an address" :
+				v->view == BSDK_VIEW_NTOH ? "big-endian, in host order" : "stored",
+				option ? "--field" : "from the kernel fields the programs read");
+	}
+}
+
 static void set_type(struct decoder *d, const struct bsdk_btf *btf, int id)
 {
 	struct bsdk_btf_info info;
@@ -165,6 +248,7 @@ static void set_type(struct decoder *d, const struct bsdk_btf *btf, int id)
 	d->min_size = info.fixed_size;
 	d->type_name = *info.name ? info.name : "(anonymous)";
 	d->columns = d->cfg->columns && info.flat;
+	set_views(d);
 }
 
 /* -v: which type, and where it came from. */
@@ -382,8 +466,9 @@ static int print_json(struct decoder *d, FILE *f, int cpu, const void *data, uin
 		n += format_time(d, d->line + n, 48);
 	for (;;) {
 		room = d->cap - n;
-		len = bsdk_btf_snprint(d->btf, (uint32_t)d->type_id, data, size, BSDK_BTF_JSON,
-				       BSDK_BTF_MEMBERS, d->line + n, room, &err);
+		len = bsdk_btf_snprint_views(d->btf, (uint32_t)d->type_id, data, size,
+					     BSDK_BTF_JSON, BSDK_BTF_MEMBERS | d->cfg->btf_flags,
+					     d->views, d->nviews, d->line + n, room, &err);
 		if (len < 0)
 			return len;
 		if ((size_t)len + 2 < room)
@@ -465,8 +550,9 @@ int decoder_record(struct decoder *d, FILE *f, int cpu, const void *data, uint32
 			fputs("   ", f);	/* a ring buffer's record: no CPU */
 		else
 			fprintf(f, "%3d", cpu);
-		err = bsdk_btf_print(d->btf, (uint32_t)d->type_id, data, size, BSDK_BTF_COLUMNS,
-				     d->cfg->btf_flags, f);
+		err = bsdk_btf_print_views(d->btf, (uint32_t)d->type_id, data, size,
+					   BSDK_BTF_COLUMNS, d->cfg->btf_flags, d->views, d->nviews,
+					   f);
 		fputc('\n', f);
 	} else {
 		if (d->cfg->timestamp)
@@ -475,8 +561,9 @@ int decoder_record(struct decoder *d, FILE *f, int cpu, const void *data, uint32
 			fprintf(f, "%s ", d->label);
 		else
 			fprintf(f, "%s %d", d->label, cpu);
-		err = bsdk_btf_print(d->btf, (uint32_t)d->type_id, data, size, BSDK_BTF_TEXT,
-				     BSDK_BTF_MEMBERS | d->cfg->btf_flags, f);
+		err = bsdk_btf_print_views(d->btf, (uint32_t)d->type_id, data, size,
+					   BSDK_BTF_TEXT, BSDK_BTF_MEMBERS | d->cfg->btf_flags,
+					   d->views, d->nviews, f);
 		fputc('\n', f);
 	}
 	if (err && err != -ERANGE) {
@@ -530,6 +617,7 @@ void decoder_free(struct decoder *d)
 	if (!d)
 		return;
 	records_put(d->records);
+	free(d->views);
 	free(d->json_map);
 	free(d->line);
 	free(d);

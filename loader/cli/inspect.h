@@ -38,6 +38,17 @@ bool inspect_streams(const struct bsdk_map *map);
 int inspect_record(const struct bsdk_obj *obj, struct bsdk_records *r,
 		   const struct bsdk_map *map, struct bsdk_record_type *t, char *src, size_t size);
 
+/* How bpfsdk run shows the record type's members (docs/bpfsdk-run.md, "Addresses and
+ * ports"), each a ", "-separated list of names: addresses; big-endian members shown in host
+ * order; members named like an address or a port (*addr*, *port*) that neither the BTF nor
+ * the programs' stores classify, shown as stored. */
+struct record_fields {
+	char addr[256], host[256], unknown[256];
+};
+/* 0, or -ENOMEM. */
+int inspect_record_fields(struct bsdk_records *r, const struct bsdk_map *map,
+			  const struct bsdk_record_type *t, struct record_fields *out);
+
 /* ---- inspect_text.c */
 
 /* Everything in tables on stdout; 0, or -1 on ENOMEM (not said). */

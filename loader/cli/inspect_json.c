@@ -4,6 +4,7 @@
  * output in one JSON document, and a document that reports a failure.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "bpfsdk.h"
 #include "cli.h"
@@ -95,6 +96,14 @@ static void json_prog(struct json *j, const struct bsdk_prog *prog,
 			json_string(j, bsdk_prog_name(t));
 		json_array_end(j);
 	}
+	/* the other end of its function, attached with it as one kind */
+	const struct bsdk_map *shared = NULL;
+	const struct bsdk_prog *partner = bsdk_prog_twin_partner(prog, &shared);
+
+	if (partner) {
+		json_kv_string(j, "twin_partner", bsdk_prog_name(partner));
+		json_kv_string(j, "twin_partner_map", bsdk_map_name(shared));
+	}
 
 	json_relos(j, prog);
 	json_core_relos(j, prog);
@@ -117,6 +126,39 @@ static void json_prog(struct json *j, const struct bsdk_prog *prog,
 	json_object_end(j);
 }
 
+static void json_list(struct json *j, const char *key, const char *list)
+{
+	json_key(j, key);
+	json_array_begin(j);
+	for (const char *p = list; *p;) {
+		size_t n = strcspn(p, ",");
+		char name[256];
+
+		snprintf(name, sizeof(name), "%.*s", (int)n, p);
+		json_string(j, name);
+		p += n;
+		p += strspn(p, ", ");
+	}
+	json_array_end(j);
+}
+
+/* "fields": the members run shows as addresses, in host order, and those named like one it
+ * could not classify (docs/bpfsdk-run.md, "Addresses and ports"). */
+static void json_fields(struct json *j, struct bsdk_records *r, const struct bsdk_map *map,
+			const struct bsdk_record_type *t)
+{
+	struct record_fields rf = { 0 };
+
+	if (t && inspect_record_fields(r, map, t, &rf))
+		memset(&rf, 0, sizeof(rf));	/* out of memory: nothing known */
+	json_key(j, "fields");
+	json_object_begin(j);
+	json_list(j, "addresses", rf.addr);
+	json_list(j, "host_order", rf.host);
+	json_list(j, "unclassified", rf.unknown);
+	json_object_end(j);
+}
+
 /* "record": the type bpfsdk run will decode the map's records as (null when none is known
  * before the first record), "source" in words, and what the source says. */
 static void json_record(struct json *j, const struct bsdk_obj *obj, struct bsdk_records *r,
@@ -135,6 +177,10 @@ static void json_record(struct json *j, const struct bsdk_obj *obj, struct bsdk_
 	json_kv_string(j, "layout", t.layout);
 	json_kv_string(j, "candidates", t.candidates);
 	json_kv_string(j, "says", src);
+	json_fields(j, r, map, err ? NULL : &t);
+	/* programs on different kinds of hook that send the records: modes? */
+	json_kv_string(j, "senders_by_place", record_modes(map, false, src, sizeof(src)) > 1 ?
+		       src : NULL);
 	json_object_end(j);
 }
 

@@ -47,6 +47,33 @@ static void relo_target(const struct bsdk_relo_info *r, char *buf, size_t size)
 	}
 }
 
+/* A streaming map's members that run shows as addresses or in host order, and those named
+ * like one it could not classify. */
+static int print_record_fields(const struct bsdk_obj *obj, struct bsdk_records *r,
+			       const struct bsdk_map *map)
+{
+	struct bsdk_record_type rt = { 0 };
+	struct record_fields rf;
+	char src[512], clean[256];
+
+	if (inspect_record(obj, r, map, &rt, src, sizeof(src)) == -ENOMEM ||
+	    inspect_record_fields(r, map, &rt, &rf))
+		return -1;
+	if (rf.addr[0])
+		printf("  %s: addresses: %s\n", bsdk_map_name(map),
+		       text_printable(rf.addr, clean, sizeof(clean)));
+	if (rf.host[0])
+		printf("  %s: big-endian, shown in host order: %s\n", bsdk_map_name(map),
+		       text_printable(rf.host, clean, sizeof(clean)));
+	if (rf.unknown[0])
+		printf("  %s: named like an address or a port, not classified (shown as stored; --field NAME=addr|host): %s\n",
+		       bsdk_map_name(map), text_printable(rf.unknown, clean, sizeof(clean)));
+	if (record_modes(map, false, src, sizeof(src)) > 1)
+		printf("  %s: sent from different places, maybe alternative modes of the tool, which loads one (bpfsdk run attaches all; --program or --no-program chooses): %s\n",
+		       bsdk_map_name(map), text_printable(src, clean, sizeof(clean)));
+	return 0;
+}
+
 /* The record type of each map that streams records, after the maps. */
 static int print_records(const struct bsdk_obj *obj)
 {
@@ -76,6 +103,9 @@ static int print_records(const struct bsdk_obj *obj)
 		printf("\nrecord types: %zu\n", table_rows(t));
 		ret = table_print(t, stdout, 2) ? -1 : 0;
 	}
+	for (map = NULL; !ret && (map = bsdk_obj_map_next(obj, map));)
+		if (inspect_streams(map))
+			ret = print_record_fields(obj, r, map);
 out:
 	table_free(t);
 	bsdk_records_free(r);
@@ -225,6 +255,32 @@ static int print_prog_details(const struct bsdk_prog *prog)
 	return 0;
 }
 
+/* The entry and exit programs of one kind that share a map: bpfsdk run attaches them, or
+ * leaves them out, together. Listed at the first of the two. */
+static void print_pairs(const struct bsdk_obj *obj)
+{
+	const struct bsdk_prog *prog = NULL, *other;
+	const struct bsdk_map *map;
+	size_t n = 0;
+
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass && n)
+			printf("\nentry and exit: %zu pair%s sharing a map (bpfsdk run attaches both ends as one kind, the best the kernel takes for both)\n",
+			       n, n == 1 ? "" : "s");
+		while ((prog = bsdk_obj_prog_next(obj, prog))) {
+			other = bsdk_prog_twin_partner(prog, &map);
+			if (!other || other < prog)
+				continue;
+			if (!pass)
+				n++;
+			else
+				printf("  %s (%s) + %s (%s): map '%s'\n", bsdk_prog_name(prog),
+				       bsdk_prog_section(prog), bsdk_prog_name(other),
+				       bsdk_prog_section(other), bsdk_map_name(map));
+		}
+	}
+}
+
 /* The groups of twins, one line each, best kind first ("a > b"; programs
  * of one kind "a + b"): what `bpfsdk run` attaches one kind of. A group is
  * listed at its first member, the program that comes before its twins. */
@@ -260,6 +316,7 @@ static void print_twins(const struct bsdk_obj *obj)
 			printf("\n");
 		}
 	}
+	print_pairs(obj);
 }
 
 int inspect_print_text(const struct bsdk_obj *obj, const struct warnings *w)

@@ -453,9 +453,10 @@ static char *format(const struct mapviews *mv, uint32_t type, const void *data, 
 	} else if (fmt == BSDK_BTF_TEXT && !bsdk_btf_info(mv->btf, type, NULL, &info) &&
 		   (info.kind == BTF_KIND_STRUCT || info.kind == BTF_KIND_UNION ||
 		    info.kind == BTF_KIND_DATASEC)) {
-		bsdk_btf_print(mv->btf, type, data, size, fmt, BSDK_BTF_MEMBERS, f);
+		bsdk_btf_print(mv->btf, type, data, size, fmt,
+			       BSDK_BTF_MEMBERS | mv->cfg->btf_flags, f);
 	} else {
-		bsdk_btf_print(mv->btf, type, data, size, fmt, 0, f);
+		bsdk_btf_print(mv->btf, type, data, size, fmt, mv->cfg->btf_flags, f);
 	}
 	if (fclose(f))
 		return NULL;

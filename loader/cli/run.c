@@ -91,7 +91,8 @@ static int run_open(struct run *r)
 			      decode_default_format(r->obj);
 	r->dcfg = (struct decode_cfg){
 		.format = a->format, .types = a->types, .ntypes = a->ntypes,
-		.timestamp = a->timestamp, .btf_flags = a->durations ? BSDK_BTF_DURATIONS : 0,
+		.timestamp = a->timestamp, .fields = a->fields, .nfields = a->nfields,
+		.btf_flags = (a->durations ? BSDK_BTF_DURATIONS : 0) | (a->raw ? 0 : BSDK_BTF_NET),
 	};
 	ret = decode_check_types(r->obj, &r->dcfg);
 	if (!ret)
@@ -147,6 +148,21 @@ static int run_load(struct run *r)
 	return 0;
 }
 
+/* Programs attached on different kinds of hook that send one map's records: maybe modes of a
+ * tool that loads one, each event then shown once per mode. One hint per such map. */
+static void say_modes(const struct bsdk_obj *obj)
+{
+	const struct bsdk_map *map = NULL;
+	char list[1024];
+
+	while ((map = bsdk_obj_map_next(obj, map)))
+		if ((bsdk_map_type(map) == BPF_MAP_TYPE_PERF_EVENT_ARRAY ||
+		     bsdk_map_type(map) == BPF_MAP_TYPE_RINGBUF) &&
+		    record_modes(map, true, list, sizeof(list)) > 1)
+			fprintf(stderr, "hint: map '%s': programs in different places send its records, all attached: %s; if they are modes of the tool, which loads one, each event shows once per mode: --program GLOB or --no-program GLOB chooses\n",
+				bsdk_map_name(map), list);
+}
+
 /* perf_event programs sample the CPU clock; then attach every program
  * that can be; the object owns the links */
 static int run_attach(struct run *r)
@@ -165,6 +181,7 @@ static int run_attach(struct run *r)
 			cli_error("'%s': no program could be attached", r->a.path);
 		return EXIT_RUNTIME;
 	}
+	say_modes(r->obj);
 	return 0;
 }
 
@@ -178,6 +195,7 @@ static int run_views_new(struct run *r)
 	a->views.format = a->format;
 	a->views.timestamp = a->timestamp;
 	a->views.metrics = a->metrics.addr || a->metrics.file;
+	a->views.btf_flags = a->raw ? 0 : BSDK_BTF_NET;
 	ret = mapviews_new(r->obj, &a->views, &st->views);
 	if (ret)
 		return ret;
@@ -276,6 +294,7 @@ static void run_free(struct run *r)
 	free(r->ctxs);
 	free(r->a.sets);
 	free(r->a.types);
+	free(r->a.fields);
 	free(r->a.choices);
 	free(r->a.sizes);
 	bsdk_web_config_free(r->a.metrics.web);	/* after the server that used it */
@@ -290,9 +309,10 @@ static int run_main(int argc, char **argv)
 
 	r.a.sets = calloc((size_t)argc, sizeof(*r.a.sets));
 	r.a.types = calloc((size_t)argc, sizeof(*r.a.types));
+	r.a.fields = calloc((size_t)argc, sizeof(*r.a.fields));
 	r.a.choices = calloc((size_t)argc, sizeof(*r.a.choices));
 	r.a.sizes = calloc((size_t)argc, sizeof(*r.a.sizes));
-	if (!r.a.sets || !r.a.types || !r.a.choices || !r.a.sizes) {
+	if (!r.a.sets || !r.a.types || !r.a.fields || !r.a.choices || !r.a.sizes) {
 		cli_error("out of memory");
 		ret = EXIT_RUNTIME;
 		goto out;

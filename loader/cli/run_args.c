@@ -20,7 +20,7 @@ enum {
 	OPT_INTERVAL, OPT_CLEAR, OPT_TOP, OPT_MAPS, OPT_UNIT, OPT_PER_CPU, OPT_FREQ,
 	OPT_METRICS, OPT_METRICS_FILE, OPT_METRICS_PREFIX, OPT_METRICS_MAX, OPT_METRICS_GAUGES,
 	OPT_ALL_TWINS, OPT_PROGRAM, OPT_NO_PROGRAM, OPT_MAX_ENTRIES, OPT_WEB_CONFIG, OPT_USER,
-	OPT_NO_TRACE_PIPE,
+	OPT_NO_TRACE_PIPE, OPT_RAW, OPT_FIELD,
 };
 
 static const struct cli_option run_options[] = {
@@ -42,6 +42,8 @@ static const struct cli_option run_options[] = {
 	{ "timestamp", 'T', false, OPT_TIMESTAMP },
 	{ "sort-by",  0,   true,  OPT_SORT_BY },
 	{ "durations", 0,  false, OPT_DURATIONS },
+	{ "raw",      0,   false, OPT_RAW },
+	{ "field",    0,   true,  OPT_FIELD },
 	{ "interval", 'i', true,  OPT_INTERVAL },
 	{ "clear",    0,   false, OPT_CLEAR },
 	{ "top",      0,   true,  OPT_TOP },
@@ -181,6 +183,11 @@ static int parse_value(int opt, const char *value, struct run_args *a)
 			return cli_usage_error("run", "--type '%s' is not NAME or MAP=NAME", value);
 		a->types[a->ntypes++] = value;
 		break;
+	case OPT_FIELD:
+		if (decode_check_field(value))
+			return EXIT_USAGE;
+		a->fields[a->nfields++] = value;
+		break;
 	case OPT_INTERVAL:
 		if (!parse_seconds(value, &a->interval))
 			return cli_usage_error("run", "--interval '%s' is not a positive number of seconds",
@@ -230,6 +237,40 @@ static int check_metrics_args(const struct run_args *a)
 	return 0;
 }
 
+/* An option without a value that sets a switch: whether opt is one. */
+static bool parse_switch(int opt, struct run_args *a)
+{
+	switch (opt) {
+	case OPT_TIMESTAMP:
+		a->timestamp = true;
+		break;
+	case OPT_DURATIONS:
+		a->durations = true;
+		break;
+	case OPT_RAW:
+		a->raw = true;
+		break;
+	case OPT_CLEAR:
+		a->views.clear = true;
+		break;
+	case OPT_PER_CPU:
+		a->views.per_cpu = true;
+		break;
+	case OPT_REQUIRE_ALL:
+		a->attach_flags |= BSDK_ATTACH_REQUIRE_ALL;
+		break;
+	case OPT_ALL_TWINS:
+		a->attach_flags |= BSDK_ATTACH_ALL_TWINS;
+		break;
+	case OPT_NO_TRACE_PIPE:
+		a->no_trace_pipe = true;
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
 /* 0, or a usage error already printed (EXIT_USAGE), or -1 for --help. */
 int run_parse_args(int argc, char **argv, struct run_args *a)
 {
@@ -252,35 +293,14 @@ int run_parse_args(int argc, char **argv, struct run_args *a)
 			/* argv outlives the command: keep pointers only */
 			a->sets[a->nsets++] = value;
 			break;
-		case OPT_TIMESTAMP:
-			a->timestamp = true;
-			break;
-		case OPT_DURATIONS:
-			a->durations = true;
-			break;
 		case OPT_SORT_BY:
 			a->sort_by = value;
-			break;
-		case OPT_CLEAR:
-			a->views.clear = true;
-			break;
-		case OPT_PER_CPU:
-			a->views.per_cpu = true;
 			break;
 		case OPT_VERBOSE:
 			cli_verbosity++;
 			break;
 		case OPT_BTF:
 			a->btf_path = value;
-			break;
-		case OPT_REQUIRE_ALL:
-			a->attach_flags |= BSDK_ATTACH_REQUIRE_ALL;
-			break;
-		case OPT_ALL_TWINS:
-			a->attach_flags |= BSDK_ATTACH_ALL_TWINS;
-			break;
-		case OPT_NO_TRACE_PIPE:
-			a->no_trace_pipe = true;
 			break;
 		case OPT_PROGRAM:
 		case OPT_NO_PROGRAM:
@@ -296,6 +316,8 @@ int run_parse_args(int argc, char **argv, struct run_args *a)
 		case OPT_HELP:
 			return -1;
 		default:
+			if (parse_switch(opt, a))
+				break;
 			ret = parse_value(opt, value, a);
 			if (ret)
 				return ret;

@@ -25,6 +25,9 @@ struct run_args {
 	size_t nsets;
 	const char **types;	/* --type NAME or MAP=NAME */
 	size_t ntypes;
+	const char **fields;	/* --field NAME=raw|addr|host, checked for syntax */
+	size_t nfields;
+	bool raw;		/* --raw */
 	enum record_format format;
 	bool format_given;	/* --format; else chosen at open (decode_default_format()) */
 	bool timestamp;		/* --timestamp */

@@ -173,6 +173,21 @@ check_events() {
 	[[ "$line" == *" true "*" /bin/true one two" ]] || fail "text: $line"
 }
 
+@test "a command line of one argument is a list too: one JSON shape per member" {
+	rm -f "$GO"
+	"$TRIGGER" --go "$GO" exec /bin/true &
+	TRIGGER_PID=$!
+	start_run --format json --duration 30 "$BUILD/bpf/execsnoop.bpf.o"
+	go
+	stop_when_seen "\"pid\":$TRIGGER_PID,"
+	expect_eq "$RUN_STATUS" 0 "exit status"
+	rec=$(jq -c --argjson p "$TRIGGER_PID" 'select(.pid == $p)' "$OUT")
+	[ -n "$rec" ] || fail "no record of pid $TRIGGER_PID"
+	expect_eq "$(jq -c .args <<<"$rec")" '["/bin/true"]' "args"
+	expect_eq "$(jq -r '[.[] | .args | type] | unique | join(" ")' -s "$OUT")" array \
+		"the type of args in every record"
+}
+
 @test "two programs send two structs into one map: hex, one line naming both, inspect says so; --type chooses" {
 	obj="$OBJS/decode_ambiguous.bpf.o"
 	start_trigger getpgid 1 3001 getppid 1

@@ -60,7 +60,8 @@ entries() {
 	count "$OBJS/twins_tp.bpf.o" getppid 5 -- --all-twins
 	expect_eq "$(entries hits)" "0=5 1=5 2=5" "hits"
 	grep -q '^streaming: 3 programs attached' "$ERR" || fail "not three programs attached"
-	run grep -c 'twin' "$ERR"
+	# (the object's name, twins_tp, is in -v's line about the checks)
+	run grep -c 'twin' <(grep -v ': checking which of its' "$ERR")
 	expect_eq "$output" 0 "lines about twins"
 }
 
@@ -177,6 +178,30 @@ entries() {
 	expect_eq "$(jq -c '[.programs[] | has("twins")]' <<<"$output")" '[false]' "twins keys"
 }
 
+@test "inspect: a function's entry and exit group sharing a map are a pair, attached as one kind" {
+	local f=fentry/__x64_sys_getpgid x=fexit/__x64_sys_getpgid
+	local k=kprobe/__x64_sys_getpgid r=kretprobe/__x64_sys_getpgid
+	[ "$(uname -m)" = aarch64 ] && f=${f/__x64/__arm64} x=${x/__x64/__arm64} k=${k/__x64/__arm64} r=${r/__x64/__arm64}
+	run "$BPFSDK" inspect "$OBJS/twins_pair.bpf.o"
+	assert_success
+	expect_eq "$(sed -n '/^twins:/,/^maps:/p' <<<"$output" | sed '/^$/d;/^maps:/d')" "twins: 2 groups (bpfsdk run attaches the first kind this kernel takes; --all-twins all)
+  pair_fentry ($f) > pair_kprobe ($k)
+  pair_fexit ($x) > pair_kretprobe ($r)
+entry and exit: 2 pairs sharing a map (bpfsdk run attaches both ends as one kind, the best the kernel takes for both)
+  pair_fentry ($f) + pair_fexit ($x): map 'hits'
+  pair_kprobe ($k) + pair_kretprobe ($r): map 'starts'" "twins and pairs"
+	run "$BPFSDK" inspect --json "$OBJS/twins_pair.bpf.o"
+	assert_success
+	expect_eq "$(jq -c '[.programs[] | [.name, .twin_partner, .twin_partner_map]]' <<<"$output")" \
+		'[["pair_fentry","pair_fexit","hits"],["pair_fexit","pair_fentry","hits"],["pair_kprobe","pair_kretprobe","starts"],["pair_kretprobe","pair_kprobe","starts"]]' \
+		"partners"
+	# an exit group with no entry beside it, and groups of entries alone, are no pairs
+	run "$BPFSDK" inspect "$OBJS/twins_names.bpf.o"
+	refute_line --partial "entry and exit:"
+	run "$BPFSDK" inspect "$OBJS/twins_fn.bpf.o"
+	refute_line --partial "entry and exit:"
+}
+
 @test "inspect: which section names are twins (a system call whatever its prefix; not a kprobe inside a function; one kind goes together)" {
 	run "$BPFSDK" inspect "$OBJS/twins_names.bpf.o"
 	assert_success
@@ -188,4 +213,21 @@ entries() {
 	run "$BPFSDK" inspect --json "$OBJS/twins_names.bpf.o"
 	expect_eq "$(jq -c '[.programs[] | select(has("twins") | not) | .name]' <<<"$output")" \
 		'["read_inside","read_fentry","enter_openat","enter_raw"]' "programs without twins"
+}
+
+@test "a kind this kernel refuses is learned once: one program load for six fentry programs, each named with its own function" {
+	local obj="$OBJS/attach_refused.bpf.o" trace="$BATS_TEST_TMPDIR/trace" o
+	command -v strace >/dev/null || skip "strace is not installed (make setup)"
+	# LeakSanitizer cannot run under ptrace (make test-asan-cli): leak checks off here
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+	run strace -f -qq -e trace=bpf -e signal=none -o "$trace" "$BPFSDK" run -v --duration 0.1 "$obj"
+	grep -q "this kernel refuses fentry programs" <<<"$output" ||
+		skip "this kernel does not refuse fentry as a kind: $(grep -m1 'left out' <<<"$output")"
+	o="'$obj'"
+	assert_failure 1
+	assert_line "$o: this kernel refuses fentry programs (Operation not permitted): the object's others are not tried"
+	for f in vfs_read vfs_write vfs_open do_unlinkat vfs_fsync vfs_getattr; do
+		assert_line --regexp "^warning: $o: program 'on_[a-z]+' \(section 'fentry/$f'\): left out: this kernel refuses fentry programs at '$f': Operation not permitted$"
+	done
+	expect_eq "$(grep -c 'BPF_PROG_LOAD' "$trace")" 1 "program loads (the one that learns the refusal)"
 }

@@ -56,7 +56,7 @@ count() {
 # attach it (arm64 before 6.4 has no ftrace direct calls: ENOTSUPP), which
 # inspect cannot foresee; the reason, or nothing.
 fentry_refused() {
-	grep -m1 "program 'getpgid_fentry' (section 'fentry/$SYS'): left out: cannot attach" "$ERR"
+	grep -m1 "program '[a-z_]*fentry' (section 'fentry/$SYS'): left out: cannot attach" "$ERR"
 }
 
 @test "twins on a kernel function: fentry attached, ksyscall and kprobe left out, each call counted once" {
@@ -105,4 +105,18 @@ fentry_refused() {
 	assert_line "warning: $o: program 'getpgid_kprobe' (section 'kprobe/$SYS'): left out: this kernel cannot attach kprobe programs (no kprobe PMU)"
 	assert_line "error: $o: no program this kernel can attach"
 	expect_eq "${#lines[@]}" 4 "lines"
+}
+
+@test "entry and exit pairs: fentry with fexit; without fexit, kprobe with kretprobe - never kprobe with fexit" {
+	OBJ=$OBJS/twins_pair.bpf.o
+	can_attach
+	count 4
+	if why=$(fentry_refused); then
+		skip "this kernel cannot run it: $why"
+	fi
+	expect_eq "$HITS" "0=4 1=4" "hits (0: fentry, 1: fexit, 2: kprobe, 3: kretprobe)"
+	count 5 --no-program pair_fexit
+	expect_eq "$HITS" "2=5 3=5" "hits without fexit: the kprobe goes with its kretprobe"
+	grep -q "program 'pair_kprobe' (section 'kprobe/$SYS') goes with 'pair_kretprobe' (section 'kretprobe/$SYS'): entry and exit of one function sharing map 'starts', attached as one kind" "$ERR" ||
+		fail "-v does not say why the kprobe was chosen over fentry: $(cat "$ERR")"
 }

@@ -47,7 +47,8 @@ static void check_decl(const struct bsdk_btf *btf, uint32_t id)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const unsigned int flags[] = { 0, BSDK_BTF_MEMBERS, BSDK_BTF_DURATIONS };
+	static const unsigned int flags[] = { 0, BSDK_BTF_MEMBERS, BSDK_BTF_DURATIONS,
+		BSDK_BTF_NET | BSDK_BTF_MEMBERS };
 	struct btf_header h;
 	struct bsdk_btf *btf;
 	uint64_t end;
@@ -68,7 +69,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	n = bsdk_btf_type_count(btf);
 	for (uint32_t id = 0; id < n && id < 512; id++) {
 		for (int fmt = BSDK_BTF_JSON; fmt <= BSDK_BTF_COLUMNS; fmt++) {
-			unsigned int fl = flags[id % 3];
+			unsigned int fl = flags[id % 4];
 			char *text = NULL;
 			size_t len = 0;
 			FILE *f = open_memstream(&text, &len);
@@ -114,6 +115,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			free(text);
 		}
 		check_decl(btf, id);
+		for (uint32_t i = 0; i < 4; i++) {	/* a key's members as metrics labels */
+			char label[64];
+
+			bsdk_btf_member_view(btf, id, i);
+			bsdk_btf_snprint_member(btf, id, i, data + end, size - (size_t)end, label,
+						sizeof(label));
+		}
 	}
 	bsdk_btf_free(btf);
 	return 0;

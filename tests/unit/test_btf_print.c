@@ -45,7 +45,7 @@ static void check_print(const struct bsdk_btf *btf, uint32_t id, const void *dat
 }
 
 static uint32_t u8_t, u16_t, u32_t, s32_t, u64_t, s8_t, char_t, bool_t, int128_t;
-static uint32_t event_t, inner_t, state_t, flat_t;
+static uint32_t event_t, inner_t, state_t, flat_t, cmd_t, lines_t, plain_t;
 
 static void build_types(void)
 {
@@ -95,6 +95,19 @@ static void build_types(void)
 	bb_member_bits(&b, "ok", bool_t, 416, 0);
 	bb_member_bits(&b, NULL, uni_t, 448, 0);
 	bb_member_bits(&b, "big", int128_t, 0, 0);	/* overlaps: fine for a test */
+
+	/* command lines: named argv, counted by NAME_count; and a string that is none */
+	uint32_t buf12 = bb_array(&b, char_t, u32_t, 12);
+
+	cmd_t = bb_struct(&b, "cmd", 16, 2);
+	bb_member_bits(&b, "argc", u32_t, 0, 0);
+	bb_member_bits(&b, "argv", buf12, 32, 0);
+	lines_t = bb_struct(&b, "lines", 16, 2);
+	bb_member_bits(&b, "lines_count", u32_t, 0, 0);
+	bb_member_bits(&b, "lines", buf12, 32, 0);
+	plain_t = bb_struct(&b, "plain", 16, 2);
+	bb_member_bits(&b, "n", u32_t, 0, 0);
+	bb_member_bits(&b, "text", buf12, 32, 0);
 
 	flat_t = bb_struct(&b, "flat", 24, 4);
 	bb_member_bits(&b, "pid", u32_t, 0, 0);
@@ -179,6 +192,35 @@ static void test_strings(const struct bsdk_btf *btf)
 	check_print(btf, flat_t, rec, 24, BSDK_BTF_TEXT, 0, 0,
 		    "{pid=0 comm=\"\\\"\\\\\\n\\x01\\xff\xc3\xa9x\" dur_ns=0 st=0}",
 		    "string escapes, text");
+}
+
+/* One JSON shape per member: a command line is always a list, of one string or none too;
+ * any other char array always one string. */
+static void test_argv(const struct bsdk_btf *btf)
+{
+	unsigned char rec[16] = { 2, 0, 0, 0, 'l', 's', 0, '-', 'l', 0 };
+	unsigned char bin[16] = { 2, 0, 0, 0, 'a', 'b', 0, 'c', 0, 5, 0 };
+
+	check_print(btf, cmd_t, rec, 16, BSDK_BTF_JSON, 0, 0,
+		    "{\"argc\":2,\"argv\":[\"ls\",\"-l\"]}", "argv: the array whole, a list");
+	check_print(btf, cmd_t, rec, 10, BSDK_BTF_JSON, 0, -ERANGE,
+		    "{\"argc\":2,\"argv\":[\"ls\",\"-l\"]}", "argv: cut after the last NUL");
+	check_print(btf, cmd_t, rec, 7, BSDK_BTF_JSON, 0, -ERANGE,
+		    "{\"argc\":2,\"argv\":[\"ls\"]}", "argv: one string, still a list");
+	check_print(btf, cmd_t, rec, 4, BSDK_BTF_JSON, 0, -ERANGE,
+		    "{\"argc\":2,\"argv\":[]}", "argv: none sent, an empty list");
+	check_print(btf, cmd_t, bin, 11, BSDK_BTF_JSON, 0, -ERANGE,
+		    "{\"argc\":2,\"argv\":[\"ab\",\"c\"]}", "a binary last piece is left out");
+	check_print(btf, cmd_t, rec, 16, BSDK_BTF_TEXT, 0, 0,
+		    "{argc=2 argv=[\"ls\" \"-l\"]}", "argv: text");
+	check_print(btf, cmd_t, rec, 16, BSDK_BTF_COLUMNS, 0, 0,
+		    "        2  ls -l", "argv: a column, bare");
+	check_print(btf, lines_t, rec, 7, BSDK_BTF_JSON, 0, -ERANGE,
+		    "{\"lines_count\":2,\"lines\":[\"ls\"]}", "NAME_count: a list");
+	check_print(btf, plain_t, rec, 16, BSDK_BTF_JSON, 0, 0,
+		    "{\"n\":2,\"text\":\"ls\"}", "no command line: one string");
+	check_print(btf, plain_t, rec, 10, BSDK_BTF_JSON, 0, -ERANGE,
+		    "{\"n\":2,\"text\":\"ls\"}", "no command line, cut after two: one string");
 }
 
 static void test_columns(const struct bsdk_btf *btf)
@@ -419,6 +461,7 @@ int main(void)
 		return check_done();
 	test_event(btf);
 	test_strings(btf);
+	test_argv(btf);
 	test_columns(btf);
 	test_info(btf);
 	test_snprint(btf);

@@ -118,15 +118,15 @@ int main(void)
 		  "\"neg\":-9000000000,\"tail\":null}",
 		  "the record as JSON");
 
-	/* strings as programs pack them: a record that stops inside a char array
-	 * holding several strings shows them all; a whole one stops at its NUL */
+	/* a char array that is no command line (test_btf_print.c has those) is one C string,
+	 * whatever the record holds past its NUL and wherever it stops: one JSON shape */
 	memcpy(v.name, "ab\0cd\0\0\0", 8);
 	size_t at = offsetof(struct rich, name);
 	const struct { size_t size; const char *want; } packs[] = {
-		{ sizeof(v), "\"name\":\"ab\"" },		/* the array whole: a C string */
-		{ at + 6, "\"name\":[\"ab\",\"cd\"]" },	/* cut after both */
-		{ at + 7, "\"name\":[\"ab\",\"cd\"]" },	/* a trailing empty piece */
-		{ at + 5, "\"name\":\"ab\"" },		/* cd without its NUL: one string */
+		{ sizeof(v), "\"name\":\"ab\"" },		/* the array whole */
+		{ at + 6, "\"name\":\"ab\"" },		/* cut after two strings */
+		{ at + 7, "\"name\":\"ab\"" },
+		{ at + 5, "\"name\":\"ab\"" },
 		{ at + 3, "\"name\":\"ab\"" },
 	};
 	for (size_t i = 0; i < sizeof(packs) / sizeof(packs[0]); i++) {
@@ -136,12 +136,8 @@ int main(void)
 			   packs[i].size, packs[i].want))
 			check_diag("got %s", buf);
 	}
-	memcpy(v.name, "ab\0c\0\x05\0", 8);	/* binary, not text: left out */
-	bsdk_btf_snprint(t.btf, t.type_id, &v, at + 7, BSDK_BTF_JSON, 0, buf, sizeof(buf), &err);
-	check(strstr(buf, "\"name\":[\"ab\",\"c\"]") != NULL, "a binary last piece is left out: %s", buf);
-	memcpy(v.name, "ab\0cd\0\0\0", 8);
 	bsdk_btf_snprint(t.btf, t.type_id, &v, at + 6, BSDK_BTF_TEXT, 0, buf, sizeof(buf), &err);
-	check(strstr(buf, "name=[\"ab\" \"cd\"]") != NULL, "text: %s", buf);
+	check(strstr(buf, "name=\"ab\"") != NULL, "text: %s", buf);
 
 	/* by name too, and a name that is nowhere */
 	err = bsdk_records_find(r, "rich", &t);

@@ -19,6 +19,8 @@
 #include "ext/policy/policy.h"
 #include "hooks/hooks.h"
 
+bool bsdk_prog_attached(const struct bsdk_prog *prog) { return prog && prog->attached; }
+
 int bsdk_obj_attach_prepare(struct bsdk_obj *obj, unsigned int flags)
 {
 	bool require_all = flags & BSDK_ATTACH_REQUIRE_ALL;
@@ -32,6 +34,9 @@ int bsdk_obj_attach_prepare(struct bsdk_obj *obj, unsigned int flags)
 	if (!done)
 		return log_fail(ENOMEM, "'%s': out of memory", obj->name);
 	twins_reset(obj);
+	if (obj->nprogs > 1)	/* -v: what the silence before the first load is */
+		log_info("'%s': checking which of its %zu programs this kernel can attach",
+			 obj->name, obj->nprogs);
 	for (size_t i = 0; i < obj->nprogs; i++) {
 		struct bsdk_prog *prog = &obj->progs[i];
 		int err;

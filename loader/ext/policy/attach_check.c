@@ -4,9 +4,20 @@
  * tried (bsdk_prog_attach_check()), and the one line that says a program
  * was left out or could not attach. The attach policy (attach_all.c) and
  * the twins (twins.c) both ask.
+ *
+ * What the kernel answers for one program it answers for the rest of the
+ * object: the kprobe PMU is there or not, /proc/kallsyms lists what it
+ * lists, a kernel that refuses fentry with EPERM refuses every fentry. So
+ * an object's checks share one cache (kept with the object): the PMUs
+ * looked up once, kallsyms read once into a sorted table, a kind the
+ * kernel refused as a kind (EPERM, EACCES, ENOTSUPP, EOPNOTSUPP) not tried
+ * again, and each program's verdict kept - refusing N programs of a kind
+ * costs one refusal and N lookups, where it cost N scans of kallsyms or N
+ * program loads, which in an emulated guest are most of a run's start.
  */
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "ext/policy/policy.h"
@@ -32,24 +43,169 @@ static bool tracepoint_missing(const char *target)
 	return false;	/* tracefs not mounted: attach says so */
 }
 
-/* Whether the kernel has no symbol func for a kprobe: only when
- * /proc/kallsyms can be read and lists none of that name. */
-static bool ksym_missing(const char *func)
+/* ---- the object's cache */
+
+struct refused_kind {
+	const struct attach_kind *kind;
+	int err;
+};
+
+struct check_cache {
+	int pmu[2];		/* kprobe, uprobe: 0 not asked, 1 there, -1 not */
+	char *ksyms;		/* kallsyms' names, each NUL-terminated */
+	const char **sorted;	/* pointers into ksyms, sorted */
+	size_t nsorted;
+	bool ksyms_read;	/* tried: a kallsyms that cannot be read decides nothing */
+	struct refused_kind refused[16];
+	size_t nrefused;
+	struct verdict *verdicts;	/* per program */
+	size_t nprogs;
+};
+
+/* A program's answer, for the target it was asked for (bsdk_prog_set_attach_target() may
+ * change it): err 0 not asked, 1 passes, else the negative errno; why, target malloc'ed. */
+struct verdict {
+	int err;
+	char *why;
+	char *target;
+};
+
+static const char check_key;
+
+static void check_cache_free(void *p)
+{
+	struct check_cache *c = p;
+
+	free(c->ksyms);
+	free(c->sorted);
+	for (size_t i = 0; c->verdicts && i < c->nprogs; i++) {
+		free(c->verdicts[i].why);
+		free(c->verdicts[i].target);
+	}
+	free(c->verdicts);
+	free(c);
+}
+
+/* The object's cache; NULL without memory (every check then asks the kernel). */
+static struct check_cache *cache_of(struct bsdk_obj *obj)
+{
+	struct check_cache *c = obj_state_find(obj, &check_key);
+
+	if (c)
+		return c;
+	c = obj_state(obj, &check_key, sizeof(*c), check_cache_free);
+	if (!c)
+		return NULL;
+	c->verdicts = calloc(obj->nprogs + 1, sizeof(*c->verdicts));
+	c->nprogs = c->verdicts ? obj->nprogs : 0;
+	return c;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* kallsyms' names, read once: "ADDRESS TYPE NAME[\t[MODULE]]" per line. */
+static void ksyms_read(struct check_cache *c)
 {
 	FILE *f = fopen("/proc/kallsyms", "re");
 	char line[512], name[256];
-	bool found = false;
+	size_t len = 0, cap = 0, n = 0;
+	char *buf = NULL;
 
+	c->ksyms_read = true;
 	if (!f)
-		return false;	/* attach says what is wrong */
-	/* "ADDRESS TYPE NAME[\t[MODULE]]" */
-	while (!found && fgets(line, sizeof(line), f))
-		found = sscanf(line, "%*s %*s %255s", name) == 1 && strcmp(name, func) == 0;
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		size_t l;
+
+		if (sscanf(line, "%*s %*s %255s", name) != 1)
+			continue;
+		l = strlen(name) + 1;
+		if (len + l > cap) {
+			char *grown = realloc(buf, cap = (cap + l) * 2);
+
+			if (!grown) {
+				free(buf);
+				fclose(f);
+				return;		/* decides nothing: attach says what is wrong */
+			}
+			buf = grown;
+		}
+		memcpy(buf + len, name, l);
+		len += l;
+		n++;
+	}
 	fclose(f);
-	return !found;
+	c->sorted = malloc((n + 1) * sizeof(*c->sorted));
+	if (!c->sorted) {
+		free(buf);
+		return;
+	}
+	for (size_t off = 0, i = 0; i < n; off += strlen(buf + off) + 1)
+		c->sorted[i++] = buf + off;
+	qsort(c->sorted, n, sizeof(*c->sorted), name_cmp);
+	c->ksyms = buf;
+	c->nsorted = n;
 }
 
-int bsdk_prog_attach_check(struct bsdk_prog *prog, char *why, size_t size)
+/* Whether the kernel has no symbol func for a kprobe: only when
+ * /proc/kallsyms can be read and lists none of that name. */
+static bool ksym_missing(struct check_cache *c, const char *func)
+{
+	if (!c->ksyms_read)
+		ksyms_read(c);
+	if (!c->ksyms)
+		return false;	/* attach says what is wrong */
+	return !bsearch(&func, c->sorted, c->nsorted, sizeof(*c->sorted), name_cmp);
+}
+
+/* Whether prog's kind needs a PMU (kprobe, uprobe) the kernel does not have. */
+static bool pmu_missing(struct check_cache *c, const struct bsdk_prog *prog)
+{
+	int m = prog->kind->method, *known;
+
+	if (m != ATTACH_KPROBE && m != ATTACH_KSYSCALL && m != ATTACH_UPROBE && m != ATTACH_USDT)
+		return false;
+	known = &c->pmu[m == ATTACH_UPROBE || m == ATTACH_USDT];
+	if (!*known)
+		*known = bsdk_prog_attach_supported(prog) ? 1 : -1;
+	return *known < 0;
+}
+
+/* A BTF-typed kind the kernel refused as a kind: its errno, or 0. */
+static int kind_refused(const struct check_cache *c, const struct attach_kind *k)
+{
+	for (size_t i = 0; i < c->nrefused; i++)
+		if (c->refused[i].kind == k)
+			return c->refused[i].err;
+	return 0;
+}
+
+/* The empty program of prog's kind loaded at its target (attach_btf_probe_load()), unless
+ * the kernel refused the kind already; a refusal that is the kind's is remembered. */
+static int btf_probe(struct check_cache *c, struct bsdk_prog *prog, char *why, size_t size)
+{
+	int err = kind_refused(c, prog->kind);
+
+	if (err) {
+		snprintf(why, size, "this kernel refuses %s%s programs at '%s': %s",
+			 prog->kind->type_name, prog->kind->sleepable ? " (sleepable)" : "",
+			 prog->target, bsdk_strerror(err));
+		return fail(-err);
+	}
+	err = attach_btf_probe_load(prog, why, size);
+	if ((err == -EPERM || err == -EACCES || err == -BSDK_ENOTSUPP || err == -EOPNOTSUPP) &&
+	    c->nrefused < ARRAY_SIZE(c->refused)) {
+		c->refused[c->nrefused++] = (struct refused_kind){ prog->kind, err };
+		log_info("'%s': this kernel refuses %s programs (%s): the object's others are not tried",
+			  prog->obj->name, prog->kind->type_name, bsdk_strerror(err));
+	}
+	return err;
+}
+
+static int check(struct check_cache *c, struct bsdk_prog *prog, char *why, size_t size)
 {
 	const struct attach_kind *k = prog->kind;
 	char func[256];
@@ -67,13 +223,13 @@ int bsdk_prog_attach_check(struct bsdk_prog *prog, char *why, size_t size)
 		snprintf(why, size, "the section names no binary (usdt/PATH:PROVIDER:NAME): attach it with bsdk_prog_attach_usdt()");
 		return fail(EOPNOTSUPP);
 	}
-	if (!bsdk_prog_attach_supported(prog)) {
+	if (pmu_missing(c, prog)) {
 		snprintf(why, size, "this kernel cannot attach %s programs (no %s PMU)",
 			 k->type_name, k->method == ATTACH_UPROBE || k->method == ATTACH_USDT ? "uprobe" : "kprobe");
 		return fail(BSDK_ENOTSUPP);
 	}
 	if ((k->method == ATTACH_KPROBE || k->method == ATTACH_KSYSCALL) &&
-	    kprobe_symbol(prog, func, sizeof(func)) == 0 && ksym_missing(func)) {
+	    kprobe_symbol(prog, func, sizeof(func)) == 0 && ksym_missing(c, func)) {
 		snprintf(why, size, "kernel function '%s' does not exist on this kernel (not in /proc/kallsyms)",
 			 func);
 		return fail(BSDK_ENOPROBE);
@@ -91,11 +247,38 @@ int bsdk_prog_attach_check(struct bsdk_prog *prog, char *why, size_t size)
 	if (k->btf_prefix) {
 		int err = attach_btf_resolve(prog, why, size);
 
-		return err ? err : attach_btf_probe_load(prog, why, size);
+		return err ? err : btf_probe(c, prog, why, size);
 	}
 	if (size)
 		why[0] = '\0';
 	return 0;
+}
+
+int bsdk_prog_attach_check(struct bsdk_prog *prog, char *why, size_t size)
+{
+	struct check_cache *c = cache_of(prog->obj);
+	struct check_cache none = { 0 };
+	size_t i = (size_t)(prog - prog->obj->progs);
+	struct verdict *v = c && i < c->nprogs ? &c->verdicts[i] : NULL;
+	const char *target = prog->target ? prog->target : "";
+	int err;
+
+	if (v && v->err && v->why && strcmp(v->target, target) == 0) {	/* the same answer */
+		if (size)
+			snprintf(why, size, "%s", v->why);
+		return v->err > 0 ? 0 : fail(-v->err);
+	}
+	err = check(c ? c : &none, prog, why, size);
+	free(none.ksyms);
+	free(none.sorted);
+	if (v) {
+		free(v->why);
+		free(v->target);
+		v->why = strdup(size ? why : "");
+		v->target = strdup(target);
+		v->err = v->why && v->target ? (err ? err : 1) : 0;
+	}
+	return err;
 }
 
 void attach_left_out(const struct bsdk_prog *prog, bool require_all, const char *why)

@@ -16,6 +16,14 @@
  * rejected by the verifier (bsdk_obj_attach_load()) or cannot be attached
  * after all (bsdk_obj_attach_all()). Programs of the same kind on the same
  * hook are not twins: a tool that puts two programs there wants both.
+ *
+ * Entry and exit go together: a kprobe that saves what its kretprobe needs
+ * (the lock klockstat's kretprobe cannot read from its registers) in a map
+ * they share is half a probe without it, and its map fills with entries
+ * nothing deletes. So the group of a function's entry and the group of its
+ * exit are a pair when programs of one kind in each share a map, and a
+ * pair takes the best kind both of its groups can attach: fentry and fexit,
+ * or kprobe and kretprobe, never one of each.
  */
 #include <stdio.h>
 
@@ -110,6 +118,11 @@ struct twin_index {
 	/* Left out by the attach policy as a twin of a better program: it
 	 * stands in when that one cannot be loaded or attached. */
 	bool *spare;
+	/* at a group's first member: the first member of the group of the other end of its
+	 * function (entry, exit) when the two are a pair, else -1; found at the first question,
+	 * once the relocations that name the maps are read */
+	int *pair;
+	bool paired;
 };
 
 static const char twins_key;
@@ -122,6 +135,7 @@ static void twin_index_free(void *p)
 	free(ix->next);
 	free(ix->ranks);
 	free(ix->spare);
+	free(ix->pair);
 	free(ix);
 }
 
@@ -196,6 +210,59 @@ static void twin_index_link(struct twin_index *ix, const struct bsdk_obj *obj,
 	}
 }
 
+/* A map that relocations of both a and b name (in their own instructions), or NULL. */
+static const struct bsdk_map *shared_map(const struct bsdk_prog *a, const struct bsdk_prog *b)
+{
+	const struct bsdk_obj *obj = a->obj;
+	const struct relo *ra, *rb;
+
+	if (!obj->relos)
+		return NULL;
+	ra = obj->relos[a->fn.sec];
+	rb = obj->relos[b->fn.sec];
+
+	for (size_t i = 0; ra && i < obj->nrelos[a->fn.sec]; i++) {
+		if (ra[i].kind != BSDK_RELO_MAP || ra[i].insn < a->fn.first ||
+		    ra[i].insn >= a->fn.first + a->fn.count)
+			continue;
+		for (size_t j = 0; rb && j < obj->nrelos[b->fn.sec]; j++)
+			if (rb[j].kind == BSDK_RELO_MAP && rb[j].map == ra[i].map &&
+			    rb[j].insn >= b->fn.first && rb[j].insn < b->fn.first + b->fn.count)
+				return &obj->maps[ra[i].map];
+	}
+	return NULL;
+}
+
+/* Pair each entry group with the exit group on its hook when programs of one kind in each
+ * share a map. */
+static void twin_index_pair(struct twin_index *ix, const struct bsdk_obj *obj)
+{
+	char he[256], hx[256];
+
+	for (size_t e = 0; e < obj->nprogs; e++) {
+		const struct bsdk_prog *pe = &obj->progs[e];
+
+		if (ix->first[e] != (int)e || twin_kind(pe)->event != TWIN_ENTRY)
+			continue;
+		twin_hook(pe, twin_kind(pe), he, sizeof(he));
+		for (size_t x = 0; x < obj->nprogs && ix->pair[e] < 0; x++) {
+			const struct bsdk_prog *px = &obj->progs[x];
+
+			if (ix->first[x] != (int)x || twin_kind(px)->event != TWIN_EXIT)
+				continue;
+			twin_hook(px, twin_kind(px), hx, sizeof(hx));
+			if (strcmp(he, hx) != 0)
+				continue;
+			for (int a = (int)e; a >= 0 && ix->pair[e] < 0; a = ix->next[a])
+				for (int b = (int)x; b >= 0 && ix->pair[e] < 0; b = ix->next[b])
+					if (twin_kind(&obj->progs[a])->rank ==
+					    twin_kind(&obj->progs[b])->rank &&
+					    shared_map(&obj->progs[a], &obj->progs[b]))
+						ix->pair[e] = (int)x, ix->pair[x] = (int)e;
+		}
+	}
+}
+
 static int twins_open(struct bsdk_obj *obj)
 {
 	struct twin_index *ix;
@@ -210,15 +277,16 @@ static int twins_open(struct bsdk_obj *obj)
 	ix->next = malloc((obj->nprogs + 1) * sizeof(*ix->next));
 	ix->ranks = calloc(obj->nprogs + 1, sizeof(*ix->ranks));
 	ix->spare = calloc(obj->nprogs + 1, sizeof(*ix->spare));
+	ix->pair = malloc((obj->nprogs + 1) * sizeof(*ix->pair));
 	order = malloc((obj->nprogs + 1) * sizeof(*order));
-	if (!ix->first || !ix->next || !ix->ranks || !ix->spare || !order) {
+	if (!ix->first || !ix->next || !ix->ranks || !ix->spare || !ix->pair || !order) {
 		free(order);
 		return log_fail(ENOMEM, "'%s': out of memory grouping twin programs", obj->name);
 	}
 	for (size_t i = 0; i < obj->nprogs; i++) {
 		const struct twin_kind *tk = twin_kind(&obj->progs[i]);
 
-		ix->first[i] = ix->next[i] = -1;
+		ix->first[i] = ix->next[i] = ix->pair[i] = -1;
 		twin_hook(&obj->progs[i], tk, hook, sizeof(hook));
 		if (hook[0])
 			order[n++] = (int)i;
@@ -316,27 +384,88 @@ static const struct bsdk_prog *group_kept(const struct bsdk_prog *prog)
 	return kept;
 }
 
+/* The ranks at which a program of prog's group, to be loaded or waiting, passes the check. */
+static unsigned pass_ranks(const struct bsdk_prog *prog)
+{
+	unsigned ranks = 0;
+	char why[512];
+
+	for (struct bsdk_prog *p = group_first(prog); p; p = group_next(p)) {
+		int rank = bsdk_prog_twin_rank(p);
+
+		if ((p->autoload || is_spare(p)) && !(ranks & 1u << rank) &&
+		    bsdk_prog_attach_check(p, why, sizeof(why)) == 0)
+			ranks |= 1u << rank;
+	}
+	return ranks;
+}
+
+/* The group of the other end of prog's function when the two are a pair, or NULL. */
+static const struct bsdk_prog *pair_of(const struct bsdk_prog *prog)
+{
+	const struct bsdk_prog *first = group_first(prog);
+	struct twin_index *ix = obj_state_find(prog->obj, &twins_key);
+	int pair;
+
+	if (!first || !ix)
+		return NULL;
+	if (!ix->paired && prog->obj->relos) {
+		twin_index_pair(ix, prog->obj);
+		ix->paired = true;
+	}
+	pair = ix->pair[first - prog->obj->progs];
+	return pair < 0 ? NULL : &prog->obj->progs[pair];
+}
+
+struct bsdk_prog *bsdk_prog_twin_partner(const struct bsdk_prog *prog,
+					 const struct bsdk_map **map)
+{
+	const struct bsdk_prog *pair = pair_of(prog);
+
+	for (struct bsdk_prog *p = (struct bsdk_prog *)pair; p; p = group_next(p)) {
+		const struct bsdk_map *m = bsdk_prog_twin_rank(p) == bsdk_prog_twin_rank(prog) ?
+					   shared_map(prog, p) : NULL;
+
+		if (m) {
+			if (map)
+				*map = m;
+			return p;
+		}
+	}
+	return fail_ptr(ENOENT);
+}
+
+/* -v: the pair that made the group take a kind it would not have taken alone. */
+static void say_pair(const struct bsdk_prog *kept)
+{
+	const struct bsdk_map *m = NULL;
+	const struct bsdk_prog *other = kept ? bsdk_prog_twin_partner(kept, &m) : NULL;
+
+	if (other)
+		log_info("'%s': program '%s' (section '%s') goes with '%s' (section '%s'): entry and exit of one function sharing map '%s', attached as one kind",
+			 kept->obj->name, kept->fn.name, kept->section, other->fn.name,
+			 other->section, m->name);
+}
+
 int twins_choose(struct bsdk_prog *prog, bool require_all, bool *done)
 {
 	struct bsdk_obj *obj = prog->obj;
-	const struct bsdk_prog *kept;
+	const struct bsdk_prog *kept, *pair = pair_of(prog);
+	unsigned own = pass_ranks(prog), both = pair ? own & pass_ranks(pair) : 0;
 	char why[512];
 	int chosen = -1, nkept = 0, err;
 
-	/* the best rank at which a program passes the check */
-	for (int rank = 0; rank <= 2 && chosen < 0; rank++)
-		for (struct bsdk_prog *p = group_first(prog); p; p = group_next(p)) {
-			if (p->autoload && bsdk_prog_twin_rank(p) == rank &&
-			    bsdk_prog_attach_check(p, why, sizeof(why)) == 0)
-				chosen = rank;
-		}
+	/* the best rank at which a program passes the check; for a pair, at which one of
+	 * each of its groups does, when there is such a rank */
+	if (own)
+		chosen = __builtin_ctz(both ? both : own);
 	for (struct bsdk_prog *p = group_first(prog); p; p = group_next(p)) {
 		int rank = bsdk_prog_twin_rank(p);
 
 		if (!p->autoload)
 			continue;
 		done[p - obj->progs] = true;
-		if (rank > chosen && chosen >= 0) {
+		if (chosen >= 0 && rank != chosen && (rank > chosen || (own & 1u << rank))) {
 			set_spare(p, true);	/* kept for when the chosen cannot be */
 			continue;
 		}
@@ -356,11 +485,13 @@ int twins_choose(struct bsdk_prog *prog, bool require_all, bool *done)
 		}
 	}
 	kept = group_kept(prog);
+	if (both && chosen > __builtin_ctz(own))
+		say_pair(kept);
 	for (struct bsdk_prog *p = group_first(prog); p; p = group_next(p)) {
 		if (!is_spare(p))
 			continue;
 		p->autoload = false;
-		if (bsdk_prog_twin_rank(p) < chosen) {
+		if (bsdk_prog_twin_rank(p) < chosen && !(own & 1u << bsdk_prog_twin_rank(p))) {
 			/* failed the check: never a spare */
 			set_spare(p, false);
 			bsdk_prog_attach_check(p, why, sizeof(why));

@@ -143,6 +143,12 @@ static int key_labels(struct mplan *p, uint32_t id, uint32_t base, const char *p
 			return -ENOMEM;
 		if (off + m.size > p->m.key_size) {
 			/* cannot be: the BTF said the key had this size */
+		} else if (bsdk_btf_member_view(btf, id, i) != BSDK_VIEW_DEFAULT && !m.bitfield) {
+			size_t n = p->nlabels;	/* an address, a big-endian port: as tools print them */
+
+			err = add_label(p, name ? name : "key", off, (uint32_t)m.size, id, LAB_NET);
+			if (p->nlabels > n)
+				p->labels[n].base = base, p->labels[n].member = i;
 		} else if (bsdk_btf_is_int(&m)) {
 			err = add_label(p, name ? name : "key", off, (uint32_t)m.size, m.type_id,
 					m.kind == BTF_KIND_ENUM ? LAB_ENUM :

@@ -31,11 +31,14 @@ struct mplan_map {
 #define MAX_LABELS 32
 #define MAX_VALUES 32
 
-enum lab_kind { LAB_UINT, LAB_INT, LAB_ENUM, LAB_STR, LAB_HEX };
+/* LAB_NET: an address or a big-endian integer (bsdk_btf_member_view()), member `member` of
+ * the struct type_id that starts at byte `base` of the key */
+enum lab_kind { LAB_UINT, LAB_INT, LAB_ENUM, LAB_STR, LAB_HEX, LAB_NET };
 
 struct label {
 	char *name;
 	uint32_t off, size, type_id;	/* type_id: the enum, for its enumerator names */
+	uint32_t base, member;		/* LAB_NET */
 	enum lab_kind kind;
 };
 

@@ -179,6 +179,11 @@ static void put_label_value(const struct mplan *p, const struct label *l,
 	case LAB_STR:
 		put_escaped(b, at, l->size);
 		break;
+	case LAB_NET:
+		bsdk_btf_snprint_member(p->m.btf, l->type_id, l->member, key + l->base,
+					p->m.key_size - l->base, buf, sizeof(buf));
+		put_escaped(b, (const unsigned char *)buf, strlen(buf));
+		break;
 	case LAB_HEX:
 		tb_str(b, "0x");
 		for (uint32_t i = 0; i < l->size; i++)

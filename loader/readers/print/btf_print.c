@@ -17,6 +17,7 @@
  * that printing a record costs about what formatting it does.
  */
 #include <limits.h>
+#include <stddef.h>
 #include <math.h>
 
 #include "object/object.h"
@@ -158,22 +159,6 @@ static bool ends_with_ns(const char *name)
 	return n > 3 && strcmp(name + n - 3, "_ns") == 0;
 }
 
-static void out_duration(struct pr *p, uint64_t ns)
-{
-	char b[32];
-	int n;
-
-	if (ns < 1000)
-		n = snprintf(b, sizeof(b), "%lluns", (unsigned long long)ns);
-	else if (ns < 1000000)
-		n = snprintf(b, sizeof(b), "%.3fus", (double)ns / 1e3);
-	else if (ns < 1000000000)
-		n = snprintf(b, sizeof(b), "%.3fms", (double)ns / 1e6);
-	else
-		n = snprintf(b, sizeof(b), "%.3fs", (double)ns / 1e9);
-	pr_out(p, b, (size_t)n);
-}
-
 /* ---- values */
 
 static void value(struct pr *p, uint32_t id, uint64_t off, uint32_t bitfield, const char *name,
@@ -203,7 +188,7 @@ static void print_int(struct pr *p, const struct btf_type *t, uint64_t off, uint
 		pr_out_u128(p, -(unsigned __int128)sign_extend(v, bits), true);
 	} else if ((p->flags & BSDK_BTF_DURATIONS) && p->fmt != BSDK_BTF_JSON && bits == 64 &&
 		   !is_signed && ends_with_ns(name)) {
-		out_duration(p, (uint64_t)v);
+		pr_out_duration(p, (uint64_t)v);
 	} else {
 		pr_out_u128(p, v, false);
 	}
@@ -290,73 +275,15 @@ static void print_float(struct pr *p, const struct btf_type *t, uint64_t off)
 	pr_out(p, b, (size_t)n);
 }
 
-/* Whether a string piece is text: no control byte (binary leftovers are). */
-static bool is_text(const unsigned char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (s[i] < 0x20 || s[i] == 0x7f)
-			return false;
-	return true;
-}
-
-/*
- * A char array the record stops inside - the program sent only the bytes it
- * filled, as execsnoop sends argv - holding several NUL-terminated strings:
- * each of them, JSON as an array of strings (["ls","-l"]), text as quoted
- * strings separated by blanks in brackets (["ls" "-l"]), a column bare
- * (ls -l). What follows the last NUL is left out (no program ends a string
- * without one; a perf ring pads records with up to 7 bytes of what it held
- * before), and so are trailing pieces that are empty or not text. False,
- * printing nothing, when there is only one string: a plain C string.
- */
-static bool print_packed(struct pr *p, const unsigned char *s, size_t n)
-{
-	size_t end = n, count = 0;
-	const unsigned char *last = NULL;
-
-	while (end && s[end - 1] != 0)	/* the unterminated tail */
-		end--;
-	/* drop trailing empty or binary pieces */
-	while (end) {
-		size_t start = end - 1;
-
-		while (start && s[start - 1] != 0)
-			start--;
-		if (end - 1 > start && is_text(s + start, end - 1 - start))
-			break;
-		end = start;
-	}
-	for (size_t i = 0; i < end; i++)
-		if (s[i] == 0)
-			count++;
-	if (count < 2)
-		return false;
-	if (p->fmt != BSDK_BTF_COLUMNS)	/* a column holds them bare */
-		pr_outc(p, '[');
-	for (size_t i = 0; i < end;) {
-		const unsigned char *nul = memchr(s + i, 0, end - i);
-		size_t len = (size_t)(nul - (s + i));
-
-		if (last)
-			pr_outc(p, p->fmt == BSDK_BTF_JSON ? ',' : ' ');
-		pr_out_str(p, s + i, len, p->fmt != BSDK_BTF_COLUMNS);
-		last = nul;
-		i += len + 1;
-		if (!p->budget)
-			break;
-	}
-	if (p->fmt != BSDK_BTF_COLUMNS)
-		pr_outc(p, ']');
-	return true;
-}
-
 static void print_array(struct pr *p, const struct btf_type *t, uint64_t off, int depth)
 {
 	const struct btf_array *a = (const void *)(t + 1);
 	const struct btf_type *e;
 	uint64_t esize = 0, start = off / 8;
 	uint32_t eid;
+	bool argv = p->argv;
 
+	p->argv = false;	/* the array's own elements are no command lines */
 	e = resolve(p, a->type, &eid);
 	if (!e || !size_of(p, eid, &esize)) {
 		note(p, -BSDK_EBTF);
@@ -371,8 +298,10 @@ static void print_array(struct pr *p, const struct btf_type *t, uint64_t off, in
 		if (a->nelems > avail)
 			note(p, -ERANGE);
 		nul = n ? memchr(s, 0, n) : NULL;
-		if (a->nelems > avail && nul && print_packed(p, s, (size_t)n))
+		if (argv) {
+			pr_out_strings(p, s, (size_t)n);
 			return;
+		}
 		pr_out_str(p, s, nul ? (size_t)(nul - s) : n, p->fmt != BSDK_BTF_COLUMNS);
 		return;
 	}
@@ -428,7 +357,10 @@ static void print_members(struct pr *p, const struct btf_type *t, uint64_t off, 
 			pr_outc(p, p->fmt == BSDK_BTF_JSON ? ',' : ' ');
 		*first = false;
 		pr_out_name(p, name);
-		value(p, m[i].type, moff, bitfield, name, depth + 1);
+		p->argv = pr_argv_member(p->btf, t, name);
+		if (!net_member(p, m[i].type, moff, bitfield, name))
+			value(p, m[i].type, moff, bitfield, name, depth + 1);
+		p->argv = false;
 	}
 }
 
@@ -466,7 +398,8 @@ static void value(struct pr *p, uint32_t id, uint64_t off, uint32_t bitfield, co
 	}
 	kind = btf_kind(t);
 	if ((kind == BTF_KIND_STRUCT || kind == BTF_KIND_UNION || kind == BTF_KIND_ARRAY ||
-	     kind == BTF_KIND_DATASEC) && off / 8 >= p->size) {
+	     kind == BTF_KIND_DATASEC) && off / 8 >= p->size &&
+	    !(p->argv && off / 8 == p->size)) {	/* a command line sent empty: [] */
 		note(p, -ERANGE);
 		pr_out_null(p);
 		return;
@@ -501,10 +434,12 @@ static void value(struct pr *p, uint32_t id, uint64_t off, uint32_t bitfield, co
 		break;
 	case BTF_KIND_STRUCT: case BTF_KIND_UNION: case BTF_KIND_DATASEC:
 		pr_outc(p, '{');
+		p->named_nest++;	/* views name the top struct's members, not these */
 		if (kind == BTF_KIND_DATASEC)
 			print_datasec(p, t, off, depth, &first);
 		else
 			print_members(p, t, off, depth, &first);
+		p->named_nest--;
 		pr_outc(p, '}');
 		break;
 	case BTF_KIND_VAR:
@@ -583,6 +518,8 @@ static void print_columns(struct pr *p, const struct btf_type *t, const char *he
 		const char *name = btf_name(p->btf, (const void *)&m[i]);
 		bool right, last = i + 1 == n;
 		int width = column_width(p->btf, &m[i], p->flags, &right);
+		uint64_t moff = kflag ? BTF_MEMBER_BIT_OFFSET(m[i].offset) : m[i].offset;
+		uint32_t bits = kflag ? BTF_MEMBER_BITFIELD_SIZE(m[i].offset) : 0;
 		size_t start;
 
 		pr_outs(p, "  ");
@@ -591,10 +528,11 @@ static void print_columns(struct pr *p, const struct btf_type *t, const char *he
 		start = p->len;
 		if (header)
 			pr_out_str(p, (const unsigned char *)name, strlen(name), false);
-		else
-			value(p, m[i].type,
-			      kflag ? BTF_MEMBER_BIT_OFFSET(m[i].offset) : m[i].offset,
-			      kflag ? BTF_MEMBER_BITFIELD_SIZE(m[i].offset) : 0, name, 1);
+		else if (!net_member(p, m[i].type, moff, bits, name)) {
+			p->argv = pr_argv_member(p->btf, t, name);
+			value(p, m[i].type, moff, bits, name, 1);
+			p->argv = false;
+		}
 		if (p->len >= start && (right || !last))
 			pr_pad(p, start, width, right);
 	}
@@ -605,17 +543,15 @@ static void print_columns(struct pr *p, const struct btf_type *t, const char *he
 static void pr_init(struct pr *p, const struct bsdk_btf *btf, const void *data, size_t size,
 		    enum bsdk_btf_format fmt, unsigned int flags, FILE *f)
 {
+	memset(p, 0, offsetof(struct pr, buf));
 	p->btf = (const struct btf *)btf;
 	p->data = data;
 	p->size = size;
 	p->f = f;
-	p->mem = NULL;
-	p->mem_size = p->total = 0;
 	p->fmt = fmt;
 	p->flags = flags;
 	p->budget = 4096 + 16 * (uint64_t)size;
-	p->err = 0;
-	p->len = 0;
+	p->family = -1;
 }
 
 /* The value of type id, as the API says; 0, -EINVAL (nothing written) or
@@ -627,6 +563,7 @@ static int print_top(struct pr *p, uint32_t id)
 	bool first = false;
 
 	t = resolve(p, id, &rid);
+	net_init(p, id);
 	if (p->fmt == BSDK_BTF_COLUMNS) {
 		if (!t || !btfp_is_flat(p->btf, t))
 			return -EINVAL;
@@ -641,35 +578,57 @@ static int print_top(struct pr *p, uint32_t id)
 			pr_outc(p, p->fmt == BSDK_BTF_JSON ? ',' : ' ');
 			pr_out_name(p, "value");
 		}
+		p->named_nest = -1;	/* the top struct's own braces count one */
 		value(p, id, 0, 0, NULL, 0);
 	}
 	pr_flush(p);
 	return p->err;
 }
 
-int bsdk_btf_print(const struct bsdk_btf *btf, uint32_t id, const void *data, size_t size,
-		   enum bsdk_btf_format format, unsigned int flags, FILE *f)
+int bsdk_btf_print_views(const struct bsdk_btf *btf, uint32_t id, const void *data, size_t size,
+			 enum bsdk_btf_format format, unsigned int flags,
+			 const struct bsdk_btf_field_view *views, size_t n, FILE *f)
 {
 	struct pr p;
 	int err;
 
-	if (!btf || !f || (!data && size) || format > BSDK_BTF_COLUMNS)
+	if (!btf || !f || (!data && size) || format > BSDK_BTF_COLUMNS || (!views && n))
 		return fail(EINVAL);
 	pr_init(&p, btf, data, size, format, flags, f);
+	p.views = views;
+	p.nviews = n;
 	err = print_top(&p, id);
 	return err ? fail(-err) : 0;
+}
+
+int bsdk_btf_print(const struct bsdk_btf *btf, uint32_t id, const void *data, size_t size,
+		   enum bsdk_btf_format format, unsigned int flags, FILE *f)
+{
+	return bsdk_btf_print_views(btf, id, data, size, format, flags, NULL, 0, f);
 }
 
 long bsdk_btf_snprint(const struct bsdk_btf *btf, uint32_t id, const void *data, size_t size,
 		      enum bsdk_btf_format format, unsigned int flags, char *buf, size_t buf_size,
 		      int *err)
 {
+	return bsdk_btf_snprint_views(btf, id, data, size, format, flags, NULL, 0, buf, buf_size,
+				      err);
+}
+
+long bsdk_btf_snprint_views(const struct bsdk_btf *btf, uint32_t id, const void *data,
+			    size_t size, enum bsdk_btf_format format, unsigned int flags,
+			    const struct bsdk_btf_field_view *views, size_t n, char *buf,
+			    size_t buf_size, int *err)
+{
 	struct pr p;
 	int e;
 
-	if (!btf || (!data && size) || (!buf && buf_size) || format > BSDK_BTF_COLUMNS)
+	if (!btf || (!data && size) || (!buf && buf_size) || format > BSDK_BTF_COLUMNS ||
+	    (!views && n))
 		return fail(EINVAL);
 	pr_init(&p, btf, data, size, format, flags, NULL);
+	p.views = views;
+	p.nviews = n;
 	p.mem = buf;
 	p.mem_size = buf_size;
 	e = print_top(&p, id);
@@ -678,6 +637,36 @@ long bsdk_btf_snprint(const struct bsdk_btf *btf, uint32_t id, const void *data,
 	if (err)
 		*err = e;
 	if (buf_size)	/* NUL-terminated, what fits */
+		buf[p.total < buf_size ? p.total : buf_size - 1] = '\0';
+	return p.total > LONG_MAX ? LONG_MAX : (long)p.total;
+}
+
+long bsdk_btf_snprint_member(const struct bsdk_btf *btf, uint32_t id, uint32_t i,
+			     const void *data, size_t size, char *buf, size_t buf_size)
+{
+	const struct btf_type *t;
+	const struct btf_member *m;
+	uint64_t moff;
+	uint32_t bits;
+	struct pr p;
+
+	if (!btf || (!data && size) || (!buf && buf_size))
+		return fail(EINVAL);
+	pr_init(&p, btf, data, size, BSDK_BTF_TEXT, BSDK_BTF_NET, NULL);
+	t = btf_skip_mods(p.btf, id, NULL);
+	if (!t || (btf_kind(t) != BTF_KIND_STRUCT && btf_kind(t) != BTF_KIND_UNION) ||
+	    i >= btf_vlen(t))
+		return fail(EINVAL);
+	p.mem = buf;
+	p.mem_size = buf_size;
+	net_init(&p, id);
+	m = &btf_members(t)[i];
+	moff = BTF_INFO_KFLAG(t->info) ? BTF_MEMBER_BIT_OFFSET(m->offset) : m->offset;
+	bits = BTF_INFO_KFLAG(t->info) ? BTF_MEMBER_BITFIELD_SIZE(m->offset) : 0;
+	if (!net_member(&p, m->type, moff, bits, btf_name(p.btf, (const void *)m)))
+		value(&p, m->type, moff, bits, btf_name(p.btf, (const void *)m), 1);
+	pr_flush(&p);
+	if (buf_size)
 		buf[p.total < buf_size ? p.total : buf_size - 1] = '\0';
 	return p.total > LONG_MAX ? LONG_MAX : (long)p.total;
 }

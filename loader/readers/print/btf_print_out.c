@@ -4,6 +4,7 @@
  * numbers, escaped strings and names, into its buffer, flushed to the
  * FILE * or copied to bsdk_btf_snprint()'s buffer.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "readers/print/btf_print_out.h"
@@ -183,4 +184,20 @@ void pr_pad(struct pr *p, size_t start, int width, bool right)
 		memmove(p->buf + start + fill, p->buf + start, len);
 	memset(p->buf + (right ? start : p->len), ' ', fill);
 	p->len += fill;
+}
+
+void pr_out_duration(struct pr *p, uint64_t ns)
+{
+	char b[32];
+	int n;
+
+	if (ns < 1000)
+		n = snprintf(b, sizeof(b), "%lluns", (unsigned long long)ns);
+	else if (ns < 1000000)
+		n = snprintf(b, sizeof(b), "%.3fus", (double)ns / 1e3);
+	else if (ns < 1000000000)
+		n = snprintf(b, sizeof(b), "%.3fms", (double)ns / 1e6);
+	else
+		n = snprintf(b, sizeof(b), "%.3fs", (double)ns / 1e9);
+	pr_out(p, b, (size_t)n);
 }

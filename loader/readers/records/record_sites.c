@@ -6,6 +6,7 @@
  * function's instructions that follows what r1-r5 hold.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +21,7 @@
 enum reg_kind { R_UNKNOWN, R_STACK, R_MAP, R_CONST };
 struct reg { enum reg_kind kind; int64_t v; };
 
-static const struct relo *relo_of(const struct bsdk_obj *obj, size_t sec, size_t insn)
+const struct relo *records_relo_of(const struct bsdk_obj *obj, size_t sec, size_t insn)
 {
 	const struct relo *rs = obj->relos[sec];
 	size_t lo = 0, hi = obj->nrelos[sec];
@@ -133,7 +134,7 @@ static int scan_func(const struct bsdk_obj *obj, const struct func *fn, size_t m
 		if (targets[i])
 			memset(r, 0, sizeof(r));
 		if (x->code == (BPF_LD | BPF_IMM | BPF_DW)) {
-			rel = relo_of(obj, fn->sec, fn->first + i);
+			rel = records_relo_of(obj, fn->sec, fn->first + i);
 			if (dst < 10) {
 				r[dst].kind = rel && rel->kind == BSDK_RELO_MAP ? R_MAP : R_UNKNOWN;
 				r[dst].v = rel ? (int64_t)rel->map : 0;
@@ -178,4 +179,29 @@ int records_sites_find(const struct bsdk_obj *obj, size_t map, struct site **sit
 	for (size_t i = 0; !err && i < obj->nsubprogs; i++)
 		err = scan_func(obj, &obj->subprogs[i], map, sites, n);
 	return err;
+}
+
+int bsdk_map_senders(const struct bsdk_map *map, const struct bsdk_prog **progs, size_t max)
+{
+	const struct bsdk_obj *obj = map ? map->obj : NULL;
+	struct site *sites;
+	size_t nsites, n = 0;
+	int err;
+
+	if (!obj || (!progs && max))
+		return fail(EINVAL);
+	err = records_sites_find(obj, (size_t)(map - obj->maps), &sites, &nsites);
+	if (err)
+		return fail(-err);
+	for (size_t p = 0; p < obj->nprogs; p++) {
+		bool sends = false;
+
+		for (size_t i = 0; i < nsites && !sends; i++)
+			sends = sites[i].func == obj->progs[p].fn.name;
+		if (sends && n < max)
+			progs[n] = &obj->progs[p];
+		n += sends;
+	}
+	free(sites);
+	return n > INT_MAX ? INT_MAX : (int)n;
 }

@@ -67,6 +67,9 @@ int records_sites_find(const struct bsdk_obj *obj, size_t map, struct site **sit
  * 0 when none or several, <0 on an error. */
 int records_site_type(const struct bsdk_records *r, const struct site *s, struct cand *out);
 
+/* The relocation of section sec's instruction insn, NULL when it has none. */
+const struct relo *records_relo_of(const struct bsdk_obj *obj, size_t sec, size_t insn);
+
 const char *records_die_name(Dwarf_Die *t);
 uint64_t records_die_size(Dwarf_Die *t);
 /* Whether t is a struct of the program's own (not the kernel's, a system's or the SDK's). */
