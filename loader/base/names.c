@@ -57,16 +57,21 @@ const char *bsdk_map_type_name(int type)
 }
 
 /* Indexed by enum bpf_func_id, from the UAPI header's own list of helpers
- * in ID order. Headers before 6.2 list FN(name) separated by commas; later
- * ones FN(name, id) with no commas (and define ___BPF_FUNC_MAPPER). */
+ * in ID order. Headers before 6.2 have __BPF_FUNC_MAPPER(FN), FN(name)
+ * separated by commas; later ones ___BPF_FUNC_MAPPER(FN), FN(name, id) with
+ * no commas (their __BPF_FUNC_MAPPER adds commas of its own, so it is not
+ * the one to take there). */
 #ifdef ___BPF_FUNC_MAPPER
 #define HELPER_NAME(name, ...) [BPF_FUNC_##name] = "bpf_" #name,
+#define HELPER_LIST ___BPF_FUNC_MAPPER(HELPER_NAME)
 #else
 #define HELPER_NAME(name, ...) [BPF_FUNC_##name] = "bpf_" #name
+#define HELPER_LIST __BPF_FUNC_MAPPER(HELPER_NAME)
 #endif
 static const char *const helper_names[] = {
-	__BPF_FUNC_MAPPER(HELPER_NAME)
+	HELPER_LIST
 };
+#undef HELPER_LIST
 #undef HELPER_NAME
 
 const char *bsdk_helper_name(int id)

@@ -187,16 +187,19 @@ static const char *field_option(const struct decoder *d, const char *name, size_
 	return NULL;
 }
 
-/* What the programs' stores say of the type's members (without --raw), then --field. */
-static void set_views(struct decoder *d)
+/* What the programs' stores say of the type's members (without --raw), then --field: 0, or
+ * -1 after one error line (the members could not be told: none is printed as if it could). */
+static int set_views(struct decoder *d)
 {
 	int err = 0;
 
 	if (d->cfg->btf_flags & BSDK_BTF_NET)
 		err = bsdk_records_views(d->records, d->map, d->btf, (uint32_t)d->type_id,
 					 &d->views, &d->nviews);
-	if (err)
+	if (err) {
 		cli_error("map '%s': where its fields come from: %s", d->label, bsdk_strerror(err));
+		return -1;
+	}
 	for (size_t i = 0; i < d->cfg->nfields; i++) {
 		const char *f = d->cfg->fields[i], *eq = strchr(f, '=');
 		size_t len = (size_t)(eq - f);
@@ -215,7 +218,7 @@ static void set_views(struct decoder *d)
 		grown = realloc(d->views, (d->nviews + 1) * sizeof(*grown));
 		if (!grown) {
 			cli_error("out of memory");
-			return;
+			return -1;
 		}
 		d->views = grown;
 		/* first in the list: the printer takes the first that names a member */
@@ -232,23 +235,25 @@ static void set_views(struct decoder *d)
 				v->view == BSDK_VIEW_NTOH ? "big-endian, in host order" : "stored",
 				option ? "--field" : "from the kernel fields the programs read");
 	}
+	return 0;
 }
 
-static void set_type(struct decoder *d, const struct bsdk_btf *btf, int id)
+/* 0, or -1 after one error line. */
+static int set_type(struct decoder *d, const struct bsdk_btf *btf, int id)
 {
 	struct bsdk_btf_info info;
 
 	d->btf = btf;
 	if (bsdk_btf_info(d->btf, (uint32_t)id, NULL, &info)) {
 		d->type_id = -1;
-		return;
+		return 0;
 	}
 	d->type_id = id;
 	d->type_size = info.size;
 	d->min_size = info.fixed_size;
 	d->type_name = *info.name ? info.name : "(anonymous)";
 	d->columns = d->cfg->columns && info.flat;
-	set_views(d);
+	return set_views(d);
 }
 
 /* -v: which type, and where it came from. */
@@ -330,7 +335,10 @@ struct decoder *decoder_new(const struct bsdk_obj *obj, const struct bsdk_map *m
 		return NULL;
 	}
 	if (rt.btf) {
-		set_type(d, rt.btf, (int)rt.type_id);
+		if (set_type(d, rt.btf, (int)rt.type_id)) {
+			decoder_free(d);
+			return NULL;
+		}
 		d->named = true;
 		if (cli_verbosity)
 			print_source(d, &rt, name);
@@ -393,7 +401,8 @@ static int choose_by_size(struct decoder *d, uint32_t size)
 		return -1;
 	}
 	if (rt.btf) {
-		set_type(d, rt.btf, (int)rt.type_id);
+		if (set_type(d, rt.btf, (int)rt.type_id))
+			return -1;
 		if (cli_verbosity)
 			fprintf(stderr, "map '%s': records of %u bytes decoded as %s, the only struct of that size (--type NAME chooses another)\n",
 				d->label, size, d->type_name);
