@@ -9,15 +9,18 @@
  *    shown in host order - unless the member is named like an address
  *    (*addr*) and is 4 bytes, then an IPv4 address;
  *  - struct in_addr, struct in6_addr: an address;
- *  - a 16-byte member (unsigned __int128, __u8[16], __u32[4]) named like an
- *    address: an address; a 4-byte one only when the struct has a family
- *    member beside it (a name alone is too weak: __u32 daddr may be anything);
+ *  - a 16-byte (unsigned __int128, __u8[16], __u32[4]) or 4-byte member
+ *    named like an address: an address when the struct has a family member
+ *    beside it (a name alone is too weak: __u32 daddr may be anything, and a
+ *    16-byte one holds an IPv4 address in its first 4 bytes when the family
+ *    is packed elsewhere, as solisten's in proto);
  *  - a view (bsdk_records_views(), --field NAME=raw) wins over all of this.
  *
  * An address is shown by the record's family member (family, af, *_family),
  * as inet_ntop(family, &field) shows it: AF_INET the first 4 bytes,
  * AF_INET6 all 16; another family, or AF_INET6 in a 4-byte member, as
- * stored. Without a family member, by the member's size.
+ * stored. Without a family member, only a struct in_addr or in6_addr, or
+ * the kernel field the value came from (a view), makes it an address.
  */
 #include <arpa/inet.h>
 #include <string.h>
@@ -153,7 +156,7 @@ enum bsdk_btf_view net_btf_view(const struct btf *btf, uint32_t id, const char *
 		} else {
 			size = t->size;
 		}
-		if (named_like_addr(name) && (size == 16 || (size == 4 && has_family)))
+		if (named_like_addr(name) && (size == 16 || size == 4) && has_family)
 			return BSDK_VIEW_INET;
 		return BSDK_VIEW_DEFAULT;
 	}
