@@ -28,7 +28,7 @@ fd = os.open(d, os.O_RDONLY)
 os.unlink(name, dir_fd=fd)    # unlinkat(fd, name, 0)
 ' "$dir" "$go" "$victim" &
 	local unlinker=$!
-	"$bpfsdk" run -v --all-twins --set target_pid="$unlinker" --duration 300 \
+	"$bpfsdk" run -v --format hex --all-twins --set target_pid="$unlinker" --duration 300 \
 		"$obj" >"$dir/records" 2>"$dir/stderr" &
 	local run=$!
 	# TCG is slow: loading nine programs against the kernel's BTF takes a while
