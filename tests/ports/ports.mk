@@ -11,6 +11,9 @@ PORTS       := bootstrap minimal fentry
 PORTS_DIR   := $(BUILD)/ports
 PORTS_STAGE := $(PORTS_DIR)/stage
 PORTS_BINS  := $(addprefix $(PORTS_DIR)/,$(PORTS))
+# The staged bpfsdk makes the skeletons; a cross build's cannot run here, so
+# there the host build's does (HOST_BPFSDK, as for the gallery's skeletons).
+PORTS_GEN   := $(if $(CROSS_COMPILE),$(HOST_BPFSDK),$(PORTS_STAGE)/usr/local/bin/bpfsdk)
 PORTS_PC    := PKG_CONFIG_PATH=$(abspath $(PORTS_STAGE))/usr/local/lib/pkgconfig \
 	       PKG_CONFIG_SYSROOT_DIR=$(abspath $(PORTS_STAGE)) pkg-config
 
@@ -31,7 +34,7 @@ $(PORTS_DIR)/%.bpf.o: tests/ports/%.bpf.c $(wildcard tests/ports/*.h) $(PORTS_DI
 
 $(PORTS_DIR)/%.skel.h: $(PORTS_DIR)/%.bpf.o
 	$(msg) SKEL $@
-	$(Q)$(PORTS_STAGE)/usr/local/bin/bpfsdk gen skeleton $< >$@.tmp && mv $@.tmp $@
+	$(Q)$(PORTS_GEN) gen skeleton $< >$@.tmp && mv $@.tmp $@
 
 $(PORTS_BINS): $(PORTS_DIR)/%: tests/ports/%.c $(PORTS_DIR)/%.skel.h $(wildcard tests/ports/*.h)
 	$(msg) LINK $@
