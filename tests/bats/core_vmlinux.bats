@@ -34,7 +34,7 @@ with open("opened", "w") as f:
 time.sleep(600)
 ' "$dir" "$dir/go" &
 	local proc=$!
-	"$BUILD/bin/bpfsdk" run -v --all-twins --set target_pid="$proc" --duration 300 \
+	"$BUILD/bin/bpfsdk" run -v --format hex --all-twins --set target_pid="$proc" --duration 300 \
 		"$obj" >"$dir/records" 2>"$dir/stderr" &
 	local run=$!
 	wait_streaming "$dir/stderr" "$run" || true
