@@ -82,7 +82,7 @@ grows_linearly() {
 }
 
 @test "growth: sections (a program, a map and a relocation each)" {
-	grows_linearly secs 5000
+	grows_linearly secs 1500
 }
 
 @test "growth: line info (a program calling that many functions)" {
