@@ -15,7 +15,8 @@
 #   make vmtest-arm64             cross-build everything for arm64 into
 #                                 $(BUILD)/arm64 and run tests/vm/suites-arm64
 #                                 in qemu-system-aarch64 on Debian 13's arm64
-#                                 kernel
+#                                 kernel (ARM64_SUITES=FILE: another list;
+#                                 make test gives tests/vm/suites-arm64-short)
 #
 # Images are cached under $(BPFSDK_CACHE) (default /var/cache/bpfsdk); see
 # kernel/README.md.
@@ -59,7 +60,8 @@ vmtest-arm64: test-programs
 	$(Q)img=$$(kernel/fetch-debian --suite $(ARM64_KERNEL_SUITE) --arch arm64 | tail -n 1) && \
 	$(MAKE) $(ARM64_MAKE_QUIET) --no-print-directory ARM64_IMAGE="$$img" arm64-vmlinux && \
 	$(MAKE) $(ARM64_MAKE_QUIET) --no-print-directory $(ARM64_BUILD)/bpf/tests/core_vmlinux.bpf.o && \
-	BUILD=$(ARM64_BUILD) tests/vm/run --arch arm64 --tag arm64 --kernel "$$img"
+	BUILD=$(ARM64_BUILD) tests/vm/run --arch arm64 --tag arm64 --kernel "$$img" \
+		$(if $(ARM64_SUITES),--suites $(ARM64_SUITES))
 
 # $(ARM64_BUILD)/vmlinux.h of the image ARM64_IMAGE, made again when the
 # image is another one (a newer Debian kernel) or kernel/image-btf changed.
