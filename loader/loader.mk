@@ -141,7 +141,9 @@ $(LOADER_HTTP_LIB): $(BUILD)/obj/loader/libbpfsdk-http.o
 
 all: $(LOADER_HTTP_LIB)
 
-CLI_SRCS := $(sort $(wildcard loader/cli/*.c))
+# One folder per command (run/, inspect/, gen/), what they share in common/,
+# and main.c, the dispatcher, above them.
+CLI_SRCS := $(sort $(wildcard loader/cli/*.c loader/cli/*/*.c))
 # bpfsdk --version says LIB_VERSION; a new version rebuilds main.o.
 $(BUILD)/obj/loader/cli/main.o: CPPFLAGS += -DBPFSDK_VERSION='"$(LIB_VERSION)"'
 $(BUILD)/obj/loader/cli/main.o: debian/changelog

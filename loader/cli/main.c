@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "bpfsdk.h"
-#include "cli.h"
+#include "cli/common/cli.h"
 
 /* The version: loader/loader.mk passes debian/changelog's (LIB_VERSION). */
 #ifndef BPFSDK_VERSION

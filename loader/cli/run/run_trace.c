@@ -18,7 +18,7 @@
 #include <linux/bpf.h>
 
 #include "bpfsdk.h"
-#include "cli.h"
+#include "cli/common/cli.h"
 #include "run_state.h"
 
 /* Where tracefs is: its own mount, or under debugfs on older systems. */

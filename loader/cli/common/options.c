@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli/common/cli.h"
 
 void cli_opts_init(struct cli_opts *o, const char *cmd,
 		   const struct cli_option *options, int argc, char **argv)

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "bpfsdk.h"
-#include "cli.h"
+#include "cli/common/cli.h"
 #include "gen.h"
 
 enum { OPT_OUTPUT = 1, OPT_BTF, OPT_VERBOSE, OPT_HELP };

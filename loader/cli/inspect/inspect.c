@@ -14,7 +14,7 @@
 #include <linux/bpf.h>
 
 #include "bpfsdk.h"
-#include "cli.h"
+#include "cli/common/cli.h"
 #include "inspect.h"
 
 static const char inspect_usage[] =

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "bpfsdk.h"
-#include "cli.h"
+#include "cli/common/cli.h"
 #include "run_privs.h"
 
 /* ---- the command line ---- */

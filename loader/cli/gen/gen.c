@@ -16,7 +16,7 @@
 
 #include "bpfsdk.h"
 #include "tool/c_ident.h"
-#include "cli.h"
+#include "cli/common/cli.h"
 #include "gen.h"
 
 static const char gen_usage[] =

@@ -18,7 +18,7 @@
 #include <linux/bpf.h>
 
 #include "bpfsdk.h"
-#include "cli.h"
+#include "cli/common/cli.h"
 #include "http/bpfsdk_http.h"
 #include "run_privs.h"
 

@@ -3,7 +3,7 @@
  * run_usage.c - `bpfsdk run --help`: the manual page's text, which
  * docs/bpfsdk-run.md and the man page tell at length.
  */
-#include "cli.h"
+#include "cli/common/cli.h"
 #include "run_privs.h"
 
 const char run_usage[] =
