@@ -159,8 +159,8 @@ endif
 CLI_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(CLI_SRCS))
 
 # Above the library's layers: the metrics server, on the public API, then
-# the tool.
-TOP_LAYERS := http cli
+# the tool: the pieces its commands share, each command, the dispatcher.
+TOP_LAYERS := http cli/common cli/gen cli/inspect cli/run cli
 
 check-layers: $(LOADER_OBJS) $(LOADER_HTTP_OBJS) $(CLI_OBJS)
 	$(Q)tools/check-layers $(BUILD)/obj/loader $(LOADER_LAYERS) $(TOP_LAYERS)

@@ -18,7 +18,7 @@ enum {
 	EXIT_USAGE = 2,		/* the command line is wrong */
 };
 
-/* ---- main.c: subcommands and messages */
+/* ---- main.c, messages.c: subcommands and messages */
 
 struct cli_cmd {
 	const char *name;
@@ -158,7 +158,7 @@ void json_finish(struct json *j);
 /* s as a JSON string, quotes included, in a malloc'ed copy; NULL on ENOMEM. */
 char *json_quote(const char *s);
 
-/* ---- run_trace.c: where bpf_printk() writes */
+/* ---- trace_pipe.c: where bpf_printk() writes */
 
 struct bsdk_prog;
 
