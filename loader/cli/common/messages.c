@@ -19,6 +19,10 @@ int cli_verbosity;
 void cli_print_usage(const struct cli_cmd *cmd)
 {
 	fputs(cmd->usage, stdout);
+	if (!cmd->options)
+		return;
+	cli_print_options(stdout, cmd->options);
+	fputs(cmd->usage_end, stdout);
 }
 
 /* ---- messages ---- */

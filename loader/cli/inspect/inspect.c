@@ -301,11 +301,11 @@ static int collect_warnings(const struct bsdk_obj *obj, struct warnings *w)
 
 enum { OPT_JSON = 1, OPT_VERBOSE, OPT_HELP, OPT_BTF };
 
-static const struct cli_option inspect_options[] = {
-	{ "json",    0,   false, OPT_JSON },
-	{ "verbose", 'v', false, OPT_VERBOSE },
-	{ "help",    'h', false, OPT_HELP },
-	{ "btf",     0,   true,  OPT_BTF },
+static const struct bsdk_opt inspect_options[] = {
+	{ "json",    0,   BSDK_OPT_FLAG, .id = OPT_JSON },
+	{ "verbose", 'v', BSDK_OPT_FLAG, .id = OPT_VERBOSE },
+	{ "help",    'h', BSDK_OPT_FLAG, .id = OPT_HELP },
+	{ "btf",     0,   BSDK_OPT_STRING, .id = OPT_BTF },
 	{ 0 },
 };
 

@@ -372,5 +372,7 @@ const struct cli_cmd cmd_run = {
 	.name = "run",
 	.summary = "load an object, attach its programs, print the records they send",
 	.usage = run_usage,
+	.options = run_options,
+	.usage_end = run_usage_end,
 	.main = run_main,
 };
