@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * run_args.c - `bpfsdk run`'s command line: the options,
- * their checks, and --set, which stores a value in a global variable.
+ * run_args.c - `bpfsdk run`'s command line read by the rows of
+ * run_options.c: each value checked, and --set, which stores a value in a
+ * global variable.
  */
 #include <errno.h>
 #include <stdlib.h>
