@@ -66,7 +66,7 @@ void cli_print_usage(const struct cli_cmd *cmd);
 
 /* ---- options.c: a small getopt_long that speaks in git-style errors, on the library's
  * option rows (struct bsdk_opt, bpfsdk.h): a row's name, short_name and type (BSDK_OPT_FLAG:
- * no value; BSDK_OPT_STRING: one) say how it is read, its id what cli_opt_next() returns,
+ * no value; BSDK_OPT_STRING: one) say how it is read, its id (> 0) what cli_opt_next() returns,
  * its arg and help what --help prints. */
 
 struct bsdk_opt;

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * options.c - command-line options and numbers.
+ * options.c - command-line options and numbers: a command's options are
+ * rows of the library's struct bsdk_opt (the samples' bsdk_args_parse()
+ * reads the same format), read here by a parser that returns each row's id,
+ * and printed as its manual's OPTIONS section.
  *
  * getopt_long() prints its own messages in its own words and cannot name
  * an unknown option inside a "-abc" group reliably; this parser is small
