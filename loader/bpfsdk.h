@@ -1204,6 +1204,17 @@ struct bsdk_opt {
 	/* CALL, ACTION: 0 to go on, a positive number to stop parsing and exit with status 0 (an
 	 * option such as --list that did its work), or -EINVAL after one error line of its own. */
 	int (*parse)(const char *opt, const char *value, void *dest);
+	/* Appended: a table written without them compiles as it was, with them zero (the row
+	 * grew, so a program built against an older bpfsdk.h is rebuilt). What --help says of
+	 * the row, for a usage printed from the table, as `bpfsdk CMD --help` is: arg names the
+	 * value ("N", "NAME=VALUE"); help is the paragraph under the option's line, its lines
+	 * unindented and at most 72 columns, to fit 80 once indented; a row whose help is NULL
+	 * is named on the next row's line. */
+	const char *arg;
+	const char *help;
+	/* A number of the caller's own for the row, for a parser that returns it instead of
+	 * storing the value (bpfsdk's commands); bsdk_args_parse() does not read it. */
+	int id;
 };
 
 /* The options most tools take, chosen by the bits of bsdk_args.common_opts, their values in

@@ -164,3 +164,19 @@ marked_docs() {
 	[ "$n" -ge 60 ] || fail "only $n names found in the second column"
 	[ ${#bad[@]} -eq 0 ] || fail "not in bpfsdk.h or a skeleton: ${bad[*]}"
 }
+
+# run's options are written once, in the table --help prints them from
+# (loader/cli/run/run_options.c); docs/bpfsdk-run.md's "Every option" list is
+# a doctest of that output. The man page names some in run's synopsis: each
+# must be one --help lists.
+@test "docs/man/bpfsdk.8: the options run's synopsis names are ones 'bpfsdk run --help' lists" {
+	local build=${BUILD:-build} opt n=0 bad=()
+	"$build/bin/bpfsdk" run --help | sed -n '/^OPTIONS$/,/^[A-Z]/s/^    -/-/p' >"$BATS_TEST_TMPDIR/opts"
+	[ "$(wc -l <"$BATS_TEST_TMPDIR/opts")" -ge 30 ] || fail "run --help lists too few options"
+	while IFS= read -r opt; do
+		n=$((n + 1))
+		grep -Eq -- "(^|, )$opt( |,|\$)" "$BATS_TEST_TMPDIR/opts" || bad+=("$opt")
+	done < <(sed -n '/^\.BI "run /p' docs/man/bpfsdk.8 | sed 's/\\-/-/g' | grep -o -- '--[a-z][a-z.-]*')
+	[ "$n" -ge 5 ] || fail "only $n options found in the man page's run synopsis"
+	[ ${#bad[@]} -eq 0 ] || fail "not in 'bpfsdk run --help': ${bad[*]}"
+}

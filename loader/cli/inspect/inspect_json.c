@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "bpfsdk.h"
-#include "cli.h"
+#include "cli/common/cli.h"
 #include "inspect.h"
 
 static void json_core_relos(struct json *j, const struct bsdk_prog *prog)

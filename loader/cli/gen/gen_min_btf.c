@@ -9,16 +9,16 @@
 #include <string.h>
 
 #include "bpfsdk.h"
-#include "cli.h"
+#include "cli/common/cli.h"
 #include "gen.h"
 
 enum { OPT_OUTPUT = 1, OPT_BTF, OPT_VERBOSE, OPT_HELP };
 
-static const struct cli_option min_btf_options[] = {
-	{ "output",  'o', true,  OPT_OUTPUT },
-	{ "btf",     0,   true,  OPT_BTF },
-	{ "verbose", 'v', false, OPT_VERBOSE },
-	{ "help",    'h', false, OPT_HELP },
+static const struct bsdk_opt min_btf_options[] = {
+	{ "output",  'o', BSDK_OPT_STRING, .id = OPT_OUTPUT },
+	{ "btf",     0,   BSDK_OPT_STRING, .id = OPT_BTF },
+	{ "verbose", 'v', BSDK_OPT_FLAG, .id = OPT_VERBOSE },
+	{ "help",    'h', BSDK_OPT_FLAG, .id = OPT_HELP },
 	{ 0 },
 };
 

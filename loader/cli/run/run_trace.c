@@ -15,17 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <linux/bpf.h>
 
 #include "bpfsdk.h"
-#include "cli.h"
+#include "cli/common/cli.h"
 #include "run_state.h"
-
-/* Where tracefs is: its own mount, or under debugfs on older systems. */
-static const char *const trace_pipes[] = {
-	"/sys/kernel/tracing/trace_pipe",
-	"/sys/kernel/debug/tracing/trace_pipe",
-};
 
 /* The event the kernel writes bpf_trace_printk() and bpf_trace_vprintk()
  * lines as, after the task, CPU, flags and time stamp. */
@@ -39,27 +32,6 @@ struct trace_relay {
 	size_t len;
 	uint64_t lines, others;	/* relayed; of them, not from bpf_printk() */
 };
-
-bool cli_prog_prints(const struct bsdk_prog *prog)
-{
-	size_t n = bsdk_prog_helper_count(prog);
-
-	for (size_t i = 0; i < n; i++) {
-		int id = bsdk_prog_helper_id(prog, i);
-
-		if (id == BPF_FUNC_trace_printk || id == BPF_FUNC_trace_vprintk)
-			return true;
-	}
-	return false;
-}
-
-const char *cli_trace_pipe_path(void)
-{
-	for (size_t i = 0; i < sizeof(trace_pipes) / sizeof(trace_pipes[0]); i++)
-		if (access(trace_pipes[i], F_OK) == 0)
-			return trace_pipes[i];
-	return trace_pipes[0];
-}
 
 int trace_relay_new(const struct bsdk_obj *obj, enum record_format format,
 		    struct trace_relay **out)

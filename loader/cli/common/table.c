@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli/common/cli.h"
 
 struct table {
 	const char *const *headers;

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "bpfsdk.h"
-#include "cli.h"
+#include "cli/common/cli.h"
 
 #define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli/common/cli.h"
 
 void json_init(struct json *j, FILE *f)
 {

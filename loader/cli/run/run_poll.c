@@ -15,7 +15,7 @@
 #include <linux/bpf.h>
 
 #include "bpfsdk.h"
-#include "cli.h"
+#include "cli/common/cli.h"
 #include "run_state.h"
 
 /* How late the records of a ringbuf producer that never wakes the reader may be. */

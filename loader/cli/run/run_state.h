@@ -16,7 +16,7 @@
 #include <sys/types.h>
 
 #include "bpfsdk.h"
-#include "cli.h"
+#include "cli/common/cli.h"
 
 struct run_args {
 	const char *path;
@@ -106,9 +106,25 @@ struct run {
 	int nlinks;		/* programs attached */
 };
 
-/* ---- run_usage.c: the --help text */
+/* ---- run_usage.c, run_options.c: the --help text and the options */
 
+/* The manual before OPTIONS, and after. */
 extern const char run_usage[];
+extern const char run_usage_end[];
+
+/* What cli_opt_next() returns for each of run_options[]'s rows. */
+enum {
+	OPT_SET = 1, OPT_COUNT, OPT_DURATION, OPT_PAGES, OPT_FORMAT,
+	OPT_VERBOSE, OPT_HELP, OPT_BTF, OPT_REQUIRE_ALL,
+	OPT_TYPE, OPT_TIMESTAMP, OPT_SORT_BY, OPT_DURATIONS,
+	OPT_INTERVAL, OPT_CLEAR, OPT_TOP, OPT_MAPS, OPT_UNIT, OPT_PER_CPU, OPT_FREQ,
+	OPT_METRICS, OPT_METRICS_FILE, OPT_METRICS_PREFIX, OPT_METRICS_MAX, OPT_METRICS_GAUGES,
+	OPT_ALL_TWINS, OPT_PROGRAM, OPT_NO_PROGRAM, OPT_MAX_ENTRIES, OPT_WEB_CONFIG, OPT_USER,
+	OPT_NO_TRACE_PIPE, OPT_RAW, OPT_FIELD,
+};
+
+/* Ends with a row whose name is NULL. */
+extern const struct bsdk_opt run_options[];
 
 /* ---- run_args.c: the command line and --set */
 

@@ -14,7 +14,7 @@
 #include <linux/perf_event.h>
 
 #include "bpfsdk.h"
-#include "cli.h"
+#include "cli/common/cli.h"
 
 int sampling_hold(struct bsdk_obj *obj)
 {

@@ -14,7 +14,7 @@
 #include <linux/bpf.h>
 
 #include "bpfsdk.h"
-#include "cli.h"
+#include "cli/common/cli.h"
 #include "inspect.h"
 
 static const char inspect_usage[] =
@@ -80,22 +80,10 @@ static const char inspect_usage[] =
 "        from.\n"
 "\n"
 "    docs/inspect.md shows an annotated example.\n"
-"\n"
-"OPTIONS\n"
-"    --json\n"
-"        Print one JSON document instead of tables, for scripts. Its keys\n"
-"        are described in docs/inspect.md.\n"
-"\n"
-"    --btf FILE\n"
-"        The kernel BTF to resolve CO-RE relocations against (raw BTF, as\n"
-"        /sys/kernel/btf/vmlinux), instead of the running kernel's.\n"
-"\n"
-"    -v, --verbose\n"
-"        Show the loader's progress; twice (-vv), every step.\n"
-"\n"
-"    -h, --help\n"
-"        Show this text and exit.\n"
-"\n"
+"\n";
+
+/* After the OPTIONS that inspect_options[] makes. */
+static const char inspect_usage_end[] =
 "EXIT STATUS\n"
 "    0 the object was parsed (warnings or not), 1 it could not be opened\n"
 "    or is malformed (one 'error:' line says what and where), 2 the command\n"
@@ -301,11 +289,20 @@ static int collect_warnings(const struct bsdk_obj *obj, struct warnings *w)
 
 enum { OPT_JSON = 1, OPT_VERBOSE, OPT_HELP, OPT_BTF };
 
-static const struct cli_option inspect_options[] = {
-	{ "json",    0,   false, OPT_JSON },
-	{ "verbose", 'v', false, OPT_VERBOSE },
-	{ "help",    'h', false, OPT_HELP },
-	{ "btf",     0,   true,  OPT_BTF },
+/* The options, in the order --help shows them. */
+static const struct bsdk_opt inspect_options[] = {
+	{ "json", 0, BSDK_OPT_FLAG, .id = OPT_JSON,
+	  .help =
+	"Print one JSON document instead of tables, for scripts. Its keys\n"
+	"are described in docs/inspect.md." },
+	{ "btf", 0, BSDK_OPT_STRING, .id = OPT_BTF, .arg = "FILE",
+	  .help =
+	"The kernel BTF to resolve CO-RE relocations against (raw BTF, as\n"
+	"/sys/kernel/btf/vmlinux), instead of the running kernel's." },
+	{ "verbose", 'v', BSDK_OPT_FLAG, .id = OPT_VERBOSE,
+	  .help = "Show the loader's progress; twice (-vv), every step." },
+	{ "help", 'h', BSDK_OPT_FLAG, .id = OPT_HELP,
+	  .help = "Show this text and exit." },
 	{ 0 },
 };
 
@@ -392,5 +389,7 @@ const struct cli_cmd cmd_inspect = {
 	.name = "inspect",
 	.summary = "show the programs, maps and BTF of an object, without loading it",
 	.usage = inspect_usage,
+	.options = inspect_options,
+	.usage_end = inspect_usage_end,
 	.main = inspect_main,
 };

@@ -18,7 +18,7 @@
 #include <linux/bpf.h>
 
 #include "bpfsdk.h"
-#include "cli.h"
+#include "cli/common/cli.h"
 #include "http/bpfsdk_http.h"
 #include "run_privs.h"
 
@@ -372,5 +372,7 @@ const struct cli_cmd cmd_run = {
 	.name = "run",
 	.summary = "load an object, attach its programs, print the records they send",
 	.usage = run_usage,
+	.options = run_options,
+	.usage_end = run_usage_end,
 	.main = run_main,
 };

@@ -1,66 +1,18 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * run_args.c - `bpfsdk run`'s command line: the options,
- * their checks, and --set, which stores a value in a global variable.
+ * run_args.c - `bpfsdk run`'s command line read by the rows of
+ * run_options.c: each value checked, and --set, which stores a value in a
+ * global variable.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bpfsdk.h"
-#include "cli.h"
+#include "cli/common/cli.h"
 #include "run_privs.h"
 
-/* ---- the command line ---- */
-
-enum {
-	OPT_SET = 1, OPT_COUNT, OPT_DURATION, OPT_PAGES, OPT_FORMAT,
-	OPT_VERBOSE, OPT_HELP, OPT_BTF, OPT_REQUIRE_ALL,
-	OPT_TYPE, OPT_TIMESTAMP, OPT_SORT_BY, OPT_DURATIONS,
-	OPT_INTERVAL, OPT_CLEAR, OPT_TOP, OPT_MAPS, OPT_UNIT, OPT_PER_CPU, OPT_FREQ,
-	OPT_METRICS, OPT_METRICS_FILE, OPT_METRICS_PREFIX, OPT_METRICS_MAX, OPT_METRICS_GAUGES,
-	OPT_ALL_TWINS, OPT_PROGRAM, OPT_NO_PROGRAM, OPT_MAX_ENTRIES, OPT_WEB_CONFIG, OPT_USER,
-	OPT_NO_TRACE_PIPE, OPT_RAW, OPT_FIELD,
-};
-
-static const struct cli_option run_options[] = {
-	{ "set",      's', true,  OPT_SET },
-	{ "count",    'c', true,  OPT_COUNT },
-	{ "duration", 'd', true,  OPT_DURATION },
-	{ "pages",    'p', true,  OPT_PAGES },
-	{ "format",   'f', true,  OPT_FORMAT },
-	{ "verbose",  'v', false, OPT_VERBOSE },
-	{ "require-all", 0, false, OPT_REQUIRE_ALL },
-	{ "all-twins", 0,  false, OPT_ALL_TWINS },
-	{ "no-trace-pipe", 0, false, OPT_NO_TRACE_PIPE },
-	{ "program",  0,   true,  OPT_PROGRAM },
-	{ "no-program", 0, true,  OPT_NO_PROGRAM },
-	{ "max-entries", 0, true, OPT_MAX_ENTRIES },
-	{ "help",     'h', false, OPT_HELP },
-	{ "btf",      0,   true,  OPT_BTF },
-	{ "type",     't', true,  OPT_TYPE },
-	{ "timestamp", 'T', false, OPT_TIMESTAMP },
-	{ "sort-by",  0,   true,  OPT_SORT_BY },
-	{ "durations", 0,  false, OPT_DURATIONS },
-	{ "raw",      0,   false, OPT_RAW },
-	{ "field",    0,   true,  OPT_FIELD },
-	{ "interval", 'i', true,  OPT_INTERVAL },
-	{ "clear",    0,   false, OPT_CLEAR },
-	{ "top",      0,   true,  OPT_TOP },
-	{ "maps",     'm', true,  OPT_MAPS },
-	{ "unit",     0,   true,  OPT_UNIT },
-	{ "per-cpu",  0,   false, OPT_PER_CPU },
-	{ "freq",     'F', true,  OPT_FREQ },
-	{ "metrics",  0,   true,  OPT_METRICS },
-	{ "metrics-file", 0, true, OPT_METRICS_FILE },
-	{ "metrics-prefix", 0, true, OPT_METRICS_PREFIX },
-	{ "metrics-max-series", 0, true, OPT_METRICS_MAX },
-	{ "metrics-gauges", 0, true, OPT_METRICS_GAUGES },
-	{ "web-config", 0, true, OPT_WEB_CONFIG },
-	{ "web.config.file", 0, true, OPT_WEB_CONFIG },
-	{ "user",     0,   true,  OPT_USER },
-	{ 0 },
-};
+/* ---- the command line (run_options.c has the options) ---- */
 
 /* Parse "[-]DIGITS" into a magnitude and a sign. */
 static bool parse_set_value(const char *s, uint64_t *mag, bool *negative)

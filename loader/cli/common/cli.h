@@ -18,12 +18,16 @@ enum {
 	EXIT_USAGE = 2,		/* the command line is wrong */
 };
 
-/* ---- main.c: subcommands and messages */
+/* ---- main.c, messages.c: subcommands and messages */
 
 struct cli_cmd {
 	const char *name;
 	const char *summary;	/* one line for `bpfsdk --help` */
-	const char *usage;	/* the man-page text of `bpfsdk help NAME` */
+	/* The manual of `bpfsdk help NAME`: usage, then, when options is set, the OPTIONS
+	 * section printed from its rows and usage_end. */
+	const char *usage;
+	const struct bsdk_opt *options;
+	const char *usage_end;
 	int (*main)(int argc, char **argv);	/* argv[0] is the name */
 };
 
@@ -60,18 +64,16 @@ void cli_log_demote_errors(bool on);
 /* Print cmd's usage text to stdout. */
 void cli_print_usage(const struct cli_cmd *cmd);
 
-/* ---- options.c: a small getopt_long that speaks in git-style errors */
+/* ---- options.c: a small getopt_long that speaks in git-style errors, on the library's
+ * option rows (struct bsdk_opt, bpfsdk.h): a row's name, short_name and type (BSDK_OPT_FLAG:
+ * no value; BSDK_OPT_STRING: one) say how it is read, its id (> 0) what cli_opt_next() returns,
+ * its arg and help what --help prints. */
 
-struct cli_option {
-	const char *name;	/* long name without "--" */
-	char short_name;	/* 0 when none */
-	bool has_arg;
-	int id;			/* returned by cli_opt_next(), > 0 */
-};
+struct bsdk_opt;
 
 struct cli_opts {
 	const char *cmd;	/* for "try 'bpfsdk CMD --help'" */
-	const struct cli_option *options;	/* ends with a zero entry */
+	const struct bsdk_opt *options;	/* ends with a row whose name is NULL */
 	int argc;
 	char **argv;
 	int next;		/* next argv index to look at */
@@ -87,12 +89,16 @@ enum {
 
 /* Start parsing argv[1..argc-1] (argv[0] is the command name). */
 void cli_opts_init(struct cli_opts *o, const char *cmd,
-		   const struct cli_option *options, int argc, char **argv);
+		   const struct bsdk_opt *options, int argc, char **argv);
 
 /* The next option's id with its value in *value (NULL when the option
  * takes none), OPT_ARG with a positional argument in *value, OPT_DONE at
  * the end, or OPT_ERROR after printing the error. */
 int cli_opt_next(struct cli_opts *o, const char **value);
+
+/* The OPTIONS section of a manual, from the rows: "    -s, --set NAME=VALUE" and the row's
+ * help under it, indented by 8; rows without help named on the next one's line. */
+void cli_print_options(FILE *f, const struct bsdk_opt *options);
 
 /* Parse an unsigned decimal or 0x-prefixed hexadecimal number, the whole
  * string. false when it is not one or does not fit into 64 bits. */
@@ -158,7 +164,7 @@ void json_finish(struct json *j);
 /* s as a JSON string, quotes included, in a malloc'ed copy; NULL on ENOMEM. */
 char *json_quote(const char *s);
 
-/* ---- run_trace.c: where bpf_printk() writes */
+/* ---- trace_pipe.c: where bpf_printk() writes */
 
 struct bsdk_prog;
 

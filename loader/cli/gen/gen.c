@@ -16,7 +16,7 @@
 
 #include "bpfsdk.h"
 #include "tool/c_ident.h"
-#include "cli.h"
+#include "cli/common/cli.h"
 #include "gen.h"
 
 static const char gen_usage[] =
@@ -114,10 +114,10 @@ static const char gen_usage[] =
 
 enum { OPT_NAME = 1, OPT_VERBOSE, OPT_HELP };
 
-static const struct cli_option gen_options[] = {
-	{ "name",    'n', true,  OPT_NAME },
-	{ "verbose", 'v', false, OPT_VERBOSE },
-	{ "help",    'h', false, OPT_HELP },
+static const struct bsdk_opt gen_options[] = {
+	{ "name",    'n', BSDK_OPT_STRING, .id = OPT_NAME },
+	{ "verbose", 'v', BSDK_OPT_FLAG, .id = OPT_VERBOSE },
+	{ "help",    'h', BSDK_OPT_FLAG, .id = OPT_HELP },
 	{ 0 },
 };
 

@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "bpfsdk.h"
-#include "cli.h"
+#include "cli/common/cli.h"
 #include "inspect.h"
 
 static const char *map_type_label(const struct bsdk_map *map, char *buf,

@@ -10,7 +10,7 @@
 
 #include "bpfsdk.h"
 #include "tool/c_ident.h"
-#include "cli.h"
+#include "cli/common/cli.h"
 #include "gen.h"
 
 /* Write s so that it is the same bytes inside a C string literal and

@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "bpfsdk.h"
-#include "cli.h"
+#include "cli/common/cli.h"
 #include "inspect.h"
 
 const char *helper_label(int id, char *buf, size_t size)

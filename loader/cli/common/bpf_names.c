@@ -6,7 +6,7 @@
 #include <linux/bpf.h>
 
 #include "bpfsdk.h"
-#include "cli.h"
+#include "cli/common/cli.h"
 
 const char *bpf_map_type_str(int type)
 {

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * options.c - command-line options and numbers.
+ * options.c - command-line options and numbers: a command's options are
+ * rows of the library's struct bsdk_opt (the samples' bsdk_args_parse()
+ * reads the same format), read here by a parser that returns each row's id,
+ * and printed as its manual's OPTIONS section.
  *
  * getopt_long() prints its own messages in its own words and cannot name
  * an unknown option inside a "-abc" group reliably; this parser is small
@@ -15,10 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "bpfsdk.h"
+#include "cli/common/cli.h"
 
 void cli_opts_init(struct cli_opts *o, const char *cmd,
-		   const struct cli_option *options, int argc, char **argv)
+		   const struct bsdk_opt *options, int argc, char **argv)
 {
 	memset(o, 0, sizeof(*o));
 	o->cmd = cmd;
@@ -28,34 +32,41 @@ void cli_opts_init(struct cli_opts *o, const char *cmd,
 	o->next = 1;
 }
 
-static const struct cli_option *find_long(const struct cli_opts *o,
+static const struct bsdk_opt *find_long(const struct cli_opts *o,
 					  const char *name, size_t len)
 {
-	for (const struct cli_option *opt = o->options; opt->name; opt++)
+	for (const struct bsdk_opt *opt = o->options; opt->name; opt++)
 		if (strlen(opt->name) == len && strncmp(opt->name, name, len) == 0)
 			return opt;
 	return NULL;
 }
 
-static const struct cli_option *find_short(const struct cli_opts *o, char c)
+static const struct bsdk_opt *find_short(const struct cli_opts *o, char c)
 {
-	for (const struct cli_option *opt = o->options; opt->name; opt++)
+	for (const struct bsdk_opt *opt = o->options; opt->name; opt++)
 		if (opt->short_name && opt->short_name == c)
 			return opt;
 	return NULL;
+}
+
+/* Whether the row takes a value: every type but a flag, a -v count and an action. */
+static bool takes_value(const struct bsdk_opt *opt)
+{
+	return opt->type != BSDK_OPT_FLAG && opt->type != BSDK_OPT_VERBOSE &&
+	       opt->type != BSDK_OPT_ACTION;
 }
 
 static int parse_long(struct cli_opts *o, const char *arg, const char **value)
 {
 	const char *name = arg + 2, *eq = strchr(name, '=');
 	size_t len = eq ? (size_t)(eq - name) : strlen(name);
-	const struct cli_option *opt = find_long(o, name, len);
+	const struct bsdk_opt *opt = find_long(o, name, len);
 
 	if (!opt) {
 		cli_usage_error(o->cmd, "unknown option '--%.*s'", (int)len, name);
 		return OPT_ERROR;
 	}
-	if (!opt->has_arg) {
+	if (!takes_value(opt)) {
 		if (eq) {
 			cli_usage_error(o->cmd, "option '--%s' takes no value",
 					opt->name);
@@ -79,7 +90,7 @@ static int parse_long(struct cli_opts *o, const char *arg, const char **value)
 static int parse_short(struct cli_opts *o, const char **value)
 {
 	const char c = *o->shorts++;
-	const struct cli_option *opt = find_short(o, c);
+	const struct bsdk_opt *opt = find_short(o, c);
 
 	if (!opt) {
 		/* print a control byte as a number, not raw to the terminal */
@@ -90,7 +101,7 @@ static int parse_short(struct cli_opts *o, const char **value)
 			cli_usage_error(o->cmd, "unknown option '-%c'", c);
 		return OPT_ERROR;
 	}
-	if (!opt->has_arg) {
+	if (!takes_value(opt)) {
 		if (!*o->shorts)
 			o->shorts = NULL;
 		*value = NULL;
@@ -131,6 +142,40 @@ int cli_opt_next(struct cli_opts *o, const char **value)
 	}
 	o->shorts = arg + 1;
 	return parse_short(o, value);
+}
+
+/* "-s, --set NAME=VALUE" or "--durations". */
+static void print_names(FILE *f, const struct bsdk_opt *opt)
+{
+	if (opt->short_name)
+		fprintf(f, "-%c, ", opt->short_name);
+	fprintf(f, "--%s", opt->name);
+	if (opt->arg)
+		fprintf(f, " %s", opt->arg);
+}
+
+void cli_print_options(FILE *f, const struct bsdk_opt *options)
+{
+	bool joined = false;	/* the line names a row without help already */
+
+	fputs("OPTIONS\n", f);
+	for (const struct bsdk_opt *opt = options; opt->name; opt++) {
+		fputs(joined ? ", " : "    ", f);
+		print_names(f, opt);
+		joined = !opt->help;
+		if (joined)
+			continue;
+		fputc('\n', f);
+		for (const char *line = opt->help; *line;) {
+			size_t len = strcspn(line, "\n");
+
+			fprintf(f, len ? "        %.*s\n" : "\n", (int)len, line);
+			line += len + (line[len] == '\n');
+		}
+		fputc('\n', f);
+	}
+	if (joined)
+		fputc('\n', f);
 }
 
 bool cli_parse_u64(const char *s, uint64_t *value)

@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "bpfsdk.h"
-#include "cli.h"
+#include "cli/common/cli.h"
 
 #define MAX_SENDERS 64
 
