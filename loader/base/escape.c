@@ -30,6 +30,7 @@ static const char hex_digits[] = "0123456789abcdef";
 static size_t escape_byte(unsigned char c, bool invalid, enum str_form form, char *out)
 {
 	const char *pre;
+	size_t k;
 
 	if (c == '"' || c == '\\' || c == '\n' || c == '\t') {
 		out[0] = '\\';
@@ -42,11 +43,11 @@ static size_t escape_byte(unsigned char c, bool invalid, enum str_form form, cha
 		pre = "\\x";
 	else
 		pre = c < 0x80 ? "\\u00" : "\\udc";
-	memcpy(out, pre, strlen(pre));
-	out += strlen(pre);
-	out[0] = hex_digits[c >> 4];
-	out[1] = hex_digits[c & 15];
-	return strlen(pre) + 2;
+	k = strlen(pre);
+	memcpy(out, pre, k);
+	out[k] = hex_digits[c >> 4];
+	out[k + 1] = hex_digits[c & 15];
+	return k + 2;
 }
 
 void str_escape(const void *s, size_t n, enum str_form form, str_put_fn put, void *ctx)
