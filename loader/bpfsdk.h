@@ -122,11 +122,12 @@ void bsdk_bump_memlock(void);
  * -ENAMETOOLONG when it does not fit in size bytes, or -errno. */
 int bsdk_path_beside_exe(char *buf, size_t size, const char *relative);
 
-/* Write the len bytes at s to f as one JSON string, quotes included: quotes,
- * backslashes and control characters escaped, valid UTF-8 as it is, every
- * other byte as \udcXX (which Python's os.fsencode() turns back into the
- * byte). For tools that print what BPF programs read - paths, names,
- * arguments - as JSON Lines. */
+/* Write the len bytes at s to f as one JSON string, quotes included: \" and
+ * \\, \n and \t, other control bytes (and 0x7f) as \u00XX, valid UTF-8 as
+ * it is, every other byte as \udcXX (which Python's os.fsencode() turns back
+ * into the byte). For tools that print what BPF programs read - paths,
+ * names, arguments - as JSON Lines; the one policy of every JSON the
+ * library and bpfsdk write (docs/bpfsdk-run.md, "Strings in JSON"). */
 void bsdk_json_string(FILE *f, const void *s, size_t len);
 
 /* ------------------------------------------------------------------ object */

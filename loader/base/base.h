@@ -97,6 +97,14 @@ int opts_copy(void *dst, size_t size, const void *src, size_t src_sz,
  * (end excluded), 0 if there is none (RFC 3629); ASCII is the caller's. */
 size_t utf8_len(const unsigned char *p, const unsigned char *end);
 
+/* ---- escape.c: the n bytes at s as the inside of a JSON string
+ * (STR_JSON) or as printable text (STR_TEXT), handed to put in pieces;
+ * the one policy for bytes that are not UTF-8 (\udcXX, \xNN) is
+ * argued there. bsdk_json_string() adds the quotes and writes to a FILE. */
+enum str_form { STR_JSON, STR_TEXT };
+typedef void (*str_put_fn)(void *ctx, const char *b, size_t n);
+void str_escape(const void *s, size_t n, enum str_form form, str_put_fn put, void *ctx);
+
 /* true when [off, off + len) does not fit inside a region of size total,
  * overflow included: the check for offsets and sizes read from a file. */
 static inline int range_outside(uint64_t off, uint64_t len, uint64_t total)

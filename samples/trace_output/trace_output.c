@@ -233,10 +233,20 @@ static int report(const struct bsdk_prog *chosen, pid_t writer, double elapsed,
 		  const struct stream *stream)
 {
 	if (opt.common.json) {
-		printf("{\"probe\":\"%s/%s\",\"channel\":\"%s\",\"writer_pid\":%d,\"seconds\":%.3f,"
+		/* the attach target comes from the object (--object): escaped */
+		char *probe;
+
+		if (asprintf(&probe, "%s/%s", bsdk_prog_type_name(chosen),
+			     bsdk_prog_attach_target(chosen)) < 0) {
+			fprintf(stderr, "error: out of memory\n");
+			return 1;
+		}
+		printf("{\"probe\":");
+		bsdk_json_string(stdout, probe, strlen(probe));
+		free(probe);
+		printf(",\"channel\":\"%s\",\"writer_pid\":%d,\"seconds\":%.3f,"
 		       "\"events_per_sec\":%.0f,\"received\":%llu,\"lost\":%llu,"
 		       "\"bad\":%llu}\n",
-		       bsdk_prog_type_name(chosen), bsdk_prog_attach_target(chosen),
 		       opt.ringbuf ? "ringbuf" : "perf", writer, elapsed, stream->received / elapsed,
 		       (unsigned long long)stream->received,
 		       (unsigned long long)stream->lost, (unsigned long long)stream->bad);

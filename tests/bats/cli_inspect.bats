@@ -181,6 +181,7 @@ assert got == want, f"got {got}, expected {want}"
 @test "inspect --json: strings from the file are escaped into valid JSON" {
 	# the object's name is its path: quotes, a backslash, control bytes and
 	# a byte that is not UTF-8 must all come out as a valid JSON string
+	# that gives the path back (the byte as \udce9: Python's argv form)
 	name=$'odd "name" \\ tab\t bell\a nl\n latin1\xe9 utf8-\xc3\xa9.o'
 	cp "$OBJS/cli_globals.bpf.o" "$BATS_TEST_TMPDIR/$name"
 	run "$BPFSDK" inspect --json "$BATS_TEST_TMPDIR/$name"
@@ -188,9 +189,10 @@ assert got == want, f"got {got}, expected {want}"
 	python3 -c '
 import json, os, sys
 doc = json.loads(sys.argv[1])
-want = os.fsencode(sys.argv[2]).decode("utf-8", "replace")
+want = sys.argv[2]
 got = doc["object"]
 assert got == want, f"got {got!r}, expected {want!r}"
+assert os.fsencode(got) == os.fsencode(want)
 ' "$output" "$BATS_TEST_TMPDIR/$name"
 	# and raw control bytes never reach the document
 	run grep -c $'[\a\t]' <<<"$output"

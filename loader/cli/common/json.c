@@ -5,11 +5,12 @@
  * The writer tracks only whether the current container already has an
  * item, which is all that commas need. Strings come from object files and
  * may hold anything: every byte sequence is turned into a valid JSON
- * string.
+ * string, by bsdk_json_string().
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "bpfsdk.h"
 #include "cli/common/cli.h"
 
 void json_init(struct json *j, FILE *f)
@@ -67,68 +68,12 @@ void json_object_end(struct json *j) { close_container(j, '}'); }
 void json_array_begin(struct json *j) { open_container(j, '['); }
 void json_array_end(struct json *j) { close_container(j, ']'); }
 
-/* Length of the valid UTF-8 sequence at s (1 to 4), or 0 when the bytes
- * there are not one: overlong forms, surrogates and code points above
- * U+10FFFF are invalid too (RFC 3629). */
-static size_t utf8_len(const unsigned char *s)
+/* Strings go through the library's one writer, bsdk_json_string(): its
+ * policy for bytes that are not UTF-8 (\udcXX) is the one every JSON line
+ * of the library, the tool and the samples follows. */
+static void write_string(FILE *f, const char *s)
 {
-	unsigned char c = s[0];
-	size_t len;
-	uint32_t cp, min;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf) {
-		len = 2, cp = c & 0x1f, min = 0x80;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		len = 3, cp = c & 0x0f, min = 0x800;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		len = 4, cp = c & 0x07, min = 0x10000;
-	} else {
-		return 0;
-	}
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)	/* also stops at the NUL */
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return len;
-}
-
-static void write_string(FILE *f, const char *str)
-{
-	const unsigned char *s = (const unsigned char *)str;
-
-	fputc('"', f);
-	while (*s) {
-		size_t len;
-
-		switch (*s) {
-		case '"':  fputs("\\\"", f); s++; continue;
-		case '\\': fputs("\\\\", f); s++; continue;
-		case '\b': fputs("\\b", f); s++; continue;
-		case '\f': fputs("\\f", f); s++; continue;
-		case '\n': fputs("\\n", f); s++; continue;
-		case '\r': fputs("\\r", f); s++; continue;
-		case '\t': fputs("\\t", f); s++; continue;
-		}
-		if (*s < 0x20) {
-			fprintf(f, "\\u%04x", *s);
-			s++;
-			continue;
-		}
-		len = utf8_len(s);
-		if (len == 0) {
-			fputs("\\ufffd", f);
-			s++;
-			continue;
-		}
-		fwrite(s, 1, len, f);
-		s += len;
-	}
-	fputc('"', f);
+	bsdk_json_string(f, s, strlen(s));
 }
 
 void json_key(struct json *j, const char *key)

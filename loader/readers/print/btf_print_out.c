@@ -111,48 +111,19 @@ void pr_out_null(struct pr *p)
 	pr_outs(p, p->fmt == BSDK_BTF_JSON ? "null" : "?");
 }
 
-/* n bytes as a string: control bytes escaped, valid UTF-8 as it is, and
- * each other byte as \udcXX in JSON - the "surrogateescape" form of
- * bsdk_json_string(), which os.fsencode() turns back into the byte - or
- * \xNN in text. */
+static void put_pr(void *ctx, const char *b, size_t n)
+{
+	pr_out(ctx, b, n);
+}
+
+/* n bytes as a string, in quotes when quote: escaped by the library's one
+ * policy (base/escape.c), \udcXX in JSON and \xNN in text for each byte
+ * that is not UTF-8. */
 void pr_out_str(struct pr *p, const unsigned char *s, size_t n, bool quote)
 {
-	static const char digits[] = "0123456789abcdef";
-	bool json = p->fmt == BSDK_BTF_JSON;
-
 	if (quote)
 		pr_outc(p, '"');
-	for (size_t i = 0; i < n;) {
-		unsigned char c = s[i];
-		size_t len;
-		char esc[7];
-
-		if (c == '"' || c == '\\') {
-			esc[0] = '\\', esc[1] = (char)c;
-			pr_out(p, esc, 2);
-			i++;
-			continue;
-		}
-		if (c == '\n' || c == '\t' || c == '\r') {
-			esc[0] = '\\', esc[1] = c == '\n' ? 'n' : c == '\t' ? 't' : 'r';
-			pr_out(p, esc, 2);
-			i++;
-			continue;
-		}
-		len = c < 0x20 || c == 0x7f ? 0 : c < 0x80 ? 1 : utf8_len(s + i, s + n);
-		if (len == 0) {
-			if (json)
-				memcpy(esc, c < 0x80 ? "\\u00" : "\\udc", 4),
-				esc[4] = digits[c >> 4], esc[5] = digits[c & 15];
-			else
-				memcpy(esc, "\\x", 2), esc[2] = digits[c >> 4], esc[3] = digits[c & 15];
-			pr_out(p, esc, json ? 6 : 4);
-			i++;
-			continue;
-		}
-		pr_out(p, (const char *)s + i, len);
-		i += len;
-	}
+	str_escape(s, n, p->fmt == BSDK_BTF_JSON ? STR_JSON : STR_TEXT, put_pr, p);
 	if (quote)
 		pr_outc(p, '"');
 }
