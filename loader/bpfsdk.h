@@ -1547,6 +1547,20 @@ uint64_t bsdk_hist_print_log2(FILE *f, const uint64_t *slots, size_t nslots, con
  * metrics. */
 const char *bsdk_hist_unit(const char *name, size_t *at, size_t *len);
 
+/* Where a map's value keeps BCC's log2 histogram: its "slots". */
+struct bsdk_hist_slots {
+	uint32_t off;	/* bytes from the start of the value */
+	uint32_t n;	/* slots, at most 64 */
+	uint32_t size;	/* bytes of one slot: 1, 2, 4 or 8 */
+};
+/* Whether a map whose values have BTF type value_type (value_size bytes) holds a log2
+ * histogram, and where (*slots, zeroed when not): the value is a struct of value_size bytes
+ * with a member of its own named "slots", an array of 1-, 2-, 4- or 8-byte integers (not a
+ * char[] string) wholly inside the value; its first 64 elements are the slots. The one rule of
+ * `bpfsdk run`'s charts and of the metrics' histograms. */
+bool bsdk_hist_slots(const struct bsdk_btf *btf, uint32_t value_type, size_t value_size,
+		     struct bsdk_hist_slots *slots);
+
 /* ------------------------------------------------------------------ metrics */
 
 /*

@@ -4,8 +4,8 @@
  * results, printed by their BTF when the run ends and every --interval.
  *
  * A map whose value holds an array of integers named "slots" - BCC's
- * convention for log2 histograms - is drawn as the library's log2 chart,
- * one per key; every other map is a key -> value table sorted by the value
+ * convention for log2 histograms, by bsdk_hist_slots(), the rule the
+ * metrics follow too - is drawn as the library's log2 chart, one per key; every other map is a key -> value table sorted by the value
  * (its first integer member for a struct), largest first. Per-CPU values
  * are summed member by member (integers, and arrays of them), or shown one
  * CPU at a time with --per-cpu. --clear empties the maps after each print,
@@ -109,8 +109,14 @@ static void add_span(struct view *v, uint64_t off, uint64_t size, uint64_t count
 }
 
 /* What the value's BTF says: the spans to add, the histogram, the sort key. */
+static bool is_slots(const struct view *v, const struct bsdk_btf_info *m)
+{
+	return v->hist && m->offset == v->slots_off && strcmp(m->member, "slots") == 0;
+}
+
 static void describe_value(struct mapviews *mv, struct view *v)
 {
+	struct bsdk_hist_slots slots;
 	struct bsdk_btf_info info, m;
 
 	if (!v->value_type || bsdk_btf_info(mv->btf, v->value_type, NULL, &info) ||
@@ -125,25 +131,29 @@ static void describe_value(struct mapviews *mv, struct view *v)
 		add_span(v, 0, info.elem_size, info.nelems);
 		return;
 	}
-	if (info.kind != BTF_KIND_STRUCT)
-		return;
-	for (uint32_t i = 0; bsdk_btf_member(mv->btf, v->value_type, i, &m) == 0; i++) {
-		if (bsdk_btf_is_int(&m)) {
-			add_span(v, m.offset, m.size, 1);
-			if (!v->sort_size) {
-				v->sort_off = (uint32_t)m.offset;
-				v->sort_size = (uint32_t)m.size;
-			}
-		} else if (bsdk_btf_is_int_array(mv->btf, &m)) {
-			add_span(v, m.offset, m.elem_size, m.nelems);
-			if (strcmp(m.member, "slots") == 0 && m.offset + m.size <= v->value_size) {
-				v->hist = true;
-				v->slots_off = (uint32_t)m.offset;
-				v->slots_n = m.nelems;
-				v->slots_size = (uint32_t)m.elem_size;
+	/* the histogram, by the metrics' rule too */
+	if (bsdk_hist_slots(mv->btf, v->value_type, v->value_size, &slots)) {
+		v->hist = true;
+		v->slots_off = slots.off;
+		v->slots_n = slots.n;
+		v->slots_size = slots.size;
+	}
+	/* its slots' span first: a value with more integers than spans still sums its chart
+	 * over the CPUs */
+	for (int pass = 0; pass < 2 && info.kind == BTF_KIND_STRUCT; pass++)
+		for (uint32_t i = 0; bsdk_btf_member(mv->btf, v->value_type, i, &m) == 0; i++) {
+			if (is_slots(v, &m) != (pass == 0))
+				continue;
+			if (bsdk_btf_is_int(&m)) {
+				add_span(v, m.offset, m.size, 1);
+				if (!v->sort_size) {
+					v->sort_off = (uint32_t)m.offset;
+					v->sort_size = (uint32_t)m.size;
+				}
+			} else if (bsdk_btf_is_int_array(mv->btf, &m)) {
+				add_span(v, m.offset, m.elem_size, m.nelems);
 			}
 		}
-	}
 }
 
 static int add_view(struct mapviews *mv, const struct bsdk_map *map)
