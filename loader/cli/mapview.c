@@ -309,10 +309,12 @@ const struct bsdk_map *mapviews_map(const struct mapviews *mv, size_t i) { retur
 
 /* ---- reading */
 
+/* An element of a map's snapshot (bsdk_map_snapshot(), the metrics' reader too). */
 struct entry {
-	unsigned char *key;
-	unsigned char *value;	/* the summed value, value_size bytes */
-	unsigned char *cpus;	/* all CPUs' values, buf_size bytes (per-CPU maps) */
+	const unsigned char *key;	/* in the snapshot */
+	const unsigned char *cpus;	/* in the snapshot: all CPUs' values, buf_size bytes */
+	unsigned char *value;		/* the value summed over CPUs (per-CPU maps, malloc'ed),
+					 * else cpus */
 	uint64_t sort;
 };
 
@@ -361,83 +363,60 @@ static int cmp_entries(const void *a, const void *b)
 	return x->sort < y->sort ? 1 : x->sort > y->sort ? -1 : 0;
 }
 
-static void free_entries(struct entry *e, size_t n)
+static void free_entries(const struct view *v, struct entry *e, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		free(e[i].key);
+	for (size_t i = 0; v->percpu && i < n; i++)
 		free(e[i].value);
-		free(e[i].cpus);
-	}
 	free(e);
 }
 
-/* Every element of the map (arrays: the non-zero ones), summed over CPUs.
+/* Every element of the map (arrays: the non-zero ones), summed over CPUs, read into *snap.
  * The number read, or -1 after an error line. */
-static long read_entries(const struct view *v, struct entry **out)
+static long read_entries(const struct view *v, struct bsdk_map_snapshot *snap,
+			 struct entry **out)
 {
-	size_t ks = v->key_size ? v->key_size : 1;
-	unsigned char *cur = malloc(ks), *next = malloc(ks);
 	const char *name = bsdk_map_name(v->map);
-	struct entry *e = NULL, x = { 0 };
-	size_t n = 0, cap = 0, steps = 0;
-	bool first = true;
-	int err = -ENOENT;
+	struct entry *e;
+	size_t n = 0;
+	int err;
 
 	*out = NULL;
-	if (!cur || !next)
+	err = bsdk_map_snapshot(v->map, snap);
+	if (err) {
+		cli_error_unless_logged("map '%s': cannot read: %s", name, bsdk_strerror(err));
+		return -1;
+	}
+	if (snap->value_size != v->buf_size || snap->key_size != v->key_size) {
+		cli_error("map '%s': read %zu-byte keys and %zu-byte values, not %u and %zu", name,
+			  snap->key_size, snap->value_size, v->key_size, v->buf_size);
+		return -1;
+	}
+	e = calloc(snap->n ? snap->n : 1, sizeof(*e));
+	if (!e)
 		goto nomem;
-	/* a hash map that changes under us may restart the walk: bound it */
-	while (steps++ < 2 * (size_t)bsdk_map_max_entries(v->map) + 16 &&
-	       (err = bsdk_map_get_next_key(v->map, first ? NULL : cur, next, v->key_size)) == 0) {
-		first = false;
-		memcpy(cur, next, v->key_size);
-		if (!x.cpus && !(x.cpus = malloc(v->buf_size)))
-			goto nomem;
-		err = bsdk_map_lookup_elem(v->map, cur, v->key_size, x.cpus, v->buf_size, 0);
-		if (err == -ENOENT)	/* deleted meanwhile */
-			continue;
-		if (err) {
-			cli_error_unless_logged("map '%s': cannot read: %s", name, bsdk_strerror(err));
-			goto fail;
-		}
-		if (v->is_array && !v->datasec && all_zero(x.cpus, v->buf_size))
-			continue;
-		x.key = malloc(ks);
-		x.value = malloc(v->value_size);
-		if (!x.key || !x.value)
-			goto nomem;
-		memcpy(x.key, cur, v->key_size);
-		if (v->percpu)
-			sum_cpus(v, x.value, x.cpus);
-		else
-			memcpy(x.value, x.cpus, v->value_size);
-		x.sort = v->sort_size ? read_uint(x.value + v->sort_off, v->sort_size) : 0;
-		if (n == cap) {
-			struct entry *grown = realloc(e, (cap = cap ? cap * 2 : 64) * sizeof(*e));
+	for (size_t i = 0; i < snap->n; i++) {
+		struct entry *x = &e[n];
 
-			if (!grown)
+		x->cpus = snap->values + i * snap->value_size;
+		if (v->is_array && !v->datasec && all_zero(x->cpus, v->buf_size))
+			continue;
+		x->key = snap->keys + i * snap->key_size;
+		if (v->percpu) {
+			if (!(x->value = malloc(v->value_size)))
 				goto nomem;
-			e = grown;
+			sum_cpus(v, x->value, x->cpus);
+		} else {
+			x->value = (unsigned char *)x->cpus;
 		}
-		e[n++] = x;
-		memset(&x, 0, sizeof(x));
+		x->sort = v->sort_size ? read_uint(x->value + v->sort_off, v->sort_size) : 0;
+		n++;
 	}
-	if (err && err != -ENOENT) {
-		cli_error_unless_logged("map '%s': cannot iterate: %s", name, bsdk_strerror(err));
-		goto fail;
-	}
-	free(cur);
-	free(next);
-	free(x.cpus);
 	*out = e;
 	return (long)n;
 nomem:
 	cli_error("out of memory");
-fail:
-	free_entries(e, n);
-	free(x.key), free(x.value), free(x.cpus);
-	free(cur);
-	free(next);
+	if (e)
+		free_entries(v, e, n);
 	return -1;
 }
 
@@ -598,12 +577,15 @@ int mapviews_print(struct mapviews *mv, FILE *f)
 	}
 	for (size_t i = 0; i < mv->nviews; i++) {
 		struct view *v = &mv->views[i];
+		struct bsdk_map_snapshot snap;
 		struct entry *e;
-		long n = read_entries(v, &e);
+		long n = read_entries(v, &snap, &e);
 		size_t shown;
 
-		if (n < 0)
+		if (n < 0) {
+			bsdk_map_snapshot_free(&snap);
 			return -1;
+		}
 		if (!v->hist && v->sort_size && n > 0)	/* qsort() wants an array, even of 0 */
 			qsort(e, (size_t)n, sizeof(*e), cmp_entries);
 		shown = cfg->top && cfg->top < (size_t)n ? cfg->top : (size_t)n;
@@ -632,7 +614,8 @@ int mapviews_print(struct mapviews *mv, FILE *f)
 			fprintf(f, "  (%zu more; --top shows %zu)\n", (size_t)n - shown, shown);
 		if (cfg->clear)
 			clear_entries(v, e, (size_t)n);
-		free_entries(e, (size_t)n);
+		free_entries(v, e, (size_t)n);
+		bsdk_map_snapshot_free(&snap);
 	}
 	return fflush(f) == EOF ? -1 : 0;
 }
