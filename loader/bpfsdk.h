@@ -813,6 +813,29 @@ int bsdk_map_lookup_batch(const struct bsdk_map *map, const void *in_batch, void
  * key size and 8. */
 size_t bsdk_map_batch_size(const struct bsdk_map *map);
 
+/* A map read whole by bsdk_map_snapshot(): n elements, element i's key at keys + i * key_size,
+ * its value at values + i * value_size (bsdk_map_value_buf_size(): every CPU's value, each
+ * BSDK_PERCPU_STRIDE() apart, for a per-CPU map). */
+struct bsdk_map_snapshot {
+	size_t n;
+	size_t key_size, value_size;
+	unsigned char *keys, *values;
+};
+
+/* Read every element of a map, as `bpfsdk run`'s map views and the metrics do: through
+ * bsdk_map_lookup_batch(), 4,096 elements a call (more when one hash bucket holds more) where
+ * the kernel has BPF_MAP_LOOKUP_BATCH, else key by key, an element deleted between
+ * get_next_key and lookup skipped. A map that changes while it is read gives what the walk
+ * saw: an element added or deleted meanwhile may be missing or, in a hash map, seen twice (and
+ * an LPM trie's, read key by key, looked up by longest prefix: a prefix deleted meanwhile may
+ * come with a shorter one's value); the walk stops after about 2 * max_entries + 16 elements,
+ * however the map keeps changing. 0 with
+ * *s filled (n may be 0; free it with bsdk_map_snapshot_free()), or a negative errno with *s
+ * empty. */
+int bsdk_map_snapshot(const struct bsdk_map *map, struct bsdk_map_snapshot *s);
+/* Free what bsdk_map_snapshot() filled in; *s is left empty. NULL is a no-op. */
+void bsdk_map_snapshot_free(struct bsdk_map_snapshot *s);
+
 /* Open the map another program pinned at path (on bpffs, e.g. /sys/fs/bpf/NAME), for tools
  * that read shared maps. Its name (bsdk_map_name()) is the last component of path; its type
  * and sizes are the kernel's; the element calls above work on it. The caller owns it: free it
@@ -1558,6 +1581,20 @@ uint64_t bsdk_hist_print_log2(FILE *f, const uint64_t *slots, size_t nslots, con
  * length of the part of name that says it. How `bpfsdk run` labels its charts and scales its
  * metrics. */
 const char *bsdk_hist_unit(const char *name, size_t *at, size_t *len);
+
+/* Where a map's value keeps BCC's log2 histogram: its "slots". */
+struct bsdk_hist_slots {
+	uint32_t off;	/* bytes from the start of the value */
+	uint32_t n;	/* slots, at most 64 */
+	uint32_t size;	/* bytes of one slot: 1, 2, 4 or 8 */
+};
+/* Whether a map whose values have BTF type value_type (value_size bytes) holds a log2
+ * histogram, and where (*slots, zeroed when not): the value is a struct of value_size bytes
+ * with a member of its own named "slots", an array of 1-, 2-, 4- or 8-byte integers (not a
+ * char[] string) wholly inside the value; its first 64 elements are the slots. The one rule of
+ * `bpfsdk run`'s charts and of the metrics' histograms. */
+bool bsdk_hist_slots(const struct bsdk_btf *btf, uint32_t value_type, size_t value_size,
+		     struct bsdk_hist_slots *slots);
 
 /* ------------------------------------------------------------------ metrics */
 

@@ -4,9 +4,9 @@
  *
  * vmlinux's BTF describes some 150,000 types in 5 MB or more. CO-RE relocations, BTF-typed
  * attach points and kfunc externs all ask it "which types are called X", so it is parsed
- * once (btf_parse() is linear: one pass to find the records, one to check them), and a hash
- * table over the types' essential names (the part before a "___flavour" suffix) answers each
- * question by walking one short chain.
+ * once (btf_parse() is linear: one pass to find the records, one to check them), and the
+ * name index (btf_index.h) over the types' essential names (the part before a "___flavour"
+ * suffix) answers each question by walking one short chain.
  *
  * Modules' types live in split BTF (/sys/kernel/btf/<module>) on top of vmlinux's. They are
  * read only when a name is not in vmlinux, all at once, together with an fd of each module's
@@ -28,14 +28,6 @@
 
 #define VMLINUX_PATH "/sys/kernel/btf/vmlinux"
 
-/* Types of one BTF by essential name: heads[hash & mask] is the last such type ID, next[id -
- * first] the one before it, 0 ending a chain. */
-struct name_index {
-	uint32_t mask;
-	uint32_t *heads;
-	uint32_t *next;
-};
-
 /* Two indexes per BTF, each built on first use: kernel functions (56,000 of vmlinux's 72,000
  * named types, wanted by attach points and kfuncs), and all other types (what CO-RE wants). */
 enum { IX_TYPES, IX_FUNCS, IX_COUNT };
@@ -45,8 +37,7 @@ struct kbtf_btf {
 	void *data;		/* what btf was parsed from, in place */
 	size_t size;
 	bool mapped;		/* data is an mmap of the sysfs file, else malloc'ed */
-	struct name_index index[IX_COUNT];
-	bool indexed[IX_COUNT];
+	struct btf_name_index *index[IX_COUNT];	/* co-re/btf_index.h; NULL until used */
 	int fd;			/* module BTF object fd; 0 for vmlinux */
 	char *name;		/* "vmlinux" or the module's */
 };
@@ -66,58 +57,7 @@ static struct kbtf *kbtfs;
  * threads at once. What is built is only read afterwards. */
 static pthread_mutex_t kbtf_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static uint32_t name_hash(const char *s, size_t len)
-{
-	uint32_t h = 2166136261u;	/* FNV-1a */
-
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	return h;
-}
-
-/* name_hash(name, btf_essential_len(name)), in one pass. */
-static uint32_t ess_hash(const char *s)
-{
-	uint32_t h = 2166136261u;
-
-	for (; *s && !(s[0] == '_' && s[1] == '_' && s[2] == '_'); s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
 static int index_class(int kind) { return kind == BTF_KIND_FUNC ? IX_FUNCS : IX_TYPES; }
-
-/* Index the named types of class cls. */
-static int index_build(struct name_index *ix, const struct btf *btf, int cls)
-{
-	uint32_t first = btf_first_id(btf), n = btf_type_count(btf) - first, nb = 16, count = 0;
-
-	for (uint32_t id = first; id < first + n; id++) {
-		const struct btf_type *t = btf_type_by_id(btf, id);
-
-		count += t->name_off && index_class(btf_kind(t)) == cls;
-	}
-	while (nb < count && nb < (1u << 31))
-		nb <<= 1;
-	ix->mask = nb - 1;
-	ix->heads = calloc(nb, sizeof(*ix->heads));
-	ix->next = calloc(n ? n : 1, sizeof(*ix->next));
-	if (!ix->heads || !ix->next)
-		return fail(ENOMEM);
-	for (uint32_t id = first; id < first + n; id++) {
-		const struct btf_type *t = btf_type_by_id(btf, id);
-		const char *name;
-		uint32_t b;
-
-		if (!t->name_off || index_class(btf_kind(t)) != cls)
-			continue;
-		name = btf_name(btf, t);
-		b = ess_hash(name) & ix->mask;
-		ix->next[id - first] = ix->heads[b];
-		ix->heads[b] = id;
-	}
-	return 0;
-}
 
 /* Build b's indexes that a lookup of kind (-1: any) needs. */
 static int index_ready(struct kbtf_btf *b, int kind)
@@ -126,10 +66,10 @@ static int index_ready(struct kbtf_btf *b, int kind)
 
 	pthread_mutex_lock(&kbtf_lock);
 	for (int cls = 0; cls < IX_COUNT && !err; cls++) {
-		if (b->indexed[cls] || (kind >= 0 && index_class(kind) != cls))
+		if (b->index[cls] || (kind >= 0 && index_class(kind) != cls))
 			continue;
-		err = index_build(&b->index[cls], b->btf, cls);
-		b->indexed[cls] = !err;
+		err = btf_name_index_build(&b->index[cls], b->btf,
+					   cls == IX_FUNCS ? BTF_INDEX_FUNCS : BTF_INDEX_NOT_FUNCS);
 	}
 	pthread_mutex_unlock(&kbtf_lock);
 	return err;
@@ -137,10 +77,8 @@ static int index_ready(struct kbtf_btf *b, int kind)
 
 static void kbtf_btf_free(struct kbtf_btf *b)
 {
-	for (int cls = 0; cls < IX_COUNT; cls++) {
-		free(b->index[cls].heads);
-		free(b->index[cls].next);
-	}
+	for (int cls = 0; cls < IX_COUNT; cls++)
+		free(b->index[cls]);
 	btf_free(b->btf);
 	if (b->mapped)
 		munmap(b->data, b->size);
@@ -358,16 +296,15 @@ static int visit(const struct kbtf_btf *b, uint32_t id, const char *name, size_t
 static int index_walk(struct kbtf_btf *b, const char *name, size_t len, int kind,
 		      int (*fn)(const struct kbtf_btf *b, uint32_t id, void *ctx), void *ctx)
 {
-	uint32_t first = btf_first_id(b->btf);
 	int ret = index_ready(b, kind);
 
 	for (int cls = 0; cls < IX_COUNT && !ret; cls++) {
-		const struct name_index *ix = &b->index[cls];
+		const struct btf_name_index *ix = b->index[cls];
 
 		if (kind >= 0 && index_class(kind) != cls)
 			continue;
-		for (uint32_t id = ix->heads[name_hash(name, len) & ix->mask]; id && !ret;
-		     id = ix->next[id - first])
+		for (uint32_t id = btf_name_index_first(ix, name, len); id && !ret;
+		     id = btf_name_index_next(ix, id))
 			ret = visit(b, id, name, len, kind, fn, ctx);
 	}
 	return ret;
@@ -472,7 +409,7 @@ int kbtf_candidates(const char *custom_path, const char *name, size_t len, int k
 		free(c.cands);
 		return ret;
 	}
-	/* chains run from the last type to the first: give them in ID order */
+	/* each chain is in ID order, but vmlinux's functions and other types are two */
 	if (c.n > 1)
 		qsort(c.cands, c.n, sizeof(*c.cands), cand_cmp);
 	*cands = c.cands;

@@ -5,7 +5,8 @@
 # in maps (tests/bpf/run_hist.bpf.c: a BCC-style log2 histogram with a
 # "slots" array in a hash map, and a per-CPU count per key) shows them when
 # the run ends and every --interval, with counts that match the calls the
-# driver made.
+# driver made; a per-CPU histogram among many integers
+# (tests/bpf/run_hist_wide.bpf.c) charts and exports every CPU's counts.
 
 load cli_common
 bats_require_minimum_version 1.5.0
@@ -48,6 +49,35 @@ row() {
 	expect_eq "$(row 1024)" 0 "slot 1024 -> 2047"
 	# the same chart as the gallery draws: 40 stars for the largest count
 	grep -Eq '^ +512 -> 1023 +: 10 +\|\*{40}\|$' "$OUT" || fail "the bar of the largest count is not 40 stars"
+}
+
+# The value of run_hist_wide.bpf.c holds more integers than the views sum
+# (41, and its slots): its chart must still hold every CPU's counts, and
+# --metrics export the same histogram. The calls run on a CPU other than 0.
+@test "a per-CPU slots histogram among 41 integers: the chart and --metrics count every CPU's calls alike" {
+	local cpu prom="$BATS_TEST_TMPDIR/wide.prom"
+	cpu=$(taskset -pc $$ | sed 's/.*: //' | tr ',' '\n' | tail -1 | sed 's/.*-//')
+	[ -n "$cpu" ] && [ "$cpu" != 0 ] || skip "this shell runs on CPU 0 only"
+	rm -f "$GO"
+	taskset -c "$cpu" "$TRIGGER" --go "$GO" getpgid 10 1000 getpgid 3 5000 &
+	TRIGGER_PID=$!
+	start_run --set target_pid="$TRIGGER_PID" --metrics-file "$prom" "$OBJS/run_hist_wide.bpf.o"
+	go
+	wait "$TRIGGER_PID"
+	TRIGGER_PID=
+	kill -INT "$RUN_PID"
+	wait_run
+	expect_eq "$RUN_STATUS" 0 "exit status"
+	grep -qx 'wide_us 0:' "$OUT" || fail "no chart of wide_us"
+	expect_eq "$(row 512)" 10 "chart: slot 512 -> 1023"
+	expect_eq "$(row 4096)" 3 "chart: slot 4096 -> 8191"
+	cat "$prom"
+	expect_eq "$(sed -n 's/^bpfsdk_wide_seconds_count{object="run_hist_wide",key="0"} //p' "$prom")" 13 \
+		"--metrics-file: the histogram's count"
+	expect_eq "$(sed -n 's/^bpfsdk_wide_seconds_bucket{object="run_hist_wide",key="0",le="0.001023"} //p' "$prom")" 10 \
+		"--metrics-file: the bucket of slot 512 -> 1023"
+	expect_eq "$(sed -n 's/^bpfsdk_wide_calls_total{object="run_hist_wide",key="0"} //p' "$prom")" 13 \
+		"--metrics-file: the calls counted"
 }
 
 @test "a per-CPU count map prints as a table sorted by value, summed over CPUs" {

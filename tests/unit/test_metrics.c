@@ -19,7 +19,7 @@
 static struct bb b;
 static const struct bsdk_btf *btf;
 static uint32_t u32_t, s64_t, u64_t, comm_t, key_t_, hist_t, cnt_t, state_t, nested_t;
-static uint32_t ukey_t, slots8_t, clash_t;
+static uint32_t ukey_t, slots8_t, clash_t, overrun_t, nested_hist_t, comm_hist_t;
 
 /* struct key { u32 pid; char comm[16]; enum state st; struct { u32 a; } in; union u; } */
 static void build_types(void)
@@ -72,6 +72,16 @@ static void build_types(void)
 	slots8v_t = bb_array(&b, u32_t, u32_t, 8);
 	slots8_t = bb_struct(&b, "small_hist", 32, 1);
 	bb_member(&b, "slots", slots8v_t, 0);
+
+	/* slots that run past the value: 16 bytes, slots of 32 (the BTF is the object's) */
+	overrun_t = bb_struct(&b, "overrun", 16, 2);
+	bb_member(&b, "calls", u64_t, 0);
+	bb_member(&b, "slots", slots8v_t, 64);
+	/* slots one struct down, and a char[] named slots: no histogram */
+	nested_hist_t = bb_struct(&b, "nested_hist", 32, 1);
+	bb_member(&b, "h", slots8_t, 0);
+	comm_hist_t = bb_struct(&b, "comm_hist", 16, 1);
+	bb_member(&b, "slots", comm_t, 0);
 
 	raw = bb_raw(&b, &size);
 	btf = bsdk_btf_new(raw, size);
@@ -435,6 +445,31 @@ static void test_hist_names(void)
 	check_hist_name("dist", NULL, "bpfsdk_dist", "1");
 }
 
+/* bsdk_hist_slots(): the one rule of the map views and the metrics. */
+static void test_slots_rule(void)
+{
+	struct bsdk_hist_slots h;
+	struct mplan_map m = { .name = "bad", .btf = btf, .key_type = u32_t,
+			       .value_type = overrun_t, .key_size = 4, .value_size = 16 };
+	struct mplan *p;
+
+	check(bsdk_hist_slots(btf, hist_t, 64 * 8 + 16, &h) && h.off == 0 && h.n == 64 &&
+	      h.size == 8, "struct hist: 64 slots of 8 bytes at 0");
+	check(bsdk_hist_slots(btf, slots8_t, 32, &h) && h.n == 8 && h.size == 4,
+	      "struct small_hist: 8 slots of 4 bytes");
+	check(!bsdk_hist_slots(btf, slots8_t, 40, &h) && h.n == 0,
+	      "a value size other than the struct's: no histogram");
+	check(!bsdk_hist_slots(btf, overrun_t, 16, &h), "slots past the value: no histogram");
+	check(!bsdk_hist_slots(btf, nested_hist_t, 32, &h), "slots in a member struct: no histogram");
+	check(!bsdk_hist_slots(btf, comm_hist_t, 16, &h), "char slots[16]: no histogram");
+	check(!bsdk_hist_slots(btf, u64_t, 8, &h) && !bsdk_hist_slots(NULL, hist_t, 528, &h),
+	      "an integer value, no BTF: no histogram");
+	/* the metrics took the slots past the value for a histogram, read past each value */
+	p = mplan_new(&m, NULL);
+	check(p && !p->hist && p->nvals == 1, "metrics: slots past the value are no histogram");
+	mplan_free(p);
+}
+
 static void test_decimal(void)
 {
 	char buf[32];
@@ -454,6 +489,7 @@ int main(void)
 	bsdk_set_log_level(BSDK_LOG_ERROR);	/* the warnings of the bad keys are expected */
 	build_types();
 	test_decimal();
+	test_slots_rule();
 	test_hist_text();
 	test_hist_names();
 	test_bucket_edges("lat", 0, UINT64_MAX / 2);

@@ -4,8 +4,8 @@
  * results, printed by their BTF when the run ends and every --interval.
  *
  * A map whose value holds an array of integers named "slots" - BCC's
- * convention for log2 histograms - is drawn as the library's log2 chart,
- * one per key; every other map is a key -> value table sorted by the value
+ * convention for log2 histograms, by bsdk_hist_slots(), the rule the
+ * metrics follow too - is drawn as the library's log2 chart, one per key; every other map is a key -> value table sorted by the value
  * (its first integer member for a struct), largest first. Per-CPU values
  * are summed member by member (integers, and arrays of them), or shown one
  * CPU at a time with --per-cpu. --clear empties the maps after each print,
@@ -109,8 +109,14 @@ static void add_span(struct view *v, uint64_t off, uint64_t size, uint64_t count
 }
 
 /* What the value's BTF says: the spans to add, the histogram, the sort key. */
+static bool is_slots(const struct view *v, const struct bsdk_btf_info *m)
+{
+	return v->hist && m->offset == v->slots_off && strcmp(m->member, "slots") == 0;
+}
+
 static void describe_value(struct mapviews *mv, struct view *v)
 {
+	struct bsdk_hist_slots slots;
 	struct bsdk_btf_info info, m;
 
 	if (!v->value_type || bsdk_btf_info(mv->btf, v->value_type, NULL, &info) ||
@@ -125,25 +131,29 @@ static void describe_value(struct mapviews *mv, struct view *v)
 		add_span(v, 0, info.elem_size, info.nelems);
 		return;
 	}
-	if (info.kind != BTF_KIND_STRUCT)
-		return;
-	for (uint32_t i = 0; bsdk_btf_member(mv->btf, v->value_type, i, &m) == 0; i++) {
-		if (bsdk_btf_is_int(&m)) {
-			add_span(v, m.offset, m.size, 1);
-			if (!v->sort_size) {
-				v->sort_off = (uint32_t)m.offset;
-				v->sort_size = (uint32_t)m.size;
-			}
-		} else if (bsdk_btf_is_int_array(mv->btf, &m)) {
-			add_span(v, m.offset, m.elem_size, m.nelems);
-			if (strcmp(m.member, "slots") == 0 && m.offset + m.size <= v->value_size) {
-				v->hist = true;
-				v->slots_off = (uint32_t)m.offset;
-				v->slots_n = m.nelems;
-				v->slots_size = (uint32_t)m.elem_size;
+	/* the histogram, by the metrics' rule too */
+	if (bsdk_hist_slots(mv->btf, v->value_type, v->value_size, &slots)) {
+		v->hist = true;
+		v->slots_off = slots.off;
+		v->slots_n = slots.n;
+		v->slots_size = slots.size;
+	}
+	/* its slots' span first: a value with more integers than spans still sums its chart
+	 * over the CPUs */
+	for (int pass = 0; pass < 2 && info.kind == BTF_KIND_STRUCT; pass++)
+		for (uint32_t i = 0; bsdk_btf_member(mv->btf, v->value_type, i, &m) == 0; i++) {
+			if (is_slots(v, &m) != (pass == 0))
+				continue;
+			if (bsdk_btf_is_int(&m)) {
+				add_span(v, m.offset, m.size, 1);
+				if (!v->sort_size) {
+					v->sort_off = (uint32_t)m.offset;
+					v->sort_size = (uint32_t)m.size;
+				}
+			} else if (bsdk_btf_is_int_array(mv->btf, &m)) {
+				add_span(v, m.offset, m.elem_size, m.nelems);
 			}
 		}
-	}
 }
 
 static int add_view(struct mapviews *mv, const struct bsdk_map *map)
@@ -299,10 +309,12 @@ const struct bsdk_map *mapviews_map(const struct mapviews *mv, size_t i) { retur
 
 /* ---- reading */
 
+/* An element of a map's snapshot (bsdk_map_snapshot(), the metrics' reader too). */
 struct entry {
-	unsigned char *key;
-	unsigned char *value;	/* the summed value, value_size bytes */
-	unsigned char *cpus;	/* all CPUs' values, buf_size bytes (per-CPU maps) */
+	const unsigned char *key;	/* in the snapshot */
+	const unsigned char *cpus;	/* in the snapshot: all CPUs' values, buf_size bytes */
+	unsigned char *value;		/* the value summed over CPUs (per-CPU maps, malloc'ed),
+					 * else cpus */
 	uint64_t sort;
 };
 
@@ -351,83 +363,60 @@ static int cmp_entries(const void *a, const void *b)
 	return x->sort < y->sort ? 1 : x->sort > y->sort ? -1 : 0;
 }
 
-static void free_entries(struct entry *e, size_t n)
+static void free_entries(const struct view *v, struct entry *e, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		free(e[i].key);
+	for (size_t i = 0; v->percpu && i < n; i++)
 		free(e[i].value);
-		free(e[i].cpus);
-	}
 	free(e);
 }
 
-/* Every element of the map (arrays: the non-zero ones), summed over CPUs.
+/* Every element of the map (arrays: the non-zero ones), summed over CPUs, read into *snap.
  * The number read, or -1 after an error line. */
-static long read_entries(const struct view *v, struct entry **out)
+static long read_entries(const struct view *v, struct bsdk_map_snapshot *snap,
+			 struct entry **out)
 {
-	size_t ks = v->key_size ? v->key_size : 1;
-	unsigned char *cur = malloc(ks), *next = malloc(ks);
 	const char *name = bsdk_map_name(v->map);
-	struct entry *e = NULL, x = { 0 };
-	size_t n = 0, cap = 0, steps = 0;
-	bool first = true;
-	int err = -ENOENT;
+	struct entry *e;
+	size_t n = 0;
+	int err;
 
 	*out = NULL;
-	if (!cur || !next)
+	err = bsdk_map_snapshot(v->map, snap);
+	if (err) {
+		cli_error_unless_logged("map '%s': cannot read: %s", name, bsdk_strerror(err));
+		return -1;
+	}
+	if (snap->value_size != v->buf_size || snap->key_size != v->key_size) {
+		cli_error("map '%s': read %zu-byte keys and %zu-byte values, not %u and %zu", name,
+			  snap->key_size, snap->value_size, v->key_size, v->buf_size);
+		return -1;
+	}
+	e = calloc(snap->n ? snap->n : 1, sizeof(*e));
+	if (!e)
 		goto nomem;
-	/* a hash map that changes under us may restart the walk: bound it */
-	while (steps++ < 2 * (size_t)bsdk_map_max_entries(v->map) + 16 &&
-	       (err = bsdk_map_get_next_key(v->map, first ? NULL : cur, next, v->key_size)) == 0) {
-		first = false;
-		memcpy(cur, next, v->key_size);
-		if (!x.cpus && !(x.cpus = malloc(v->buf_size)))
-			goto nomem;
-		err = bsdk_map_lookup_elem(v->map, cur, v->key_size, x.cpus, v->buf_size, 0);
-		if (err == -ENOENT)	/* deleted meanwhile */
-			continue;
-		if (err) {
-			cli_error_unless_logged("map '%s': cannot read: %s", name, bsdk_strerror(err));
-			goto fail;
-		}
-		if (v->is_array && !v->datasec && all_zero(x.cpus, v->buf_size))
-			continue;
-		x.key = malloc(ks);
-		x.value = malloc(v->value_size);
-		if (!x.key || !x.value)
-			goto nomem;
-		memcpy(x.key, cur, v->key_size);
-		if (v->percpu)
-			sum_cpus(v, x.value, x.cpus);
-		else
-			memcpy(x.value, x.cpus, v->value_size);
-		x.sort = v->sort_size ? read_uint(x.value + v->sort_off, v->sort_size) : 0;
-		if (n == cap) {
-			struct entry *grown = realloc(e, (cap = cap ? cap * 2 : 64) * sizeof(*e));
+	for (size_t i = 0; i < snap->n; i++) {
+		struct entry *x = &e[n];
 
-			if (!grown)
+		x->cpus = snap->values + i * snap->value_size;
+		if (v->is_array && !v->datasec && all_zero(x->cpus, v->buf_size))
+			continue;
+		x->key = snap->keys + i * snap->key_size;
+		if (v->percpu) {
+			if (!(x->value = malloc(v->value_size)))
 				goto nomem;
-			e = grown;
+			sum_cpus(v, x->value, x->cpus);
+		} else {
+			x->value = (unsigned char *)x->cpus;
 		}
-		e[n++] = x;
-		memset(&x, 0, sizeof(x));
+		x->sort = v->sort_size ? read_uint(x->value + v->sort_off, v->sort_size) : 0;
+		n++;
 	}
-	if (err && err != -ENOENT) {
-		cli_error_unless_logged("map '%s': cannot iterate: %s", name, bsdk_strerror(err));
-		goto fail;
-	}
-	free(cur);
-	free(next);
-	free(x.cpus);
 	*out = e;
 	return (long)n;
 nomem:
 	cli_error("out of memory");
-fail:
-	free_entries(e, n);
-	free(x.key), free(x.value), free(x.cpus);
-	free(cur);
-	free(next);
+	if (e)
+		free_entries(v, e, n);
 	return -1;
 }
 
@@ -588,12 +577,15 @@ int mapviews_print(struct mapviews *mv, FILE *f)
 	}
 	for (size_t i = 0; i < mv->nviews; i++) {
 		struct view *v = &mv->views[i];
+		struct bsdk_map_snapshot snap;
 		struct entry *e;
-		long n = read_entries(v, &e);
+		long n = read_entries(v, &snap, &e);
 		size_t shown;
 
-		if (n < 0)
+		if (n < 0) {
+			bsdk_map_snapshot_free(&snap);
 			return -1;
+		}
 		if (!v->hist && v->sort_size && n > 0)	/* qsort() wants an array, even of 0 */
 			qsort(e, (size_t)n, sizeof(*e), cmp_entries);
 		shown = cfg->top && cfg->top < (size_t)n ? cfg->top : (size_t)n;
@@ -622,7 +614,8 @@ int mapviews_print(struct mapviews *mv, FILE *f)
 			fprintf(f, "  (%zu more; --top shows %zu)\n", (size_t)n - shown, shown);
 		if (cfg->clear)
 			clear_entries(v, e, (size_t)n);
-		free_entries(e, (size_t)n);
+		free_entries(v, e, (size_t)n);
+		bsdk_map_snapshot_free(&snap);
 	}
 	return fflush(f) == EOF ? -1 : 0;
 }

@@ -10,7 +10,8 @@
  * map; renders only read the maps and the plans, and may run in another
  * thread (the HTTP server's). metrics_text.c writes by the plan.
  *
- *   value with an integer array "slots"   histogram: slot 0 holds 0 and 1,
+ *   value with an integer array "slots"   histogram (bsdk_hist_slots(): the
+ *   (the rule in readers/print/hist.c)    map views' rule): slot 0 holds 0 and 1,
  *                                         slot k >= 1 holds [2^k, 2^(k+1) - 1]
  *                                         (BCC's log2l()), so bucket k's
  *                                         le is 2^(k+1) - 1, exact for
@@ -302,6 +303,7 @@ static bool is_sum_name(const char *s)
 static int plan_value(struct mplan *p)
 {
 	const struct bsdk_btf *btf = p->m.btf;
+	struct bsdk_hist_slots slots;
 	struct bsdk_btf_info v, m;
 	char skipped[256] = "";
 	int err = 0;
@@ -321,16 +323,16 @@ static int plan_value(struct mplan *p)
 		log_warn("map '%s': its value is no integer and no struct: not exported", p->map_name);
 		return -EINVAL;
 	}
-	/* the histogram first: it decides what a "sum" member is */
-	for (uint32_t i = 0; bsdk_btf_member(btf, p->m.value_type, i, &m) == 0; i++)
-		if (!strcmp(m.member, "slots") && bsdk_btf_is_int_array(btf, &m)) {
-			p->hist = true;
-			p->slots_off = (uint32_t)m.offset;
-			p->slots_n = m.nelems < 64 ? m.nelems : 64;
-			p->slots_size = (uint32_t)m.elem_size;
-		}
+	/* the histogram first (the map views' rule, bsdk_hist_slots()): it decides what a "sum"
+	 * member is */
+	if (bsdk_hist_slots(btf, p->m.value_type, p->m.value_size, &slots)) {
+		p->hist = true;
+		p->slots_off = slots.off;
+		p->slots_n = slots.n;
+		p->slots_size = slots.size;
+	}
 	for (uint32_t i = 0; !err && bsdk_btf_member(btf, p->m.value_type, i, &m) == 0; i++) {
-		if (p->hist && !strcmp(m.member, "slots"))
+		if (p->hist && m.offset == p->slots_off && !strcmp(m.member, "slots"))
 			continue;
 		if (bsdk_btf_is_int(&m) && m.member[0] && p->hist && !p->has_sum && is_sum_name(m.member)) {
 			p->has_sum = true;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * metrics_set.c - a set of maps exported as metrics (struct bsdk_metrics):
- * each map read whole and rendered by its plan (metrics.c), the record
- * channels' counters beside them, and the text written to a FILE * or,
- * atomically, to a file for node_exporter's textfile collector.
+ * each map read whole (bsdk_map_snapshot(), ext/maps/map_snapshot.c) and
+ * rendered by its plan (metrics.c), the record channels' counters beside
+ * them, and the text written to a FILE * or, atomically, to a file for
+ * node_exporter's textfile collector.
  *
  * Renders are serialised by the set's lock; the records' counters have a
  * lock of their own, held only to copy numbers, so that a reader of records
@@ -248,94 +249,33 @@ int bsdk_metrics_set_records(struct bsdk_metrics *m, const char *object, const c
 
 /* ---- reading a map whole */
 
-/* Every element of a map, keys and values each in one buffer, and the pointers to each that
- * the renderer takes. */
-struct snapshot {
-	unsigned char *keys, *vals;
-	size_t n, cap;
-	unsigned char **kp, **vp;
-};
-
-static void snapshot_free(struct snapshot *s)
+/* Map i read whole (bsdk_map_snapshot(), the map views' reader too) and rendered by its plan,
+ * which takes a pointer to each key and value. */
+static int render_map(const struct mset_map *mm, unsigned int flags, struct mtext *t)
 {
-	free(s->keys);
-	free(s->vals);
-	free(s->kp);
-	free(s->vp);
-}
+	struct bsdk_map_snapshot s;
+	const unsigned char **kp = NULL, **vp = NULL;
+	int err = bsdk_map_snapshot(mm->map, &s);
 
-static int snapshot_grow(struct snapshot *s, size_t ks, size_t vs, size_t want)
-{
-	size_t cap = s->cap ? s->cap : want;
-	unsigned char *k, *v;
-
-	while (cap < want)
-		cap *= 2;
-	if (cap == s->cap)
-		return 0;
-	k = realloc(s->keys, cap * ks);
-	if (!k)
-		return -ENOMEM;
-	s->keys = k;
-	v = realloc(s->vals, cap * vs);
-	if (!v)
-		return -ENOMEM;
-	s->vals = v;
-	s->cap = cap;
-	return 0;
-}
-
-/* BPF_MAP_LOOKUP_BATCH, 4,096 elements at a time (the library walks key by key where the
- * kernel has no batches); as with any walk, an element added or deleted meanwhile may be missed or seen
- * twice. The walk is bounded by the map's size, for a map that keeps changing under it. */
-static int snapshot_read(const struct bsdk_map *map, struct snapshot *s)
-{
-	size_t ks = bsdk_map_key_size(map), vs = bsdk_map_value_buf_size(map);
-	size_t bs = bsdk_map_batch_size(map), limit = 2 * (size_t)bsdk_map_max_entries(map) + 16;
-	unsigned char *batch = malloc(bs ? bs : 8);
-	uint32_t chunk = 4096;
-	bool first = true;
-	int err = 0;
-
-	if (!batch || !vs || !ks) {
-		free(batch);
-		return -ENOMEM;
-	}
-	/* room for the map's size at once (its keys are usually there), up to 64 Ki elements */
-	err = snapshot_grow(s, ks, vs, bsdk_map_max_entries(map) < 65536 ?
-				       bsdk_map_max_entries(map) + (size_t)chunk : 65536);
-	while (!err && s->n < limit) {
-		uint32_t got = chunk;
-
-		err = snapshot_grow(s, ks, vs, s->n + chunk);
-		if (err)
-			break;
-		err = bsdk_map_lookup_batch(map, first ? NULL : batch, batch, bs, s->keys + s->n * ks,
-					    ks, s->vals + s->n * vs, vs, &got, 0);
-		if (err == -ENOSPC && chunk < (1u << 20)) {
-			chunk *= 2;	/* a hash bucket larger than the chunk */
-			err = 0;
-			continue;
-		}
-		if (err && err != -ENOENT)
-			break;
-		first = false;
-		s->n += got;
-	}
-	free(batch);
-	if (err == -ENOENT)
-		err = 0;
-	if (err)
+	if (err) {
+		log_error("map '%s': cannot read: %s", bsdk_map_name(mm->map), bsdk_strerror(err));
 		return err;
-	s->kp = malloc((s->n ? s->n : 1) * sizeof(*s->kp));
-	s->vp = malloc((s->n ? s->n : 1) * sizeof(*s->vp));
-	if (!s->kp || !s->vp)
-		return -ENOMEM;
-	for (size_t i = 0; i < s->n; i++) {
-		s->kp[i] = s->keys + i * ks;
-		s->vp[i] = s->vals + i * vs;
 	}
-	return 0;
+	kp = malloc((s.n ? s.n : 1) * sizeof(*kp));
+	vp = malloc((s.n ? s.n : 1) * sizeof(*vp));
+	if (!kp || !vp) {
+		err = -ENOMEM;
+	} else {
+		for (size_t i = 0; i < s.n; i++) {
+			kp[i] = s.keys + i * s.key_size;
+			vp[i] = s.values + i * s.value_size;
+		}
+		err = mplan_render_text(mm->plan, kp, vp, s.n, flags, t);
+	}
+	free(kp);
+	free(vp);
+	bsdk_map_snapshot_free(&s);
+	return err;
 }
 
 static void render_records(struct bsdk_metrics *m, bool om, struct mtext *t)
@@ -397,18 +337,8 @@ int bsdk_metrics_render_text(struct bsdk_metrics *m, unsigned int flags, char **
 	if (!m || !text || !len || (flags & ~(unsigned int)BSDK_METRICS_OPENMETRICS))
 		return fail(EINVAL);
 	pthread_mutex_lock(&m->render_lock);
-	for (size_t i = 0; i < m->nmaps && !err; i++) {
-		struct snapshot s = { 0 };
-
-		err = snapshot_read(m->maps[i].map, &s);
-		if (err)
-			log_error("map '%s': cannot read: %s", bsdk_map_name(m->maps[i].map),
-				  bsdk_strerror(err));
-		else
-			err = mplan_render_text(m->maps[i].plan, (const unsigned char *const *)s.kp,
-						(const unsigned char *const *)s.vp, s.n, flags, &t);
-		snapshot_free(&s);
-	}
+	for (size_t i = 0; i < m->nmaps && !err; i++)
+		err = render_map(&m->maps[i], flags, &t);
 	if (!err)
 		render_records(m, om, &t);
 	if (!err && om)
