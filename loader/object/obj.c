@@ -280,7 +280,7 @@ int bsdk_obj_load(struct bsdk_obj *obj)
 		return err;
 	for (size_t i = 0; i < obj->nprogs && !err; i++)
 		if (obj->progs[i].autoload)
-			err = prog_load(&obj->progs[i]);
+			err = prog_load(&obj->progs[i], false);
 	if (err) {
 		obj_load_abort(obj, err);
 		return err;

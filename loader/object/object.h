@@ -57,10 +57,7 @@ struct bsdk_prog {
 	const char *target;		/* section name after the prefix */
 	char *target_buf;		/* bsdk_prog_set_attach_target()'s copy */
 	bool autoload;
-	bool attached;		/* a link was made: bsdk_obj_attach_all() skips it */
-	/* prog_load(): a verifier rejection is a warning that leaves the
-	 * program out, not an error (the attach policy's load) */
-	bool reject_leaves_out;
+	bool attached;		/* a link was made to it */
 	int fd;
 	/* BTF-typed kinds: the target in kernel BTF, found at load. */
 	uint32_t attach_btf_id;
@@ -222,7 +219,9 @@ const struct attach_kind *attach_kind_find(const char *section);
 /* Every accepted form, for the "unknown section name" message. */
 const char *attach_kind_forms(void);
 int progs_collect(struct bsdk_obj *obj);
-int prog_load(struct bsdk_prog *prog);
+/* leave_out: a verifier rejection is one warning, -BSDK_EVERIFIER whatever
+ * the errno, so that the caller leaves the program out (the attach policy). */
+int prog_load(struct bsdk_prog *prog, bool leave_out);
 /* BPF_PROG_LOAD's log_true_size (Linux 6.4) in attr: the bytes the whole
  * log needed, written back by the kernel; 0 before 6.4. */
 uint32_t attr_log_true_size(const union bpf_attr *attr);

@@ -75,9 +75,7 @@ static int load_leaving_out(struct bsdk_prog *prog)
 {
 	int err;
 
-	prog->reject_leaves_out = true;
-	err = prog_load(prog);
-	prog->reject_leaves_out = false;
+	err = prog_load(prog, true);
 	if (err != -BSDK_EVERIFIER)
 		return err ? err : 1;
 	prog->autoload = false;
