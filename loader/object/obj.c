@@ -417,7 +417,6 @@ int bsdk_prog_set_attach_target(struct bsdk_prog *prog, const char *target)
 		return fail(ENOMEM);
 	free(prog->target_buf);
 	prog->target = prog->target_buf = copy;
-	prog->attach_btf_id = 0;	/* a BTF target is looked up again at load */
 	return 0;
 }
 

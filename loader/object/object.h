@@ -59,9 +59,6 @@ struct bsdk_prog {
 	bool autoload;
 	bool attached;		/* a link was made to it */
 	int fd;
-	/* BTF-typed kinds: the target in kernel BTF, found at load. */
-	uint32_t attach_btf_id;
-	int attach_btf_obj_fd;	/* 0 for vmlinux; owned by kbtf */
 };
 
 struct bsdk_map {
