@@ -74,8 +74,6 @@ struct bsdk_map {
 	bool is_global_data;
 	bool is_rodata;
 	int fd;
-	int batch_mode;		/* map_ops.c: how lookup_batch reads it */
-	bool mmapable;		/* created BPF_F_MMAPABLE: user space may map it */
 };
 
 struct bsdk_link {
