@@ -291,8 +291,7 @@ int bsdk_obj_load(struct bsdk_obj *obj)
 
 void link_free(struct bsdk_link *link)
 {
-	if (link->more)
-		link_free(link->more);
+	passes_link_free(link);	/* what an extension hangs off it (USDT's other sites) */
 	if (link->link_fd >= 0)
 		close(link->link_fd);
 	if (link->perf_fd >= 0)

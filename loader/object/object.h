@@ -82,8 +82,6 @@ struct bsdk_link {
 	struct bsdk_link *next;	/* in obj->links, for bsdk_obj_close() */
 	int link_fd;		/* BPF link, or -1 */
 	int perf_fd;		/* perf event, or -1 */
-	struct bsdk_link *more;	/* USDT: the link of the next probe site */
-	bool policy;		/* made by bsdk_obj_attach_all(): bsdk_obj_detach_all() destroys it */
 };
 
 struct bsdk_obj {
@@ -232,7 +230,8 @@ void obj_load_abort(struct bsdk_obj *obj, int err);
 /* A link to fill, and put on the object's list once filled. */
 struct bsdk_link *link_new(struct bsdk_prog *prog);
 void link_add(struct bsdk_prog *prog, struct bsdk_link *link);
-void link_free(struct bsdk_link *link);	/* obj.c: close its fds, free it */
+/* Close its fds and free it, after the passes dropped what they keep of it. */
+void link_free(struct bsdk_link *link);
 
 /* The passes the extensions hook into the pipeline above, and their state
  * of an object: object/pass.h. */
