@@ -49,14 +49,6 @@ static const struct attach_kind attach_kinds[] = {
 	"kprobe/FUNC, kretprobe/FUNC, "
 #define FORMS_LOAD_ONLY "perf_event, socket, tc, classifier, xdp"
 
-/* The kinds the layers above add: in a build without them
- * (libbpfsdk-core.a) a section of one is told so, not called unknown. */
-static const char *const kinds_above[] = {
-	"ksyscall", "kretsyscall", "uprobe", "uprobe.s", "uretprobe", "uretprobe.s", "usdt",
-	"tp_btf", "fentry", "fentry.s", "fexit", "fexit.s", "fmod_ret", "fmod_ret.s",
-	"lsm", "lsm.s", "iter", "iter.s",
-};
-
 /* The core's rows, then those added from above. */
 static const struct attach_kinds core_kinds = { attach_kinds, ARRAY_SIZE(attach_kinds), "" };
 static const struct attach_kinds *kind_sets[5] = { &core_kinds };
@@ -128,10 +120,11 @@ static int prog_add(struct bsdk_obj *obj, size_t sec, size_t first, size_t count
 
 	const char *target;
 
-	for (size_t i = 0; !kind && i < ARRAY_SIZE(kinds_above); i++)
-		if (prefix_names(kinds_above[i], section))
-			return obj_fail(obj, BSDK_ENOTSUPP, "section '%s' (program '%s'): %s programs are not in this build of the library (libbpfsdk-core: link libbpfsdk)",
-					section, name, kinds_above[i]);
+	/* No layer added rows (libbpfsdk-core.a): the section may be one of
+	 * theirs, which the core cannot name; nor can it guess a typo. */
+	if (!kind && nkind_sets == 1)
+		return obj_fail(obj, BSDK_ESECTION, "section '%s' (program '%s'): not a kind this build of the library knows (libbpfsdk-core has the core's kinds only: link libbpfsdk for the others); accepted prefixes: %s",
+				section, name, attach_kind_forms());
 	if (!kind) {
 		char near[300];
 
