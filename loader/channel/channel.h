@@ -67,11 +67,6 @@ struct bsdk_perfbuf {
 	struct bsdk_perfbuf_opts opts;       /* normalised copy */
 	size_t page_size;
 	size_t data_size;                    /* pages * page_size */
-	bool auto_pages;                     /* pages chosen by us */
-	bool mlock_refused;                  /* a ring's mmap met the locked-memory limit */
-	bool retry_smaller;                  /* ...and the rings layer will try smaller rings */
-	bool auto_wakeup;                    /* wakeup_bytes chosen by us */
-	bool adaptive;                       /* the rings layer switches each slot by the rate */
 	uint32_t map_slots;                  /* the map's max_entries */
 	struct cpu_ring *rings;
 	size_t nrings;
@@ -86,11 +81,18 @@ struct bsdk_perfbuf {
  * the reader is the plain one: the options' pages (or PERFBUF_PLAIN_PAGES), a wakeup per
  * wakeup_events or at the watermark, a drain every max_latency_ms, the CPUs in order. */
 struct perfbuf_ext {
-	unsigned int (*pages)(size_t page_size, int ncpu);	/* opts.pages 0 */
-	/* After the options and the drain loop are set up, before the rings open: room for
-	 * ncpu rings; negative errno. */
-	int (*setup)(struct bsdk_perfbuf *pb, int ncpu);
+	/* The caller's options copied, before the core's defaults: its state of pb (pb->ext, with
+	 * room for ncpu rings) and its own defaults for what the caller left at 0 (opts.pages);
+	 * negative errno. */
+	int (*setup)(struct bsdk_perfbuf *pb, size_t page_size, int ncpu);
+	/* The drain loop is set up (pb->drain), the rings not open yet: its wakeup policy. */
+	void (*drain_ready)(struct bsdk_perfbuf *pb);
 	int (*open)(struct bsdk_perfbuf *pb);	/* perfbuf_open_cpus(), and retries */
+	/* A ring's mmap failed with err: true when the rings layer will try again with smaller
+	 * rings, so that the core tells the failure at info level, not as an error. */
+	bool (*map_refused)(struct bsdk_perfbuf *pb, int err);
+	/* Whether a ring wakes the consumer per record while records are rare (for messages). */
+	bool (*per_record)(const struct bsdk_perfbuf *pb);
 	/* Ring r, number i, is mapped: the fd its map slot gets; and its end. */
 	int (*ring_open)(struct bsdk_perfbuf *pb, size_t i, struct cpu_ring *r);
 	void (*ring_close)(struct bsdk_perfbuf *pb, size_t i);

@@ -45,8 +45,7 @@ static int ring_map(struct bsdk_perfbuf *pb, struct cpu_ring *r)
 		return 0;
 	}
 	err = -errno;
-	pb->mlock_refused = err == -EPERM;
-	bsdk_log(err == -EPERM && pb->retry_smaller ? BSDK_LOG_INFO : BSDK_LOG_ERROR,
+	bsdk_log(ext && ext->map_refused(pb, err) ? BSDK_LOG_INFO : BSDK_LOG_ERROR,
 		 "perf buffer: cpu %d: mmap of %zu bytes (%zu data pages) failed: %s%s",
 		 r->cpu, mmap_size, pb->data_size / pb->page_size, bsdk_strerror(err),
 		 err == -EPERM ? " (the locked-memory limit for perf rings: raise /proc/sys/kernel/perf_event_mlock_kb or ulimit -l, or use fewer pages)" : "");
@@ -210,10 +209,11 @@ int perfbuf_opts_setup(struct bsdk_perfbuf *pb, const struct bsdk_perfbuf_opts *
 		return log_fail(EINVAL, "perf buffer: opts.on_sample (or opts.sample_cb) is required");
 	if (page_size <= 0)
 		return log_fail(EINVAL, "perf buffer: cannot read the page size");
-	if (!pb->opts.pages) {
-		pb->opts.pages = ext ? ext->pages((size_t)page_size, ncpu) : PERFBUF_PLAIN_PAGES;
-		pb->auto_pages = true;
-	}
+	err = ext ? ext->setup(pb, (size_t)page_size, ncpu) : 0;
+	if (err < 0)
+		return err;
+	if (!pb->opts.pages)
+		pb->opts.pages = PERFBUF_PLAIN_PAGES;
 	if (pb->opts.pages & (pb->opts.pages - 1))
 		return log_fail(EINVAL, "perf buffer: %u pages per CPU is not a power of two (try %u)",
 				pb->opts.pages,
@@ -222,10 +222,8 @@ int perfbuf_opts_setup(struct bsdk_perfbuf *pb, const struct bsdk_perfbuf_opts *
 		return log_fail(EINVAL, "perf buffer: %u pages per CPU is too large", pb->opts.pages);
 	pb->page_size = (size_t)page_size;
 	pb->data_size = (size_t)pb->opts.pages * pb->page_size;
-	if (!pb->opts.wakeup_events && !pb->opts.wakeup_bytes) {
+	if (!pb->opts.wakeup_events && !pb->opts.wakeup_bytes)
 		pb->opts.wakeup_bytes = pb->data_size / 4;
-		pb->auto_wakeup = true;
-	}
 	if (pb->opts.wakeup_bytes > pb->data_size)
 		return log_fail(EINVAL, "perf buffer: wakeup_bytes %u is larger than the ring (%zu bytes)",
 				pb->opts.wakeup_bytes, pb->data_size);
@@ -242,7 +240,9 @@ int perfbuf_drain_setup(struct bsdk_perfbuf *pb, int ncpu)
 
 	/* Without the rings layer's policy every ring is drained on the timer, whatever its rate. */
 	pb->drain.streaming = true;
-	return !err && ext ? ext->setup(pb, ncpu) : err;
+	if (!err && ext)
+		ext->drain_ready(pb);
+	return err;
 }
 
 struct bsdk_perfbuf *bsdk_perfbuf_new(int map_fd, const struct bsdk_perfbuf_opts *opts)
@@ -250,6 +250,7 @@ struct bsdk_perfbuf *bsdk_perfbuf_new(int map_fd, const struct bsdk_perfbuf_opts
 	struct bsdk_perfbuf *pb;
 	struct bpf_map_info info;
 	int ncpu = bsdk_cpu_possible_count(), err;
+	bool per_record;
 
 	pb = calloc(1, sizeof(*pb));
 	if (!pb)
@@ -272,12 +273,13 @@ struct bsdk_perfbuf *bsdk_perfbuf_new(int map_fd, const struct bsdk_perfbuf_opts
 		bsdk_perfbuf_free(pb);
 		return fail_ptr(-err);
 	}
+	per_record = ext && ext->per_record(pb);
 	log_info("perf buffer: %zu rings of %u pages, wakeup %s %u%s, drain every %d ms%s",
 		 pb->nrings, pb->opts.pages,
 		 pb->opts.wakeup_events ? "every" : "at bytes",
 		 pb->opts.wakeup_events ? pb->opts.wakeup_events :
-		 pb->opts.wakeup_bytes, pb->adaptive ? " or per record while records are rare" : "",
-		 pb->opts.max_latency_ms, pb->adaptive ? " while they stream" : "");
+		 pb->opts.wakeup_bytes, per_record ? " or per record while records are rare" : "",
+		 pb->opts.max_latency_ms, per_record ? " while they stream" : "");
 	return pb;
 }
 

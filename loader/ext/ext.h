@@ -22,5 +22,7 @@ extern const struct obj_pass map_hints_pass;	/* hints/map_hints.c */
 extern const struct obj_pass verifier_hints_pass;	/* hints/verifier_hints.c */
 extern const struct obj_pass info_pass;		/* info/obj_info.c */
 extern const struct obj_pass btf_pass;		/* btf/btf_load.c */
+extern const struct obj_pass usdt_pass;		/* usdt/usdt.c: a probe's other sites' links */
+extern const struct obj_pass policy_pass;	/* policy/attach_all.c: the links it made */
 
 #endif /* BPFSDK_EXT_H */

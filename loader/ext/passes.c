@@ -37,6 +37,8 @@ __attribute__((constructor)) static void ext_install(void)
 	obj_pass_add(&verifier_hints_pass);
 	obj_pass_add(&info_pass);	/* links each program at open, after the others' open */
 	obj_pass_add(&btf_pass);	/* last at load: the BTF as the others left it */
+	obj_pass_add(&usdt_pass);	/* links freed: only these two */
+	obj_pass_add(&policy_pass);
 	/* the section table's rows above the core, in the order the
 	 * "unknown section name" message lists them, and their methods */
 	attach_kinds_add(&hooks_probe_kinds);

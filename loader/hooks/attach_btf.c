@@ -58,11 +58,55 @@ static void btf_target_closest(const char *btf_path, const char *prefix, int kin
 	free(names);
 }
 
+/* This layer's state of an object: each program's target as last found in kernel BTF, by
+ * program index, so that the attach policy's check and the load look it up once. */
+struct btf_target {
+	char *found_for;	/* the prog->target it was found for; NULL: not looked up */
+	uint32_t id;
+	int obj_fd;		/* 0 for vmlinux; owned by kbtf */
+};
+struct btf_targets {
+	size_t n;
+	struct btf_target of[];
+};
+
+static void targets_free(void *state)
+{
+	struct btf_targets *s = state;
+
+	for (size_t i = 0; i < s->n; i++)
+		free(s->of[i].found_for);
+	free(s);
+}
+
+/* prog's entry, or NULL with errno ENOMEM. */
+static struct btf_target *target_of(const struct bsdk_prog *prog)
+{
+	struct bsdk_obj *obj = prog->obj;
+	struct btf_targets *s = obj_state(obj, &attach_btf_pass, sizeof(*s) + obj->nprogs * sizeof(s->of[0]),
+					  targets_free);
+
+	if (!s)
+		return NULL;
+	s->n = obj->nprogs;
+	return &s->of[prog - obj->progs];
+}
+
+/* prog's entry when its target was found for the target it has now, else NULL. */
+static const struct btf_target *target_found(const struct bsdk_prog *prog)
+{
+	const struct btf_targets *s = obj_state_find(prog->obj, &attach_btf_pass);
+	const struct btf_target *t = s ? &s->of[prog - prog->obj->progs] : NULL;
+
+	return t && t->found_for && strcmp(t->found_for, prog->target) == 0 ? t : NULL;
+}
+
 int attach_btf_resolve(struct bsdk_prog *prog, char *why, size_t size)
 {
 	const struct attach_kind *k = prog->kind;
 	const char *target = prog->target;
 	char name[256], logged[512];
+	struct btf_target *t;
 	uint32_t id = 0;
 	int fd = 0, err;
 
@@ -92,8 +136,17 @@ int attach_btf_resolve(struct bsdk_prog *prog, char *why, size_t size)
 			 logged[0] ? logged : bsdk_strerror(err));
 		return err;
 	}
-	prog->attach_btf_id = id;
-	prog->attach_btf_obj_fd = fd;
+	t = target_of(prog);
+	if (t) {
+		free(t->found_for);
+		t->found_for = strdup(prog->target);
+	}
+	if (!t || !t->found_for) {
+		snprintf(why, size, "out of memory");
+		return fail(ENOMEM);
+	}
+	t->id = id;
+	t->obj_fd = fd;
 	return 0;
 }
 
@@ -170,10 +223,14 @@ static void trampoline_refusal(const struct bsdk_prog *prog, char *why, size_t s
 
 int attach_btf_probe_load(struct bsdk_prog *prog, char *why, size_t size)
 {
-	int err = probe_load(prog->kind->prog_type, prog->kind->expected_attach_type,
-			    prog->kind->sleepable ? BPF_F_SLEEPABLE : 0, prog->attach_btf_id,
-			    prog->attach_btf_obj_fd);
+	const struct btf_target *t = target_found(prog);
+	int err = t ? 0 : attach_btf_resolve(prog, why, size);
 
+	if (err)
+		return err;
+	t = target_found(prog);
+	err = probe_load(prog->kind->prog_type, prog->kind->expected_attach_type,
+			 prog->kind->sleepable ? BPF_F_SLEEPABLE : 0, t->id, t->obj_fd);
 	if (!err)
 		return 0;
 	snprintf(why, size, "this kernel refuses %s%s programs at '%s': %s", prog->kind->type_name,
@@ -259,18 +316,25 @@ int bsdk_link_iter_create(const struct bsdk_link *link)
 }
 
 /* BPF_PROG_LOAD of a BTF-typed program takes its target's ID: found at
- * load, unless the attach policy found it already. */
+ * load, unless the attach policy found it already for the same target. */
 static int btf_target_attr(struct bsdk_prog *prog, union bpf_attr *attr)
 {
+	const struct btf_target *t;
 	char why[512];
+	int err;
 
 	if (!prog->kind->btf_prefix)
 		return 0;
-	if (!prog->attach_btf_id && attach_btf_resolve(prog, why, sizeof(why)))
-		return log_fail(BSDK_ENOPROBE, "program '%s' (section '%s'): %s",
-				prog->fn.name, prog->section, why);
-	attr->attach_btf_id = prog->attach_btf_id;
-	attr->attach_btf_obj_fd = (uint32_t)prog->attach_btf_obj_fd;
+	t = target_found(prog);
+	if (!t) {
+		err = attach_btf_resolve(prog, why, sizeof(why));
+		if (err)
+			return log_fail(err == -ENOMEM ? ENOMEM : BSDK_ENOPROBE,
+					"program '%s' (section '%s'): %s", prog->fn.name, prog->section, why);
+		t = target_found(prog);
+	}
+	attr->attach_btf_id = t->id;
+	attr->attach_btf_obj_fd = (uint32_t)t->obj_fd;
 	return 0;
 }
 

@@ -39,9 +39,9 @@ int tracepoint_explain(const struct bsdk_prog *prog, const char *root, int err);
 
 /* ---- attach_btf.c: attach points found in kernel BTF (tp_btf, fentry,
  * fexit, fmod_ret, lsm, iter). */
-/* Look prog's target up in kernel BTF: fills prog->attach_btf_id and
- * ->attach_btf_obj_fd. -BSDK_ENOPROBE when the kernel has no such target;
- * the reason in why, nothing logged. */
+/* Look prog's target up in kernel BTF: its ID and BTF object, kept in this
+ * layer's state of the object (by program) for the load. -BSDK_ENOPROBE
+ * when the kernel has no such target; the reason in why, nothing logged. */
 int attach_btf_resolve(struct bsdk_prog *prog, char *why, size_t size);
 /* Whether the kernel loads a program of prog's kind at its (resolved)
  * target: an empty program is loaded and closed. 0, or -errno with the

@@ -415,7 +415,7 @@ static int map_perf_defaults(struct bsdk_map *map)
 }
 
 /* BPF_MAP_CREATE, retried without what the kernel may refuse; sets
- * map->fd and map->mmapable. */
+ * map->fd. */
 static int map_create_fd(struct bsdk_map *map)
 {
 	union bpf_attr attr;
@@ -454,7 +454,6 @@ static int map_create_fd(struct bsdk_map *map)
 	if (fd < 0)
 		return map_create_failed(map, fd);
 	map->fd = fd;
-	map->mmapable = attr.map_flags & BPF_F_MMAPABLE;
 	log_debug("map '%s': created, fd %d", map->name, fd);
 	return 0;
 }

@@ -280,7 +280,7 @@ int bsdk_obj_load(struct bsdk_obj *obj)
 		return err;
 	for (size_t i = 0; i < obj->nprogs && !err; i++)
 		if (obj->progs[i].autoload)
-			err = prog_load(&obj->progs[i]);
+			err = prog_load(&obj->progs[i], false);
 	if (err) {
 		obj_load_abort(obj, err);
 		return err;
@@ -291,8 +291,7 @@ int bsdk_obj_load(struct bsdk_obj *obj)
 
 void link_free(struct bsdk_link *link)
 {
-	if (link->more)
-		link_free(link->more);
+	passes_link_free(link);	/* what an extension hangs off it (USDT's other sites) */
 	if (link->link_fd >= 0)
 		close(link->link_fd);
 	if (link->perf_fd >= 0)
@@ -417,7 +416,6 @@ int bsdk_prog_set_attach_target(struct bsdk_prog *prog, const char *target)
 		return fail(ENOMEM);
 	free(prog->target_buf);
 	prog->target = prog->target_buf = copy;
-	prog->attach_btf_id = 0;	/* a BTF target is looked up again at load */
 	return 0;
 }
 

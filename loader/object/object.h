@@ -2,13 +2,16 @@
 /*
  * object.h - the object model: an opened object, its maps, programs and
  * links (owned by obj.c; filled by maps.c, relo.c and prog.c from what
- * the format layer read), and the section table. Not installed.
+ * the format layer read). What a program's section name means is the
+ * section table's (sections.h), which every reader of prog->kind needs.
+ * Not installed.
  */
 #ifndef BPFSDK_OBJECT_H
 #define BPFSDK_OBJECT_H
 
 #include "base/base.h"
 #include "format/elf.h"
+#include "object/sections.h"
 
 struct btf;
 
@@ -24,11 +27,11 @@ struct relo {
 	uint64_t offset;	/* DATA: byte offset in the data map */
 	size_t target;		/* CALL, FUNC: the callee's first instruction */
 	const char *sym_name;	/* for messages */
-	size_t ext;		/* KSYM, KFUNC: the extern's index (the externs pass's) */
+	size_t ext;		/* KSYM, KFUNC: the claiming pass's index (passes_relo_undef()) */
 };
 
 /* A program with its subprograms appended and relocations applied; func
- * and line info remapped to it where a pass moved them (ext/btf/btf_ext_pass.c;
+ * and line info remapped to it where a pass moved them (passes_link_func();
  * none with the core alone). */
 struct linked {
 	struct bpf_insn *insns;
@@ -57,14 +60,8 @@ struct bsdk_prog {
 	const char *target;		/* section name after the prefix */
 	char *target_buf;		/* bsdk_prog_set_attach_target()'s copy */
 	bool autoload;
-	bool attached;		/* a link was made: bsdk_obj_attach_all() skips it */
-	/* prog_load(): a verifier rejection is a warning that leaves the
-	 * program out, not an error (the attach policy's load) */
-	bool reject_leaves_out;
+	bool attached;		/* a link was made to it */
 	int fd;
-	/* BTF-typed kinds: the target in kernel BTF, found at load. */
-	uint32_t attach_btf_id;
-	int attach_btf_obj_fd;	/* 0 for vmlinux; owned by kbtf */
 };
 
 struct bsdk_map {
@@ -80,8 +77,6 @@ struct bsdk_map {
 	bool is_global_data;
 	bool is_rodata;
 	int fd;
-	int batch_mode;		/* map_ops.c: how lookup_batch reads it */
-	bool mmapable;		/* created BPF_F_MMAPABLE: user space may map it */
 };
 
 struct bsdk_link {
@@ -90,8 +85,6 @@ struct bsdk_link {
 	struct bsdk_link *next;	/* in obj->links, for bsdk_obj_close() */
 	int link_fd;		/* BPF link, or -1 */
 	int perf_fd;		/* perf event, or -1 */
-	struct bsdk_link *more;	/* USDT: the link of the next probe site */
-	bool policy;		/* made by bsdk_obj_attach_all(): bsdk_obj_detach_all() destroys it */
 };
 
 struct bsdk_obj {
@@ -114,8 +107,8 @@ struct bsdk_obj {
 	size_t *nrelos;
 
 	struct btf *btf;
-	/* After load: the object's BTF in the kernel, which a pass loads
-	 * (ext/btf/btf_load.c), for the maps' types and the programs' func and
+	/* After load: the object's BTF in the kernel, when a pass loaded it
+	 * (passes_load()), for the maps' types and the programs' func and
 	 * line info; -1 when there is none. btf_refused: the kernel refused
 	 * it (as a warning said, the verifier's story shows no C line). */
 	int btf_fd;
@@ -161,74 +154,16 @@ struct bsdk_map *map_by_data_sec(const struct bsdk_obj *obj, size_t sec);
  * the line info quotes). */
 void log_detail_untabbed(const char *prefix, const char *text);
 
-/* Where the section name's target comes from. */
-enum attach_target {
-	TARGET_NONE,		/* "perf_event", "xdp": nothing to name */
-	TARGET_REQUIRED,	/* "tracepoint/CAT/NAME": open fails without one */
-	TARGET_OPTIONAL,	/* "uprobe" alone: the caller gives it at attach */
-};
-
-/* How a program of a kind is attached: the attach layer holds a function
- * per method (attach.c), the layers above set theirs (hooks/, ext/). */
-enum attach_method {
-	ATTACH_NONE,		/* load-only: the user attaches it */
-	ATTACH_TRACEPOINT,
-	ATTACH_RAW_TRACEPOINT,
-	ATTACH_KPROBE,
-	ATTACH_KSYSCALL,
-	ATTACH_UPROBE,
-	ATTACH_USDT,
-	ATTACH_BTF_TRACING,	/* tp_btf, fentry, fexit, fmod_ret, lsm */
-	ATTACH_BTF_ITER,
-	ATTACH_METHODS
-};
-
-/* One row of the section table: a section name prefix and what it means. */
-struct attach_kind {
-	const char *prefix;	/* "tracepoint": matches "tracepoint/..." (and
-				 * "tracepoint" itself, the target empty) */
-	enum bpf_prog_type prog_type;
-	enum bpf_attach_type expected_attach_type;	/* 0 when the type needs none */
-	const char *type_name;	/* "tracepoint", "fentry": for messages */
-	enum attach_method method;	/* how attach/ attaches it; ATTACH_NONE: load-only */
-	enum attach_target target;
-	bool retprobe;		/* kretprobe, uretprobe, kretsyscall */
-	bool sleepable;		/* the ".s" forms: BPF_F_SLEEPABLE */
-	/* BTF-typed attach points: the target's name in kernel BTF is
-	 * btf_prefix + target, of BTF kind btf_kind (NULL: not BTF-typed). */
-	const char *btf_prefix;
-	int btf_kind;
-	/* Load-only kinds: how their user attaches them, for messages. */
-	const char *manual;
-};
-/* A row: KIND("kprobe", BPF_PROG_TYPE_KPROBE, 0, "kprobe", ATTACH_KPROBE,
- * TARGET_REQUIRED, .retprobe = true) */
-#define KIND(pfx, type, eat, name, how, tgt, ...) { .prefix = pfx, .prog_type = type, \
-	.expected_attach_type = eat, .type_name = name, .method = how, .target = tgt, __VA_ARGS__ }
-
-/* Rows the layers above add to the section table (the core's are in
- * prog.c), with their forms for the "unknown section name" message. */
-struct attach_kinds {
-	const struct attach_kind *rows;
-	size_t n;
-	const char *forms;	/* "usdt[/PATH:PROVIDER:NAME]" */
-};
-/* Add them (at most 4 sets), from the top of the library before any
- * object is opened (ext/passes.c); the forms are listed in this order. */
-void attach_kinds_add(const struct attach_kinds *kinds);
-
-/* The table row for a section name, or NULL when none matches. */
-const struct attach_kind *attach_kind_find(const char *section);
-/* Every accepted form, for the "unknown section name" message. */
-const char *attach_kind_forms(void);
 int progs_collect(struct bsdk_obj *obj);
-int prog_load(struct bsdk_prog *prog);
+/* leave_out: a verifier rejection is one warning, -BSDK_EVERIFIER whatever
+ * the errno, for a caller that leaves the program out and goes on. */
+int prog_load(struct bsdk_prog *prog, bool leave_out);
 /* BPF_PROG_LOAD's log_true_size (Linux 6.4) in attr: the bytes the whole
  * log needed, written back by the kernel; 0 before 6.4. */
 uint32_t attr_log_true_size(const union bpf_attr *attr);
 
-/* obj.c: bsdk_obj_load() in parts, for the attach policy, which loads the
- * programs one by one: externs, BTF and maps (on failure nothing stays
+/* obj.c: bsdk_obj_load() in parts, for a caller that loads the programs
+ * one by one: externs, BTF and maps (on failure nothing stays
  * loaded), then prog_load() for each, then obj->loaded = true, or
  * obj_load_abort() to unload everything and set errno to -err. */
 int obj_load_begin(struct bsdk_obj *obj);
@@ -238,7 +173,8 @@ void obj_load_abort(struct bsdk_obj *obj, int err);
 /* A link to fill, and put on the object's list once filled. */
 struct bsdk_link *link_new(struct bsdk_prog *prog);
 void link_add(struct bsdk_prog *prog, struct bsdk_link *link);
-void link_free(struct bsdk_link *link);	/* obj.c: close its fds, free it */
+/* Close its fds and free it, after the passes dropped what they keep of it. */
+void link_free(struct bsdk_link *link);
 
 /* The passes the extensions hook into the pipeline above, and their state
  * of an object: object/pass.h. */

@@ -94,6 +94,7 @@ void passes_explain(const struct bsdk_prog *prog, const struct linked *l, long i
 
 void passes_load_failed(struct bsdk_obj *obj) { EACH(load_failed, obj); }
 void passes_unload(struct bsdk_obj *obj) { EACH(unload, obj); }
+void passes_link_free(struct bsdk_link *link) { EACH(link_free, link); }
 
 bool passes_apply_core_relos(void)
 {

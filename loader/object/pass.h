@@ -75,6 +75,9 @@ struct obj_pass {
 	void (*load_failed)(struct bsdk_obj *obj);
 	/* At unload, before the maps are closed. */
 	void (*unload)(struct bsdk_obj *obj);
+	/* A link is freed (destroyed, its object closed, or a failed attach's):
+	 * drop what the extension keeps of it, and free what hangs off it. */
+	void (*link_free)(struct bsdk_link *link);
 };
 
 /* Register a pass: they run in the order added. More than OBJ_PASSES_MAX is a
@@ -136,5 +139,6 @@ void passes_hint(const struct bsdk_prog *prog, const char *log, long insn,
 void passes_explain(const struct bsdk_prog *prog, const struct linked *l, long insn);	/* each */
 void passes_load_failed(struct bsdk_obj *obj);			/* each */
 void passes_unload(struct bsdk_obj *obj);			/* each */
+void passes_link_free(struct bsdk_link *link);			/* each */
 
 #endif /* BPFSDK_OBJECT_PASS_H */

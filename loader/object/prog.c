@@ -49,14 +49,6 @@ static const struct attach_kind attach_kinds[] = {
 	"kprobe/FUNC, kretprobe/FUNC, "
 #define FORMS_LOAD_ONLY "perf_event, socket, tc, classifier, xdp"
 
-/* The kinds the layers above add: in a build without them
- * (libbpfsdk-core.a) a section of one is told so, not called unknown. */
-static const char *const kinds_above[] = {
-	"ksyscall", "kretsyscall", "uprobe", "uprobe.s", "uretprobe", "uretprobe.s", "usdt",
-	"tp_btf", "fentry", "fentry.s", "fexit", "fexit.s", "fmod_ret", "fmod_ret.s",
-	"lsm", "lsm.s", "iter", "iter.s",
-};
-
 /* The core's rows, then those added from above. */
 static const struct attach_kinds core_kinds = { attach_kinds, ARRAY_SIZE(attach_kinds), "" };
 static const struct attach_kinds *kind_sets[5] = { &core_kinds };
@@ -128,10 +120,11 @@ static int prog_add(struct bsdk_obj *obj, size_t sec, size_t first, size_t count
 
 	const char *target;
 
-	for (size_t i = 0; !kind && i < ARRAY_SIZE(kinds_above); i++)
-		if (prefix_names(kinds_above[i], section))
-			return obj_fail(obj, BSDK_ENOTSUPP, "section '%s' (program '%s'): %s programs are not in this build of the library (libbpfsdk-core: link libbpfsdk)",
-					section, name, kinds_above[i]);
+	/* No layer added rows (libbpfsdk-core.a): the section may be one of
+	 * theirs, which the core cannot name; nor can it guess a typo. */
+	if (!kind && nkind_sets == 1)
+		return obj_fail(obj, BSDK_ESECTION, "section '%s' (program '%s'): not a kind this build of the library knows (libbpfsdk-core has the core's kinds only: link libbpfsdk for the others); accepted prefixes: %s",
+				section, name, attach_kind_forms());
 	if (!kind) {
 		char near[300];
 
@@ -303,15 +296,15 @@ void log_detail_untabbed(const char *prefix, const char *text)
 
 /* The headline of a rejection and the end of the verifier's log under it
  * (all of it at debug level, -vv). Or, when the attach policy loads
- * (reject_leaves_out), one warning with the verifier's reason, the whole
+ * (leave_out), one warning with the verifier's reason, the whole
  * log at debug level after the detail. log is left as it was. */
-static void log_verifier_head(const struct bsdk_prog *prog, char *log, bool cut)
+static void log_verifier_head(const struct bsdk_prog *prog, char *log, bool cut, bool leave_out)
 {
 	enum { TAIL_LINES = 20 };
 	size_t nlines = 0, skip;
 	char *line, *end, c;
 
-	if (prog->reject_leaves_out) {
+	if (leave_out) {
 		char reason[512];
 
 		passes_reason(log, reason, sizeof(reason));
@@ -346,20 +339,21 @@ static void log_verifier_head(const struct bsdk_prog *prog, char *log, bool cut)
  * detail, see bsdk_log_fn); for the attach policy one warning, told the
  * same way. log is consumed. cut: the log's beginning was dropped by the
  * kernel (a rotating log that did not fit). */
-static void log_verifier(const struct bsdk_prog *prog, char *log, bool cut, const struct linked *l)
+static void log_verifier(const struct bsdk_prog *prog, char *log, bool cut, const struct linked *l,
+			 bool leave_out)
 {
 	long insn = verifier_last_insn(log);
 	char *line, *save = NULL;
 
-	log_verifier_head(prog, log, cut);
+	log_verifier_head(prog, log, cut, leave_out);
 	/* a warning's detail lines are warnings */
-	log_errors_as_warnings(prog->reject_leaves_out);
+	log_errors_as_warnings(leave_out);
 	/* the C line (ext/btf/btf_ext_pass.c), what the log says to do, then
 	 * what the extensions know */
 	passes_hint(prog, log, insn, l);
 	passes_explain(prog, l, insn);
 	log_errors_as_warnings(false);
-	if (!prog->reject_leaves_out)
+	if (!leave_out)
 		return;
 	log_debug("program '%s': the verifier's log:", prog->fn.name);
 	for (line = strtok_r(log, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
@@ -430,7 +424,8 @@ static bool load_interrupted(int fd)
 
 /* The failed load of prog, again with a log, once, to show why; the
  * kernel's answer to that run (a negative errno) unless a signal came. */
-static int prog_explain(struct bsdk_prog *prog, union bpf_attr *attr, int fd, const struct linked *l)
+static int prog_explain(struct bsdk_prog *prog, union bpf_attr *attr, int fd, const struct linked *l,
+			bool leave_out)
 {
 	size_t size = passes_log_size();
 	char *log = malloc(size);
@@ -465,9 +460,9 @@ static int prog_explain(struct bsdk_prog *prog, union bpf_attr *attr, int fd, co
 	 * another error (EMFILE, ENOMEM...) the log of the second try is of a
 	 * program that passed */
 	if (log[0] && !passed && (fd == -EACCES || fd == -EINVAL || fd == -E2BIG)) {
-		log_verifier(prog, log, attr_log_true_size(attr) > size, l);
+		log_verifier(prog, log, attr_log_true_size(attr) > size, l, leave_out);
 		/* left out, whatever the errno (E2BIG: too many instructions) */
-		fd = fd == -EACCES || fd == -EINVAL || prog->reject_leaves_out ?
+		fd = fd == -EACCES || fd == -EINVAL || leave_out ?
 		     -BSDK_EVERIFIER : fd;
 	} else {
 		log_error("program '%s' (section '%s'): the kernel refused to load it: %s",
@@ -504,7 +499,7 @@ static int undeclared_call(const struct bsdk_prog *prog, const struct linked *l)
 	return 0;
 }
 
-int prog_load(struct bsdk_prog *prog)
+int prog_load(struct bsdk_prog *prog, bool leave_out)
 {
 	union bpf_attr attr;
 	struct linked l;
@@ -529,7 +524,7 @@ int prog_load(struct bsdk_prog *prog)
 			close(fd);	/* loaded, but the caller is being stopped */
 		fd = -EINTR;
 	} else if (fd < 0) {
-		fd = prog_explain(prog, &attr, fd, &l);
+		fd = prog_explain(prog, &attr, fd, &l, leave_out);
 	}
 	if (fd == -EINTR) {
 		log_debug("program '%s': loading interrupted by a signal", prog->fn.name);

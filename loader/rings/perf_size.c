@@ -31,21 +31,22 @@ unsigned int perfbuf_auto_pages(size_t page_size, int ncpu)
 
 int perfbuf_open_sized(struct bsdk_perfbuf *pb)
 {
+	struct perfbuf_rings *x = pb->ext;
 	int err;
 
 	for (;;) {
-		pb->mlock_refused = false;
+		x->mlock_refused = false;
 		/* a refused mmap is only informative while a smaller size is left to try */
-		pb->retry_smaller = pb->auto_pages && pb->opts.pages > AUTO_MIN_PAGES;
+		x->retry_smaller = x->auto_pages && pb->opts.pages > AUTO_MIN_PAGES;
 		err = perfbuf_open_cpus(pb);
 		/* only the mmap's EPERM is the limit: perf_event_open's is a missing
 		 * capability, which smaller rings do not help */
-		if (err != -EPERM || !pb->mlock_refused || !pb->retry_smaller)
+		if (err != -EPERM || !x->mlock_refused || !x->retry_smaller)
 			break;
 		perfbuf_close_rings(pb);
 		pb->opts.pages /= 2;
 		pb->data_size /= 2;
-		if (pb->auto_wakeup)
+		if (x->auto_wakeup)
 			pb->opts.wakeup_bytes = pb->data_size / 4;
 		log_info("perf buffer: locked memory limit reached, retrying with %u pages per CPU", pb->opts.pages);
 	}

@@ -44,8 +44,8 @@ static int eager_open(int cpu, int ring_fd)
 	return fd;
 }
 
-/* The options read and the drain loop set up: the policy's figures, and room for ncpu rings. */
-static int ext_setup(struct bsdk_perfbuf *pb, int ncpu)
+/* The caller's options copied: room for ncpu rings, and the default size of a ring. */
+static int ext_setup(struct bsdk_perfbuf *pb, size_t page_size, int ncpu)
 {
 	size_t n = ncpu > 0 ? (size_t)ncpu : 1;
 	struct perfbuf_rings *x = calloc(1, sizeof(*x) + n * sizeof(x->ring[0]));
@@ -60,11 +60,28 @@ static int ext_setup(struct bsdk_perfbuf *pb, int ncpu)
 	x->merge.loser = calloc(n, sizeof(*x->merge.loser));
 	if (!x->merge.key || !x->merge.loser)
 		return fail(ENOMEM);
-	pb->adaptive = !pb->opts.wakeup_events && pb->opts.max_latency_ms >= 0;
-	wake_cfg_init(&x->wake_cfg, pb->drain.period_ns);
-	pb->drain.streaming = !pb->adaptive;
+	x->auto_pages = !pb->opts.pages;
+	x->auto_wakeup = !pb->opts.wakeup_events && !pb->opts.wakeup_bytes;
+	if (x->auto_pages)
+		pb->opts.pages = perfbuf_auto_pages(page_size, ncpu);
+	x->adaptive = !pb->opts.wakeup_events && pb->opts.max_latency_ms >= 0;
 	return 0;
 }
+
+/* The drain loop set up: the policy's figures, from its period. */
+static void ext_drain_ready(struct bsdk_perfbuf *pb)
+{
+	wake_cfg_init(&pb->ext->wake_cfg, pb->drain.period_ns);
+	pb->drain.streaming = !pb->ext->adaptive;
+}
+
+static bool ext_map_refused(struct bsdk_perfbuf *pb, int err)
+{
+	pb->ext->mlock_refused = err == -EPERM;
+	return err == -EPERM && pb->ext->retry_smaller;
+}
+
+static bool ext_per_record(const struct bsdk_perfbuf *pb) { return pb->ext->adaptive; }
 
 static void ext_free(struct bsdk_perfbuf *pb)
 {
@@ -81,7 +98,7 @@ static int ext_ring_open(struct bsdk_perfbuf *pb, size_t i, struct cpu_ring *r)
 {
 	struct ring_ext *re = &pb->ext->ring[i];
 
-	re->eager_fd = pb->adaptive ? eager_open(r->cpu, r->fd) : -1;
+	re->eager_fd = pb->ext->adaptive ? eager_open(r->cpu, r->fd) : -1;
 	wake_init(&re->wake, now_ns());
 	return re->eager_fd >= 0 ? re->eager_fd : r->fd;
 }
@@ -119,7 +136,7 @@ static int ext_consume(struct bsdk_perfbuf *pb)
 	bool streaming = false, recheck = false;
 	int n = consume_once(pb), more;
 
-	if (!pb->adaptive)
+	if (!pb->ext->adaptive)
 		return n;
 	for (size_t i = 0; i < pb->nrings; i++) {
 		struct cpu_ring *r = &pb->rings[i];
@@ -157,14 +174,16 @@ static void ext_stats(const struct bsdk_perfbuf *pb, struct bsdk_perfbuf_stats *
 		const struct ring_ext *re = &pb->ext->ring[i];
 
 		stats->switches += re->wake.switches;
-		stats->streaming += !pb->adaptive || re->eager_fd < 0 || re->wake.mode == WAKE_STREAM;
+		stats->streaming += !pb->ext->adaptive || re->eager_fd < 0 || re->wake.mode == WAKE_STREAM;
 	}
 }
 
 const struct perfbuf_ext rings_perfbuf_ext = {
-	.pages = perfbuf_auto_pages,
 	.setup = ext_setup,
+	.drain_ready = ext_drain_ready,
 	.open = perfbuf_open_sized,
+	.map_refused = ext_map_refused,
+	.per_record = ext_per_record,
 	.ring_open = ext_ring_open,
 	.ring_close = ext_ring_close,
 	.consume = ext_consume,

@@ -83,6 +83,11 @@ struct ring_ext {
 };
 
 struct perfbuf_rings {
+	bool auto_pages;                     /* the caller left opts.pages to us */
+	bool auto_wakeup;                    /* ...and opts.wakeup_bytes (and wakeup_events) */
+	bool retry_smaller;                  /* a refused mmap: smaller rings are left to try */
+	bool mlock_refused;                  /* a ring's mmap met the locked-memory limit */
+	bool adaptive;                       /* each map slot switched by the rate (wakeup.c) */
 	struct wake_cfg wake_cfg;
 	struct merge_tree merge;             /* merge mode: the rings with a record (merge.c) */
 	size_t cap;                          /* room for this many rings: every possible CPU */

@@ -130,6 +130,22 @@ RUN_OBJ_ARGS='--count 100 --duration 20 --maps flt_run_hits'
 	[[ "$output" == *"perf_event_mlock_kb or ulimit -l"* ]]
 }
 
+@test "limits: the default perf rings over the locked-memory limit: smaller ones tried, the refusals on the way no error" {
+	run flock /sys/fs/bpf bash -c "exec setpriv --reuid=65534 --regid=65534 --clear-groups \
+		--inh-caps=+bpf,+perfmon,+dac_read_search --ambient-caps=+bpf,+perfmon,+dac_read_search \
+		prlimit --memlock=0 '$BPFSDK' run -v --count 1 --duration 5 --maps flt_run_hits \
+		--set target_pid=\$\$ '$OBJS/fault_run.bpf.o'"
+	echo "$output"
+	grep -Eq '^(error: )?perf buffer: cpu [0-9]+: mmap .* failed' <<<"$output" ||
+		skip "the default rings fit in the locked-memory limit here"
+	grep -Eq 'retrying with [0-9]+ pages per CPU' <<<"$output" || fail "the refused default size was not retried smaller"
+	if [ "$status" -eq 0 ]; then
+		! grep -q '^error:' <<<"$output" || fail "a refusal on the way told as an error"
+	else
+		[ "$status" -eq 1 ] && one_error	# the smallest size refused as well
+	fi
+}
+
 @test "limits: a map the kernel cannot give: one error naming max_entries and how to lower it" {
 	run "$BPFSDK" run --duration 1 "$OBJS/limit_bigmap.bpf.o"
 	echo "$output"

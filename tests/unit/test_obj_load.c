@@ -212,6 +212,37 @@ static void test_core_alone(void)
 	obj_npasses = npasses;
 }
 
+/* bsdk_obj_detach_all() destroys the links bsdk_obj_attach_all() made and
+ * leaves the caller's own (the policy keeps its list, dropped as links are
+ * freed; no field of the core's link says who made it). */
+static void test_detach_keeps_own(void)
+{
+	struct bsdk_obj *obj = open_built("metrics_count");
+	struct bsdk_prog *enter = obj ? bsdk_obj_prog_find(obj, "enter_sleep") : NULL;
+	struct bsdk_prog *exit = obj ? bsdk_obj_prog_find(obj, "exit_sleep") : NULL;
+	struct bsdk_link *own;
+
+	check(enter && exit && bsdk_obj_load(obj) == 0, "metrics_count loads");
+	if (!enter || !exit || exit->fd < 0) {
+		bsdk_obj_close(obj);
+		return;
+	}
+	own = bsdk_prog_attach(exit);
+	check(own != NULL, "the caller attaches exit_sleep, a link of its own");
+	check_i64(bsdk_obj_attach_all(obj, 0), 1, "attach_all attaches the other, enter_sleep");
+	check_i64(bsdk_obj_detach_all(obj), 1, "detach_all destroys one link: attach_all's");
+	check(bsdk_prog_link(exit) == own && bsdk_prog_attached(exit),
+	      "the caller's link is still exit_sleep's");
+	check(!bsdk_prog_link(enter) && !bsdk_prog_attached(enter), "enter_sleep is detached");
+	check_i64(bsdk_obj_detach_all(obj), 0, "a second detach_all finds nothing of its own");
+	/* a link attach_all made, destroyed by the caller, is not destroyed again */
+	check_i64(bsdk_obj_attach_all(obj, 0), 1, "attach_all attaches enter_sleep again");
+	bsdk_link_destroy(bsdk_prog_link(enter));
+	check_i64(bsdk_obj_detach_all(obj), 0, "detach_all after the caller destroyed it: none left");
+	check(bsdk_prog_link(exit) == own, "the caller's link still stands");
+	bsdk_obj_close(obj);
+}
+
 int main(void)
 {
 	if (!craft_bpf_usable()) {
@@ -221,5 +252,6 @@ int main(void)
 	test_basic();
 	test_reject();
 	test_core_alone();
+	test_detach_keeps_own();
 	return check_done();
 }

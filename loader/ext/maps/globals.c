@@ -151,10 +151,18 @@ static int globals_mmap(struct bsdk_map *map)
 	struct bsdk_obj *obj = map->obj;
 	long page = sysconf(_SC_PAGESIZE);
 	struct globals_state *gs;
+	struct bpf_map_info info;
 	size_t size;
 	void *p;
+	int err;
 
-	if (!map->is_global_data || !map->mmapable || map->value_size == 0)
+	if (!map->is_global_data || map->value_size == 0)
+		return 0;
+	/* created BPF_F_MMAPABLE unless the kernel refused the flag (object/maps.c) */
+	err = bpf_map_get_info(map->fd, &info);
+	if (err < 0)
+		return log_fail(-err, "map '%s': cannot get its info: %s", map->name, bsdk_strerror(err));
+	if (!(info.map_flags & BPF_F_MMAPABLE))
 		return 0;
 	gs = obj_state(obj, &globals_key, sizeof(*gs), globals_state_free);
 	if (!gs)
@@ -171,8 +179,7 @@ static int globals_mmap(struct bsdk_map *map)
 	p = mmap(NULL, size, map->is_rodata ? PROT_READ : PROT_READ | PROT_WRITE, MAP_SHARED,
 		 map->fd, 0);
 	if (p == MAP_FAILED) {
-		int err = errno;
-
+		err = errno;
 		return log_fail(err, "map '%s': cannot map its %u bytes of global variables: %s",
 				map->name, map->value_size, bsdk_strerror(err));
 	}

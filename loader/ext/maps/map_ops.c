@@ -17,12 +17,31 @@
 
 #include "object/object.h"
 
-/* How bsdk_map_lookup_batch() reads a map; decided by its first call. */
+/* How bsdk_map_lookup_batch() reads a map of a type: the kernel answers BPF_MAP_LOOKUP_BATCH
+ * per map type (its map_ops), or not at all (before 5.6), so the first call on a map of the
+ * type decides for every map of it in the process. Once decided it never changes, so a walk
+ * never mixes the two ways' tokens. */
 enum {
 	BATCH_UNKNOWN = 0,
 	BATCH_KERNEL,		/* BPF_MAP_LOOKUP_BATCH works */
 	BATCH_FALLBACK,		/* get_next_key + lookup, key by key */
 };
+#define BATCH_TYPES 64		/* map types past it are not remembered: decided per call */
+static int batch_mode[BATCH_TYPES];
+
+static int batch_mode_of(uint32_t type)
+{
+	return type < BATCH_TYPES ? __atomic_load_n(&batch_mode[type], __ATOMIC_RELAXED) : BATCH_UNKNOWN;
+}
+
+static void batch_mode_set(uint32_t type, int mode)
+{
+	int unknown = BATCH_UNKNOWN;
+
+	if (type < BATCH_TYPES)
+		__atomic_compare_exchange_n(&batch_mode[type], &unknown, mode, false,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+}
 
 bool bsdk_map_is_percpu(const struct bsdk_map *map)
 {
@@ -188,7 +207,6 @@ int bsdk_map_lookup_batch(const struct bsdk_map *map, const void *in_batch, void
 			  size_t batch_size, void *keys, size_t key_size, void *values,
 			  size_t value_size, uint32_t *count, uint64_t flags)
 {
-	struct bsdk_map *m = (struct bsdk_map *)map;	/* only batch_mode changes */
 	union bpf_attr attr;
 	int mode, err;
 
@@ -203,7 +221,7 @@ int bsdk_map_lookup_batch(const struct bsdk_map *map, const void *in_batch, void
 	if (*count == 0)
 		return 0;
 
-	mode = __atomic_load_n(&m->batch_mode, __ATOMIC_RELAXED);
+	mode = batch_mode_of(map->type);
 	if (mode == BATCH_FALLBACK || (mode == BATCH_UNKNOWN && in_batch))
 		return batch_fallback(map, in_batch, out_batch, keys, values, value_size, count, flags);
 
@@ -216,17 +234,19 @@ int bsdk_map_lookup_batch(const struct bsdk_map *map, const void *in_batch, void
 	attr.batch.count = *count;
 	attr.batch.elem_flags = flags;
 	err = sys_bpf(BPF_MAP_LOOKUP_BATCH, &attr, sizeof(attr));
-	/* The kernel says "not for this map" with ENOTSUPP (524, kernel-internal) or
+	/* The kernel says "not for this map type" with ENOTSUPP (524, kernel-internal) or
 	 * EOPNOTSUPP, and "unknown command" (before 5.6) with EINVAL; decided on the
-	 * first call, as the tokens of the two ways cannot be mixed. */
+	 * first call, as the tokens of the two ways cannot be mixed. With flags, EINVAL
+	 * may be this map's answer to them (BPF_F_LOCK without a lock): not the type's. */
 	if (mode == BATCH_UNKNOWN && (err == -524 || err == -EOPNOTSUPP || err == -EINVAL)) {
 		log_debug("map '%s': no BPF_MAP_LOOKUP_BATCH (%s), reading key by key",
 			  map->name, bsdk_strerror(err));
-		__atomic_store_n(&m->batch_mode, BATCH_FALLBACK, __ATOMIC_RELAXED);
+		if (err != -EINVAL || !flags)
+			batch_mode_set(map->type, BATCH_FALLBACK);
 		return batch_fallback(map, NULL, out_batch, keys, values, value_size, count, flags);
 	}
 	if (mode == BATCH_UNKNOWN && (err == 0 || err == -ENOENT))
-		__atomic_store_n(&m->batch_mode, BATCH_KERNEL, __ATOMIC_RELAXED);
+		batch_mode_set(map->type, BATCH_KERNEL);
 	*count = attr.batch.count;
 	return err < 0 ? fail(-err) : 0;
 }

@@ -18,8 +18,64 @@
 
 #include "ext/policy/policy.h"
 #include "hooks/hooks.h"
+#include "object/pass.h"
 
 bool bsdk_prog_attached(const struct bsdk_prog *prog) { return prog && prog->attached; }
+
+/* The links bsdk_obj_attach_all() made, which bsdk_obj_detach_all() destroys (and the
+ * caller's own are left alone): obj_state() of made_key, a link dropped as it is freed. */
+struct made_links {
+	struct bsdk_link **of;
+	size_t n;
+};
+static const char made_key;
+
+static void made_free(void *state)
+{
+	struct made_links *s = state;
+
+	free(s->of);
+	free(s);
+}
+
+static void made_drop(struct bsdk_link *link)
+{
+	struct made_links *s = obj_state_find(link->obj, &made_key);
+
+	for (size_t i = 0; s && i < s->n; i++)
+		if (s->of[i] == link) {
+			s->of[i] = s->of[--s->n];
+			return;
+		}
+}
+
+static bool made_here(const struct bsdk_link *link)
+{
+	const struct made_links *s = obj_state_find(link->obj, &made_key);
+
+	for (size_t i = 0; s && i < s->n; i++)
+		if (s->of[i] == link)
+			return true;
+	return false;
+}
+
+/* 0, or -ENOMEM: then link is destroyed, as if its attach had failed. */
+static int made_add(struct bsdk_link *link)
+{
+	struct made_links *s = obj_state(link->obj, &made_key, sizeof(*s), made_free);
+	struct bsdk_prog *prog = link->prog;
+
+	if (s && !array_push(&s->of, &s->n, &link, sizeof(link)))
+		return 0;
+	bsdk_link_destroy(link);
+	prog->attached = bsdk_prog_link(prog) != NULL;	/* unless the caller holds one */
+	return fail(ENOMEM);
+}
+
+const struct obj_pass policy_pass = {
+	.name = "attach policy",
+	.link_free = made_drop,
+};
 
 int bsdk_obj_attach_prepare(struct bsdk_obj *obj, unsigned int flags)
 {
@@ -75,9 +131,7 @@ static int load_leaving_out(struct bsdk_prog *prog)
 {
 	int err;
 
-	prog->reject_leaves_out = true;
-	err = prog_load(prog);
-	prog->reject_leaves_out = false;
+	err = prog_load(prog, true);
 	if (err != -BSDK_EVERIFIER)
 		return err ? err : 1;
 	prog->autoload = false;
@@ -173,8 +227,7 @@ static int attach_all(struct bsdk_obj *obj, unsigned int flags, int *last_err)
 		log_capture_begin(why, sizeof(why));
 		link = bsdk_prog_attach(prog);
 		log_capture_end();
-		if (link) {
-			link->policy = true;
+		if (link && made_add(link) == 0) {
 			count++;
 			continue;
 		}
@@ -242,7 +295,7 @@ int bsdk_obj_detach_all(struct bsdk_obj *obj)
 		struct bsdk_prog *prog = l->prog;
 
 		next = l->next;
-		if (!l->policy)
+		if (!made_here(l))
 			continue;
 		bsdk_link_destroy(l);
 		n++;

@@ -428,8 +428,79 @@ found:
 		strcpy(path, cand);
 }
 
+/* A probe of several sites: the link the caller holds attaches the first;
+ * the others' links, made here, are freed with it (usdt_pass). The
+ * object's list of them: obj_state() of sites_key. */
+struct usdt_sites {
+	struct bsdk_link *head;
+	struct bsdk_link **more;
+	size_t n;
+};
+struct usdt_links {
+	struct usdt_sites *of;
+	size_t n;
+};
+static const char sites_key;
+
+/* At close every link was freed first, and their sites with them. */
+static void usdt_links_free(void *state)
+{
+	struct usdt_links *s = state;
+
+	free(s->of);
+	free(s);
+}
+
+/* The pass: a link freed takes the links of its other sites with it. */
+static void usdt_link_free(struct bsdk_link *link)
+{
+	struct usdt_links *s = obj_state_find(link->obj, &sites_key);
+	struct usdt_sites e;
+
+	for (size_t i = 0; s && i < s->n; i++) {
+		if (s->of[i].head != link)
+			continue;
+		e = s->of[i];
+		s->of[i] = s->of[--s->n];
+		for (size_t j = 0; j < e.n; j++)
+			link_free(e.more[j]);
+		free(e.more);
+		return;
+	}
+}
+
+const struct obj_pass usdt_pass = {
+	.name = "USDT",
+	.link_free = usdt_link_free,
+};
+
+/* A link for one more site of head's probe, freed with head; NULL with errno. */
+static struct bsdk_link *site_link_new(struct bsdk_link *head)
+{
+	struct usdt_links *s = obj_state(head->obj, &sites_key, sizeof(*s), usdt_links_free);
+	struct usdt_sites *e = NULL, first = { head, NULL, 0 };
+	struct bsdk_link *next;
+
+	if (!s)
+		return NULL;
+	for (size_t i = 0; i < s->n && !e; i++)
+		if (s->of[i].head == head)
+			e = &s->of[i];
+	if (!e && array_push(&s->of, &s->n, &first, sizeof(first)))
+		return NULL;
+	e = e ? e : &s->of[s->n - 1];
+	next = calloc(1, sizeof(*next));
+	if (!next || array_push(&e->more, &e->n, &next, sizeof(next))) {
+		free(next);
+		return fail_ptr(ENOMEM);
+	}
+	next->obj = head->obj;
+	next->link_fd = next->perf_fd = -1;
+	return next;
+}
+
 /* Every site of provider:name in path; link holds the first, and the
- * others hang off it (link->more), so destroying it detaches them all. */
+ * others' links are freed with it, so destroying it detaches them all. */
 static int usdt_attach(struct bsdk_prog *prog, struct bsdk_link *link, int pid, const char *path,
 		       const char *provider, const char *name, uint64_t cookie)
 {
@@ -449,16 +520,11 @@ static int usdt_attach(struct bsdk_prog *prog, struct bsdk_link *link, int pid, 
 		return err;
 	for (size_t i = 0; i < n && !err; i++) {
 		if (i) {
-			struct bsdk_link *next = calloc(1, sizeof(*next));
-
-			if (!next) {
-				err = fail(ENOMEM);
+			cur = site_link_new(link);
+			if (!cur) {
+				err = -errno;
 				break;
 			}
-			next->obj = obj;
-			next->link_fd = next->perf_fd = -1;
-			cur->more = next;
-			cur = next;
 		}
 		err = attach_site(prog, cur, &sites[i], pid, path, what, cookie);
 	}
