@@ -202,6 +202,36 @@ entry and exit: 2 pairs sharing a map (bpfsdk run attaches both ends as one kind
 	refute_line --partial "entry and exit:"
 }
 
+@test "inspect: a pair found through subprograms (the map used only in functions the programs call), and a uprobe with its uretprobe" {
+	local f=fentry/__x64_sys_getpgid x=fexit/__x64_sys_getpgid
+	local k=kprobe/__x64_sys_getpgid r=kretprobe/__x64_sys_getpgid
+	local u=uprobe/cli_trigger:cli_uprobe_hit ur=uretprobe/cli_trigger:cli_uprobe_hit
+	[ "$(uname -m)" = aarch64 ] && f=${f/__x64/__arm64} x=${x/__x64/__arm64} k=${k/__x64/__arm64} r=${r/__x64/__arm64}
+	run "$BPFSDK" inspect "$OBJS/twins_subprog.bpf.o"
+	assert_success
+	expect_eq "$(sed -n '/^entry and exit:/,/^$/p' <<<"$output" | sed '/^$/d')" \
+		"entry and exit: 3 pairs sharing a map (bpfsdk run attaches both ends as one kind, the best the kernel takes for both)
+  sub_fentry ($f) + sub_fexit ($x): map 'starts'
+  sub_kprobe ($k) + sub_kretprobe ($r): map 'starts'
+  sub_uprobe ($u) + sub_uretprobe ($ur): map 'starts'" "pairs"
+	# a uprobe and its uretprobe are one kind each: a pair, never twins
+	refute_line --partial "sub_uprobe ($u) >"
+	run "$BPFSDK" inspect --json "$OBJS/twins_subprog.bpf.o"
+	assert_success
+	expect_eq "$(jq -c '[.programs[] | [.name, .twin_partner, .twin_partner_map]]' <<<"$output")" \
+		'[["sub_fentry","sub_fexit","starts"],["sub_fexit","sub_fentry","starts"],["sub_kprobe","sub_kretprobe","starts"],["sub_kretprobe","sub_kprobe","starts"],["sub_uprobe","sub_uretprobe","starts"],["sub_uretprobe","sub_uprobe","starts"]]' \
+		"partners"
+}
+
+@test "run: a uprobe and its uretprobe attach together, the pair's map filled at entry and emptied at return" {
+	# the sections name the driver relative to the current directory
+	cd "$(dirname "$TRIGGER")"
+	count "$OBJS/twins_subprog.bpf.o" uprobe 3 1000 --
+	expect_eq "$(entries done)" "0=3 1=3" "returns and entries seen"
+	expect_eq "$(entries starts)" "" "entries left in 'starts'"
+	grep -q '^streaming: 2 programs attached' "$ERR" || fail "not the two uprobes attached: $(cat "$ERR")"
+}
+
 @test "inspect: which section names are twins (a system call whatever its prefix; not a kprobe inside a function; one kind goes together)" {
 	run "$BPFSDK" inspect "$OBJS/twins_names.bpf.o"
 	assert_success
