@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <unistd.h>
 #include <linux/btf.h>
 
@@ -23,6 +24,67 @@
 #include "object/pass.h"
 #include "co-re/kbtf.h"
 #include "format/btf.h"
+
+/* "Did you mean" scans the kernel's names of a kind (vmlinux has 56,000 functions): in an
+ * emulated guest, most of a run that finds a dozen programs' functions missing (fsdist's
+ * placeholder targets, fentry and fexit on each). Kernel BTF is the process's (kbtf.c), so
+ * the list of names is made once per kind and prefix, and what a scan found is kept per
+ * target: one scan per missing name, whichever program asks. */
+static struct {
+	pthread_mutex_t lock;
+	const struct btf *btf;	/* the names' */
+	int kind;
+	const char *prefix;
+	const char **names;
+	size_t n;
+	struct near_memo {
+		const struct btf *btf;
+		int kind;
+		const char *prefix;
+		char target[128];
+		char near[300];
+	} memo[32];
+	size_t next;		/* the memo slot to write */
+} near_cache = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* The names of kind after prefix in btf (near_cache's), made once; false without memory. */
+static bool btf_names(const struct btf *btf, const char *prefix, int kind)
+{
+	uint32_t first = btf_first_id(btf), count = btf_type_count(btf);
+	size_t plen = strlen(prefix);
+
+	if (near_cache.names && near_cache.btf == btf && near_cache.kind == kind &&
+	    strcmp(near_cache.prefix, prefix) == 0)
+		return true;
+	free(near_cache.names);
+	near_cache.n = 0;
+	near_cache.names = count > first ? calloc(count - first, sizeof(*near_cache.names)) : NULL;
+	for (uint32_t id = first; near_cache.names && id < count; id++) {
+		const struct btf_type *t = btf_type_by_id(btf, id);
+		const char *name = t && btf_kind(t) == kind ? btf_name(btf, t) : NULL;
+
+		if (name && strncmp(name, prefix, plen) == 0)
+			near_cache.names[near_cache.n++] = name + plen;
+	}
+	near_cache.btf = btf;
+	near_cache.kind = kind;
+	near_cache.prefix = prefix;
+	return near_cache.names != NULL;
+}
+
+/* The suggestion kept for target, or NULL. */
+static const struct near_memo *near_memo_find(const struct btf *btf, const char *prefix,
+					      int kind, const char *target)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(near_cache.memo); i++) {
+		const struct near_memo *m = &near_cache.memo[i];
+
+		if (m->btf == btf && m->kind == kind && strcmp(m->prefix, prefix) == 0 &&
+		    strcmp(m->target, target) == 0)
+			return m;
+	}
+	return NULL;
+}
 
 /* "Did you mean": the kernel's name of this kind, after prefix, closest
  * to target (vmlinux's BTF; modules are not searched), into out; "" when
@@ -32,9 +94,9 @@ static void btf_target_closest(const char *btf_path, const char *prefix, int kin
 {
 	char swallowed[256];
 	const struct btf *btf;
-	const char **names = NULL, *near;
-	uint32_t first, count;
-	size_t n = 0, plen = strlen(prefix);
+	const struct near_memo *m;
+	const char *near;
+	struct near_memo *slot;
 
 	out[0] = '\0';
 	log_capture_begin(swallowed, sizeof(swallowed));
@@ -42,20 +104,23 @@ static void btf_target_closest(const char *btf_path, const char *prefix, int kin
 	log_capture_end();
 	if (!btf)
 		return;
-	first = btf_first_id(btf);
-	count = btf_type_count(btf);
-	names = count > first ? calloc(count - first, sizeof(*names)) : NULL;
-	for (uint32_t id = first; names && id < count; id++) {
-		const struct btf_type *t = btf_type_by_id(btf, id);
-		const char *name = t && btf_kind(t) == kind ? btf_name(btf, t) : NULL;
-
-		if (name && strncmp(name, prefix, plen) == 0)
-			names[n++] = name + plen;
+	pthread_mutex_lock(&near_cache.lock);
+	m = near_memo_find(btf, prefix, kind, target);
+	if (m) {
+		snprintf(out, size, "%s", m->near);
+	} else if (btf_names(btf, prefix, kind)) {
+		near = bsdk_name_closest(target, near_cache.names, near_cache.n);
+		if (near)
+			snprintf(out, size, "; did you mean '%s'?", near);
+		slot = &near_cache.memo[near_cache.next];
+		if (strlen(target) < sizeof(slot->target) && strlen(out) < sizeof(slot->near)) {
+			*slot = (struct near_memo){ btf, kind, prefix, "", "" };
+			snprintf(slot->target, sizeof(slot->target), "%s", target);
+			snprintf(slot->near, sizeof(slot->near), "%s", out);
+			near_cache.next = (near_cache.next + 1) % ARRAY_SIZE(near_cache.memo);
+		}
 	}
-	near = names ? bsdk_name_closest(target, names, n) : NULL;
-	if (near)
-		snprintf(out, size, "; did you mean '%s'?", near);
-	free(names);
+	pthread_mutex_unlock(&near_cache.lock);
 }
 
 int attach_btf_resolve(struct bsdk_prog *prog, char *why, size_t size)
