@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <unistd.h>
 #include <linux/btf.h>
 
@@ -27,100 +26,123 @@
 
 /* "Did you mean" scans the kernel's names of a kind (vmlinux has 56,000 functions): in an
  * emulated guest, most of a run that finds a dozen programs' functions missing (fsdist's
- * placeholder targets, fentry and fexit on each). Kernel BTF is the process's (kbtf.c), so
- * the list of names is made once per kind and prefix, and what a scan found is kept per
- * target: one scan per missing name, whichever program asks. */
-static struct {
-	pthread_mutex_t lock;
+ * placeholder targets, fentry and fexit on each). So an object keeps the list of names, made
+ * once per kind and prefix, and what a scan found per target: one scan per missing name,
+ * whichever program asks. Kept with the object (obj_state()): the names point into kernel
+ * BTF, which outlives every object that uses it. */
+struct near_memo {
+	int kind;
+	const char *prefix;
+	char target[128];
+	char near[300];
+};
+
+struct near_cache {
 	const struct btf *btf;	/* the names' */
 	int kind;
 	const char *prefix;
 	const char **names;
 	size_t n;
-	struct near_memo {
-		const struct btf *btf;
-		int kind;
-		const char *prefix;
-		char target[128];
-		char near[300];
-	} memo[32];
-	size_t next;		/* the memo slot to write */
-} near_cache = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct near_memo memo[32];
+	size_t nmemo, next;	/* slots used, the slot to write */
+};
 
-/* The names of kind after prefix in btf (near_cache's), made once; false without memory. */
-static bool btf_names(const struct btf *btf, const char *prefix, int kind)
+static const char near_key;
+
+static void near_cache_free(void *p)
+{
+	struct near_cache *c = p;
+
+	free(c->names);
+	free(c);
+}
+
+/* The names of kind after prefix in btf, into c, made once; false without memory. */
+static bool btf_names(struct near_cache *c, const struct btf *btf, const char *prefix, int kind)
 {
 	uint32_t first = btf_first_id(btf), count = btf_type_count(btf);
 	size_t plen = strlen(prefix);
 
-	if (near_cache.names && near_cache.btf == btf && near_cache.kind == kind &&
-	    strcmp(near_cache.prefix, prefix) == 0)
+	if (c->names && c->btf == btf && c->kind == kind && strcmp(c->prefix, prefix) == 0)
 		return true;
-	free(near_cache.names);
-	near_cache.n = 0;
-	near_cache.names = count > first ? calloc(count - first, sizeof(*near_cache.names)) : NULL;
-	for (uint32_t id = first; near_cache.names && id < count; id++) {
+	free(c->names);
+	c->n = 0;
+	c->names = count > first ? calloc(count - first, sizeof(*c->names)) : NULL;
+	for (uint32_t id = first; c->names && id < count; id++) {
 		const struct btf_type *t = btf_type_by_id(btf, id);
 		const char *name = t && btf_kind(t) == kind ? btf_name(btf, t) : NULL;
 
 		if (name && strncmp(name, prefix, plen) == 0)
-			near_cache.names[near_cache.n++] = name + plen;
+			c->names[c->n++] = name + plen;
 	}
-	near_cache.btf = btf;
-	near_cache.kind = kind;
-	near_cache.prefix = prefix;
-	return near_cache.names != NULL;
+	c->btf = btf;
+	c->kind = kind;
+	c->prefix = prefix;
+	return c->names != NULL;
 }
 
 /* The suggestion kept for target, or NULL. */
-static const struct near_memo *near_memo_find(const struct btf *btf, const char *prefix,
+static const struct near_memo *near_memo_find(const struct near_cache *c, const char *prefix,
 					      int kind, const char *target)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(near_cache.memo); i++) {
-		const struct near_memo *m = &near_cache.memo[i];
+	for (size_t i = 0; i < c->nmemo; i++) {
+		const struct near_memo *m = &c->memo[i];
 
-		if (m->btf == btf && m->kind == kind && strcmp(m->prefix, prefix) == 0 &&
+		if (m->kind == kind && strcmp(m->prefix, prefix) == 0 &&
 		    strcmp(m->target, target) == 0)
 			return m;
 	}
 	return NULL;
 }
 
+/* Keep what the scan for target found (out). */
+static void near_memo_add(struct near_cache *c, const char *prefix, int kind,
+			  const char *target, const char *out)
+{
+	struct near_memo *slot = &c->memo[c->next];
+
+	if (strlen(target) >= sizeof(slot->target) || strlen(out) >= sizeof(slot->near))
+		return;
+	slot->kind = kind;
+	slot->prefix = prefix;
+	snprintf(slot->target, sizeof(slot->target), "%s", target);
+	snprintf(slot->near, sizeof(slot->near), "%s", out);
+	c->next = (c->next + 1) % ARRAY_SIZE(c->memo);
+	if (c->nmemo < ARRAY_SIZE(c->memo))
+		c->nmemo++;
+}
+
 /* "Did you mean": the kernel's name of this kind, after prefix, closest
  * to target (vmlinux's BTF; modules are not searched), into out; "" when
  * none is close or the BTF cannot be read (nothing logged). */
-static void btf_target_closest(const char *btf_path, const char *prefix, int kind,
+static void btf_target_closest(struct bsdk_obj *obj, const char *prefix, int kind,
 			       const char *target, char *out, size_t size)
 {
+	struct near_cache *c = obj_state_find(obj, &near_key);
 	char swallowed[256];
-	const struct btf *btf;
 	const struct near_memo *m;
+	const struct btf *btf;
 	const char *near;
-	struct near_memo *slot;
 
 	out[0] = '\0';
 	log_capture_begin(swallowed, sizeof(swallowed));
-	btf = kbtf_vmlinux(btf_path);
+	btf = kbtf_vmlinux(obj->btf_path);
 	log_capture_end();
 	if (!btf)
 		return;
-	pthread_mutex_lock(&near_cache.lock);
-	m = near_memo_find(btf, prefix, kind, target);
+	if (!c)
+		c = obj_state(obj, &near_key, sizeof(*c), near_cache_free);
+	m = c ? near_memo_find(c, prefix, kind, target) : NULL;
 	if (m) {
 		snprintf(out, size, "%s", m->near);
-	} else if (btf_names(btf, prefix, kind)) {
-		near = bsdk_name_closest(target, near_cache.names, near_cache.n);
-		if (near)
-			snprintf(out, size, "; did you mean '%s'?", near);
-		slot = &near_cache.memo[near_cache.next];
-		if (strlen(target) < sizeof(slot->target) && strlen(out) < sizeof(slot->near)) {
-			*slot = (struct near_memo){ btf, kind, prefix, "", "" };
-			snprintf(slot->target, sizeof(slot->target), "%s", target);
-			snprintf(slot->near, sizeof(slot->near), "%s", out);
-			near_cache.next = (near_cache.next + 1) % ARRAY_SIZE(near_cache.memo);
-		}
+		return;
 	}
-	pthread_mutex_unlock(&near_cache.lock);
+	if (!c || !btf_names(c, btf, prefix, kind))
+		return;
+	near = bsdk_name_closest(target, c->names, c->n);
+	if (near)
+		snprintf(out, size, "; did you mean '%s'?", near);
+	near_memo_add(c, prefix, kind, target, out);
 }
 
 int attach_btf_resolve(struct bsdk_prog *prog, char *why, size_t size)
@@ -145,8 +167,8 @@ int attach_btf_resolve(struct bsdk_prog *prog, char *why, size_t size)
 	if (err == -ENOENT) {
 		char near[300];
 
-		btf_target_closest(prog->obj->btf_path, k->btf_prefix, k->btf_kind, target,
-				   near, sizeof(near));
+		btf_target_closest(prog->obj, k->btf_prefix, k->btf_kind, target, near,
+				   sizeof(near));
 		snprintf(why, size, "%s target '%s' is not in the kernel's BTF (no %s '%s')%s",
 			 k->type_name, prog->target,
 			 k->btf_kind == BTF_KIND_TYPEDEF ? "typedef" : "function", name, near);
