@@ -262,3 +262,15 @@ entry and exit: 2 pairs sharing a map (bpfsdk run attaches both ends as one kind
 	# the refusal's explanation (hints.bats) tries tp_btf and raw_tp once: only fentry loads count
 	expect_eq "$(grep -c 'BPF_PROG_LOAD.*BPF_TRACE_FENTRY' "$trace")" 1 "fentry program loads (the one that learns the refusal)"
 }
+
+@test "-v: checks that take seconds say how far they are, and say nothing when they are quick" {
+	local obj="$OBJS/twins_subprog.bpf.o"
+	command -v strace >/dev/null || skip "strace is not installed (make setup)"
+	run "$BPFSDK" run -v --duration 0.1 "$obj"
+	refute_line --partial "programs checked"
+	# the first six bpf() calls (kernel BTF read for the first program's check) held 0.3 s each
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+	run strace -f -qq -o /dev/null -e trace=bpf -e signal=none -e inject=bpf:delay_exit=300000:when=1..6 \
+		"$BPFSDK" run -v --duration 0.1 "$obj"
+	assert_line --regexp "^'$obj': [1-6] of 6 programs checked$"
+}

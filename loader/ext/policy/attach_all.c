@@ -24,16 +24,21 @@ bool bsdk_prog_attached(const struct bsdk_prog *prog) { return prog && prog->att
 
 /* -v: how far the checks are, once a second at most: on a slow machine (an emulated guest
  * loading an empty program per BTF-typed kind) checking many programs takes seconds, and
- * the programs that pass say nothing until they load. */
-static void say_progress(const struct bsdk_obj *obj, size_t checked, struct timespec *last)
+ * the programs that pass say nothing until they load. Those before next are decided, and
+ * those after it that a group of twins decided with an earlier one (done). */
+static void say_progress(const struct bsdk_obj *obj, const bool *done, size_t next,
+			 struct timespec *last)
 {
 	struct timespec now;
+	size_t checked = next;
 
 	if (clock_gettime(CLOCK_MONOTONIC, &now))
 		return;
 	if (now.tv_sec - last->tv_sec + (now.tv_nsec - last->tv_nsec) / 1e9 < 1.0)
 		return;
 	*last = now;
+	for (size_t i = next; i < obj->nprogs; i++)
+		checked += done[i];
 	log_info("'%s': %zu of %zu programs checked", obj->name, checked, obj->nprogs);
 }
 
@@ -60,7 +65,7 @@ int bsdk_obj_attach_prepare(struct bsdk_obj *obj, unsigned int flags)
 		int err;
 
 		if (i)
-			say_progress(obj, i, &last);
+			say_progress(obj, done, i, &last);
 		if (!prog->autoload || done[i])
 			continue;
 		/* one of each group of twins (twins.c) */
