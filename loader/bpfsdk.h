@@ -450,16 +450,19 @@ enum bsdk_attach_flags {
  * together. */
 
 /* prog's rank in its group of twins (0 goes first), or -ENOENT when its kind or its hook has
- * none (a kprobe at an offset, a uprobe, ...). Whether it has a twin: bsdk_prog_twin_next(). */
+ * none (a kprobe at an offset, a uprobe without PATH:FUNCTION, ...); a uprobe or uretprobe on
+ * PATH:FUNCTION is of rank 0 in a group of its kind alone. Whether it has a twin:
+ * bsdk_prog_twin_next(). */
 int bsdk_prog_twin_rank(const struct bsdk_prog *prog);
 
 /* The next program of prog's group of twins after prev (NULL: the first), prog itself left
  * out; NULL with errno ENOENT at the end, or when no other kind of hook shares the group. */
 struct bsdk_prog *bsdk_prog_twin_next(const struct bsdk_prog *prog, const struct bsdk_prog *prev);
 
-/* Entry and exit: the group of a function's entry (fentry, ksyscall, kprobe) and the group of
- * its exit (fexit, kretsyscall, kretprobe) are a pair when a program of one kind in each uses
- * a map the other uses too (a kprobe saving what its kretprobe reads); the attach policy then
+/* Entry and exit: the group of a function's entry (fentry, ksyscall, kprobe; a user
+ * function's uprobe) and the group of its exit (fexit, kretsyscall, kretprobe; uretprobe) are
+ * a pair when a program of one kind in each uses a map the other uses too, itself or in a
+ * subprogram it calls (a kprobe saving what its kretprobe reads); the attach policy then
  * takes for both the best kind both can attach, so that the pair attaches whole. prog's
  * partner: the program of the same rank in the other group that shares a map with it (*map,
  * may be NULL); NULL with errno ENOENT when there is none. */

@@ -125,7 +125,16 @@ static int attach_raw_tracepoint(struct bsdk_prog *prog, struct bsdk_link *link)
 	return 0;
 }
 
-int probe_pmu(const char *pmu, int *type, int *ret_bit)
+/* What a PMU's two files said, read once per process and PMU: every kprobe, uprobe and
+ * attach check asks, and the answer does not change while the kernel runs. A PMU not
+ * there (or unreadable) is read again at the next question. */
+static struct pmu_known {
+	const char *name;
+	int type, ret_bit;
+	int known;		/* set last, with release: type and ret_bit are then read */
+} pmus_known[] = { { "kprobe", 0, 0, 0 }, { "uprobe", 0, 0, 0 } };
+
+static int pmu_read(const char *pmu, int *type, int *ret_bit)
 {
 	char path[128], buf[64];
 	long val;
@@ -143,6 +152,29 @@ int probe_pmu(const char *pmu, int *type, int *ret_bit)
 	if (sscanf(buf, "config:%d", ret_bit) != 1 || *ret_bit < 0 || *ret_bit > 63)
 		return -EINVAL;
 	return 0;
+}
+
+int probe_pmu(const char *pmu, int *type, int *ret_bit)
+{
+	struct pmu_known *k = NULL;
+	int err;
+
+	for (size_t i = 0; i < ARRAY_SIZE(pmus_known) && !k; i++)
+		if (strcmp(pmus_known[i].name, pmu) == 0)
+			k = &pmus_known[i];
+	if (k && __atomic_load_n(&k->known, __ATOMIC_ACQUIRE)) {
+		*type = k->type;
+		*ret_bit = k->ret_bit;
+		return 0;
+	}
+	err = pmu_read(pmu, type, ret_bit);
+	if (!err && k) {
+		/* two threads may both read: they write the same values */
+		k->type = *type;
+		k->ret_bit = *ret_bit;
+		__atomic_store_n(&k->known, 1, __ATOMIC_RELEASE);
+	}
+	return err;
 }
 
 int open_probe(struct bsdk_prog *prog, const char *pmu, bool retprobe, int pid,

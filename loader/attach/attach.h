@@ -14,7 +14,7 @@
 extern const char *const tracefs_roots[TRACEFS_ROOTS];
 /* Bind prog to the perf event pfd; link takes ownership of pfd. */
 int bind_perf_event(struct bsdk_prog *prog, struct bsdk_link *link, int pfd);
-/* The PMU's type number and the config bit of its return probes. */
+/* The PMU's type number and the config bit of its return probes, read once per process. */
 int probe_pmu(const char *pmu, int *type, int *ret_bit);
 /* Open a kprobe or uprobe perf event: name and config2 are the function
  * and offset (kprobe) or the file and its file offset (uprobe); pid -1

@@ -50,6 +50,29 @@ static size_t edit_distance(const char *a, const char *b, size_t limit)
 	return prev[lb];
 }
 
+/* A lower bound of edit_distance(word, b): the bytes one has that the other lacks (an edit
+ * changes at most one on each side; a swap none), from word's byte counts in have, which it
+ * leaves as they were. Linear, where the distance is quadratic: most names of a long list
+ * are ruled out by it. */
+static size_t bag_distance(unsigned char *have, size_t la, const char *b, size_t lb)
+{
+	unsigned char taken[256];
+	size_t common = 0;
+
+	/* lb < 256: count what b takes of word's bytes, then give it back */
+	for (size_t j = 0; j < lb; j++) {
+		unsigned char c = (unsigned char)b[j];
+
+		if (have[c]) {
+			have[c]--;
+			taken[common++] = c;
+		}
+	}
+	for (size_t k = 0; k < common; k++)
+		have[taken[k]]++;
+	return la - common > lb - common ? la - common : lb - common;
+}
+
 /* The distance a suggestion for word may be at. */
 static size_t closest_limit(const char *word)
 {
@@ -70,13 +93,26 @@ static bool extends_word(const char *word, const char *name)
 
 const char *bsdk_name_closest(const char *word, const char *const *names, size_t count)
 {
-	size_t limit = closest_limit(word), best = limit + 1;
+	size_t limit = closest_limit(word), best = limit + 1, la = word ? strlen(word) : 0;
+	unsigned char have[256] = { 0 };
 	const char *found = NULL;
 
+	/* a word of 255 bytes or more is compared without the bound (a count is a byte) */
+	for (size_t i = 0; i < la && i < 255; i++)
+		have[(unsigned char)word[i]]++;
 	for (size_t i = 0; word && names && i < count; i++) {
-		size_t d = !names[i] ? limit + 1 : extends_word(word, names[i]) ? 1 :
-			   edit_distance(word, names[i], limit);
+		size_t d, lb;
 
+		if (!names[i])
+			continue;
+		lb = strlen(names[i]);
+		if (lb > la && names[i][la] == '_' && extends_word(word, names[i]))
+			d = 1;
+		else if ((la > lb ? la - lb : lb - la) > limit || lb >= 256 ||
+			 (la < 255 && bag_distance(have, la, names[i], lb) > limit))
+			continue;
+		else
+			d = edit_distance(word, names[i], limit);
 		if (d < best && d > 0) {
 			best = d;
 			found = names[i];

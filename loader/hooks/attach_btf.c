@@ -24,38 +24,125 @@
 #include "co-re/kbtf.h"
 #include "format/btf.h"
 
-/* "Did you mean": the kernel's name of this kind, after prefix, closest
- * to target (vmlinux's BTF; modules are not searched), into out; "" when
- * none is close or the BTF cannot be read (nothing logged). */
-static void btf_target_closest(const char *btf_path, const char *prefix, int kind,
-			       const char *target, char *out, size_t size)
-{
-	char swallowed[256];
-	const struct btf *btf;
-	const char **names = NULL, *near;
-	uint32_t first, count;
-	size_t n = 0, plen = strlen(prefix);
+/* "Did you mean" scans the kernel's names of a kind (vmlinux has 56,000 functions): in an
+ * emulated guest, most of a run that finds a dozen programs' functions missing (fsdist's
+ * placeholder targets, fentry and fexit on each). So an object keeps the list of names, made
+ * once per kind and prefix, and what a scan found per target: one scan per missing name,
+ * whichever program asks. Kept with the object (obj_state()): the names point into kernel
+ * BTF, which outlives every object that uses it. */
+struct near_memo {
+	int kind;
+	const char *prefix;
+	char target[128];
+	char near[300];
+};
 
-	out[0] = '\0';
-	log_capture_begin(swallowed, sizeof(swallowed));
-	btf = kbtf_vmlinux(btf_path);
-	log_capture_end();
-	if (!btf)
-		return;
-	first = btf_first_id(btf);
-	count = btf_type_count(btf);
-	names = count > first ? calloc(count - first, sizeof(*names)) : NULL;
-	for (uint32_t id = first; names && id < count; id++) {
+struct near_cache {
+	const struct btf *btf;	/* the names' */
+	int kind;
+	const char *prefix;
+	const char **names;
+	size_t n;
+	struct near_memo memo[32];
+	size_t nmemo, next;	/* slots used, the slot to write */
+};
+
+static const char near_key;
+
+static void near_cache_free(void *p)
+{
+	struct near_cache *c = p;
+
+	free(c->names);
+	free(c);
+}
+
+/* The names of kind after prefix in btf, into c, made once; false without memory. */
+static bool btf_names(struct near_cache *c, const struct btf *btf, const char *prefix, int kind)
+{
+	uint32_t first = btf_first_id(btf), count = btf_type_count(btf);
+	size_t plen = strlen(prefix);
+
+	if (c->names && c->btf == btf && c->kind == kind && strcmp(c->prefix, prefix) == 0)
+		return true;
+	free(c->names);
+	c->n = 0;
+	c->names = count > first ? calloc(count - first, sizeof(*c->names)) : NULL;
+	for (uint32_t id = first; c->names && id < count; id++) {
 		const struct btf_type *t = btf_type_by_id(btf, id);
 		const char *name = t && btf_kind(t) == kind ? btf_name(btf, t) : NULL;
 
 		if (name && strncmp(name, prefix, plen) == 0)
-			names[n++] = name + plen;
+			c->names[c->n++] = name + plen;
 	}
-	near = names ? bsdk_name_closest(target, names, n) : NULL;
+	c->btf = btf;
+	c->kind = kind;
+	c->prefix = prefix;
+	return c->names != NULL;
+}
+
+/* The suggestion kept for target, or NULL. */
+static const struct near_memo *near_memo_find(const struct near_cache *c, const char *prefix,
+					      int kind, const char *target)
+{
+	for (size_t i = 0; i < c->nmemo; i++) {
+		const struct near_memo *m = &c->memo[i];
+
+		if (m->kind == kind && strcmp(m->prefix, prefix) == 0 &&
+		    strcmp(m->target, target) == 0)
+			return m;
+	}
+	return NULL;
+}
+
+/* Keep what the scan for target found (out). */
+static void near_memo_add(struct near_cache *c, const char *prefix, int kind,
+			  const char *target, const char *out)
+{
+	struct near_memo *slot = &c->memo[c->next];
+
+	if (strlen(target) >= sizeof(slot->target) || strlen(out) >= sizeof(slot->near))
+		return;
+	slot->kind = kind;
+	slot->prefix = prefix;
+	snprintf(slot->target, sizeof(slot->target), "%s", target);
+	snprintf(slot->near, sizeof(slot->near), "%s", out);
+	c->next = (c->next + 1) % ARRAY_SIZE(c->memo);
+	if (c->nmemo < ARRAY_SIZE(c->memo))
+		c->nmemo++;
+}
+
+/* "Did you mean": the kernel's name of this kind, after prefix, closest
+ * to target (vmlinux's BTF; modules are not searched), into out; "" when
+ * none is close or the BTF cannot be read (nothing logged). */
+static void btf_target_closest(struct bsdk_obj *obj, const char *prefix, int kind,
+			       const char *target, char *out, size_t size)
+{
+	struct near_cache *c = obj_state_find(obj, &near_key);
+	char swallowed[256];
+	const struct near_memo *m;
+	const struct btf *btf;
+	const char *near;
+
+	out[0] = '\0';
+	log_capture_begin(swallowed, sizeof(swallowed));
+	btf = kbtf_vmlinux(obj->btf_path);
+	log_capture_end();
+	if (!btf)
+		return;
+	if (!c)
+		c = obj_state(obj, &near_key, sizeof(*c), near_cache_free);
+	m = c ? near_memo_find(c, prefix, kind, target) : NULL;
+	if (m) {
+		snprintf(out, size, "%s", m->near);
+		return;
+	}
+	if (!c || !btf_names(c, btf, prefix, kind))
+		return;
+	near = bsdk_name_closest(target, c->names, c->n);
 	if (near)
 		snprintf(out, size, "; did you mean '%s'?", near);
-	free(names);
+	near_memo_add(c, prefix, kind, target, out);
 }
 
 /* This layer's state of an object: each program's target as last found in kernel BTF, by
@@ -124,8 +211,8 @@ int attach_btf_resolve(struct bsdk_prog *prog, char *why, size_t size)
 	if (err == -ENOENT) {
 		char near[300];
 
-		btf_target_closest(prog->obj->btf_path, k->btf_prefix, k->btf_kind, target,
-				   near, sizeof(near));
+		btf_target_closest(prog->obj, k->btf_prefix, k->btf_kind, target, near,
+				   sizeof(near));
 		snprintf(why, size, "%s target '%s' is not in the kernel's BTF (no %s '%s')%s",
 			 k->type_name, prog->target,
 			 k->btf_kind == BTF_KIND_TYPEDEF ? "typedef" : "function", name, near);

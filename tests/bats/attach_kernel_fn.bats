@@ -170,3 +170,17 @@ record() {
 	assert_line "  program 'on_missing_syscall' (section 'ksyscall/bpfsdk_no_such_syscall'): 'bpfsdk run' will leave it out: kernel function '${prefix}bpfsdk_no_such_syscall' does not exist on this kernel (not in /proc/kallsyms)"
 	refute_line --regexp "program 'on_unlinkat'.*will leave it out"
 }
+
+@test "a kprobe's function is found without /proc/kallsyms: in the kernel's BTF, or missing by the kernel's own answer" {
+	need on_kprobe
+	command -v unshare >/dev/null || skip "no unshare here to hide /proc/kallsyms from one command"
+	local empty=$BATS_TEST_TMPDIR/kallsyms
+	: >"$empty"
+	# an empty /proc/kallsyms, in a mount namespace of this command alone: a check that needed
+	# it would decide nothing, and leave the missing functions to fail at attach, after load
+	run unshare -m sh -c 'mount --bind "$1" /proc/kallsyms && exec "$2" inspect "$3"' sh \
+		"$empty" "$BPFSDK" "$OBJS/attach_missing.bpf.o"
+	assert_success
+	assert_line "  program 'on_missing_fn' (section 'kprobe/bpfsdk_no_such_function'): 'bpfsdk run' will leave it out: kernel function 'bpfsdk_no_such_function' does not exist on this kernel (not in /proc/kallsyms)"
+	refute_line --regexp "program 'on_unlinkat'.*will leave it out"
+}

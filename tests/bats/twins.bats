@@ -202,6 +202,36 @@ entry and exit: 2 pairs sharing a map (bpfsdk run attaches both ends as one kind
 	refute_line --partial "entry and exit:"
 }
 
+@test "inspect: a pair found through subprograms (the map used only in functions the programs call), and a uprobe with its uretprobe" {
+	local f=fentry/__x64_sys_getpgid x=fexit/__x64_sys_getpgid
+	local k=kprobe/__x64_sys_getpgid r=kretprobe/__x64_sys_getpgid
+	local u=uprobe/cli_trigger:cli_uprobe_hit ur=uretprobe/cli_trigger:cli_uprobe_hit
+	[ "$(uname -m)" = aarch64 ] && f=${f/__x64/__arm64} x=${x/__x64/__arm64} k=${k/__x64/__arm64} r=${r/__x64/__arm64}
+	run "$BPFSDK" inspect "$OBJS/twins_subprog.bpf.o"
+	assert_success
+	expect_eq "$(sed -n '/^entry and exit:/,/^$/p' <<<"$output" | sed '/^$/d')" \
+		"entry and exit: 3 pairs sharing a map (bpfsdk run attaches both ends as one kind, the best the kernel takes for both)
+  sub_fentry ($f) + sub_fexit ($x): map 'starts'
+  sub_kprobe ($k) + sub_kretprobe ($r): map 'starts'
+  sub_uprobe ($u) + sub_uretprobe ($ur): map 'starts'" "pairs"
+	# a uprobe and its uretprobe are one kind each: a pair, never twins
+	refute_line --partial "sub_uprobe ($u) >"
+	run "$BPFSDK" inspect --json "$OBJS/twins_subprog.bpf.o"
+	assert_success
+	expect_eq "$(jq -c '[.programs[] | [.name, .twin_partner, .twin_partner_map]]' <<<"$output")" \
+		'[["sub_fentry","sub_fexit","starts"],["sub_fexit","sub_fentry","starts"],["sub_kprobe","sub_kretprobe","starts"],["sub_kretprobe","sub_kprobe","starts"],["sub_uprobe","sub_uretprobe","starts"],["sub_uretprobe","sub_uprobe","starts"]]' \
+		"partners"
+}
+
+@test "run: a uprobe and its uretprobe attach together, the pair's map filled at entry and emptied at return" {
+	# the sections name the driver relative to the current directory
+	cd "$(dirname "$TRIGGER")"
+	count "$OBJS/twins_subprog.bpf.o" uprobe 3 1000 --
+	expect_eq "$(entries done)" "0=3 1=3" "returns and entries seen"
+	expect_eq "$(entries starts)" "" "entries left in 'starts'"
+	grep -q '^streaming: 2 programs attached' "$ERR" || fail "not the two uprobes attached: $(cat "$ERR")"
+}
+
 @test "inspect: which section names are twins (a system call whatever its prefix; not a kprobe inside a function; one kind goes together)" {
 	run "$BPFSDK" inspect "$OBJS/twins_names.bpf.o"
 	assert_success
@@ -231,4 +261,16 @@ entry and exit: 2 pairs sharing a map (bpfsdk run attaches both ends as one kind
 	done
 	# the refusal's explanation (hints.bats) tries tp_btf and raw_tp once: only fentry loads count
 	expect_eq "$(grep -c 'BPF_PROG_LOAD.*BPF_TRACE_FENTRY' "$trace")" 1 "fentry program loads (the one that learns the refusal)"
+}
+
+@test "-v: checks that take seconds say how far they are, and say nothing when they are quick" {
+	local obj="$OBJS/twins_subprog.bpf.o"
+	command -v strace >/dev/null || skip "strace is not installed (make setup)"
+	run "$BPFSDK" run -v --duration 0.1 "$obj"
+	refute_line --partial "programs checked"
+	# the first six bpf() calls (kernel BTF read for the first program's check) held 0.3 s each
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+	run strace -f -qq -o /dev/null -e trace=bpf -e signal=none -e inject=bpf:delay_exit=300000:when=1..6 \
+		"$BPFSDK" run -v --duration 0.1 "$obj"
+	assert_line --regexp "^'$obj': [1-6] of 6 programs checked$"
 }

@@ -15,6 +15,7 @@
  */
 #include <stdlib.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "ext/policy/policy.h"
 #include "hooks/hooks.h"
@@ -77,9 +78,30 @@ const struct obj_pass policy_pass = {
 	.link_free = made_drop,
 };
 
+/* -v: how far the checks are, once a second at most: on a slow machine (an emulated guest
+ * loading an empty program per BTF-typed kind) checking many programs takes seconds, and
+ * the programs that pass say nothing until they load. Those before next are decided, and
+ * those after it that a group of twins decided with an earlier one (done). */
+static void say_progress(const struct bsdk_obj *obj, const bool *done, size_t next,
+			 struct timespec *last)
+{
+	struct timespec now;
+	size_t checked = next;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &now))
+		return;
+	if (now.tv_sec - last->tv_sec + (now.tv_nsec - last->tv_nsec) / 1e9 < 1.0)
+		return;
+	*last = now;
+	for (size_t i = next; i < obj->nprogs; i++)
+		checked += done[i];
+	log_info("'%s': %zu of %zu programs checked", obj->name, checked, obj->nprogs);
+}
+
 int bsdk_obj_attach_prepare(struct bsdk_obj *obj, unsigned int flags)
 {
 	bool require_all = flags & BSDK_ATTACH_REQUIRE_ALL;
+	struct timespec last = { 0, 0 };
 	bool *done;
 	char why[512];
 	int left = 0;
@@ -93,10 +115,13 @@ int bsdk_obj_attach_prepare(struct bsdk_obj *obj, unsigned int flags)
 	if (obj->nprogs > 1)	/* -v: what the silence before the first load is */
 		log_info("'%s': checking which of its %zu programs this kernel can attach",
 			 obj->name, obj->nprogs);
+	clock_gettime(CLOCK_MONOTONIC, &last);
 	for (size_t i = 0; i < obj->nprogs; i++) {
 		struct bsdk_prog *prog = &obj->progs[i];
 		int err;
 
+		if (i)
+			say_progress(obj, done, i, &last);
 		if (!prog->autoload || done[i])
 			continue;
 		/* one of each group of twins (twins.c) */

@@ -9,18 +9,24 @@
  * object: the kprobe PMU is there or not, /proc/kallsyms lists what it
  * lists, a kernel that refuses fentry with EPERM refuses every fentry. So
  * an object's checks share one cache (kept with the object): the PMUs
- * looked up once, kallsyms read once into a sorted table, a kind the
- * kernel refused as a kind (EPERM, EACCES, ENOTSUPP, EOPNOTSUPP) not tried
- * again, and each program's verdict kept - refusing N programs of a kind
- * costs one refusal and N lookups, where it cost N scans of kallsyms or N
- * program loads, which in an emulated guest are most of a run's start.
+ * looked up once, a kprobe's function found in kernel BTF or by the
+ * kernel itself (kallsyms read once into a sorted table only when neither
+ * can tell), a kind the kernel refused as a kind (EPERM, EACCES, ENOTSUPP,
+ * EOPNOTSUPP) not tried again, and each program's verdict kept - refusing N
+ * programs of a kind costs one refusal and N lookups, where it cost N
+ * scans of kallsyms or N program loads, which in an emulated guest are
+ * most of a run's start.
  */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <linux/btf.h>
+#include <linux/perf_event.h>
+
 #include "ext/policy/policy.h"
+#include "co-re/kbtf.h"
 #include "hooks/hooks.h"
 
 /* Whether tracepoint CAT/NAME is missing: only when tracefs says so. */
@@ -52,6 +58,7 @@ struct refused_kind {
 
 struct check_cache {
 	int pmu[2];		/* kprobe, uprobe: 0 not asked, 1 there, -1 not */
+	int kprobe_type;	/* the kprobe PMU's type: 0 not asked, -1 none */
 	char *ksyms;		/* kallsyms' names, each NUL-terminated */
 	const char **sorted;	/* pointers into ksyms, sorted */
 	size_t nsorted;
@@ -150,10 +157,57 @@ static void ksyms_read(struct check_cache *c)
 	c->nsorted = n;
 }
 
-/* Whether the kernel has no symbol func for a kprobe: only when
- * /proc/kallsyms can be read and lists none of that name. */
-static bool ksym_missing(struct check_cache *c, const char *func)
+/* Whether func is a function in the running kernel's BTF (read once per process, for CO-RE
+ * and the BTF-typed kinds anyway): then it exists. Not asked of a BTF file given instead
+ * (--btf), which may be another kernel's. */
+static bool ksym_in_btf(const struct bsdk_prog *prog, const char *func)
 {
+	char swallowed[256];
+	int err;
+
+	if (prog->obj->btf_path)
+		return false;
+	log_capture_begin(swallowed, sizeof(swallowed));
+	err = kbtf_find(NULL, func, BTF_KIND_FUNC, NULL, NULL, NULL);
+	log_capture_end();
+	return err == 0;
+}
+
+/* The kernel's own answer: a kprobe perf event opened on func, disabled, and closed again.
+ * The kernel looks the name up in its symbol table and answers ENOENT at once when it has
+ * none; 0 when it exists (and a probe could be placed), another -errno when it cannot tell
+ * here (a refused perf event, a function it will not probe). */
+static int ksym_kernel_answer(struct check_cache *c, const char *func)
+{
+	struct perf_event_attr attr;
+	int ret_bit, fd;
+
+	if (!c->kprobe_type && probe_pmu("kprobe", &c->kprobe_type, &ret_bit))
+		c->kprobe_type = -1;
+	if (c->kprobe_type < 0)
+		return -ENOTSUP;
+	attr = (struct perf_event_attr){ .size = sizeof(attr), .type = (uint32_t)c->kprobe_type,
+		.config1 = (uint64_t)(uintptr_t)func, .disabled = 1 };
+	fd = sys_perf_event_open(&attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd >= 0)
+		close(fd);
+	return fd >= 0 ? 0 : fd;
+}
+
+/* Whether the kernel has no symbol func for a kprobe, asked the cheapest way that knows:
+ * its BTF lists the function; the kprobe PMU, opened on the name as attach will, finds no
+ * such symbol; and only when neither tells, /proc/kallsyms, read once into a sorted table
+ * and only then - in an emulated guest reading it is a second of a run. Missing only when
+ * the kernel or kallsyms says so. */
+static bool ksym_missing(struct check_cache *c, const struct bsdk_prog *prog, const char *func)
+{
+	int err;
+
+	if (ksym_in_btf(prog, func))
+		return false;
+	err = ksym_kernel_answer(c, func);
+	if (err == 0 || err == -ENOENT)
+		return err == -ENOENT;
 	if (!c->ksyms_read)
 		ksyms_read(c);
 	if (!c->ksyms)
@@ -229,7 +283,7 @@ static int check(struct check_cache *c, struct bsdk_prog *prog, char *why, size_
 		return fail(BSDK_ENOTSUPP);
 	}
 	if ((k->method == ATTACH_KPROBE || k->method == ATTACH_KSYSCALL) &&
-	    kprobe_symbol(prog, func, sizeof(func)) == 0 && ksym_missing(c, func)) {
+	    kprobe_symbol(prog, func, sizeof(func)) == 0 && ksym_missing(c, prog, func)) {
 		snprintf(why, size, "kernel function '%s' does not exist on this kernel (not in /proc/kallsyms)",
 			 func);
 		return fail(BSDK_ENOPROBE);

@@ -23,17 +23,23 @@
  * nothing deletes. So the group of a function's entry and the group of its
  * exit are a pair when programs of one kind in each share a map, and a
  * pair takes the best kind both of its groups can attach: fentry and fexit,
- * or kprobe and kretprobe, never one of each.
+ * or kprobe and kretprobe, never one of each. A uprobe and the uretprobe
+ * on the same PATH:FUNCTION are such a pair too (of one kind: nothing to
+ * choose between, but inspect shows them together). The maps a program
+ * uses are those of its own instructions and of the subprograms it calls
+ * (BPF-to-BPF calls, callbacks): fsdist's kretprobe and fexit both record
+ * through one static function.
  */
 #include <stdio.h>
 
 #include "ext/policy/policy.h"
 #include "object/pass.h"
 
-/* The three events twins share, and each kind's place in its group: lower
+/* The events twins share, and each kind's place in its group: lower
  * goes first. fentry and fmod_ret both run through the trampoline at the
- * function's entry; a kprobe is the older way to the same place. */
-enum twin_event { TWIN_NONE, TWIN_ENTRY, TWIN_EXIT, TWIN_TRACEPOINT };
+ * function's entry; a kprobe is the older way to the same place. A user
+ * function's entry and return have one kind each. */
+enum twin_event { TWIN_NONE, TWIN_ENTRY, TWIN_EXIT, TWIN_TRACEPOINT, TWIN_UENTRY, TWIN_UEXIT };
 
 static const struct twin_kind {
 	const char *prefix;	/* the attach table's row */
@@ -48,7 +54,15 @@ static const struct twin_kind {
 	{ "tp_btf", TWIN_TRACEPOINT, 0 },
 	{ "raw_tp", TWIN_TRACEPOINT, 1 }, { "raw_tracepoint", TWIN_TRACEPOINT, 1 },
 	{ "tp", TWIN_TRACEPOINT, 2 },     { "tracepoint", TWIN_TRACEPOINT, 2 },
+	{ "uprobe", TWIN_UENTRY, 0 },     { "uprobe.s", TWIN_UENTRY, 0 },
+	{ "uretprobe", TWIN_UEXIT, 0 },   { "uretprobe.s", TWIN_UEXIT, 0 },
 };
+
+/* The event at the other end of the function whose entry is event e, or TWIN_NONE. */
+static enum twin_event exit_event(enum twin_event e)
+{
+	return e == TWIN_ENTRY ? TWIN_EXIT : e == TWIN_UENTRY ? TWIN_UEXIT : TWIN_NONE;
+}
 
 /* The prefixes of the symbols that enter a system call, on the
  * architectures with syscall wrappers, and without them. */
@@ -66,8 +80,9 @@ static const struct twin_kind *twin_kind(const struct bsdk_prog *prog)
 
 /* Where prog's hook is, as twins compare it: a function's name (a system
  * call's entry symbol as "sys_NAME", whatever the architecture's wrapper
- * prefix), a tracepoint's name without its category. Empty when prog has
- * no twin: not a twin kind, a kprobe at an offset into the function. */
+ * prefix), a user function as PATH:FUNCTION, a tracepoint's name without
+ * its category. Empty when prog has no twin: not a twin kind, a probe at
+ * an offset into the function, a uprobe whose section names no binary. */
 static void twin_hook(const struct bsdk_prog *prog, const struct twin_kind *tk,
 		      char *buf, size_t size)
 {
@@ -92,6 +107,11 @@ static void twin_hook(const struct bsdk_prog *prog, const struct twin_kind *tk,
 	len = strcspn(t, "+");
 	if (t[len] && strcmp(t + len, "+0") != 0)
 		return;		/* not the function's entry */
+	if (tk->event == TWIN_UENTRY || tk->event == TWIN_UEXIT) {
+		if (memchr(t, ':', len))
+			snprintf(buf, size, "%.*s", (int)len, t);
+		return;
+	}
 	if (strcmp(tk->prefix, "ksyscall") == 0 || strcmp(tk->prefix, "kretsyscall") == 0) {
 		snprintf(buf, size, "sys_%.*s", (int)len, t);
 		return;
@@ -210,31 +230,29 @@ static void twin_index_link(struct twin_index *ix, const struct bsdk_obj *obj,
 	}
 }
 
-/* A map that relocations of both a and b name (in their own instructions), or NULL. */
+/* A map that relocations of both a and b name, in their own instructions or in the
+ * subprograms they call (the program as linked): the first of the object's maps they
+ * share, whichever of the two asks, or NULL. */
 static const struct bsdk_map *shared_map(const struct bsdk_prog *a, const struct bsdk_prog *b)
 {
-	const struct bsdk_obj *obj = a->obj;
-	const struct relo *ra, *rb;
+	size_t na = bsdk_prog_relo_count(a), nb = bsdk_prog_relo_count(b);
+	const struct bsdk_map *found = NULL;
+	struct bsdk_relo_info ra, rb;
 
-	if (!obj->relos)
-		return NULL;
-	ra = obj->relos[a->fn.sec];
-	rb = obj->relos[b->fn.sec];
-
-	for (size_t i = 0; ra && i < obj->nrelos[a->fn.sec]; i++) {
-		if (ra[i].kind != BSDK_RELO_MAP || ra[i].insn < a->fn.first ||
-		    ra[i].insn >= a->fn.first + a->fn.count)
+	for (size_t i = 0; i < na; i++) {
+		if (bsdk_prog_relo(a, i, &ra) || ra.kind != BSDK_RELO_MAP ||
+		    (found && ra.map >= found))
 			continue;
-		for (size_t j = 0; rb && j < obj->nrelos[b->fn.sec]; j++)
-			if (rb[j].kind == BSDK_RELO_MAP && rb[j].map == ra[i].map &&
-			    rb[j].insn >= b->fn.first && rb[j].insn < b->fn.first + b->fn.count)
-				return &obj->maps[ra[i].map];
+		for (size_t j = 0; j < nb && found != ra.map; j++)
+			if (bsdk_prog_relo(b, j, &rb) == 0 && rb.kind == BSDK_RELO_MAP &&
+			    rb.map == ra.map)
+				found = ra.map;
 	}
-	return NULL;
+	return found;
 }
 
-/* Pair each entry group with the exit group on its hook when programs of one kind in each
- * share a map. */
+/* Pair each entry group with the exit group on its hook (kernel or user function) when
+ * programs of one kind in each share a map. */
 static void twin_index_pair(struct twin_index *ix, const struct bsdk_obj *obj)
 {
 	char he[256], hx[256];
@@ -242,13 +260,14 @@ static void twin_index_pair(struct twin_index *ix, const struct bsdk_obj *obj)
 	for (size_t e = 0; e < obj->nprogs; e++) {
 		const struct bsdk_prog *pe = &obj->progs[e];
 
-		if (ix->first[e] != (int)e || twin_kind(pe)->event != TWIN_ENTRY)
+		if (ix->first[e] != (int)e || exit_event(twin_kind(pe)->event) == TWIN_NONE)
 			continue;
 		twin_hook(pe, twin_kind(pe), he, sizeof(he));
 		for (size_t x = 0; x < obj->nprogs && ix->pair[e] < 0; x++) {
 			const struct bsdk_prog *px = &obj->progs[x];
 
-			if (ix->first[x] != (int)x || twin_kind(px)->event != TWIN_EXIT)
+			if (ix->first[x] != (int)x ||
+			    twin_kind(px)->event != exit_event(twin_kind(pe)->event))
 				continue;
 			twin_hook(px, twin_kind(px), hx, sizeof(hx));
 			if (strcmp(he, hx) != 0)
