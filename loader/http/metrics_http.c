@@ -134,6 +134,8 @@ enum MHD_Result http_reply(struct MHD_Connection *c, unsigned int status, const 
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
 	if (allow)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
+	if (status == MHD_HTTP_TOO_MANY_REQUESTS)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, "1");
 	if (status == MHD_HTTP_UNAUTHORIZED && realm)
 		ret = MHD_queue_basic_auth_fail_response(c, realm, r);
 	else
