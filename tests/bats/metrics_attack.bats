@@ -103,12 +103,31 @@ kernel_ids() {
 		sed 's/_id:[[:space:]]*/ /' | sort -u
 }
 
+# threads_block_stop: every thread of bpfsdk but its main one (the server's: libmicrohttpd's
+# and the guard's) blocks SIGINT and SIGTERM. A signal the kernel gave one of them ran the
+# handler there and left the main thread asleep in its wait for records: a run under an idle
+# flood did not stop in ten minutes, and the stop tests passed or not by the luck of which
+# thread the kernel chose.
+threads_block_stop() {
+	local t blk n=0
+	for t in /proc/"$RUN_PID"/task/*; do
+		[ "${t##*/}" = "$RUN_PID" ] && continue
+		blk=$(sed -n 's/^SigBlk:[[:space:]]*//p' "$t/status" 2>/dev/null)
+		[ -n "$blk" ] || continue	# the thread ended meanwhile
+		(((16#$blk & 0x4002) == 0x4002)) ||
+			fail "thread ${t##*/} ($(cat "$t/comm")) takes SIGINT or SIGTERM (SigBlk $blk)"
+		n=$((n + 1))
+	done
+	[ "$n" -ge 2 ] || fail "bpfsdk runs $n threads besides its main one, not the server's two"
+}
+
 # stop_within LIMIT: SIGTERM to bpfsdk, which must exit 0 within LIMIT seconds, and leave
 # none of the programs, maps and links it held in the kernel.
 stop_within() {
 	local ids t0 t1 status kind id left
 	ids=$(kernel_ids)
 	[ -n "$ids" ] || fail "bpfsdk holds no program: nothing to check"
+	threads_block_stop
 	(sleep 30; kill -KILL "$RUN_PID") 2>/dev/null &
 	WATCHDOG_PID=$!
 	t0=$EPOCHREALTIME
