@@ -9,11 +9,15 @@
 # a free one), and every one of them ends by itself within its seconds;
 # teardown kills whatever is left.
 #
-# The acceptance limits are a scrape served in 2 s and a stop in 0.5 s on
-# a quiet machine; a starved server took 30 to 60 s to serve and up to 10 s
-# to stop. The tests time what they check and allow the scrape its 2 s and
-# the stop 2 s, so that a busy two-CPU machine passes and a starved server
-# fails.
+# The acceptance limits are a scrape served in 2 s and a stop in 0.5 s; a
+# starved server took 30 to 60 s to serve and 6 to 10 s to stop. Measured
+# on a two-CPU machine with both CPUs kept busy by two shell loops beside
+# its other work (the suite run three times): a scrape under 32 slowloris
+# clients took at most 0.05 s, under 150 0.26 s, under the idle flood
+# 0.40 s (2.2 s while the listen backlog was 64: a dropped SYN waits a
+# second), a stop 0.16 to 0.30 s. The scrapes are held to the acceptance's
+# 2 s; the stop to 1 s, not 0.5, as the slowest of those stops was 0.3 s
+# and a CI machine may be busier still; both fail a server starved as before.
 
 load cli_common
 
@@ -80,9 +84,6 @@ attack() {
 
 # scrape_within LIMIT: three scrapes with curl (10 s at most each), each a 200 with the
 # workload's counter, within LIMIT seconds.
-# The tests give 5 s: on an idle machine a scrape under attack takes 1-100 ms, on a
-# loaded 2-core one (the attackers share its CPUs) up to about 2 s; a starved server
-# answered after 10 s or never.
 scrape_within() {
 	local i t
 	for i in 1 2 3; do
@@ -160,34 +161,34 @@ code() {
 	curl -s -o /dev/null -w '%{http_code}' --max-time 10 "$@"
 }
 
-@test "with 32 slowloris clients (a header byte every 2 s, reconnecting) a real scrape is served in 5 s (2 s on an idle machine)" {
+@test "with 32 slowloris clients (a header byte every 2 s, reconnecting) a real scrape is served in 2 s" {
 	start_metrics
 	attack slowloris 32 2 60
-	scrape_within 5
+	scrape_within 2
 }
 
-@test "with 150 slowloris clients, more than libmicrohttpd's 128 slots, a real scrape is served in 5 s (2 s on an idle machine)" {
+@test "with 150 slowloris clients, more than libmicrohttpd's 128 slots, a real scrape is served in 2 s" {
 	start_metrics
 	attack slowloris 150 2 60
-	scrape_within 5
+	scrape_within 2
 }
 
-@test "SIGTERM during a slowloris attack ends the run in 2 s, nothing left in the kernel" {
+@test "SIGTERM during a slowloris attack ends the run in 1 s, nothing left in the kernel" {
 	start_metrics
 	attack slowloris 32 2 60
-	stop_within 2
+	stop_within 1
 }
 
-@test "with 200 idle clients reconnecting at once when closed a real scrape is served in 5 s (2 s on an idle machine)" {
+@test "with 200 idle clients reconnecting at once when closed a real scrape is served in 2 s" {
 	start_metrics
 	attack idle 200 60
-	scrape_within 5
+	scrape_within 2
 }
 
-@test "SIGTERM during an idle flood of 200 clients ends the run in 2 s, nothing left in the kernel" {
+@test "SIGTERM during an idle flood of 200 clients ends the run in 1 s, nothing left in the kernel" {
 	start_metrics
 	attack idle 200 60
-	stop_within 2
+	stop_within 1
 }
 
 @test "a request trickled a byte a second is closed 5 s after its first byte (within 5 to 8 s)" {
