@@ -26,7 +26,8 @@ struct bsdk_metrics_server;
 struct bsdk_web_config;
 
 /* Serve m at http://ADDR:PORT/metrics on listen_fd (bsdk_metrics_listen(); the server owns it
- * from here, also on failure) from a thread of its own, until bsdk_metrics_server_stop(). GET
+ * from here, also on failure) from threads of its own, which take no signal (they block every
+ * one: SIGTERM reaches the caller's threads), until bsdk_metrics_server_stop(). GET
  * and HEAD of exactly /metrics render m, in OpenMetrics when the request's Accept asks for
  * application/openmetrics-text, gzipped when its Accept-Encoding takes gzip; other paths get
  * 404, other methods 405, HTTP/1.1 without Host: 400, a render that fails 500. A render serves

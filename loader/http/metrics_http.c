@@ -24,6 +24,8 @@
 #include <netinet/in.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,6 +136,8 @@ enum MHD_Result http_reply(struct MHD_Connection *c, unsigned int status, const 
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
 	if (allow)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
+	if (status == MHD_HTTP_TOO_MANY_REQUESTS)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, "1");
 	if (status == MHD_HTTP_UNAUTHORIZED && realm)
 		ret = MHD_queue_basic_auth_fail_response(c, realm, r);
 	else
@@ -258,8 +262,8 @@ struct bsdk_metrics_server *bsdk_metrics_serve(struct bsdk_metrics *m, int liste
 	return bsdk_metrics_serve_web(m, listen_fd, NULL);
 }
 
-struct bsdk_metrics_server *bsdk_metrics_serve_web(struct bsdk_metrics *m, int listen_fd,
-						   const struct bsdk_web_config *web)
+static struct bsdk_metrics_server *serve_web(struct bsdk_metrics *m, int listen_fd,
+					     const struct bsdk_web_config *web)
 {
 	struct bsdk_metrics_server *s;
 	struct sockaddr_storage ss;
@@ -296,6 +300,26 @@ struct bsdk_metrics_server *bsdk_metrics_serve_web(struct bsdk_metrics *m, int l
 		errno = err;
 		return NULL;
 	}
+	return s;
+}
+
+struct bsdk_metrics_server *bsdk_metrics_serve_web(struct bsdk_metrics *m, int listen_fd,
+						   const struct bsdk_web_config *web)
+{
+	struct bsdk_metrics_server *s;
+	sigset_t all, old;
+	int err;
+
+	/* The server's threads (libmicrohttpd's, the guard's) are started with every signal
+	 * blocked, and keep them so: a SIGTERM that one of them took would run the program's
+	 * handler there and leave the program's thread asleep in its wait for records, which
+	 * the signal was to end (a run under an idle flood did not stop in ten minutes). */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	s = serve_web(m, listen_fd, web);
+	err = errno;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	errno = err;
 	return s;
 }
 

@@ -7,11 +7,15 @@
  *
  * A wrong user and a wrong password cost the same bcrypt run, and hashes
  * are compared in a time that does not depend on where they differ, so an
- * answer's timing tells nothing of which part was wrong.
+ * answer's timing tells nothing of which part was wrong. A right password
+ * costs one bcrypt run per process (then its HMAC is compared); the others
+ * share a budget of bcrypt's time a second, so that a flood of wrong
+ * passwords cannot keep the server's thread in bcrypt while scrapes wait.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <crypt.h>
 #include <gnutls/crypto.h>
 #include <gnutls/gnutls.h>
@@ -77,36 +81,73 @@ static bool seen(struct bsdk_web_config *wc, struct web_user *u, const unsigned 
 	return remember || diff == 0;
 }
 
-bool web_auth_password_ok(const struct bsdk_web_config *cwc, const char *user,
-			  const char *password)
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Whether a bcrypt run may start (some of its time left, refilled at WEB_AUTH_BCRYPT_MS_PER_S
+ * up to WEB_AUTH_BCRYPT_MS_SAVED); spent > 0: take that much of it, a run's time. */
+static bool bcrypt_time(struct bsdk_web_config *wc, uint64_t spent)
+{
+	const int64_t saved = WEB_AUTH_BCRYPT_MS_SAVED * INT64_C(1000000);
+	uint64_t now = now_ns();
+	bool ok;
+
+	pthread_mutex_lock(&wc->lock);
+	if (!wc->bcrypt_at)
+		wc->bcrypt_ns = saved;
+	else
+		wc->bcrypt_ns += (int64_t)((now - wc->bcrypt_at) / 1000 * WEB_AUTH_BCRYPT_MS_PER_S);
+	if (wc->bcrypt_ns > saved)
+		wc->bcrypt_ns = saved;
+	wc->bcrypt_at = now;
+	wc->bcrypt_ns -= (int64_t)spent;
+	ok = wc->bcrypt_ns > 0;
+	pthread_mutex_unlock(&wc->lock);
+	return ok;
+}
+
+enum web_auth web_auth_password_check(const struct bsdk_web_config *cwc, const char *user,
+				      const char *password)
 {
 	struct bsdk_web_config *wc = (struct bsdk_web_config *)cwc;
 	struct web_user *u = NULL;
 	unsigned char mac[32];
 	struct crypt_data *cd;
 	const char *out;
-	bool ok, have_mac;
+	bool ok, have_mac, busy;
+	uint64_t t0;
 
 	if (!wc->nusers || !user || !password)
-		return false;
+		return WEB_AUTH_WRONG;
 	for (size_t i = 0; i < wc->nusers; i++)
 		if (same(wc->users[i].name, user))
 			u = &wc->users[i];
 	have_mac = password_mac(wc, password, mac);
 	if (u && have_mac && seen(wc, u, mac, false))
-		return true;
-	cd = calloc(1, sizeof(*cd));
-	if (!cd)
-		return false;
+		return WEB_AUTH_OK;
+	/* a wrong user waits for bcrypt's time as a wrong password does: the answer tells nothing */
+	busy = !bcrypt_time(wc, 0);
+	cd = busy ? NULL : calloc(1, sizeof(*cd));
+	if (!cd) {
+		explicit_bzero(mac, sizeof(mac));
+		return busy ? WEB_AUTH_BUSY : WEB_AUTH_WRONG;
+	}
 	/* an unknown user is hashed against a known user's hash all the same */
+	t0 = now_ns();
 	out = crypt_r(password, u ? u->hash : wc->users[0].hash, cd);
+	bcrypt_time(wc, now_ns() - t0);
 	ok = u && out && same(out, u->hash);
 	explicit_bzero(cd, sizeof(*cd));
 	free(cd);
 	if (ok && have_mac)
 		seen(wc, u, mac, true);
 	explicit_bzero(mac, sizeof(mac));
-	return ok;
+	return ok ? WEB_AUTH_OK : WEB_AUTH_WRONG;
 }
 
 /* The client certificate client_auth_type asks for: NULL when fine, else why not. */
@@ -139,7 +180,7 @@ bool web_config_allow(const struct bsdk_web_config *wc, struct MHD_Connection *c
 {
 	const char *why;
 	char *user, *password = NULL;
-	bool ok;
+	enum web_auth ok;
 
 	if (!wc)
 		return true;
@@ -151,14 +192,18 @@ bool web_config_allow(const struct bsdk_web_config *wc, struct MHD_Connection *c
 	if (!wc->nusers)
 		return true;
 	user = MHD_basic_auth_get_username_password(c, &password);
-	ok = web_auth_password_ok(wc, user, password);
+	ok = web_auth_password_check(wc, user, password);
 	if (password)
 		explicit_bzero(password, strlen(password));
 	MHD_free(user);
 	MHD_free(password);
-	if (!ok)
+	if (ok == WEB_AUTH_BUSY)
+		*ret = http_reply(c, MHD_HTTP_TOO_MANY_REQUESTS,
+				  "too many requests: more passwords to check than the server checks a second; try again\n",
+				  NULL, NULL);
+	else if (ok == WEB_AUTH_WRONG)
 		*ret = http_reply(c, MHD_HTTP_UNAUTHORIZED,
 				  "unauthorized: basic auth with a user of the web configuration\n", NULL,
 				  REALM);
-	return ok;
+	return ok == WEB_AUTH_OK;
 }

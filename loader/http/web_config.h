@@ -10,6 +10,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <microhttpd.h>
 
 #include "http/bpfsdk_http.h"
@@ -39,7 +40,21 @@ struct bsdk_web_config {
 	struct web_user *users;	/* basic_auth_users; none: no basic auth */
 	size_t nusers;
 	unsigned char mac_key[32];	/* random, for the users' seen[] */
-	pthread_mutex_t lock;	/* over seen[]: the server may run threads */
+	pthread_mutex_t lock;	/* over seen[] and the checks' budget: the server may run threads */
+	int64_t bcrypt_ns;	/* the time bcrypt runs may still take (WEB_AUTH_BCRYPT_*) */
+	uint64_t bcrypt_at;	/* when bcrypt_ns was last refilled (CLOCK_MONOTONIC), 0: never */
+};
+
+/* The server's time bcrypt runs (tens of milliseconds each, in its one thread) may take for
+ * passwords not seen before: this many ms a second, this many ms saved at most; a request
+ * that finds none left is 429, unchecked (docs/metrics.md, "Limits"). */
+#define WEB_AUTH_BCRYPT_MS_PER_S 250
+#define WEB_AUTH_BCRYPT_MS_SAVED 500
+
+enum web_auth {
+	WEB_AUTH_OK,		/* a user's password */
+	WEB_AUTH_WRONG,		/* none, or not a user's: 401 */
+	WEB_AUTH_BUSY,		/* not seen before, and bcrypt's time is spent: 429 */
 };
 
 /* MHD_USE_TLS with TLS, else 0; NULL is no configuration. */
@@ -57,10 +72,11 @@ bool web_config_allow(const struct bsdk_web_config *wc, struct MHD_Connection *c
 /* web_auth.c: whether user and password match one of wc's users, in a time that does not
  * depend on which part was wrong (an unknown user costs a bcrypt run too). A password bcrypt
  * accepted is remembered as its HMAC under a random key, so that the next scrape with it costs
- * a hash, not a bcrypt run (as exporter-toolkit caches): wc is const to the server, but its
- * users' seen[] change, under wc->lock. */
-bool web_auth_password_ok(const struct bsdk_web_config *wc, const char *user,
-			  const char *password);
+ * a hash, not a bcrypt run (as exporter-toolkit caches); any other is checked while the time
+ * WEB_AUTH_BCRYPT_* allow is left, else WEB_AUTH_BUSY: wc is const to the server, but its
+ * users' seen[] and that time change, under wc->lock. */
+enum web_auth web_auth_password_check(const struct bsdk_web_config *wc, const char *user,
+				      const char *password);
 /* web_auth.c: 0 when hash is a bcrypt hash libxcrypt takes, else -1. */
 int web_auth_hash_ok(const char *hash);
 

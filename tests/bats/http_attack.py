@@ -13,17 +13,26 @@ on 127.0.0.1 only, each run bounded in time and in connections.
   http_attack.py trickle PORT GAP SECS       one client sending a header byte every
                                              GAP seconds: the seconds until the
                                              server closes it ("open" after SECS)
+  http_attack.py wrongpw PORT N SECS USER      N clients sending GET /metrics with
+                                             USER and a wrong password back to
+                                             back, each on a kept connection (a new
+                                             one when closed): the count of each
+                                             status, "401 A 429 B other C"
 
 The attackers print "ready" and how many are connected once all N are (or
 3 s on), then, when SECS are up, "connects C closed-by-server S" and exit."""
+import base64
+import http.client
 import selectors
 import socket
 import sys
+import threading
 import time
 
 HOST = "127.0.0.1"
 REQUEST = b"GET /metrics HTTP/1.1\r\nHost: attack\r\nX-Slow: " + b"a" * 4000 + b"\r\n\r\n"
 MAX_CONNECTS = 200000      # a bound on the reconnects, whatever the server does
+MAX_REQUESTS = 100000      # a bound on a wrongpw client's requests
 
 
 def connect(port):
@@ -144,6 +153,47 @@ def trickle(port, gap, secs):
     print("%.2f" % (time.monotonic() - start))
 
 
+def wrongpw(port, n, secs, user):
+    counts = {}
+    lock = threading.Lock()
+    end = time.monotonic() + secs
+
+    def client(i):
+        auth = base64.b64encode(("%s:wrong %d" % (user, i)).encode()).decode()
+        conn = None
+        for _ in range(MAX_REQUESTS):
+            if time.monotonic() >= end:
+                break
+            try:
+                if conn is None:
+                    conn = http.client.HTTPConnection(HOST, port, timeout=10)
+                conn.request("GET", "/metrics", headers={"Authorization": "Basic " + auth})
+                resp = conn.getresponse()
+                resp.read()
+                status = str(resp.status)
+                if resp.will_close:
+                    conn.close()
+                    conn = None
+            except (OSError, http.client.HTTPException):
+                status = "other"
+                if conn is not None:
+                    conn.close()
+                conn = None
+            with lock:
+                counts[status] = counts.get(status, 0) + 1
+        if conn is not None:
+            conn.close()
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    print("ready", n, flush=True)
+    for t in threads:
+        t.join()
+    other = sum(c for s, c in counts.items() if s not in ("401", "429"))
+    print("401", counts.get("401", 0), "429", counts.get("429", 0), "other", other, flush=True)
+
+
 def main():
     mode, port = sys.argv[1], int(sys.argv[2])
     if mode == "slowloris":
@@ -154,8 +204,10 @@ def main():
         trickle(port, float(sys.argv[3]), float(sys.argv[4]))
     elif mode == "pipeline":
         pipeline(port, int(sys.argv[3]))
+    elif mode == "wrongpw":
+        wrongpw(port, int(sys.argv[3]), float(sys.argv[4]), sys.argv[5])
     else:
-        sys.exit("usage: http_attack.py slowloris|idle|pipeline|trickle PORT ...")
+        sys.exit("usage: http_attack.py slowloris|idle|pipeline|trickle|wrongpw PORT ...")
 
 
 if __name__ == "__main__":

@@ -9,11 +9,17 @@
 # a free one), and every one of them ends by itself within its seconds;
 # teardown kills whatever is left.
 #
-# The acceptance limits are a scrape served in 2 s and a stop in 0.5 s on
-# a quiet machine; a starved server took 30 to 60 s to serve and up to 10 s
-# to stop. The tests time what they check and allow the scrape its 2 s and
-# the stop 2 s, so that a busy two-CPU machine passes and a starved server
-# fails.
+# The acceptance limits are a scrape served in 2 s and a stop in 0.5 s; a
+# starved server took 30 to 60 s to serve and 6 to 10 s to stop. Measured
+# on a two-CPU machine with both CPUs kept busy by two shell loops beside
+# its other work (the suite run three times): a scrape under 32 slowloris
+# clients took at most 0.05 s, under 150 0.26 s, under the idle flood
+# 0.40 s (2.2 s while the listen backlog was 64: a dropped SYN waits a
+# second), a stop 0.16 to 0.30 s. The scrapes are held to the acceptance's
+# 2 s; the stop to 1 s, not 0.5, as the slowest of those stops was 0.3 s
+# and a CI machine may be busier still; both fail a server starved as before.
+# Most of a stop is the kernel's (strace: the server is down in 30 ms, then
+# closing each of the programs' descriptors waits 20 to 60 ms).
 
 load cli_common
 
@@ -80,9 +86,6 @@ attack() {
 
 # scrape_within LIMIT: three scrapes with curl (10 s at most each), each a 200 with the
 # workload's counter, within LIMIT seconds.
-# The tests give 5 s: on an idle machine a scrape under attack takes 1-100 ms, on a
-# loaded 2-core one (the attackers share its CPUs) up to about 2 s; a starved server
-# answered after 10 s or never.
 scrape_within() {
 	local i t
 	for i in 1 2 3; do
@@ -103,12 +106,31 @@ kernel_ids() {
 		sed 's/_id:[[:space:]]*/ /' | sort -u
 }
 
+# threads_block_stop: every thread of bpfsdk but its main one (the server's: libmicrohttpd's
+# and the guard's) blocks SIGINT and SIGTERM. A signal the kernel gave one of them ran the
+# handler there and left the main thread asleep in its wait for records: a run under an idle
+# flood did not stop in ten minutes, and the stop tests passed or not by the luck of which
+# thread the kernel chose.
+threads_block_stop() {
+	local t blk n=0
+	for t in /proc/"$RUN_PID"/task/*; do
+		[ "${t##*/}" = "$RUN_PID" ] && continue
+		blk=$(sed -n 's/^SigBlk:[[:space:]]*//p' "$t/status" 2>/dev/null)
+		[ -n "$blk" ] || continue	# the thread ended meanwhile
+		(((16#$blk & 0x4002) == 0x4002)) ||
+			fail "thread ${t##*/} ($(cat "$t/comm")) takes SIGINT or SIGTERM (SigBlk $blk)"
+		n=$((n + 1))
+	done
+	[ "$n" -ge 2 ] || fail "bpfsdk runs $n threads besides its main one, not the server's two"
+}
+
 # stop_within LIMIT: SIGTERM to bpfsdk, which must exit 0 within LIMIT seconds, and leave
 # none of the programs, maps and links it held in the kernel.
 stop_within() {
 	local ids t0 t1 status kind id left
 	ids=$(kernel_ids)
 	[ -n "$ids" ] || fail "bpfsdk holds no program: nothing to check"
+	threads_block_stop
 	(sleep 30; kill -KILL "$RUN_PID") 2>/dev/null &
 	WATCHDOG_PID=$!
 	t0=$EPOCHREALTIME
@@ -141,34 +163,34 @@ code() {
 	curl -s -o /dev/null -w '%{http_code}' --max-time 10 "$@"
 }
 
-@test "with 32 slowloris clients (a header byte every 2 s, reconnecting) a real scrape is served in 5 s (2 s on an idle machine)" {
+@test "with 32 slowloris clients (a header byte every 2 s, reconnecting) a real scrape is served in 2 s" {
 	start_metrics
 	attack slowloris 32 2 60
-	scrape_within 5
+	scrape_within 2
 }
 
-@test "with 150 slowloris clients, more than libmicrohttpd's 128 slots, a real scrape is served in 5 s (2 s on an idle machine)" {
+@test "with 150 slowloris clients, more than libmicrohttpd's 128 slots, a real scrape is served in 2 s" {
 	start_metrics
 	attack slowloris 150 2 60
-	scrape_within 5
+	scrape_within 2
 }
 
-@test "SIGTERM during a slowloris attack ends the run in 2 s, nothing left in the kernel" {
+@test "SIGTERM during a slowloris attack ends the run in 1 s, nothing left in the kernel" {
 	start_metrics
 	attack slowloris 32 2 60
-	stop_within 2
+	stop_within 1
 }
 
-@test "with 200 idle clients reconnecting at once when closed a real scrape is served in 5 s (2 s on an idle machine)" {
+@test "with 200 idle clients reconnecting at once when closed a real scrape is served in 2 s" {
 	start_metrics
 	attack idle 200 60
-	scrape_within 5
+	scrape_within 2
 }
 
-@test "SIGTERM during an idle flood of 200 clients ends the run in 2 s, nothing left in the kernel" {
+@test "SIGTERM during an idle flood of 200 clients ends the run in 1 s, nothing left in the kernel" {
 	start_metrics
 	attack idle 200 60
-	stop_within 2
+	stop_within 1
 }
 
 @test "a request trickled a byte a second is closed 5 s after its first byte (within 5 to 8 s)" {

@@ -54,6 +54,8 @@ static int parse_addr(const char *spec, struct sockaddr_storage *ss, socklen_t *
 	return 0;
 }
 
+#define METRICS_LISTEN_BACKLOG 1024
+
 int bsdk_metrics_listen(const char *addr)
 {
 	struct sockaddr_storage ss;
@@ -70,7 +72,9 @@ int bsdk_metrics_listen(const char *addr)
 		return log_fail(errno, "metrics address '%s': socket: %s", addr, strerror(errno));
 	/* a restarted exporter takes its port back at once, past TIME_WAIT */
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(fd, (struct sockaddr *)&ss, len) || listen(fd, 64)) {
+	/* a backlog that holds a flood of connects: a scraper's SYN dropped from a full queue
+	 * waits 1 s for the kernel to send it again (the kernel caps it at somaxconn) */
+	if (bind(fd, (struct sockaddr *)&ss, len) || listen(fd, METRICS_LISTEN_BACKLOG)) {
 		err = errno;
 		close(fd);
 		return log_fail(err, "metrics address '%s': cannot listen: %s%s", addr, strerror(err),

@@ -71,15 +71,30 @@ static inline void tb_chr(struct mtext *b, char c)
 		b->p[b->len++] = c;
 }
 
+/* Two digits at a time from a table: half the divisions of one digit at a time */
+static const char digit_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
 static void tb_u64(struct mtext *b, uint64_t v)
 {
 	char buf[20];
 	size_t i = sizeof(buf);
 
-	do {
-		buf[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
+	while (v >= 100) {
+		const char *d = digit_pairs + 2 * (v % 100);
+
+		v /= 100;
+		buf[--i] = d[1];
+		buf[--i] = d[0];
+	}
+	if (v >= 10) {
+		buf[--i] = digit_pairs[2 * v + 1];
+		buf[--i] = digit_pairs[2 * v];
+	} else {
+		buf[--i] = (char)('0' + v);
+	}
 	tb_put(b, buf + i, sizeof(buf) - i);
 }
 
@@ -192,25 +207,57 @@ static void put_label_value(const struct mplan *p, const struct label *l,
 	}
 }
 
-/* {object="...",KEY LABELS,cpu="..",le=".."}: key NULL for no key labels, overflow for the
- * series that adds up the keys beyond the limit. */
-static void put_labels(const struct mplan *p, const unsigned char *key, bool overflow, int cpu,
-		       const char *le, struct mtext *b)
-{
-	bool any = false;
+/* What every sample of a family starts with, NAME SUFFIX{object="...", escaped once a render
+ * rather than once a sample; any: a label is in it. */
+struct head {
+	struct mtext t;
+	bool any;
+};
 
-	tb_chr(b, '{');
-	if (p->object) {
-		tb_str(b, "object=\"");
-		put_escaped(b, (const unsigned char *)p->object, strlen(p->object));
-		tb_chr(b, '"');
-		any = true;
+/* h made for name and suffix; false (b->oom set) when out of memory. */
+static bool head_make(const struct mplan *p, const char *name, const char *suffix,
+		      struct head *h, struct mtext *b)
+{
+	size_t n = strlen(name) + strlen(suffix) + (p->object ? 3 * strlen(p->object) : 0) + 16;
+
+	h->t = (struct mtext){ .p = malloc(n), .cap = n };
+	h->any = p->object;
+	if (!h->t.p) {
+		b->oom = true;
+		return false;
 	}
+	tb_str(&h->t, name);
+	tb_str(&h->t, suffix);
+	tb_chr(&h->t, '{');
+	if (p->object) {
+		tb_str(&h->t, "object=\"");
+		put_escaped(&h->t, (const unsigned char *)p->object, strlen(p->object));
+		tb_chr(&h->t, '"');
+	}
+	if (h->t.oom)
+		b->oom = true;
+	return !h->t.oom;
+}
+
+static void head_free(struct head *h)
+{
+	free(h->t.p);
+	h->t.p = NULL;
+}
+
+/* HEAD,KEY LABELS,cpu="..",le=".."} VALUE-to-come: key NULL for no key labels, overflow for
+ * the series that adds up the keys beyond the limit. */
+static void put_sample(const struct mplan *p, const struct head *h, const unsigned char *key,
+		       bool overflow, int cpu, const char *le, struct mtext *b)
+{
+	bool any = h->any;
+
+	tb_put(b, h->t.p, h->t.len);
 	for (size_t i = 0; key && i < p->nlabels; i++) {
 		if (any)
 			tb_chr(b, ',');
 		tb_str(b, p->labels[i].name);
-		tb_str(b, "=\"");
+		tb_chr(b, '='), tb_chr(b, '"');
 		put_label_value(p, &p->labels[i], key, b);
 		tb_chr(b, '"');
 		any = true;
@@ -230,18 +277,7 @@ static void put_labels(const struct mplan *p, const unsigned char *key, bool ove
 		tb_str(b, le);
 		tb_chr(b, '"');
 	}
-	tb_chr(b, '}');
-}
-
-/* NAME SUFFIX{LABELS} VALUE\n, one sample */
-static void put_sample(const struct mplan *p, const char *name, const char *suffix,
-		       const unsigned char *key, bool overflow, int cpu, const char *le,
-		       struct mtext *b)
-{
-	tb_str(b, name);
-	tb_str(b, suffix);
-	put_labels(p, key, overflow, cpu, le, b);
-	tb_chr(b, ' ');
+	tb_chr(b, '}'), tb_chr(b, ' ');
 }
 
 static size_t cpu_stride(const struct mplan *p) { return (p->m.value_size + 7) & ~(size_t)7; }
@@ -281,26 +317,28 @@ static void hist_add(const struct mplan *p, const unsigned char *val, int cpu, s
 		h->sum += field(p, val, p->sum.off, p->sum.size, p->sum.is_signed, cpu);
 }
 
-static void put_hist(const struct mplan *p, const unsigned char *key, bool overflow, int cpu,
-		     const struct hvals *h, struct mtext *b)
+/* A histogram's heads (_bucket, _count, _sum) and its buckets' le values, made once a render */
+struct hist_heads {
+	struct head bucket, count, sum;
+	char le[64][32];
+};
+
+static void put_hist(const struct mplan *p, const struct hist_heads *hh,
+		     const unsigned char *key, bool overflow, int cpu, const struct hvals *h,
+		     struct mtext *b)
 {
 	uint64_t cum = 0;
-	char le[32];
 
 	for (uint32_t k = 0; k < p->slots_n; k++) {
-		/* slot k's largest value: 2^(k+1) - 1, every u64 in slot 63 */
-		uint64_t upper = k >= 63 ? UINT64_MAX : (UINT64_C(2) << k) - 1;
-
 		cum += h->slots[k];
-		metrics_decimal(upper, p->digits, le);
-		put_sample(p, p->hist_family, "_bucket", key, overflow, cpu, le, b);
+		put_sample(p, &hh->bucket, key, overflow, cpu, hh->le[k], b);
 		tb_u64(b, cum);
 		tb_chr(b, '\n');
 	}
-	put_sample(p, p->hist_family, "_bucket", key, overflow, cpu, "+Inf", b);
+	put_sample(p, &hh->bucket, key, overflow, cpu, "+Inf", b);
 	tb_u64(b, cum);
 	tb_chr(b, '\n');
-	put_sample(p, p->hist_family, "_count", key, overflow, cpu, NULL, b);
+	put_sample(p, &hh->count, key, overflow, cpu, NULL, b);
 	tb_u64(b, cum);
 	tb_chr(b, '\n');
 	if (p->has_sum) {
@@ -312,7 +350,7 @@ static void put_hist(const struct mplan *p, const unsigned char *key, bool overf
 		} else {
 			metrics_decimal(h->sum, p->digits, sum);
 		}
-		put_sample(p, p->hist_family, "_sum", key, overflow, cpu, NULL, b);
+		put_sample(p, &hh->sum, key, overflow, cpu, NULL, b);
 		tb_str(b, sum);
 		tb_chr(b, '\n');
 	}
@@ -382,26 +420,60 @@ static bool zero_value(const struct mplan *p, const unsigned char *val)
 	return true;
 }
 
+/* The entries ahead of the one written are fetched early: they are read in key order,
+ * scattered over the snapshot, and a render of many keys otherwise waits on memory. */
+#define PREFETCH_AHEAD 8
+
+/* always inlined: a function of prefetches alone has no effect the compiler sees, and calls
+ * to it are dropped */
+static inline __attribute__((always_inline)) void
+prefetch_entry(const unsigned char *const *keys, const unsigned char *const *vals,
+	       const struct sort_key *order, size_t i, size_t kept)
+{
+	if (i + PREFETCH_AHEAD < kept) {
+		__builtin_prefetch(keys[order[i + PREFETCH_AHEAD].i]);
+		__builtin_prefetch(vals[order[i + PREFETCH_AHEAD].i]);
+	}
+}
+
 static void render_hist(const struct mplan *p, const unsigned char *const *keys,
 			const unsigned char *const *vals, const struct sort_key *order, size_t n,
 			size_t kept, struct mtext *b)
 {
 	int ncpu = p->per_cpu ? p->m.ncpus : 0;
 	struct hvals over = { { 0 }, 0 };
+	struct hist_heads *hh = calloc(1, sizeof(*hh));
 
+	if (!hh) {
+		b->oom = true;
+		return;
+	}
+	/* slot k's largest value: 2^(k+1) - 1, every u64 in slot 63 */
+	for (uint32_t k = 0; k < p->slots_n && k < 64; k++)
+		metrics_decimal(k >= 63 ? UINT64_MAX : (UINT64_C(2) << k) - 1, p->digits, hh->le[k]);
+	if (!head_make(p, p->hist_family, "_bucket", &hh->bucket, b) ||
+	    !head_make(p, p->hist_family, "_count", &hh->count, b) ||
+	    !head_make(p, p->hist_family, "_sum", &hh->sum, b))
+		goto out;
 	put_help(p, p->hist_family, "histogram", "log2 histogram", p->unit, b);
 	for (size_t i = 0; i < kept; i++) {
+		prefetch_entry(keys, vals, order, i, kept);
 		for (int c = ncpu ? 0 : -1; c < ncpu; c++) {
 			struct hvals h = { { 0 }, 0 };
 
 			hist_add(p, vals[order[i].i], c, &h);
-			put_hist(p, p->m.keyed ? keys[order[i].i] : NULL, false, c, &h, b);
+			put_hist(p, hh, p->m.keyed ? keys[order[i].i] : NULL, false, c, &h, b);
 		}
 	}
 	for (size_t i = kept; i < n; i++)
 		hist_add(p, vals[order[i].i], -1, &over);
 	if (kept < n)
-		put_hist(p, NULL, true, -1, &over, b);
+		put_hist(p, hh, NULL, true, -1, &over, b);
+out:
+	head_free(&hh->bucket);
+	head_free(&hh->count);
+	head_free(&hh->sum);
+	free(hh);
 }
 
 static void put_value(struct mtext *b, uint64_t x, bool is_signed)
@@ -422,28 +494,35 @@ static void render_values(const struct mplan *p, const struct vfield *v,
 	const char *suffix = p->gauge ? "" : "_total";
 	uint64_t over = 0;
 	char family[512];
+	struct head h;
 
+	if (!head_make(p, v->name, suffix, &h, b))
+		return;
 	/* 0.0.4 names the family as its samples; OpenMetrics a counter's without _total */
 	snprintf(family, sizeof(family), "%s%s", v->name, om ? "" : suffix);
 	put_help(p, family, p->gauge ? "gauge" : "counter", p->gauge ? "gauge" : "counter", NULL, b);
-	for (size_t i = 0; i < kept; i++)
+	for (size_t i = 0; i < kept; i++) {
+		prefetch_entry(keys, vals, order, i, kept);
 		for (int c = ncpu ? 0 : -1; c < ncpu; c++) {
 			uint64_t x = field(p, vals[order[i].i], v->off, v->size, v->is_signed, c);
 
-			put_sample(p, v->name, suffix, p->m.keyed ? keys[order[i].i] : NULL, false,
-				   c, NULL, b);
+			put_sample(p, &h, p->m.keyed ? keys[order[i].i] : NULL, false, c, NULL, b);
 			put_value(b, x, v->is_signed);
 		}
+	}
 	for (size_t i = kept; i < n; i++)
 		over += field(p, vals[order[i].i], v->off, v->size, v->is_signed, -1);
 	if (kept < n) {
-		put_sample(p, v->name, suffix, NULL, true, -1, NULL, b);
+		put_sample(p, &h, NULL, true, -1, NULL, b);
 		put_value(b, over, v->is_signed);
 	}
+	head_free(&h);
 }
 
 static void render_folded(const struct mplan *p, size_t folded, struct mtext *b)
 {
+	struct head h;
+
 	tb_str(b, "# HELP ");
 	tb_str(b, p->family);
 	tb_str(b, "_metrics_keys_folded keys of map '");
@@ -452,9 +531,12 @@ static void render_folded(const struct mplan *p, size_t folded, struct mtext *b)
 	tb_str(b, "# TYPE ");
 	tb_str(b, p->family);
 	tb_str(b, "_metrics_keys_folded gauge\n");
-	put_sample(p, p->family, "_metrics_keys_folded", NULL, false, -1, NULL, b);
+	if (!head_make(p, p->family, "_metrics_keys_folded", &h, b))
+		return;
+	put_sample(p, &h, NULL, false, -1, NULL, b);
 	tb_u64(b, folded);
 	tb_chr(b, '\n');
+	head_free(&h);
 }
 
 /* order sorted by key bytes: a radix sort of the heads (the bytes where they differ), then
