@@ -48,7 +48,10 @@ static inline bool indexed(const struct btf_type *t, enum btf_index_which which)
 int btf_name_index_build(struct btf_name_index **slot, const struct btf *btf,
 			 enum btf_index_which which)
 {
-	uint32_t first = btf_first_id(btf), n = btf_type_count(btf) - first, nb = 16, count = n;
+	/* an object's BTF (ALL, btf_find()) is searched whole, a split one's base included,
+	 * as btf_find_scan() does; the kernel's (kbtf.c) one BTF at a time */
+	uint32_t first = which == BTF_INDEX_ALL ? 1 : btf_first_id(btf);
+	uint32_t n = btf_type_count(btf) > first ? btf_type_count(btf) - first : 0, nb = 16, count = n;
 	size_t bytes;
 	struct btf_name_index *x;
 	uint32_t *heads, *next;

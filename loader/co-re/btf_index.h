@@ -20,13 +20,14 @@
  * first] the next higher one, 0 ends a chain: a lookup walks one chain and
  * checks each type's name and kind itself. One malloc'ed block. */
 struct btf_name_index {
-	uint32_t first;		/* the first ID indexed: the BTF's own (split BTF) */
+	uint32_t first;		/* the first ID indexed: 1 for ALL, else the BTF's own first */
 	uint32_t mask;		/* 0 while nothing is built */
 	uint32_t uses;		/* the owner's count (btf_find(): scans before building) */
 	uint32_t slots[];	/* heads, then next */
 };
 
-/* Which of a BTF's own types an index holds: all, the named functions (vmlinux's 56,000
+/* Which types an index holds: all (a split BTF's base too, as btf_find() searches), or of
+ * the BTF's own types the named functions (vmlinux's 56,000
  * BTF_KIND_FUNCs, which attach points and kfuncs look up), or the other named types (what
  * CO-RE looks up). */
 enum btf_index_which { BTF_INDEX_ALL, BTF_INDEX_FUNCS, BTF_INDEX_NOT_FUNCS };
