@@ -1508,10 +1508,12 @@ int bsdk_btf_c_decl(const struct bsdk_btf *btf, uint32_t id, const char *name, c
 
 /*
  * Addresses to function names, for stack traces (loader/tool/syms.c): the kernel's from
- * /proc/kallsyms, a process's from the .symtab and .dynsym of the files it maps executable
- * (/proc/PID/maps, read on the first lookup in that process and kept: look up while the
- * process still runs). Works for position-independent executables and shared libraries
- * wherever they were loaded.
+ * /proc/kallsyms, a process's through libdw (dwfl): the files it maps (/proc/PID/maps, read on
+ * the first lookup in that process and kept: look up while the process still runs), named from
+ * their symbol tables or from their separate debug info, found by build-id or .gnu_debuglink
+ * (under /usr/lib/debug, as debuginfod-find or gdb look), which also gives source lines. Works
+ * for position-independent executables and shared libraries wherever they were loaded. At most
+ * 32 processes are kept read; the least recently used is read again when needed.
  */
 struct bsdk_syms;
 
@@ -1520,11 +1522,19 @@ struct bsdk_syms *bsdk_syms_new(void);
 
 /* The name of the function holding addr: in the kernel when pid is 0, else in process pid.
  * The string lives as long as syms. For an address in a mapped file that has no symbol for
- * it, "[FILE]" (the file's base name in brackets), with *offset the offset in the file;
- * otherwise *offset (may be NULL) is addr's distance from the function's start. NULL with
- * errno: ENOENT when addr is in no known function or executable mapping, ESRCH when process
- * pid is gone, EACCES or ENOMEM when /proc/kallsyms or memory fails. */
+ * it, "[FILE]" (the file's base name in brackets), with *offset the offset from the start of
+ * the file's mapping; otherwise *offset (may be NULL) is addr's distance from the function's
+ * start. NULL with errno: ENOENT when addr is in no known function or executable mapping, ESRCH
+ * when process pid is gone, EACCES or ENOMEM when /proc or memory fails. */
 const char *bsdk_syms_lookup(struct bsdk_syms *syms, int pid, uint64_t addr, uint64_t *offset);
+
+/* The source file (as the DWARF line table names it, often an absolute path) and line of
+ * addr in process pid, when the file mapped there has DWARF line information (built with -g,
+ * or its debug info installed). For the return address of a caller's frame, pass addr - 1:
+ * the call, not the line after it. 0, or -ENOENT when there is no line information (and
+ * always for the kernel, pid 0), -ESRCH when process pid is gone, -ENOMEM. *file lives as long
+ * as syms. */
+int bsdk_syms_source(struct bsdk_syms *syms, int pid, uint64_t addr, const char **file, int *line);
 
 /* Free the cache and every name it returned; NULL is ignored. */
 void bsdk_syms_free(struct bsdk_syms *syms);
