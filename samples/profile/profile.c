@@ -51,9 +51,11 @@ static const char usage[] =
 "  -v, --verbose        what the loader does; twice for debug messages\n"
 "  -h, --help           this text\n"
 "\n"
-"User frames are named from the ELF symbol tables of the process's mapped\n"
-"files (read while it still runs), kernel frames from /proc/kallsyms;\n"
-"[FILE] is a frame in FILE without a symbol, [unknown] one nowhere known.\n"
+"User frames are named from the symbol tables of the process's mapped files\n"
+"or their separate debug info (read while it still runs), as\n"
+"'function (file.c:LINE)' where there is line information (built with -g),\n"
+"kernel frames from /proc/kallsyms; [FILE] is a frame in FILE without a\n"
+"symbol, [unknown] one nowhere known.\n"
 "User stacks are walked by frame pointers: code built without them shows\n"
 "short stacks. --json prints pid, comm, count, ustack and kstack\n"
 "(innermost frame first).\n"
@@ -94,29 +96,43 @@ static int stack_get(const struct bsdk_map *stacks, __s32 id, __u64 *ips)
 	return n;
 }
 
-static const char *frame_name(struct bsdk_syms *syms, int pid, __u64 ip)
+/* Frame i of a stack, named: "function (file.c:LINE)" when the process's
+ * file has line information (built with -g, or its debug info installed),
+ * else the bare name. A frame above the innermost is a return address:
+ * its call is the byte before. */
+static const char *frame_name(struct bsdk_syms *syms, int pid, __u64 ip, int i, char *buf,
+			      size_t size)
 {
-	const char *name = bsdk_syms_lookup(syms, pid, ip, NULL);
+	const char *name = bsdk_syms_lookup(syms, pid, ip, NULL), *file, *base;
+	int line;
 
-	return name ? name : "[unknown]";
+	if (!name)
+		return "[unknown]";
+	if (pid == 0 || name[0] == '[' || bsdk_syms_source(syms, pid, i ? ip - 1 : ip, &file, &line))
+		return name;
+	base = strrchr(file, '/');
+	snprintf(buf, size, "%s (%s:%d)", name, base ? base + 1 : file, line);
+	return buf;
 }
 
 /* A stack as JSON, innermost frame first. */
 static void print_json(struct bsdk_syms *syms, const struct entry *e, const char *comm,
 		       const __u64 *uips, int nu, const __u64 *kips, int nk)
 {
+	char buf[512];
+
 	printf("{\"pid\":%u,\"comm\":", e->key.pid);
 	bsdk_json_string(stdout, comm, strlen(comm));
 	printf(",\"count\":%llu,\"ustack\":[", (unsigned long long)e->count);
 	for (int i = 0; i < nu; i++) {
-		const char *name = frame_name(syms, (int)e->key.pid, uips[i]);
+		const char *name = frame_name(syms, (int)e->key.pid, uips[i], i, buf, sizeof(buf));
 
 		printf("%s", i ? "," : "");
 		bsdk_json_string(stdout, name, strlen(name));
 	}
 	printf("],\"kstack\":[");
 	for (int i = 0; i < nk; i++) {
-		const char *name = frame_name(syms, 0, kips[i]);
+		const char *name = frame_name(syms, 0, kips[i], i, buf, sizeof(buf));
 
 		printf("%s", i ? "," : "");
 		bsdk_json_string(stdout, name, strlen(name));
@@ -124,13 +140,14 @@ static void print_json(struct bsdk_syms *syms, const struct entry *e, const char
 	printf("]}\n");
 }
 
-/* A stack folded, root first: "comm;outer;...;inner" (malloc'ed). Spaces
- * and semicolons would break the format: C symbols have none, and a
- * comm's are replaced. */
+/* A stack folded, root first: "comm;outer;...;inner" (malloc'ed). A
+ * semicolon would break the format (C symbols have none; a comm's are
+ * replaced, its spaces too); the count is read after the last space, so
+ * the space in "function (file.c:LINE)" is safe. */
 static char *fold(struct bsdk_syms *syms, const struct entry *e, char *comm,
 		  const __u64 *uips, int nu, const __u64 *kips, int nk)
 {
-	char *line = NULL;
+	char *line = NULL, buf[512];
 	size_t len = 0;
 	FILE *f = open_memstream(&line, &len);
 
@@ -141,9 +158,9 @@ static char *fold(struct bsdk_syms *syms, const struct entry *e, char *comm,
 			*p = '_';
 	fputs(comm, f);
 	for (int i = nu - 1; i >= 0; i--)
-		fprintf(f, ";%s", frame_name(syms, (int)e->key.pid, uips[i]));
+		fprintf(f, ";%s", frame_name(syms, (int)e->key.pid, uips[i], i, buf, sizeof(buf)));
 	for (int i = nk - 1; i >= 0; i--)
-		fprintf(f, ";%s_[k]", frame_name(syms, 0, kips[i]));
+		fprintf(f, ";%s_[k]", frame_name(syms, 0, kips[i], i, buf, sizeof(buf)));
 	if (fclose(f)) {
 		free(line);
 		return NULL;

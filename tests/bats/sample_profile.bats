@@ -35,11 +35,13 @@ start_spinner() {
 	folded=$(grep -v '^profile:\|^samples' <<<"$output")
 	# Every line is folded: "comm;frame;... COUNT", and every one is the
 	# target's (--pid filters in the kernel).
-	assert_equal "$(grep -Evc '^[^ ;]+(;[^ ;]+)* [0-9]+$' <<<"$folded")" 0
+	# A frame may read "function (file.c:LINE)": the count is after the
+	# last space.
+	assert_equal "$(grep -Evc '^[^ ;]+(;[^;]+)* [0-9]+$' <<<"$folded")" 0
 	assert_equal "$(grep -vc '^profile_target;' <<<"$folded")" 0
 	# At least 90% of the samples are in profile_target_spin, called by
 	# main (the target keeps frame pointers).
-	read -r spin total < <(awk '{ n = $NF; t += n } /;main;profile_target_spin( |;)/ { s += n } END { print s + 0, t + 0 }' <<<"$folded")
+	read -r spin total < <(awk '{ n = $NF; t += n } /;main( \([^)]*\))?;profile_target_spin[ ;]/ { s += n } END { print s + 0, t + 0 }' <<<"$folded")
 	[ "$total" -gt 0 ] || fail "no samples"
 	[ $((spin * 10)) -ge $((total * 9)) ] || fail "profile_target_spin has $spin of $total samples"
 	# The summary accounts for them.
@@ -56,7 +58,8 @@ import json, re, sys
 out, err, pid = sys.argv[1], sys.argv[2], int(sys.argv[3])
 stacks = [json.loads(l) for l in open(out)]
 total = sum(s["count"] for s in stacks)
-spin = sum(s["count"] for s in stacks if s["ustack"][:2] == ["profile_target_spin", "main"])
+bare = lambda frames: [re.sub(r" \(.*\)$", "", f) for f in frames[:2]]
+spin = sum(s["count"] for s in stacks if bare(s["ustack"]) == ["profile_target_spin", "main"])
 assert all(s["pid"] == pid and s["comm"] == "profile_target" for s in stacks), stacks
 assert total > 0 and spin * 10 >= total * 9, (spin, total)
 m = re.search(r"^samples (\d+), stacks (\d+), missing 0$", open(err).read(), re.M)
@@ -66,6 +69,41 @@ PY
 	echo "$output"
 	assert_success
 	assert_output --regexp '^ok: '
+}
+
+@test "profile names a frame 'function (file.c:LINE)' in a program built with -g" {
+	command -v cc >/dev/null || skip "no C compiler here"
+	src="$BATS_TEST_TMPDIR/spin_where.c"
+	cat >"$src" <<'C'
+#include <stdlib.h>
+#include <time.h>
+volatile unsigned long spin_where_sink;
+__attribute__((noinline)) void spin_where_loop(double seconds)
+{
+	time_t end = time(NULL) + (time_t)seconds;
+	while (time(NULL) < end)		/* LOOP FIRST */
+		for (int i = 0; i < 100000; i++)
+			spin_where_sink += (unsigned long)i;	/* LOOP LAST */
+}
+int main(int argc, char **argv) { spin_where_loop(argc > 1 ? atof(argv[1]) : 30); return 0; }
+C
+	first=$(grep -n 'LOOP FIRST' "$src" | cut -d: -f1)
+	last=$(grep -n 'LOOP LAST' "$src" | cut -d: -f1)
+	cc -g -O0 -fno-omit-frame-pointer -o "$BATS_TEST_TMPDIR/spin_where" "$src"
+	"$BATS_TEST_TMPDIR/spin_where" 60 >/dev/null 3>&- &
+	SPINNER=$!
+	run "$BIN" --pid "$SPINNER" -F 99 --duration 1 --user
+	assert_success
+	line=$(grep -o 'spin_where_loop (spin_where\.c:[0-9]*)' <<<"$output" | head -1)
+	echo "frame: $line"
+	[ -n "$line" ] || fail "no frame 'spin_where_loop (spin_where.c:LINE)' in: $output"
+	n=${line##*:}
+	n=${n%)}
+	[ "$n" -ge "$first" ] && [ "$n" -le "$last" ] ||
+		fail "line $n is not in the loop's lines $first-$last"
+	# main's frame names the line of its call.
+	grep -q ";main (spin_where\.c:$((last + 2)));spin_where_loop (" <<<"$output" ||
+		fail "main's frame does not name line $((last + 2)), the call"
 }
 
 @test "profile --user leaves out kernel frames, --kernel user frames" {
