@@ -427,6 +427,15 @@ struct bsdk_link *bsdk_prog_attach_usdt(struct bsdk_prog *prog, int pid, const c
  * EBADF for a negative fd, or what the kernel returned. */
 struct bsdk_link *bsdk_prog_attach_perf_event(struct bsdk_prog *prog, int perf_fd);
 
+/* Attach a loaded perf_event program (section perf_event) to a CPU-clock sampling event on every
+ * online CPU, each firing freq times a second on its CPU whatever runs there (perf_event_open(2)
+ * with PERF_COUNT_SW_CPU_CLOCK, freq = 1), the way profilers sample (perf record -F freq). One
+ * link holds every CPU's event: bsdk_link_destroy() detaches them all, and the object owns it
+ * as with bsdk_prog_attach(). NULL with errno, and the reason logged: EINVAL for a program that
+ * is not perf_event, a freq of 0 or one above kernel.perf_event_max_sample_rate, EACCES or
+ * EPERM without CAP_PERFMON, EMFILE at the open files limit, or what the kernel returned. */
+struct bsdk_link *bsdk_prog_attach_sampling(struct bsdk_prog *prog, unsigned int freq);
+
 /* ---- attach policy: attach every program the kernel can, leave out the rest */
 
 enum bsdk_attach_flags {

@@ -6,21 +6,19 @@
  *
  * The BPF side (profile.bpf.c) runs on a CPU-clock perf event per CPU and
  * counts samples by (process, user stack, kernel stack) in the kernel; this
- * side opens the events, attaches the program to each, waits, then reads
- * the counts and the stacks and names every address.
+ * side attaches it to those events (bsdk_prog_attach_sampling()), waits,
+ * then reads the counts and the stacks and names every address.
  *
- * The story: open -> configure -> load -> open a sampling event per CPU
- * and attach -> wait -> read the maps and symbolize -> clean up.
+ * The story: open -> configure -> load -> attach to a sampling event on
+ * every CPU -> wait -> read the maps and symbolize -> clean up.
  */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
-#include <linux/perf_event.h>
 
 #include "bpfsdk.h"
 #include "gallery.h"	/* samples/gallery.h: what the samples share */
@@ -307,33 +305,11 @@ static const struct bsdk_args args = {
 	.common_opts = BSDK_ARGS_TRACER,
 };
 
-/* A CPU-clock event on cpu, sampling --frequency times a second, and the
- * program attached to it. 0, or -1 after an error line. */
-static int attach_cpu(struct profile_bpf *skel, int cpu, int *fd, struct bsdk_link **link)
-{
-	struct perf_event_attr attr = {
-		.type = PERF_TYPE_SOFTWARE,
-		.size = sizeof(attr),
-		.config = PERF_COUNT_SW_CPU_CLOCK,
-		.freq = 1,
-		.sample_freq = opt.freq,
-	};
-
-	*fd = (int)syscall(SYS_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
-	if (*fd < 0) {
-		fprintf(stderr, "error: cannot open a cpu-clock event on CPU %d: %s\n", cpu,
-			strerror(errno));
-		return -1;
-	}
-	*link = bsdk_prog_attach_perf_event(skel->progs.do_sample, *fd);
-	return *link ? 0 : -1;
-}
-
 int main(int argc, char **argv)
 {
-	struct bsdk_link **links = NULL;
 	struct profile_bpf *skel = NULL;
-	int *fds = NULL, ncpus = 0, ret = 1, err;
+	struct bsdk_link *link = NULL;
+	int ret = 1, err;
 	double start;
 
 	err = bsdk_args_parse(&args, argc, argv);
@@ -358,20 +334,12 @@ int main(int argc, char **argv)
 	if (bsdk_signals_caught() || profile_bpf__load(skel))
 		goto cleanup;
 
-	/* Attach: one CPU-clock event per online CPU, sampling freq times a
-	 * second; the program runs on each sample, on that CPU. */
-	ncpus = bsdk_cpu_possible_count();
-	if (ncpus <= 0)
+	/* Attach: a CPU-clock event on every online CPU, sampling freq times
+	 * a second; the program runs on each sample, on that CPU. One link
+	 * holds them all. */
+	link = bsdk_prog_attach_sampling(skel->progs.do_sample, opt.freq);
+	if (!link)
 		goto cleanup;
-	fds = malloc((size_t)ncpus * sizeof(*fds));
-	links = calloc((size_t)ncpus, sizeof(*links));
-	if (!fds || !links)
-		goto cleanup;
-	for (int cpu = 0; cpu < ncpus; cpu++)
-		fds[cpu] = -1;
-	for (int cpu = 0; cpu < ncpus; cpu++)
-		if (bsdk_cpu_is_online(cpu) && attach_cpu(skel, cpu, &fds[cpu], &links[cpu]))
-			goto cleanup;
 	fprintf(stderr, "profile: sampling %s at %u Hz, Ctrl-C to stop\n",
 		opt.common.pid ? "one process" : "all CPUs", opt.freq);
 
@@ -381,10 +349,8 @@ int main(int argc, char **argv)
 		usleep(50000);
 
 	/* Detach, then read the counts and name the frames. */
-	for (int cpu = 0; cpu < ncpus; cpu++) {
-		bsdk_link_destroy(links[cpu]);
-		links[cpu] = NULL;
-	}
+	bsdk_link_destroy(link);
+	link = NULL;
 	err = report(&opt, skel->maps.counts, skel->maps.stacks);
 	if (err) {
 		fprintf(stderr, "error: reading the counts: %s\n", bsdk_strerror(err));
@@ -394,13 +360,7 @@ int main(int argc, char **argv)
 
 cleanup:
 	/* Clean up: one place, in reverse order; each call accepts NULL. */
-	for (int cpu = 0; links && cpu < ncpus; cpu++)
-		bsdk_link_destroy(links[cpu]);
-	for (int cpu = 0; fds && cpu < ncpus; cpu++)
-		if (fds[cpu] >= 0)
-			close(fds[cpu]);
-	free(links);
-	free(fds);
+	bsdk_link_destroy(link);
 	profile_bpf__destroy(skel);
 	return bsdk_signals_exit_status(ret);	/* 130/143: a signal before tracing began */
 }
