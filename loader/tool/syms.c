@@ -41,6 +41,7 @@ struct symtab {
 	size_t n;
 	char *strings;		/* the names, NUL-separated */
 	size_t strings_len;
+	const char *label;	/* a module's "[FILE]", kept once made */
 };
 
 struct proc {
@@ -393,18 +394,21 @@ static Dwfl_Module *module_at(struct bsdk_syms *s, int pid, uint64_t addr)
 
 /* "[FILE]": the base name of the module's file, for an address in it
  * without a symbol. */
-static const char *module_label(struct bsdk_syms *s, Dwfl_Module *mod, uint64_t addr,
-				uint64_t *offset)
+static const char *module_label(struct bsdk_syms *s, Dwfl_Module *mod, struct symtab *t,
+				uint64_t addr, uint64_t *offset)
 {
 	Dwarf_Addr start;
 	const char *path = dwfl_module_info(mod, NULL, &start, NULL, NULL, NULL, NULL, NULL);
 	const char *base = path ? strrchr(path, '/') : NULL;
 	char label[256];
 
-	snprintf(label, sizeof(label), "[%s]", base ? base + 1 : path ? path : "unknown");
 	if (offset)
 		*offset = addr - start;
-	return name_keep(&s->names, label, strlen(label));
+	if (!t->label) {
+		snprintf(label, sizeof(label), "[%s]", base ? base + 1 : path ? path : "unknown");
+		t->label = name_keep(&s->names, label, strlen(label));
+	}
+	return t->label;
 }
 
 static const char *kernel_lookup(struct bsdk_syms *s, uint64_t addr, uint64_t *offset)
@@ -446,7 +450,7 @@ const char *bsdk_syms_lookup(struct bsdk_syms *s, int pid, uint64_t addr, uint64
 		return fail_ptr(ENOMEM);
 	sym = (struct sym *)symtab_find(t, addr);
 	if (!sym)
-		return module_label(s, mod, addr, offset);
+		return module_label(s, mod, t, addr, offset);
 	if (offset)
 		*offset = addr - sym->addr;
 	/* The Dwfl may be dropped before syms: hand out a copy of our own. */
