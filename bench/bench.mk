@@ -10,7 +10,7 @@
 # syms_bench: bsdk_syms_lookup() naming 10,000 addresses of its own process.
 # libbpf is linked here and nowhere else.
 #
-#   make bench                      the full run (perf_bench ~6 minutes, then core, metrics ~2.5, rings)
+#   make bench                      the full run (perf_bench ~6 minutes, then core, metrics ~2.5, rings, syms)
 #   make bench BENCH_ARGS='-d 1 -r 3'   shorter, or any perf_bench option
 #   make bench-core                 core_bench alone (CORE_BENCH_ARGS: its options)
 #   make bench-metrics              metrics_bench alone (METRICS_BENCH_ARGS: -d SEC -r N -s STORM_SEC)
