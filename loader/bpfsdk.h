@@ -1545,6 +1545,22 @@ const char *bsdk_syms_lookup(struct bsdk_syms *syms, int pid, uint64_t addr, uin
  * as syms. */
 int bsdk_syms_source(struct bsdk_syms *syms, int pid, uint64_t addr, const char **file, int *line);
 
+/* One function at an address, as the DWARF of a process's file describes it. */
+struct bsdk_sym_frame {
+	const char *name;	/* the function's name in the source; NULL if it has none */
+	const char *file;	/* where in it addr is (or the inlined call is); NULL if unknown */
+	int line;		/* 0 if unknown */
+};
+
+/* The functions at addr in process pid, innermost first, up to max of them: where code was
+ * inlined, the inlined function at its own line, then each function it was inlined into at the
+ * line of the inlined call, the last one the function the code is in. Needs DWARF (built with -g,
+ * or its debug info installed). The number filled (1 when nothing is inlined there), or
+ * -ENOENT without DWARF for addr (and always for the kernel, pid 0), -ESRCH when process pid is
+ * gone, -EINVAL for max < 1. The strings live as long as syms. */
+int bsdk_syms_inlined(struct bsdk_syms *syms, int pid, uint64_t addr, struct bsdk_sym_frame *frames,
+		      int max);
+
 /* Free the cache and every name it returned; NULL is ignored. */
 void bsdk_syms_free(struct bsdk_syms *syms);
 

@@ -9,7 +9,9 @@
  * found as the standard callbacks find it: by build-id under
  * /usr/lib/debug/.build-id/, or by the file's .gnu_debuglink name (its CRC
  * checked) beside the file, in .debug/ and under /usr/lib/debug. Where that
- * debug info has DWARF, an address also has a source file and line.
+ * debug info has DWARF, an address also has a source file and line, and
+ * the functions inlined there (its scopes, dwarf_getscopes(), each inlined
+ * call's DW_AT_call_file and DW_AT_call_line giving its caller's line).
  *
  * dwfl_module_addrinfo() walks a module's whole symbol table for every
  * address; a profile names thousands, so each module's functions are sorted
@@ -19,6 +21,7 @@
  * recently used is dropped); the names handed out are copied into a table
  * of their own, so that they outlive a dropped Dwfl, as promised.
  */
+#include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -465,10 +468,27 @@ const char *bsdk_syms_lookup(struct bsdk_syms *s, int pid, uint64_t addr, uint64
 	return sym->name;
 }
 
+/* The compile unit holding addr, and the bias of its addresses: found
+ * through .debug_aranges, else through each unit's own ranges (clang writes
+ * no .debug_aranges unless asked, and then libdw's lookup finds nothing). */
+static Dwarf_Die *cu_at(Dwfl_Module *mod, uint64_t addr, Dwarf_Addr *bias)
+{
+	Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, bias);
+
+	if (cu)
+		return cu;
+	while ((cu = dwfl_module_nextcu(mod, cu, bias)))
+		if (dwarf_haspc(cu, addr - *bias) > 0)
+			return cu;
+	return NULL;
+}
+
 int bsdk_syms_source(struct bsdk_syms *s, int pid, uint64_t addr, const char **file, int *line)
 {
 	Dwfl_Module *mod;
-	Dwfl_Line *l;
+	Dwarf_Addr bias;
+	Dwarf_Line *l;
+	Dwarf_Die *cu;
 	const char *src;
 
 	if (pid == 0)
@@ -476,12 +496,90 @@ int bsdk_syms_source(struct bsdk_syms *s, int pid, uint64_t addr, const char **f
 	mod = module_at(s, pid, addr);
 	if (!mod)
 		return -errno;
-	l = dwfl_module_getsrc(mod, addr);
-	src = l ? dwfl_lineinfo(l, NULL, line, NULL, NULL, NULL) : NULL;
-	if (!src || !*src || *line <= 0)
+	cu = cu_at(mod, addr, &bias);
+	l = cu ? dwarf_getsrc_die(cu, addr - bias) : NULL;
+	src = l ? dwarf_linesrc(l, NULL, NULL) : NULL;
+	if (!src || !*src || dwarf_lineno(l, line) || *line <= 0)
 		return -ENOENT;
 	*file = name_keep(&s->names, src, strlen(src));
 	return *file ? 0 : -ENOMEM;
+}
+
+/* A DIE's name, through DW_AT_abstract_origin for an inlined instance. */
+static const char *die_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+
+	return dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &attr));
+}
+
+/* Where an inlined call is: its caller's file and line. */
+static void call_site(Dwarf_Die *cu, Dwarf_Die *inlined, const char **file, int *line)
+{
+	Dwarf_Word fidx, l;
+	Dwarf_Attribute attr;
+	Dwarf_Files *files;
+	size_t nfiles;
+
+	*file = NULL;
+	*line = 0;
+	if (dwarf_formudata(dwarf_attr(inlined, DW_AT_call_file, &attr), &fidx) ||
+	    dwarf_formudata(dwarf_attr(inlined, DW_AT_call_line, &attr), &l) ||
+	    dwarf_getsrcfiles(cu, &files, &nfiles) || fidx >= nfiles || l > INT32_MAX)
+		return;
+	*file = dwarf_filesrc(files, fidx, NULL, NULL);
+	*line = (int)l;
+}
+
+int bsdk_syms_inlined(struct bsdk_syms *s, int pid, uint64_t addr, struct bsdk_sym_frame *frames,
+		      int max)
+{
+	Dwarf_Die *cu, *scopes = NULL, inner;
+	const char *file = NULL;
+	int nscopes, n = 0, line = 0;
+	Dwfl_Module *mod;
+	Dwarf_Addr bias;
+
+	if (pid == 0 || max <= 0)
+		return pid ? fail(EINVAL) : -ENOENT;
+	mod = module_at(s, pid, addr);
+	if (!mod)
+		return -errno;
+	/* dwarf_getscopes() follows an inlined function to its abstract
+	 * definition; the innermost scope's own parents are the functions
+	 * it was inlined into (as eu-addr2line -i does). */
+	cu = cu_at(mod, addr, &bias);
+	nscopes = cu ? dwarf_getscopes(cu, addr - bias, &scopes) : -1;
+	if (nscopes > 0) {
+		inner = scopes[0];
+		free(scopes);
+		scopes = NULL;
+		nscopes = dwarf_getscopes_die(&inner, &scopes);
+	}
+	if (nscopes <= 0) {
+		free(scopes);
+		return -ENOENT;
+	}
+	if (bsdk_syms_source(s, pid, addr, &file, &line))
+		file = NULL, line = 0;
+	for (int i = 0; i < nscopes && n < max; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+		const char *name;
+
+		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
+			continue;
+		name = die_name(&scopes[i]);
+		frames[n].name = name ? name_keep(&s->names, name, strlen(name)) : NULL;
+		frames[n].file = file;
+		frames[n++].line = line;
+		if (tag == DW_TAG_subprogram)
+			break;
+		call_site(cu, &scopes[i], &file, &line);
+		if (file && !(file = name_keep(&s->names, file, strlen(file))))
+			line = 0;
+	}
+	free(scopes);
+	return n ? n : -ENOENT;
 }
 
 void bsdk_syms_free(struct bsdk_syms *s)

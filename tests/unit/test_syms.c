@@ -4,7 +4,7 @@
  * this (position-independent) executable and in libc, a kernel function
  * from /proc/kallsyms, and says ENOENT and ESRCH where it cannot;
  * bsdk_syms_source() gives this file and the marker's line (the test is
- * built with -g); a name outlives the process cache's dropping its
+ * built with -g), bsdk_syms_inlined() the marker alone; a name outlives the process cache's dropping its
  * process, and comes back as the same kept string.
  */
 #include <errno.h>
@@ -45,7 +45,8 @@ int main(void)
 	pid_t child;
 	FILE *f;
 	char buf[256];
-	int line, gone = 0;
+	struct bsdk_sym_frame frames[4];
+	int line, gone = 0, n;
 
 	check(s != NULL, "bsdk_syms_new");
 	check_name(s, getpid(), marker, "test_syms_marker", 0, "own function");
@@ -67,6 +68,15 @@ int main(void)
 	check(bsdk_syms_source(s, getpid(), 16, &file, &line) == -ENOENT,
 	      "source of an address in no mapping: -ENOENT");
 	check(bsdk_syms_source(s, 0, marker, &file, &line) == -ENOENT, "source in the kernel: -ENOENT");
+
+	/* Nothing inlined at the marker: one frame, itself, at its line. */
+	n = bsdk_syms_inlined(s, getpid(), marker + 3, frames, 4);
+	check(n == 1, "inlined: one function at the marker (%d)", n);
+	check(n >= 1 && frames[0].name && strcmp(frames[0].name, "test_syms_marker") == 0 &&
+	      frames[0].file == file && frames[0].line == line,
+	      "inlined: the marker, at the line bsdk_syms_source() gives");
+	check(bsdk_syms_inlined(s, getpid(), marker, frames, 0) == -EINVAL, "inlined: max 0: -EINVAL");
+	check(bsdk_syms_inlined(s, 0, marker, frames, 4) == -ENOENT, "inlined in the kernel: -ENOENT");
 
 	/* 40 processes that cannot exist (above the largest pid_max) fill
 	 * the cache of 32 and drop this one's Dwfl: the name handed out
