@@ -51,9 +51,9 @@ static const char usage[] =
 "\n"
 "User frames are named from the symbol tables of the process's mapped files\n"
 "or their separate debug info (read while it still runs), as\n"
-"'function (file.c:LINE)' where there is line information (built with -g),\n"
-"kernel frames from /proc/kallsyms; [FILE] is a frame in FILE without a\n"
-"symbol, [unknown] one nowhere known.\n"
+"'function (file.c:LINE)' where there is DWARF (built with -g), a function\n"
+"inlined there as a frame of its own; kernel frames from /proc/kallsyms.\n"
+"[FILE] is a frame in FILE without a symbol, [unknown] one nowhere known.\n"
 "User stacks are walked by frame pointers: code built without them shows\n"
 "short stacks. --json prints pid, comm, count, ustack and kstack\n"
 "(innermost frame first).\n"
@@ -94,46 +94,61 @@ static int stack_get(const struct bsdk_map *stacks, __s32 id, __u64 *ips)
 	return n;
 }
 
-/* Frame i of a stack, named: "function (file.c:LINE)" when the process's
- * file has line information (built with -g, or its debug info installed),
- * else the bare name. A frame above the innermost is a return address:
- * its call is the byte before. */
-static const char *frame_name(struct bsdk_syms *syms, int pid, __u64 ip, int i, char *buf,
-			      size_t size)
-{
-	const char *name = bsdk_syms_lookup(syms, pid, ip, NULL), *file, *base;
-	int line;
+#define MAX_INLINED 8	/* functions shown at one address */
 
-	if (!name)
-		return "[unknown]";
-	if (pid == 0 || name[0] == '[' || bsdk_syms_source(syms, pid, i ? ip - 1 : ip, &file, &line))
-		return name;
-	base = strrchr(file, '/');
-	snprintf(buf, size, "%s (%s:%d)", name, base ? base + 1 : file, line);
-	return buf;
+/* The functions at frame i of a stack, innermost first, into names; how
+ * many. Where the process's file has DWARF (built with -g, or its debug
+ * info installed): "function (file.c:LINE)", one for each function inlined
+ * there and one for the function it is in; else the bare name. A frame
+ * above the innermost is a return address: its call is the byte before. */
+static int frame_names(struct bsdk_syms *syms, int pid, __u64 ip, int i,
+		       char names[MAX_INLINED][256])
+{
+	const char *name = bsdk_syms_lookup(syms, pid, ip, NULL);
+	struct bsdk_sym_frame f[MAX_INLINED];
+	int n;
+
+	snprintf(names[0], sizeof(names[0]), "%s", name ? name : "[unknown]");
+	if (pid == 0 || !name || name[0] == '[')
+		return 1;
+	n = bsdk_syms_inlined(syms, pid, i ? ip - 1 : ip, f, MAX_INLINED);
+	for (int j = 0; j < n; j++) {
+		const char *base = f[j].file ? strrchr(f[j].file, '/') : NULL;
+
+		/* the outermost by its symbol, as without DWARF */
+		if (j == n - 1 || !f[j].name)
+			f[j].name = name;
+		if (f[j].file)
+			snprintf(names[j], sizeof(names[j]), "%s (%s:%d)", f[j].name,
+				 base ? base + 1 : f[j].file, f[j].line);
+		else
+			snprintf(names[j], sizeof(names[j]), "%s", f[j].name);
+	}
+	return n > 0 ? n : 1;
 }
 
 /* A stack as JSON, innermost frame first. */
 static void print_json(struct bsdk_syms *syms, const struct entry *e, const char *comm,
 		       const __u64 *uips, int nu, const __u64 *kips, int nk)
 {
-	char buf[512];
+	char names[MAX_INLINED][256];
 
 	printf("{\"pid\":%u,\"comm\":", e->key.pid);
 	bsdk_json_string(stdout, comm, strlen(comm));
 	printf(",\"count\":%llu,\"ustack\":[", (unsigned long long)e->count);
 	for (int i = 0; i < nu; i++) {
-		const char *name = frame_name(syms, (int)e->key.pid, uips[i], i, buf, sizeof(buf));
+		int n = frame_names(syms, (int)e->key.pid, uips[i], i, names);
 
-		printf("%s", i ? "," : "");
-		bsdk_json_string(stdout, name, strlen(name));
+		for (int j = 0; j < n; j++) {
+			printf("%s", i || j ? "," : "");
+			bsdk_json_string(stdout, names[j], strlen(names[j]));
+		}
 	}
 	printf("],\"kstack\":[");
 	for (int i = 0; i < nk; i++) {
-		const char *name = frame_name(syms, 0, kips[i], i, buf, sizeof(buf));
-
+		frame_names(syms, 0, kips[i], i, names);
 		printf("%s", i ? "," : "");
-		bsdk_json_string(stdout, name, strlen(name));
+		bsdk_json_string(stdout, names[0], strlen(names[0]));
 	}
 	printf("]}\n");
 }
@@ -145,7 +160,7 @@ static void print_json(struct bsdk_syms *syms, const struct entry *e, const char
 static char *fold(struct bsdk_syms *syms, const struct entry *e, char *comm,
 		  const __u64 *uips, int nu, const __u64 *kips, int nk)
 {
-	char *line = NULL, buf[512];
+	char *line = NULL, names[MAX_INLINED][256];
 	size_t len = 0;
 	FILE *f = open_memstream(&line, &len);
 
@@ -156,9 +171,12 @@ static char *fold(struct bsdk_syms *syms, const struct entry *e, char *comm,
 			*p = '_';
 	fputs(comm, f);
 	for (int i = nu - 1; i >= 0; i--)
-		fprintf(f, ";%s", frame_name(syms, (int)e->key.pid, uips[i], i, buf, sizeof(buf)));
-	for (int i = nk - 1; i >= 0; i--)
-		fprintf(f, ";%s_[k]", frame_name(syms, 0, kips[i], i, buf, sizeof(buf)));
+		for (int j = frame_names(syms, (int)e->key.pid, uips[i], i, names) - 1; j >= 0; j--)
+			fprintf(f, ";%s", names[j]);
+	for (int i = nk - 1; i >= 0; i--) {
+		frame_names(syms, 0, kips[i], i, names);
+		fprintf(f, ";%s_[k]", names[0]);
+	}
 	if (fclose(f)) {
 		free(line);
 		return NULL;

@@ -106,6 +106,43 @@ C
 		fail "main's frame does not name line $((last + 2)), the call"
 }
 
+@test "profile names a function inlined into another as a frame of its own, at its line and the call's" {
+	command -v cc >/dev/null || skip "no C compiler here"
+	src="$BATS_TEST_TMPDIR/spin_inl.c"
+	cat >"$src" <<'C'
+#include <stdlib.h>
+#include <time.h>
+volatile unsigned long spin_inl_sink;
+static inline __attribute__((always_inline)) void spin_inl_inner(void)
+{
+	for (int i = 0; i < 100000; i++)		/* INNER FIRST */
+		spin_inl_sink += (unsigned long)i;	/* INNER LAST */
+}
+__attribute__((noinline)) void spin_inl_outer(double seconds)
+{
+	time_t end = time(NULL) + (time_t)seconds;
+	while (time(NULL) < end)
+		spin_inl_inner();			/* CALL */
+}
+int main(int argc, char **argv) { spin_inl_outer(argc > 1 ? atof(argv[1]) : 30); return 0; }
+C
+	first=$(grep -n 'INNER FIRST' "$src" | cut -d: -f1)
+	last=$(grep -n 'INNER LAST' "$src" | cut -d: -f1)
+	call=$(grep -n '/\* CALL' "$src" | cut -d: -f1)
+	cc -g -O2 -fno-omit-frame-pointer -o "$BATS_TEST_TMPDIR/spin_inl" "$src"
+	"$BATS_TEST_TMPDIR/spin_inl" 60 >/dev/null 3>&- &
+	SPINNER=$!
+	run "$BIN" --pid "$SPINNER" -F 99 --duration 1 --user
+	assert_success
+	pair=$(grep -o "spin_inl_outer (spin_inl\.c:$call);spin_inl_inner (spin_inl\.c:[0-9]*)" <<<"$output" | head -1)
+	echo "frames: $pair"
+	[ -n "$pair" ] || fail "no 'spin_inl_outer (spin_inl.c:$call);spin_inl_inner (spin_inl.c:LINE)' in: $output"
+	n=${pair##*:}
+	n=${n%)}
+	[ "$n" -ge "$first" ] && [ "$n" -le "$last" ] ||
+		fail "spin_inl_inner's line $n is not in its loop's lines $first-$last"
+}
+
 @test "profile --user leaves out kernel frames, --kernel user frames" {
 	start_spinner
 	run "$BIN" --pid "$SPINNER" -F 99 --duration 1 --user
