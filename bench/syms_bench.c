@@ -3,11 +3,14 @@
  * syms_bench - how long bsdk_syms_lookup() takes to name 10,000 addresses of
  * a real process: this one, whose executable mappings (the program with the
  * library linked in, libc, libelf, libdw, libz...) the addresses are spread
- * over evenly. Two rows, alternated in every round:
+ * over evenly. Four rows, one after the other in every round:
  *
  *   cold   a new cache, the 10,000 lookups, the cache freed: what a profiler
  *          pays once per report (the files are read on first use)
  *   warm   the same 10,000 lookups again on a cache that has read them
+ *   lines-first  bsdk_syms_source() for the 10,000 on that cache: file:line,
+ *          the DWARF read on first use (where a file has some)
+ *   lines-again  the same 10,000 again
  *
  * Each row prints the median, the range and the cost per address over the
  * rounds; nothing is asserted. Usage: syms_bench [-r ROUNDS] [-n ADDRESSES]
@@ -83,6 +86,18 @@ static size_t lookups(struct bsdk_syms *s, const uint64_t *addrs, size_t n)
 	return named;
 }
 
+/* The 10,000 source lines; the number found. */
+static size_t lines(struct bsdk_syms *s, const uint64_t *addrs, size_t n)
+{
+	size_t found = 0;
+	int pid = getpid(), line;
+	const char *file;
+
+	for (size_t i = 0; i < n; i++)
+		found += bsdk_syms_source(s, pid, addrs[i], &file, &line) == 0;
+	return found;
+}
+
 static void row(const char *name, double *t, int rounds, size_t n, size_t named)
 {
 	qsort(t, (size_t)rounds, sizeof(*t), by_value);
@@ -93,8 +108,8 @@ static void row(const char *name, double *t, int rounds, size_t n, size_t named)
 int main(int argc, char **argv)
 {
 	int rounds = 11, opt;
-	size_t n = 10000, named_cold = 0, named_warm = 0;
-	double *cold, *warm;
+	size_t n = 10000, named_cold = 0, named_warm = 0, found_first = 0, found_again = 0;
+	double *cold, *warm, *first, *again;
 	uint64_t *addrs;
 
 	while ((opt = getopt(argc, argv, "r:n:")) != -1) {
@@ -110,13 +125,15 @@ int main(int argc, char **argv)
 	addrs = calloc(n, sizeof(*addrs));
 	cold = calloc((size_t)rounds, sizeof(*cold));
 	warm = calloc((size_t)rounds, sizeof(*warm));
-	if (!addrs || !cold || !warm || addresses(addrs, n)) {
+	first = calloc((size_t)rounds, sizeof(*first));
+	again = calloc((size_t)rounds, sizeof(*again));
+	if (!addrs || !cold || !warm || !first || !again || addresses(addrs, n)) {
 		fprintf(stderr, "error: cannot pick %zu addresses from /proc/self/maps\n", n);
 		return 1;
 	}
 	for (int r = 0; r < rounds; r++) {
 		struct bsdk_syms *s = bsdk_syms_new();
-		double t0 = now(), t1, t2;
+		double t0 = now(), t1, t2, t3, t4;
 
 		if (!s) {
 			fprintf(stderr, "error: bsdk_syms_new: %s\n", strerror(errno));
@@ -126,16 +143,26 @@ int main(int argc, char **argv)
 		t1 = now();
 		named_warm = lookups(s, addrs, n);
 		t2 = now();
+		found_first = lines(s, addrs, n);
+		t3 = now();
+		found_again = lines(s, addrs, n);
+		t4 = now();
 		bsdk_syms_free(s);
-		cold[r] = now() - t0 - (t2 - t1);
+		cold[r] = now() - t0 - (t4 - t1);
 		warm[r] = t2 - t1;
+		first[r] = t3 - t2;
+		again[r] = t4 - t3;
 	}
-	printf("| row | addresses | named | median (range) over %d rounds | per address |\n", rounds);
+	printf("| row | addresses | named (found) | median (range) over %d rounds | per address |\n", rounds);
 	printf("|---|---:|---:|---:|---:|\n");
 	row("cold", cold, rounds, n, named_cold);
 	row("warm", warm, rounds, n, named_warm);
+	row("lines-first", first, rounds, n, found_first);
+	row("lines-again", again, rounds, n, found_again);
 	free(addrs);
 	free(cold);
 	free(warm);
+	free(first);
+	free(again);
 	return 0;
 }
