@@ -1520,7 +1520,8 @@ int bsdk_btf_c_decl(const struct bsdk_btf *btf, uint32_t id, const char *name, c
  * /proc/kallsyms, a process's through libdw (dwfl): the files it maps (/proc/PID/maps, read on
  * the first lookup in that process and kept: look up while the process still runs), named from
  * their symbol tables or from their separate debug info, found by build-id or .gnu_debuglink
- * (under /usr/lib/debug, as debuginfod-find or gdb look), which also gives source lines. Works
+ * under /usr/lib/debug as gdb finds it (and, with DEBUGINFOD_URLS set, possibly fetched from
+ * those servers by libdw), which also gives source lines and inlined functions. Works
  * for position-independent executables and shared libraries wherever they were loaded. At most
  * 32 processes are kept read; the least recently used is read again when needed.
  */
