@@ -106,6 +106,44 @@ C
 		fail "main's frame does not name line $((last + 2)), the call"
 }
 
+@test "profile names a stripped program's frames from its separate debug file (.gnu_debuglink)" {
+	command -v cc >/dev/null && command -v objcopy >/dev/null || skip "no cc or objcopy here"
+	src="$BATS_TEST_TMPDIR/spin_split.c"
+	cat >"$src" <<'C'
+#include <stdlib.h>
+#include <time.h>
+volatile unsigned long spin_split_sink;
+__attribute__((noinline)) void spin_split_loop(double seconds)
+{
+	time_t end = time(NULL) + (time_t)seconds;
+	while (time(NULL) < end)		/* LOOP FIRST */
+		for (int i = 0; i < 100000; i++)
+			spin_split_sink += (unsigned long)i;	/* LOOP LAST */
+}
+int main(int argc, char **argv) { spin_split_loop(argc > 1 ? atof(argv[1]) : 30); return 0; }
+C
+	first=$(grep -n 'LOOP FIRST' "$src" | cut -d: -f1)
+	last=$(grep -n 'LOOP LAST' "$src" | cut -d: -f1)
+	bin="$BATS_TEST_TMPDIR/spin_split"
+	cc -g -O0 -fno-omit-frame-pointer -o "$bin" "$src"
+	# the debug info into a file of its own, every symbol out of the
+	# program, and a link from it to that file (found beside it)
+	objcopy --only-keep-debug "$bin" "$bin.debug"
+	objcopy --strip-all --add-gnu-debuglink="$bin.debug" "$bin"
+	! nm "$bin" 2>/dev/null | grep -q spin_split_loop || fail "the program still has its symbols"
+	"$bin" 60 >/dev/null 3>&- &
+	SPINNER=$!
+	run "$BIN" --pid "$SPINNER" -F 99 --duration 1 --user
+	assert_success
+	line=$(grep -o 'spin_split_loop (spin_split\.c:[0-9]*)' <<<"$output" | head -1)
+	echo "frame: $line"
+	[ -n "$line" ] || fail "no frame 'spin_split_loop (spin_split.c:LINE)' in: $output"
+	n=${line##*:}
+	n=${n%)}
+	[ "$n" -ge "$first" ] && [ "$n" -le "$last" ] ||
+		fail "line $n is not in the loop's lines $first-$last"
+}
+
 @test "profile names a function inlined into another as a frame of its own, at its line and the call's" {
 	command -v cc >/dev/null || skip "no C compiler here"
 	src="$BATS_TEST_TMPDIR/spin_inl.c"
