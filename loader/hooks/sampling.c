@@ -60,8 +60,11 @@ struct bsdk_link *bsdk_prog_attach_sampling(struct bsdk_prog *prog, unsigned int
 			  prog ? prog->fn.name : "(null)");
 		return fail_ptr(EINVAL);
 	}
-	if (ncpus <= 0)
+	if (ncpus <= 0) {
+		log_error("program '%s': cannot count the CPUs (/sys/devices/system/cpu/possible): %s",
+			  prog->fn.name, bsdk_strerror(ncpus ? ncpus : -EINVAL));
 		return fail_ptr(ncpus ? -ncpus : EINVAL);
+	}
 	link = cur = link_new(prog);
 	if (!link)
 		return NULL;
