@@ -429,12 +429,16 @@ struct bsdk_link *bsdk_prog_attach_perf_event(struct bsdk_prog *prog, int perf_f
 
 /* Attach a loaded perf_event program (section perf_event) to a CPU-clock sampling event on every
  * online CPU, each firing freq times a second on its CPU whatever runs there (perf_event_open(2)
- * with PERF_COUNT_SW_CPU_CLOCK, freq = 1), the way profilers sample (perf record -F freq). One
- * link holds every CPU's event: bsdk_link_destroy() detaches them all, and the object owns it
- * as with bsdk_prog_attach(). NULL with errno, and the reason logged: EINVAL for a program that
- * is not perf_event, a freq of 0 or one above kernel.perf_event_max_sample_rate, EACCES or
- * EPERM without CAP_PERFMON, EMFILE at the open files limit, or what the kernel returned. */
-struct bsdk_link *bsdk_prog_attach_sampling(struct bsdk_prog *prog, unsigned int freq);
+ * with PERF_COUNT_SW_CPU_CLOCK, freq = 1), the way profilers sample (perf record -F freq). Each
+ * CPU's event gets a link, owned by the object as with bsdk_prog_attach() (bsdk_obj_close()
+ * detaches them); links, when not NULL, receives the first max of them and NULL after the
+ * last, for a caller that detaches sooner (bsdk_link_destroy() on each): max =
+ * bsdk_cpu_possible_count() is always enough. All or nothing: the number of CPUs attached, or
+ * -errno with none attached and the reason logged: -EINVAL for a program that is not
+ * perf_event, a freq of 0 or one above kernel.perf_event_max_sample_rate, -EACCES or -EPERM
+ * without CAP_PERFMON, -EMFILE at the open files limit, or what the kernel returned. */
+int bsdk_prog_attach_sampling(struct bsdk_prog *prog, unsigned int freq, struct bsdk_link **links,
+			      int max);
 
 /* ---- attach policy: attach every program the kernel can, leave out the rest */
 

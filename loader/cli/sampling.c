@@ -34,19 +34,23 @@ void sampling_release(struct bsdk_obj *obj)
 }
 
 /* Every loaded perf_event program on the CPU clock at freq Hz
- * (bsdk_prog_attach_sampling(): one event per online CPU, one link, the
- * object owning it); how many, or -1 after the error is said. */
+ * (bsdk_prog_attach_sampling(): one event and link per online CPU, the
+ * object owning the links); how many programs, or -1 after the error is
+ * said. */
 int sampling_attach(struct bsdk_obj *obj, unsigned int freq)
 {
 	struct bsdk_prog *prog = NULL;
 	int attached = 0;
 
 	while ((prog = bsdk_obj_prog_next(obj, prog))) {
+		int err;
+
 		if (bsdk_prog_type(prog) != BPF_PROG_TYPE_PERF_EVENT || bsdk_prog_fd(prog) < 0)
 			continue;
-		if (!bsdk_prog_attach_sampling(prog, freq)) {
+		err = bsdk_prog_attach_sampling(prog, freq, NULL, 0);
+		if (err < 0) {
 			cli_error_unless_logged("program '%s': cannot sample the CPU clock at %u Hz: %s",
-						bsdk_prog_name(prog), freq, bsdk_strerror(errno));
+						bsdk_prog_name(prog), freq, bsdk_strerror(err));
 			return -1;
 		}
 		attached++;

@@ -4,8 +4,8 @@
  * CPU-clock sampling event on every online CPU, the way profilers drive
  * them (perf record -F HZ): one event per CPU, counting that CPU's time
  * whatever runs on it, firing HZ times a second (freq = 1: the kernel
- * adjusts the period to the rate). One link holds every CPU's event, the
- * others hanging off the first (link->more), as a USDT probe's sites do.
+ * adjusts the period to the rate). Each CPU's event has a link of its own,
+ * owned by the object like any other, handed to the caller if asked for.
  */
 #include <stdio.h>
 #include <unistd.h>
@@ -50,43 +50,53 @@ static int sample_cpu(struct bsdk_prog *prog, struct bsdk_link *link, int cpu, u
 			pfd == -EMFILE ? " (the open files limit, ulimit -n, is reached: raise it)" : "");
 }
 
-struct bsdk_link *bsdk_prog_attach_sampling(struct bsdk_prog *prog, unsigned int freq)
+int bsdk_prog_attach_sampling(struct bsdk_prog *prog, unsigned int freq, struct bsdk_link **links,
+			       int max)
 {
-	int ncpus = bsdk_cpu_possible_count(), cpus = 0, err = 0;
-	struct bsdk_link *link, *cur;
+	int ncpus = bsdk_cpu_possible_count(), n = 0, err = 0;
+	struct bsdk_link **made;
 
-	if (!prog || prog->kind->prog_type != BPF_PROG_TYPE_PERF_EVENT || !freq) {
+	if (!prog || prog->kind->prog_type != BPF_PROG_TYPE_PERF_EVENT || !freq || max < 0) {
 		log_error("program '%s': sampling takes a perf_event program and a rate above 0 Hz",
 			  prog ? prog->fn.name : "(null)");
-		return fail_ptr(EINVAL);
+		return fail(EINVAL);
 	}
 	if (ncpus <= 0) {
 		log_error("program '%s': cannot count the CPUs (/sys/devices/system/cpu/possible): %s",
 			  prog->fn.name, bsdk_strerror(ncpus ? ncpus : -EINVAL));
-		return fail_ptr(ncpus ? -ncpus : EINVAL);
+		return fail(ncpus ? -ncpus : EINVAL);
 	}
-	link = cur = link_new(prog);
-	if (!link)
-		return NULL;
+	made = calloc((size_t)ncpus, sizeof(*made));
+	if (!made)
+		return fail(ENOMEM);
 	for (int cpu = 0; cpu < ncpus && !err; cpu++) {
+		struct bsdk_link *link;
+
 		if (!bsdk_cpu_is_online(cpu))
 			continue;
-		if (cpus++) {
-			cur->more = link_new(prog);
-			if (!cur->more) {
-				err = ENOMEM;
-				break;
-			}
-			cur = cur->more;
+		link = link_new(prog);
+		if (!link) {
+			err = errno;
+			break;
 		}
-		err = -sample_cpu(prog, cur, cpu, freq);
+		err = -sample_cpu(prog, link, cpu, freq);
+		if (err) {
+			link_free(link);
+			break;
+		}
+		link_add(prog, link);
+		made[n++] = link;
 	}
-	if (err) {
-		link_free(link);
-		return fail_ptr(err);
+	if (err) {	/* all or nothing */
+		for (int i = 0; i < n; i++)
+			bsdk_link_destroy(made[i]);
+		free(made);
+		return fail(err);
 	}
-	log_info("program '%s': sampling at %u Hz on %d CPU%s (CPU clock)", prog->fn.name, freq,
-		 cpus, cpus == 1 ? "" : "s");
-	link_add(prog, link);
-	return link;
+	for (int i = 0; links && i < max; i++)
+		links[i] = i < n ? made[i] : NULL;
+	free(made);
+	log_info("program '%s': sampling at %u Hz on %d CPU%s (CPU clock)", prog->fn.name, freq, n,
+		 n == 1 ? "" : "s");
+	return n;
 }

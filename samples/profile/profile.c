@@ -326,8 +326,8 @@ static const struct bsdk_args args = {
 int main(int argc, char **argv)
 {
 	struct profile_bpf *skel = NULL;
-	struct bsdk_link *link = NULL;
-	int ret = 1, err;
+	struct bsdk_link **links = NULL;
+	int ret = 1, err, ncpus;
 	double start;
 
 	err = bsdk_args_parse(&args, argc, argv);
@@ -353,10 +353,11 @@ int main(int argc, char **argv)
 		goto cleanup;
 
 	/* Attach: a CPU-clock event on every online CPU, sampling freq times
-	 * a second; the program runs on each sample, on that CPU. One link
-	 * holds them all. */
-	link = bsdk_prog_attach_sampling(skel->progs.do_sample, opt.freq);
-	if (!link)
+	 * a second; the program runs on each sample, on that CPU. A link per
+	 * CPU, kept to detach before reading. */
+	ncpus = bsdk_cpu_possible_count();
+	links = ncpus > 0 ? calloc((size_t)ncpus, sizeof(*links)) : NULL;
+	if (!links || bsdk_prog_attach_sampling(skel->progs.do_sample, opt.freq, links, ncpus) < 0)
 		goto cleanup;
 	fprintf(stderr, "profile: sampling %s at %u Hz, Ctrl-C to stop\n",
 		opt.common.pid ? "one process" : "all CPUs", opt.freq);
@@ -367,8 +368,10 @@ int main(int argc, char **argv)
 		usleep(50000);
 
 	/* Detach, then read the counts and name the frames. */
-	bsdk_link_destroy(link);
-	link = NULL;
+	for (int i = 0; i < ncpus && links[i]; i++)
+		bsdk_link_destroy(links[i]);
+	free(links);
+	links = NULL;
 	err = report(&opt, skel->maps.counts, skel->maps.stacks);
 	if (err) {
 		fprintf(stderr, "error: reading the counts: %s\n", bsdk_strerror(err));
@@ -378,7 +381,7 @@ int main(int argc, char **argv)
 
 cleanup:
 	/* Clean up: one place, in reverse order; each call accepts NULL. */
-	bsdk_link_destroy(link);
+	free(links);	/* the links, if any, go with the object */
 	profile_bpf__destroy(skel);
 	return bsdk_signals_exit_status(ret);	/* 130/143: a signal before tracing began */
 }
