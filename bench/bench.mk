@@ -7,13 +7,15 @@
 # records lost and the memory; rings_bench: the consumers over
 # 1 to 256 rings in memory, no kernel (drain and merge cost per record, per
 # empty ring, the memory of the default sizing).
+# syms_bench: bsdk_syms_lookup() naming 10,000 addresses of its own process.
 # libbpf is linked here and nowhere else.
 #
-#   make bench                      the full run (perf_bench ~6 minutes, then core, metrics ~2.5, rings)
+#   make bench                      the full run (perf_bench ~6 minutes, then core, metrics ~2.5, rings, syms)
 #   make bench BENCH_ARGS='-d 1 -r 3'   shorter, or any perf_bench option
 #   make bench-core                 core_bench alone (CORE_BENCH_ARGS: its options)
 #   make bench-metrics              metrics_bench alone (METRICS_BENCH_ARGS: -d SEC -r N -s STORM_SEC)
 #   make bench-rings                rings_bench alone (RINGS_BENCH_ARGS: -r N --rings LIST ...)
+#   make bench-syms                 syms_bench alone (SYMS_BENCH_ARGS: -r ROUNDS -n ADDRESSES)
 
 BENCH_ARGS ?=
 
@@ -50,11 +52,17 @@ $(BUILD)/bin/rings_bench: $(BUILD)/obj/bench/rings_bench.o $(LOADER_LIB_INTERNAL
 		-Wl,--whole-archive $(LOADER_LIB_INTERNAL) -Wl,--no-whole-archive $(LDLIBS_ELF) -lm
 USER_BINS += $(BUILD)/bin/rings_bench
 
+# syms_bench: stack symbolization, through the library's public API.
+SYMS_BENCH_ARGS ?=
+
+$(eval $(call user_program,syms_bench,bench/syms_bench.c))
+
 bench: all
 	$(Q)$(BUILD)/bin/perf_bench --obj $(BUILD)/bpf/perf_bench.bpf.o $(BENCH_ARGS)
 	$(Q)$(BUILD)/bin/core_bench --obj $(BUILD)/bpf/core_bench.bpf.o $(CORE_BENCH_ARGS)
 	$(Q)$(BUILD)/bin/metrics_bench -o $(BUILD)/bpf/metrics_bench.bpf.o $(METRICS_BENCH_ARGS)
 	$(Q)$(BUILD)/bin/rings_bench $(RINGS_BENCH_ARGS)
+	$(Q)$(BUILD)/bin/syms_bench $(SYMS_BENCH_ARGS)
 
 bench-rings: all
 	$(Q)$(BUILD)/bin/rings_bench $(RINGS_BENCH_ARGS)
@@ -65,4 +73,7 @@ bench-metrics: all
 bench-core: all
 	$(Q)$(BUILD)/bin/core_bench --obj $(BUILD)/bpf/core_bench.bpf.o $(CORE_BENCH_ARGS)
 
-.PHONY: bench bench-core bench-metrics bench-rings
+bench-syms: all
+	$(Q)$(BUILD)/bin/syms_bench $(SYMS_BENCH_ARGS)
+
+.PHONY: bench bench-core bench-metrics bench-rings bench-syms

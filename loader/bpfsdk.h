@@ -428,6 +428,19 @@ struct bsdk_link *bsdk_prog_attach_usdt(struct bsdk_prog *prog, int pid, const c
  * EBADF for a negative fd, or what the kernel returned. */
 struct bsdk_link *bsdk_prog_attach_perf_event(struct bsdk_prog *prog, int perf_fd);
 
+/* Attach a loaded perf_event program (section perf_event) to a CPU-clock sampling event on every
+ * online CPU, each firing freq times a second on its CPU whatever runs there (perf_event_open(2)
+ * with PERF_COUNT_SW_CPU_CLOCK, freq = 1), the way profilers sample (perf record -F freq). Each
+ * CPU's event gets a link, owned by the object as with bsdk_prog_attach() (bsdk_obj_close()
+ * detaches them); links, when not NULL, receives the first max of them and NULL after the
+ * last, for a caller that detaches sooner (bsdk_link_destroy() on each): max =
+ * bsdk_cpu_possible_count() is always enough. All or nothing: the number of CPUs attached, or
+ * -errno with none attached and the reason logged: -EINVAL for a program that is not
+ * perf_event, a freq of 0 or one above kernel.perf_event_max_sample_rate, -EACCES or -EPERM
+ * without CAP_PERFMON, -EMFILE at the open files limit, or what the kernel returned. */
+int bsdk_prog_attach_sampling(struct bsdk_prog *prog, unsigned int freq, struct bsdk_link **links,
+			      int max);
+
 /* ---- attach policy: attach every program the kernel can, leave out the rest */
 
 enum bsdk_attach_flags {
@@ -1546,10 +1559,13 @@ int bsdk_btf_c_decl(const struct bsdk_btf *btf, uint32_t id, const char *name, c
 
 /*
  * Addresses to function names, for stack traces (loader/tool/syms.c): the kernel's from
- * /proc/kallsyms, a process's from the .symtab and .dynsym of the files it maps executable
- * (/proc/PID/maps, read on the first lookup in that process and kept: look up while the
- * process still runs). Works for position-independent executables and shared libraries
- * wherever they were loaded.
+ * /proc/kallsyms, a process's through libdw (dwfl): the files it maps (/proc/PID/maps, read on
+ * the first lookup in that process and kept: look up while the process still runs), named from
+ * their symbol tables or from their separate debug info, found by build-id or .gnu_debuglink
+ * under /usr/lib/debug as gdb finds it (and, with DEBUGINFOD_URLS set, possibly fetched from
+ * those servers by libdw), which also gives source lines and inlined functions. Works
+ * for position-independent executables and shared libraries wherever they were loaded. At most
+ * 32 processes are kept read; the least recently used is read again when needed.
  */
 struct bsdk_syms;
 
@@ -1558,11 +1574,35 @@ struct bsdk_syms *bsdk_syms_new(void);
 
 /* The name of the function holding addr: in the kernel when pid is 0, else in process pid.
  * The string lives as long as syms. For an address in a mapped file that has no symbol for
- * it, "[FILE]" (the file's base name in brackets), with *offset the offset in the file;
- * otherwise *offset (may be NULL) is addr's distance from the function's start. NULL with
- * errno: ENOENT when addr is in no known function or executable mapping, ESRCH when process
- * pid is gone, EACCES or ENOMEM when /proc/kallsyms or memory fails. */
+ * it, "[FILE]" (the file's base name in brackets), with *offset the offset from the start of
+ * the file's mapping; otherwise *offset (may be NULL) is addr's distance from the function's
+ * start. NULL with errno: ENOENT when addr is in no known function or executable mapping, ESRCH
+ * when process pid is gone, EACCES or ENOMEM when /proc or memory fails. */
 const char *bsdk_syms_lookup(struct bsdk_syms *syms, int pid, uint64_t addr, uint64_t *offset);
+
+/* The source file (as the DWARF line table names it, often an absolute path) and line of
+ * addr in process pid, when the file mapped there has DWARF line information (built with -g,
+ * or its debug info installed). For the return address of a caller's frame, pass addr - 1:
+ * the call, not the line after it. 0, or -ENOENT when there is no line information (and
+ * always for the kernel, pid 0), -ESRCH when process pid is gone, -ENOMEM. *file lives as long
+ * as syms. */
+int bsdk_syms_source(struct bsdk_syms *syms, int pid, uint64_t addr, const char **file, int *line);
+
+/* One function at an address, as the DWARF of a process's file describes it. */
+struct bsdk_sym_frame {
+	const char *name;	/* the function's name in the source; NULL if it has none */
+	const char *file;	/* where in it addr is (or the inlined call is); NULL if unknown */
+	int line;		/* 0 if unknown */
+};
+
+/* The functions at addr in process pid, innermost first, up to max of them: where code was
+ * inlined, the inlined function at its own line, then each function it was inlined into at the
+ * line of the inlined call, the last one the function the code is in. Needs DWARF (built with -g,
+ * or its debug info installed). The number filled (1 when nothing is inlined there), or
+ * -ENOENT without DWARF for addr (and always for the kernel, pid 0), -ESRCH when process pid is
+ * gone, -EINVAL for max < 1. The strings live as long as syms. */
+int bsdk_syms_inlined(struct bsdk_syms *syms, int pid, uint64_t addr, struct bsdk_sym_frame *frames,
+		      int max);
 
 /* Free the cache and every name it returned; NULL is ignored. */
 void bsdk_syms_free(struct bsdk_syms *syms);

@@ -2,8 +2,9 @@
 /*
  * hooks.h - the attach points above the core: uprobes (uprobe_attach.c), system
  * calls by name (ksyscall.c), the BTF-typed points (attach_btf.c), their
- * rows of the section table (kinds.c), and what a missing tracepoint was
- * probably meant to be (tp_explain.c). The top of the library sets them
+ * rows of the section table (kinds.c), what a missing tracepoint was
+ * probably meant to be (tp_explain.c), and a CPU-clock sampling event on
+ * every CPU (sampling.c, bsdk_prog_attach_sampling()). The top of the library sets them
  * into the layers below (ext/passes.c). Not installed.
  */
 #ifndef BPFSDK_HOOKS_H

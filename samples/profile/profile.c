@@ -6,21 +6,19 @@
  *
  * The BPF side (profile.bpf.c) runs on a CPU-clock perf event per CPU and
  * counts samples by (process, user stack, kernel stack) in the kernel; this
- * side opens the events, attaches the program to each, waits, then reads
- * the counts and the stacks and names every address.
+ * side attaches it to those events (bsdk_prog_attach_sampling()), waits,
+ * then reads the counts and the stacks and names every address.
  *
- * The story: open -> configure -> load -> open a sampling event per CPU
- * and attach -> wait -> read the maps and symbolize -> clean up.
+ * The story: open -> configure -> load -> attach to a sampling event on
+ * every CPU -> wait -> read the maps and symbolize -> clean up.
  */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
-#include <linux/perf_event.h>
 
 #include "bpfsdk.h"
 #include "gallery.h"	/* samples/gallery.h: what the samples share */
@@ -51,8 +49,10 @@ static const char usage[] =
 "  -v, --verbose        what the loader does; twice for debug messages\n"
 "  -h, --help           this text\n"
 "\n"
-"User frames are named from the ELF symbol tables of the process's mapped\n"
-"files (read while it still runs), kernel frames from /proc/kallsyms;\n"
+"User frames are named from the symbol tables of the process's mapped files\n"
+"or their separate debug info (read while it still runs), as\n"
+"'function (file.c:LINE)' where there is DWARF (built with -g), a function\n"
+"inlined there as a frame of its own; kernel frames from /proc/kallsyms.\n"
 "[FILE] is a frame in FILE without a symbol, [unknown] one nowhere known.\n"
 "User stacks are walked by frame pointers: code built without them shows\n"
 "short stacks. --json prints pid, comm, count, ustack and kstack\n"
@@ -94,43 +94,73 @@ static int stack_get(const struct bsdk_map *stacks, __s32 id, __u64 *ips)
 	return n;
 }
 
-static const char *frame_name(struct bsdk_syms *syms, int pid, __u64 ip)
+#define MAX_INLINED 8	/* functions shown at one address */
+
+/* The functions at frame i of a stack, innermost first, into names; how
+ * many. Where the process's file has DWARF (built with -g, or its debug
+ * info installed): "function (file.c:LINE)", one for each function inlined
+ * there and one for the function it is in; else the bare name. A frame
+ * above the innermost is a return address: its call is the byte before. */
+static int frame_names(struct bsdk_syms *syms, int pid, __u64 ip, int i,
+		       char names[MAX_INLINED][256])
 {
 	const char *name = bsdk_syms_lookup(syms, pid, ip, NULL);
+	struct bsdk_sym_frame f[MAX_INLINED];
+	int n;
 
-	return name ? name : "[unknown]";
+	snprintf(names[0], sizeof(names[0]), "%s", name ? name : "[unknown]");
+	if (pid == 0 || !name || name[0] == '[')
+		return 1;
+	n = bsdk_syms_inlined(syms, pid, i ? ip - 1 : ip, f, MAX_INLINED);
+	for (int j = 0; j < n; j++) {
+		const char *base = f[j].file ? strrchr(f[j].file, '/') : NULL;
+
+		/* the outermost by its symbol, as without DWARF */
+		if (j == n - 1 || !f[j].name)
+			f[j].name = name;
+		if (f[j].file)
+			snprintf(names[j], sizeof(names[j]), "%s (%s:%d)", f[j].name,
+				 base ? base + 1 : f[j].file, f[j].line);
+		else
+			snprintf(names[j], sizeof(names[j]), "%s", f[j].name);
+	}
+	return n > 0 ? n : 1;
 }
 
 /* A stack as JSON, innermost frame first. */
 static void print_json(struct bsdk_syms *syms, const struct entry *e, const char *comm,
 		       const __u64 *uips, int nu, const __u64 *kips, int nk)
 {
+	char names[MAX_INLINED][256];
+
 	printf("{\"pid\":%u,\"comm\":", e->key.pid);
 	bsdk_json_string(stdout, comm, strlen(comm));
 	printf(",\"count\":%llu,\"ustack\":[", (unsigned long long)e->count);
 	for (int i = 0; i < nu; i++) {
-		const char *name = frame_name(syms, (int)e->key.pid, uips[i]);
+		int n = frame_names(syms, (int)e->key.pid, uips[i], i, names);
 
-		printf("%s", i ? "," : "");
-		bsdk_json_string(stdout, name, strlen(name));
+		for (int j = 0; j < n; j++) {
+			printf("%s", i || j ? "," : "");
+			bsdk_json_string(stdout, names[j], strlen(names[j]));
+		}
 	}
 	printf("],\"kstack\":[");
 	for (int i = 0; i < nk; i++) {
-		const char *name = frame_name(syms, 0, kips[i]);
-
+		frame_names(syms, 0, kips[i], i, names);
 		printf("%s", i ? "," : "");
-		bsdk_json_string(stdout, name, strlen(name));
+		bsdk_json_string(stdout, names[0], strlen(names[0]));
 	}
 	printf("]}\n");
 }
 
-/* A stack folded, root first: "comm;outer;...;inner" (malloc'ed). Spaces
- * and semicolons would break the format: C symbols have none, and a
- * comm's are replaced. */
+/* A stack folded, root first: "comm;outer;...;inner" (malloc'ed). A
+ * semicolon would break the format (C symbols have none; a comm's are
+ * replaced, its spaces too); the count is read after the last space, so
+ * the space in "function (file.c:LINE)" is safe. */
 static char *fold(struct bsdk_syms *syms, const struct entry *e, char *comm,
 		  const __u64 *uips, int nu, const __u64 *kips, int nk)
 {
-	char *line = NULL;
+	char *line = NULL, names[MAX_INLINED][256];
 	size_t len = 0;
 	FILE *f = open_memstream(&line, &len);
 
@@ -141,9 +171,12 @@ static char *fold(struct bsdk_syms *syms, const struct entry *e, char *comm,
 			*p = '_';
 	fputs(comm, f);
 	for (int i = nu - 1; i >= 0; i--)
-		fprintf(f, ";%s", frame_name(syms, (int)e->key.pid, uips[i]));
-	for (int i = nk - 1; i >= 0; i--)
-		fprintf(f, ";%s_[k]", frame_name(syms, 0, kips[i]));
+		for (int j = frame_names(syms, (int)e->key.pid, uips[i], i, names) - 1; j >= 0; j--)
+			fprintf(f, ";%s", names[j]);
+	for (int i = nk - 1; i >= 0; i--) {
+		frame_names(syms, 0, kips[i], i, names);
+		fprintf(f, ";%s_[k]", names[0]);
+	}
 	if (fclose(f)) {
 		free(line);
 		return NULL;
@@ -290,33 +323,11 @@ static const struct bsdk_args args = {
 	.common_opts = BSDK_ARGS_TRACER,
 };
 
-/* A CPU-clock event on cpu, sampling --frequency times a second, and the
- * program attached to it. 0, or -1 after an error line. */
-static int attach_cpu(struct profile_bpf *skel, int cpu, int *fd, struct bsdk_link **link)
-{
-	struct perf_event_attr attr = {
-		.type = PERF_TYPE_SOFTWARE,
-		.size = sizeof(attr),
-		.config = PERF_COUNT_SW_CPU_CLOCK,
-		.freq = 1,
-		.sample_freq = opt.freq,
-	};
-
-	*fd = (int)syscall(SYS_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
-	if (*fd < 0) {
-		fprintf(stderr, "error: cannot open a cpu-clock event on CPU %d: %s\n", cpu,
-			strerror(errno));
-		return -1;
-	}
-	*link = bsdk_prog_attach_perf_event(skel->progs.do_sample, *fd);
-	return *link ? 0 : -1;
-}
-
 int main(int argc, char **argv)
 {
-	struct bsdk_link **links = NULL;
 	struct profile_bpf *skel = NULL;
-	int *fds = NULL, ncpus = 0, ret = 1, err;
+	struct bsdk_link **links = NULL;
+	int ret = 1, err, ncpus;
 	double start;
 
 	err = bsdk_args_parse(&args, argc, argv);
@@ -341,20 +352,13 @@ int main(int argc, char **argv)
 	if (bsdk_signals_caught() || profile_bpf__load(skel))
 		goto cleanup;
 
-	/* Attach: one CPU-clock event per online CPU, sampling freq times a
-	 * second; the program runs on each sample, on that CPU. */
+	/* Attach: a CPU-clock event on every online CPU, sampling freq times
+	 * a second; the program runs on each sample, on that CPU. A link per
+	 * CPU, kept to detach before reading. */
 	ncpus = bsdk_cpu_possible_count();
-	if (ncpus <= 0)
+	links = ncpus > 0 ? calloc((size_t)ncpus, sizeof(*links)) : NULL;
+	if (!links || bsdk_prog_attach_sampling(skel->progs.do_sample, opt.freq, links, ncpus) < 0)
 		goto cleanup;
-	fds = malloc((size_t)ncpus * sizeof(*fds));
-	links = calloc((size_t)ncpus, sizeof(*links));
-	if (!fds || !links)
-		goto cleanup;
-	for (int cpu = 0; cpu < ncpus; cpu++)
-		fds[cpu] = -1;
-	for (int cpu = 0; cpu < ncpus; cpu++)
-		if (bsdk_cpu_is_online(cpu) && attach_cpu(skel, cpu, &fds[cpu], &links[cpu]))
-			goto cleanup;
 	fprintf(stderr, "profile: sampling %s at %u Hz, Ctrl-C to stop\n",
 		opt.common.pid ? "one process" : "all CPUs", opt.freq);
 
@@ -364,10 +368,10 @@ int main(int argc, char **argv)
 		usleep(50000);
 
 	/* Detach, then read the counts and name the frames. */
-	for (int cpu = 0; cpu < ncpus; cpu++) {
-		bsdk_link_destroy(links[cpu]);
-		links[cpu] = NULL;
-	}
+	for (int i = 0; i < ncpus && links[i]; i++)
+		bsdk_link_destroy(links[i]);
+	free(links);
+	links = NULL;
 	err = report(&opt, skel->maps.counts, skel->maps.stacks);
 	if (err) {
 		fprintf(stderr, "error: reading the counts: %s\n", bsdk_strerror(err));
@@ -377,13 +381,7 @@ int main(int argc, char **argv)
 
 cleanup:
 	/* Clean up: one place, in reverse order; each call accepts NULL. */
-	for (int cpu = 0; links && cpu < ncpus; cpu++)
-		bsdk_link_destroy(links[cpu]);
-	for (int cpu = 0; fds && cpu < ncpus; cpu++)
-		if (fds[cpu] >= 0)
-			close(fds[cpu]);
-	free(links);
-	free(fds);
+	free(links);	/* the links, if any, go with the object */
 	profile_bpf__destroy(skel);
 	return bsdk_signals_exit_status(ret);	/* 130/143: a signal before tracing began */
 }

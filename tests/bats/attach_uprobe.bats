@@ -52,9 +52,12 @@ records() {
 }
 
 @test "attach API: bad arguments are errors with a message" {
-	for c in null_path no_such_function not_a_uprobe bad_perf_fd; do
+	for c in null_path no_such_function not_a_uprobe bad_perf_fd sampling_not_perf_event \
+		 sampling_zero_hz sampling_every_cpu; do
 		assert_line "check $c ok"
 	done
 	assert_line "error: program 'on_entry': a uprobe needs the path of a binary"
 	assert_line "error: program 'on_sample': perf event fd -1 is not valid"
+	assert_line "error: program 'on_entry': sampling takes a perf_event program and a rate above 0 Hz"
+	assert_line "error: program 'on_sample': sampling takes a perf_event program and a rate above 0 Hz"
 }

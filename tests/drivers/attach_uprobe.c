@@ -11,7 +11,8 @@
  * then the target-less "uprobe" and "uretprobe" programs with
  * bsdk_prog_attach_uprobe() to this binary's attach_uprobe_hit(), and the
  * perf_event program to a CPU-clock sampling event on itself with
- * bsdk_prog_attach_perf_event(); then calls the functions, burns CPU and
+ * bsdk_prog_attach_perf_event() (and, detached at once, on every CPU's
+ * clock with bsdk_prog_attach_sampling()); then calls the functions, burns CPU and
  * prints what the programs sent, one record a line:
  *
  *   pid PID                 first line: this process
@@ -116,6 +117,7 @@ int main(int argc, char **argv)
 	struct bsdk_ringbuf_opts ropts = { .sz = sizeof(ropts), .on_sample = on_sample };
 	struct bsdk_perfbuf *pb = NULL;
 	struct bsdk_ringbuf *rb = NULL;
+	static struct bsdk_link *cpu_links[1025];
 	struct bsdk_link *sampling;
 	struct bsdk_obj *obj;
 	struct timespec t0, t;
@@ -146,6 +148,15 @@ int main(int argc, char **argv)
 	check("no_such_function", null_errno(bsdk_prog_attach_uprobe(entry, false, -1, "/proc/self/exe", "attach_uprobe_no_such", 0)) == BSDK_ENOPROBE);
 	check("not_a_uprobe", null_errno(bsdk_prog_attach_uprobe(sample, false, -1, "/proc/self/exe", "attach_uprobe_hit", 0)) == EINVAL);
 	check("bad_perf_fd", null_errno(bsdk_prog_attach_perf_event(sample, -1)) == EBADF);
+	check("sampling_not_perf_event", bsdk_prog_attach_sampling(entry, 99, NULL, 0) == -EINVAL);
+	check("sampling_zero_hz", bsdk_prog_attach_sampling(sample, 0, NULL, 0) == -EINVAL);
+	/* every online CPU's clock, a link each, detached at once: before
+	 * the perf buffer exists, so that no other process's sample is read */
+	n = bsdk_prog_attach_sampling(sample, 99, cpu_links, 1024);
+	check("sampling_every_cpu", n >= 1 && n <= bsdk_cpu_possible_count() && cpu_links[n - 1] &&
+	      !cpu_links[n]);
+	for (int i = 0; i < n && i < 1024; i++)
+		bsdk_link_destroy(cpu_links[i]);
 
 	/* the uprobe for this process only, the uretprobe for all */
 	if (!bsdk_prog_attach_uprobe(entry, false, getpid(), "/proc/self/exe", "attach_uprobe_hit", 0) ||
