@@ -50,6 +50,9 @@ BUILD      ?= build
 V          ?= 0
 CC         ?= cc
 CLANG      ?= clang
+# Jobs for the builds that make test and make vmtest-arm64 start themselves
+# (make test's own command line usually has no -j): one per CPU.
+JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 
 # Cross-building for arm64 (make vmtest-arm64 does it in build/arm64):
 #     make BUILD=build/arm64 CROSS_COMPILE=aarch64-linux-gnu-

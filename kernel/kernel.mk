@@ -55,7 +55,7 @@ ARM64_BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_arm64 -Wall -Werror -Iinc
 ARM64_MAKE_QUIET := $(if $(filter 1,$(V)),,-s)
 
 vmtest-arm64: test-programs
-	$(Q)$(MAKE) $(ARM64_MAKE_QUIET) --no-print-directory BUILD=$(ARM64_BUILD) CROSS_COMPILE=aarch64-linux-gnu- \
+	$(Q)$(MAKE) $(ARM64_MAKE_QUIET) --no-print-directory -j$(JOBS) BUILD=$(ARM64_BUILD) CROSS_COMPILE=aarch64-linux-gnu- \
 		HOST_BPFSDK=$(BUILD)/bin/bpfsdk test-programs
 	$(Q)img=$$(kernel/fetch-debian --suite $(ARM64_KERNEL_SUITE) --arch arm64 | tail -n 1) && \
 	$(MAKE) $(ARM64_MAKE_QUIET) --no-print-directory ARM64_IMAGE="$$img" arm64-vmlinux && \

@@ -38,11 +38,11 @@ test-programs: all $(UNIT_BINS) $(TEST_PRELOADS)
 # `make test` runs the host suites and then the same suites inside the qemu
 # test kernel (built once, cached); `make test-host` leaves the VM out.
 test: setup-test
-	$(Q)$(MAKE) --no-print-directory test-programs
+	$(Q)$(MAKE) --no-print-directory -j$(JOBS) test-programs
 	$(Q)BUILD=$(BUILD) tests/run
 
 test-host: setup-test
-	$(Q)$(MAKE) --no-print-directory test-programs
+	$(Q)$(MAKE) --no-print-directory -j$(JOBS) test-programs
 	$(Q)BUILD=$(BUILD) tests/run --host-only
 
 test-all: test

@@ -16,7 +16,7 @@ setup() {
 
 # fuzz_ok TARGET: make TARGET ran without a finding, and really ran
 fuzz_ok() {
-	run make --no-print-directory BUILD="$BUILD" "$1" FUZZ_SECONDS="${FUZZ_SECONDS:-10}"
+	run make --no-print-directory -j"$(nproc)" BUILD="$BUILD" "$1" FUZZ_SECONDS="${FUZZ_SECONDS:-10}"
 	if [ "$status" -ne 0 ]; then
 		printf '%s\n' "$output" | grep -v -E '^#[0-9]+[[:space:]]+(NEW|REDUCE|pulse)' | tail -40
 	fi
