@@ -3,8 +3,8 @@
 #
 # fuzz.bats - each libFuzzer target of tests/fuzz/ (one per parser: the
 # object, .BTF, .BTF.ext, the perf and BPF ring walkers, a binary's USDT
-# notes, the BTF value printer) runs FUZZ_SECONDS (10 s here, about a
-# minute in all) under ASan + UBSan without a finding. `make fuzz-NAME`
+# notes, the BTF value printer) runs FUZZ_SECONDS (6 s here, about 40 s
+# in all) under ASan + UBSan without a finding. `make fuzz-NAME`
 # builds it and its seeds first; any crash, leak, timeout or out-of-memory
 # makes libFuzzer exit non-zero and leaves the input in
 # $BUILD/fuzz/findings/. `make fuzz` runs them all for longer.
@@ -16,7 +16,7 @@ setup() {
 
 # fuzz_ok TARGET: make TARGET ran without a finding, and really ran
 fuzz_ok() {
-	run make --no-print-directory -j"$(nproc)" BUILD="$BUILD" "$1" FUZZ_SECONDS="${FUZZ_SECONDS:-10}"
+	run make --no-print-directory -j"$(nproc)" BUILD="$BUILD" "$1" FUZZ_SECONDS="${FUZZ_SECONDS:-6}"
 	if [ "$status" -ne 0 ]; then
 		printf '%s\n' "$output" | grep -v -E '^#[0-9]+[[:space:]]+(NEW|REDUCE|pulse)' | tail -40
 	fi

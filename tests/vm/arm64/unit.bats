@@ -7,6 +7,8 @@
 # the host's build does not have. The host runs its own build's in
 # tests/run.
 
+load '/usr/lib/bats/bats-support/load'
+
 @test "unit tests of this architecture's build: every one passes" {
 	local t out failed=() n=0
 	[ -d "$BUILD/tests/unit" ] || fail "$BUILD/tests/unit is not built (make test-programs)"
