@@ -9,7 +9,7 @@
  * /sys/bus/event_source/devices), which needs no tracefs writes and
  * vanishes with the fd. Raw tracepoints have their own bpf() command.
  * The other attach points (uprobes, system calls, the BTF-typed ones,
- * USDT) are methods the layers above set (attach_method_set()).
+ * USDT) are methods the layers above define, each with its function.
  */
 #include <fcntl.h>
 #include <limits.h>
@@ -284,24 +284,26 @@ struct bsdk_link *bsdk_prog_attach_perf_event(struct bsdk_prog *prog, int perf_f
 
 /* ---- the methods of the section table (object/prog.c) */
 
-static attach_fn methods[ATTACH_METHODS] = {
-	[ATTACH_TRACEPOINT] = attach_tracepoint,
-	[ATTACH_RAW_TRACEPOINT] = attach_raw_tracepoint,
-	[ATTACH_KPROBE] = attach_kprobe,
-};
-
-void attach_method_set(enum attach_method method, attach_fn fn)
+/* The function of prog's method: the core's are this file's; a method of a
+ * layer above brings its own. */
+static attach_fn method_fn(const struct attach_method *m)
 {
-	if (method > ATTACH_NONE && method < ATTACH_METHODS)
-		methods[method] = fn;
+	if (m == &attach_by_tracepoint)
+		return attach_tracepoint;
+	if (m == &attach_by_raw_tracepoint)
+		return attach_raw_tracepoint;
+	if (m == &attach_by_kprobe)
+		return attach_kprobe;
+	return m->attach;
 }
 
 struct bsdk_link *bsdk_prog_attach(struct bsdk_prog *prog)
 {
 	struct bsdk_link *link;
+	attach_fn fn;
 	int err;
 
-	if (prog->fd >= 0 && prog->kind->method == ATTACH_NONE) {
+	if (prog->fd >= 0 && !prog->kind->method) {
 		log_error("program '%s': section '%s' has no attach point of its own: %s",
 			  prog->fn.name, prog->section, prog->kind->manual);
 		return fail_ptr(EOPNOTSUPP);
@@ -309,13 +311,14 @@ struct bsdk_link *bsdk_prog_attach(struct bsdk_prog *prog)
 	link = link_new(prog);
 	if (!link)
 		return NULL;
-	if (!methods[prog->kind->method]) {
+	fn = prog->kind->method ? method_fn(prog->kind->method) : NULL;
+	if (!fn) {
 		link_free(link);
 		log_error("program '%s': attaching %s programs is not in this build of the library",
 			  prog->fn.name, prog->kind->type_name);
 		return fail_ptr(EOPNOTSUPP);
 	}
-	err = methods[prog->kind->method](prog, link);
+	err = fn(prog, link);
 	if (err) {
 		link_free(link);
 		return fail_ptr(-err);

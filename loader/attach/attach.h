@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
  * attach.h - connecting a loaded program to its hook (attach.c): perf
- * events for tracepoints and kprobes, raw tracepoints, and the methods
- * the layers above set for the other kinds. Not installed.
+ * events for tracepoints and kprobes, raw tracepoints; the other kinds'
+ * methods bring their own functions (object/sections.h). Not installed.
  */
 #ifndef BPFSDK_ATTACH_H
 #define BPFSDK_ATTACH_H
 
 #include "object/object.h"
+
+/* What a method does: 0, or -errno (struct attach_method). */
+typedef int (*attach_fn)(struct bsdk_prog *prog, struct bsdk_link *link);
 
 /* Where tracefs is looked for, in this order. */
 #define TRACEFS_ROOTS 2
@@ -27,10 +30,6 @@ int split_name_offset(const struct bsdk_prog *prog, const char *s,
 		      char *name, size_t size, unsigned long long *off);
 
 /* ---- set from the top of the library (ext/passes.c) */
-/* The function of a method this layer does not carry out itself:
- * bsdk_prog_attach() calls the one of the program's kind. */
-typedef int (*attach_fn)(struct bsdk_prog *prog, struct bsdk_link *link);
-void attach_method_set(enum attach_method method, attach_fn fn);
 /* Why prog's tracepoint id could not be read at tracefs root (err: the
  * error there, -ENOENT when no root has it): logged, and the error
  * returned; 0 leaves it to the plain message. */

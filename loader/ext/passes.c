@@ -3,9 +3,8 @@
  * passes.c - the top of the library fills the tables the layers below it
  * leave open: the passes the object's open and load pipeline runs
  * (object/pass.c), in this order; the section table's rows above the
- * core's (hooks/kinds.c, and USDT's here) with the attach methods the
- * attach layer does not carry out itself (hooks/, USDT), and the
- * explanation of a missing tracepoint; and what the rings layer adds to
+ * core's (hooks/kinds.c, ext/usdt/usdt.c), each naming the method that
+ * attaches it, and the explanation of a missing tracepoint; and what the rings layer adds to
  * the perf buffer (channel/perfbuf.c). The core (libbpfsdk-core.a) is
  * built without this file, and so without any extension.
  *
@@ -17,12 +16,6 @@
 #include "ext/usdt/usdt.h"
 #include "hooks/hooks.h"
 #include "rings/rings.h"
-
-/* usdt/PATH:PROVIDER:NAME: a uprobe at each site (usdt.c) */
-static const struct attach_kind usdt_rows[] = {
-	KIND("usdt", BPF_PROG_TYPE_KPROBE, 0, "usdt", ATTACH_USDT, TARGET_OPTIONAL),
-};
-static const struct attach_kinds usdt_kinds = { usdt_rows, 1, "usdt[/PATH:PROVIDER:NAME]" };
 
 __attribute__((constructor)) static void ext_install(void)
 {
@@ -39,16 +32,11 @@ __attribute__((constructor)) static void ext_install(void)
 	obj_pass_add(&btf_pass);	/* last at load: the BTF as the others left it */
 	obj_pass_add(&usdt_pass);	/* links freed: only these two */
 	obj_pass_add(&policy_pass);
-	/* the section table's rows above the core, in the order the
-	 * "unknown section name" message lists them, and their methods */
+	/* the section table's rows above the core (each with its methods),
+	 * in the order the "unknown section name" message lists them */
 	attach_kinds_add(&hooks_probe_kinds);
 	attach_kinds_add(&usdt_kinds);
 	attach_kinds_add(&hooks_btf_kinds);
-	attach_method_set(ATTACH_KSYSCALL, attach_ksyscall);
-	attach_method_set(ATTACH_UPROBE, attach_uprobe);
-	attach_method_set(ATTACH_BTF_TRACING, attach_btf_tracing);
-	attach_method_set(ATTACH_BTF_ITER, attach_btf_iter);
-	attach_method_set(ATTACH_USDT, attach_usdt);
 	attach_tracepoint_explain_set(tracepoint_explain);
 	perfbuf_ext_set(&rings_perfbuf_ext);	/* sizing, wakeups, merge: rings/ */
 }

@@ -390,7 +390,7 @@ int bsdk_link_iter_create(const struct bsdk_link *link)
 	union bpf_attr attr;
 	int fd;
 
-	if (!link->prog || link->prog->kind->method != ATTACH_BTF_ITER || link->link_fd < 0)
+	if (!link->prog || link->prog->kind->method != &attach_by_btf_iter || link->link_fd < 0)
 		return log_fail(EINVAL, "program '%s': not an iterator link",
 				link->prog ? link->prog->fn.name : "?");
 	memset(&attr, 0, sizeof(attr));

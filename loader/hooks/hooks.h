@@ -4,8 +4,9 @@
  * calls by name (ksyscall.c), the BTF-typed points (attach_btf.c), their
  * rows of the section table (kinds.c), what a missing tracepoint was
  * probably meant to be (tp_explain.c), and a CPU-clock sampling event on
- * every CPU (sampling.c, bsdk_prog_attach_sampling()). The top of the library sets them
- * into the layers below (ext/passes.c). Not installed.
+ * every CPU (sampling.c, bsdk_prog_attach_sampling()). The top of the
+ * library adds the rows and the explanation to the layers below
+ * (ext/passes.c). Not installed.
  */
 #ifndef BPFSDK_HOOKS_H
 #define BPFSDK_HOOKS_H
@@ -13,9 +14,11 @@
 #include "attach/attach.h"
 #include "object/pass.h"
 
-/* ---- kinds.c: the section table's rows of this layer */
+/* ---- kinds.c: the section table's rows of this layer, and their methods */
 extern const struct attach_kinds hooks_probe_kinds;	/* ksyscall, uprobes */
 extern const struct attach_kinds hooks_btf_kinds;	/* tp_btf, fentry, ..., iter */
+extern const struct attach_method attach_by_ksyscall, attach_by_uprobe,
+	attach_by_btf_tracing, attach_by_btf_iter;
 
 /* ---- uprobe_attach.c */
 int attach_uprobe(struct bsdk_prog *prog, struct bsdk_link *link);

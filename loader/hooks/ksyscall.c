@@ -65,7 +65,7 @@ int kprobe_symbol(const struct bsdk_prog *prog, char *func, size_t size)
 	const char *t = prog->target;
 	size_t len = strcspn(t, "+");
 
-	if (prog->kind->method == ATTACH_KSYSCALL) {
+	if (prog->kind->method == &attach_by_ksyscall) {
 		if (t[len] || strchr(t, '/') ||
 		    (size_t)snprintf(func, size, "%s%s", syscall_wrappers() ? syscall_prefix() : "sys_",
 				     t) >= size)

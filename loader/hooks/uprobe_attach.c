@@ -140,7 +140,7 @@ struct bsdk_link *bsdk_prog_attach_uprobe(struct bsdk_prog *prog, bool retprobe,
 	struct bsdk_link *link;
 	int err;
 
-	if (prog->kind->prog_type != BPF_PROG_TYPE_KPROBE || prog->kind->method != ATTACH_UPROBE) {
+	if (prog->kind->prog_type != BPF_PROG_TYPE_KPROBE || prog->kind->method != &attach_by_uprobe) {
 		log_error("program '%s': section '%s' is not a uprobe", prog->fn.name, prog->section);
 		return fail_ptr(EINVAL);
 	}

@@ -21,6 +21,11 @@
 #define MANUAL_TC "attach it to a network interface's traffic control hook (tc filter ... bpf)"
 #define MANUAL_XDP "attach it to a network interface (ip link set dev IF xdp ...)"
 
+/* The core's methods: attach/ carries them out (bsdk_prog_attach()). */
+const struct attach_method attach_by_tracepoint = { .name = "tracepoint" };
+const struct attach_method attach_by_raw_tracepoint = { .name = "raw_tracepoint" };
+const struct attach_method attach_by_kprobe = { .name = "kprobe", .pmu = "kprobe" };
+
 /*
  * The section names libbpf gives meaning to, spelled the same so objects
  * written for libbpf load unchanged. A row's prefix matches the section
@@ -29,21 +34,21 @@
  * (attach_kinds_add()).
  */
 static const struct attach_kind attach_kinds[] = {
-	KIND("tracepoint", BPF_PROG_TYPE_TRACEPOINT, 0, "tracepoint", ATTACH_TRACEPOINT, TARGET_REQUIRED),
-	KIND("tp", BPF_PROG_TYPE_TRACEPOINT, 0, "tracepoint", ATTACH_TRACEPOINT, TARGET_REQUIRED),
-	KIND("raw_tracepoint", BPF_PROG_TYPE_RAW_TRACEPOINT, 0, "raw_tracepoint", ATTACH_RAW_TRACEPOINT, TARGET_REQUIRED),
-	KIND("raw_tp", BPF_PROG_TYPE_RAW_TRACEPOINT, 0, "raw_tracepoint", ATTACH_RAW_TRACEPOINT, TARGET_REQUIRED),
+	KIND("tracepoint", BPF_PROG_TYPE_TRACEPOINT, 0, "tracepoint", &attach_by_tracepoint, TARGET_REQUIRED),
+	KIND("tp", BPF_PROG_TYPE_TRACEPOINT, 0, "tracepoint", &attach_by_tracepoint, TARGET_REQUIRED),
+	KIND("raw_tracepoint", BPF_PROG_TYPE_RAW_TRACEPOINT, 0, "raw_tracepoint", &attach_by_raw_tracepoint, TARGET_REQUIRED),
+	KIND("raw_tp", BPF_PROG_TYPE_RAW_TRACEPOINT, 0, "raw_tracepoint", &attach_by_raw_tracepoint, TARGET_REQUIRED),
 	/* may write to the tracepoint's arguments (e.g. nbd's request) */
-	KIND("raw_tracepoint.w", BPF_PROG_TYPE_RAW_TRACEPOINT_WRITABLE, 0, "raw_tracepoint.w", ATTACH_RAW_TRACEPOINT, TARGET_REQUIRED),
-	KIND("raw_tp.w", BPF_PROG_TYPE_RAW_TRACEPOINT_WRITABLE, 0, "raw_tracepoint.w", ATTACH_RAW_TRACEPOINT, TARGET_REQUIRED),
-	KIND("kprobe", BPF_PROG_TYPE_KPROBE, 0, "kprobe", ATTACH_KPROBE, TARGET_REQUIRED),
-	KIND("kretprobe", BPF_PROG_TYPE_KPROBE, 0, "kprobe", ATTACH_KPROBE, TARGET_REQUIRED, .retprobe = true),
+	KIND("raw_tracepoint.w", BPF_PROG_TYPE_RAW_TRACEPOINT_WRITABLE, 0, "raw_tracepoint.w", &attach_by_raw_tracepoint, TARGET_REQUIRED),
+	KIND("raw_tp.w", BPF_PROG_TYPE_RAW_TRACEPOINT_WRITABLE, 0, "raw_tracepoint.w", &attach_by_raw_tracepoint, TARGET_REQUIRED),
+	KIND("kprobe", BPF_PROG_TYPE_KPROBE, 0, "kprobe", &attach_by_kprobe, TARGET_REQUIRED),
+	KIND("kretprobe", BPF_PROG_TYPE_KPROBE, 0, "kprobe", &attach_by_kprobe, TARGET_REQUIRED, .retprobe = true),
 	/* load-only: the user attaches them */
-	KIND("perf_event", BPF_PROG_TYPE_PERF_EVENT, 0, "perf_event", ATTACH_NONE, TARGET_NONE, .manual = MANUAL_PERF),
-	KIND("socket", BPF_PROG_TYPE_SOCKET_FILTER, 0, "socket_filter", ATTACH_NONE, TARGET_NONE, .manual = MANUAL_SOCKET),
-	KIND("tc", BPF_PROG_TYPE_SCHED_CLS, 0, "sched_cls", ATTACH_NONE, TARGET_NONE, .manual = MANUAL_TC),
-	KIND("classifier", BPF_PROG_TYPE_SCHED_CLS, 0, "sched_cls", ATTACH_NONE, TARGET_NONE, .manual = MANUAL_TC),
-	KIND("xdp", BPF_PROG_TYPE_XDP, BPF_XDP, "xdp", ATTACH_NONE, TARGET_NONE, .manual = MANUAL_XDP),
+	KIND("perf_event", BPF_PROG_TYPE_PERF_EVENT, 0, "perf_event", NULL, TARGET_NONE, .manual = MANUAL_PERF),
+	KIND("socket", BPF_PROG_TYPE_SOCKET_FILTER, 0, "socket_filter", NULL, TARGET_NONE, .manual = MANUAL_SOCKET),
+	KIND("tc", BPF_PROG_TYPE_SCHED_CLS, 0, "sched_cls", NULL, TARGET_NONE, .manual = MANUAL_TC),
+	KIND("classifier", BPF_PROG_TYPE_SCHED_CLS, 0, "sched_cls", NULL, TARGET_NONE, .manual = MANUAL_TC),
+	KIND("xdp", BPF_PROG_TYPE_XDP, BPF_XDP, "xdp", NULL, TARGET_NONE, .manual = MANUAL_XDP),
 };
 #define FORMS_PROBES "tracepoint/CAT/NAME, tp/, raw_tracepoint/NAME, raw_tp/, raw_tp.w/, " \
 	"kprobe/FUNC, kretprobe/FUNC, "

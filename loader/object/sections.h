@@ -16,20 +16,23 @@ enum attach_target {
 	TARGET_OPTIONAL,	/* "uprobe" alone: the caller gives it at attach */
 };
 
-/* How a program of a kind is attached: the attach layer holds a function
- * per method (attach.c); the layers above set theirs (attach_method_set()). */
-enum attach_method {
-	ATTACH_NONE,		/* load-only: the user attaches it */
-	ATTACH_TRACEPOINT,
-	ATTACH_RAW_TRACEPOINT,
-	ATTACH_KPROBE,
-	ATTACH_KSYSCALL,
-	ATTACH_UPROBE,
-	ATTACH_USDT,
-	ATTACH_BTF_TRACING,	/* tp_btf, fentry, fexit, fmod_ret, lsm */
-	ATTACH_BTF_ITER,
-	ATTACH_METHODS
+struct bsdk_prog;
+struct bsdk_link;
+
+/* How a program of a kind is attached: one method per way, defined by the
+ * layer that carries it out. The core's three are defined here and carried
+ * out by attach/ (bsdk_prog_attach()), which knows them; a layer above that
+ * adds rows (attach_kinds_add()) defines its own methods, each with its
+ * function. A row without one (NULL) is load-only: its user attaches it. */
+struct attach_method {
+	const char *name;	/* "kprobe": for messages */
+	const char *pmu;	/* the PMU its perf events are opened on ("kprobe",
+				 * "uprobe"), or NULL */
+	/* NULL for the core's methods; 0 or -errno */
+	int (*attach)(struct bsdk_prog *prog, struct bsdk_link *link);
 };
+extern const struct attach_method attach_by_tracepoint, attach_by_raw_tracepoint,
+	attach_by_kprobe;
 
 /* One row of the section table: a section name prefix and what it means. */
 struct attach_kind {
@@ -38,7 +41,7 @@ struct attach_kind {
 	enum bpf_prog_type prog_type;
 	enum bpf_attach_type expected_attach_type;	/* 0 when the type needs none */
 	const char *type_name;	/* "tracepoint", "fentry": for messages */
-	enum attach_method method;	/* how attach/ attaches it; ATTACH_NONE: load-only */
+	const struct attach_method *method;	/* NULL: load-only */
 	enum attach_target target;
 	bool retprobe;		/* kretprobe, uretprobe, kretsyscall */
 	bool sleepable;		/* the ".s" forms: BPF_F_SLEEPABLE */
@@ -49,7 +52,7 @@ struct attach_kind {
 	/* Load-only kinds: how their user attaches them, for messages. */
 	const char *manual;
 };
-/* A row: KIND("kprobe", BPF_PROG_TYPE_KPROBE, 0, "kprobe", ATTACH_KPROBE,
+/* A row: KIND("kprobe", BPF_PROG_TYPE_KPROBE, 0, "kprobe", &attach_by_kprobe,
  * TARGET_REQUIRED, .retprobe = true) */
 #define KIND(pfx, type, eat, name, how, tgt, ...) { .prefix = pfx, .prog_type = type, \
 	.expected_attach_type = eat, .type_name = name, .method = how, .target = tgt, __VA_ARGS__ }

@@ -19,9 +19,7 @@ static bool pmu_exists(const char *pmu)
 
 bool bsdk_prog_attach_supported(const struct bsdk_prog *prog)
 {
-	if (prog->kind->method == ATTACH_KPROBE || prog->kind->method == ATTACH_KSYSCALL)
-		return pmu_exists("kprobe");
-	if (prog->kind->method == ATTACH_UPROBE || prog->kind->method == ATTACH_USDT)
-		return pmu_exists("uprobe");
-	return true;
+	const struct attach_method *m = prog->kind->method;
+
+	return !m || !m->pmu || pmu_exists(m->pmu);
 }

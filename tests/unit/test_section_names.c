@@ -84,7 +84,7 @@ int main(void)
 		check((k->btf_prefix != NULL) == (k->prog_type == BPF_PROG_TYPE_TRACING ||
 						 k->prog_type == BPF_PROG_TYPE_LSM),
 		      "'%s': BTF-typed exactly for tracing and lsm programs", w->section);
-		check((k->method == ATTACH_NONE) == (k->manual != NULL),
+		check((k->method == NULL) == (k->manual != NULL),
 		      "'%s': load-only exactly when it says how to attach it", w->section);
 	}
 	/* the uprobe target forms */

@@ -19,6 +19,7 @@
 
 #include "ext/policy/policy.h"
 #include "hooks/hooks.h"
+#include "ext/usdt/usdt.h"
 #include "object/pass.h"
 
 bool bsdk_prog_attached(const struct bsdk_prog *prog) { return prog && prog->attached; }
@@ -238,9 +239,9 @@ static int attach_all(struct bsdk_obj *obj, unsigned int flags, int *last_err)
 		if (prog->fd < 0 || prog->attached || !prog->autoload)
 			continue;	/* not loaded, left out, or attached already: the caller's */
 		/* loaded without bsdk_obj_attach_prepare(): the same reasons */
-		if (prog->kind->method == ATTACH_NONE ||
-		    (prog->kind->method == ATTACH_UPROBE && !uprobe_target_complete(prog->target)) ||
-		    (prog->kind->method == ATTACH_USDT && !*prog->target)) {
+		if (!prog->kind->method ||
+		    (prog->kind->method == &attach_by_uprobe && !uprobe_target_complete(prog->target)) ||
+		    (prog->kind->method == &attach_by_usdt && !*prog->target)) {
 			bsdk_prog_attach_check(prog, why, sizeof(why));
 			attach_left_out(prog, require_all, why);
 			*last_err = EOPNOTSUPP;

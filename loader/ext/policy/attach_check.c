@@ -28,6 +28,7 @@
 #include "ext/policy/policy.h"
 #include "co-re/kbtf.h"
 #include "hooks/hooks.h"
+#include "ext/usdt/usdt.h"
 
 /* Whether tracepoint CAT/NAME is missing: only when tracefs says so. */
 static bool tracepoint_missing(const char *target)
@@ -218,11 +219,12 @@ static bool ksym_missing(struct check_cache *c, const struct bsdk_prog *prog, co
 /* Whether prog's kind needs a PMU (kprobe, uprobe) the kernel does not have. */
 static bool pmu_missing(struct check_cache *c, const struct bsdk_prog *prog)
 {
-	int m = prog->kind->method, *known;
+	const struct attach_method *m = prog->kind->method;
+	int *known;
 
-	if (m != ATTACH_KPROBE && m != ATTACH_KSYSCALL && m != ATTACH_UPROBE && m != ATTACH_USDT)
+	if (!m || !m->pmu)
 		return false;
-	known = &c->pmu[m == ATTACH_UPROBE || m == ATTACH_USDT];
+	known = &c->pmu[strcmp(m->pmu, "uprobe") == 0];
 	if (!*known)
 		*known = bsdk_prog_attach_supported(prog) ? 1 : -1;
 	return *known < 0;
@@ -264,31 +266,31 @@ static int check(struct check_cache *c, struct bsdk_prog *prog, char *why, size_
 	const struct attach_kind *k = prog->kind;
 	char func[256];
 
-	if (k->method == ATTACH_NONE) {
+	if (!k->method) {
 		snprintf(why, size, "%s programs have no attach point of their own: %s",
 			 k->type_name, k->manual);
 		return fail(EOPNOTSUPP);
 	}
-	if (k->method == ATTACH_UPROBE && !uprobe_target_complete(prog->target)) {
+	if (k->method == &attach_by_uprobe && !uprobe_target_complete(prog->target)) {
 		snprintf(why, size, "the section names no binary (uprobe/PATH:FUNCTION[+OFFSET]): attach it with bsdk_prog_attach_uprobe()");
 		return fail(EOPNOTSUPP);
 	}
-	if (k->method == ATTACH_USDT && !*prog->target) {
+	if (k->method == &attach_by_usdt && !*prog->target) {
 		snprintf(why, size, "the section names no binary (usdt/PATH:PROVIDER:NAME): attach it with bsdk_prog_attach_usdt()");
 		return fail(EOPNOTSUPP);
 	}
 	if (pmu_missing(c, prog)) {
 		snprintf(why, size, "this kernel cannot attach %s programs (no %s PMU)",
-			 k->type_name, k->method == ATTACH_UPROBE || k->method == ATTACH_USDT ? "uprobe" : "kprobe");
+			 k->type_name, k->method->pmu);
 		return fail(BSDK_ENOTSUPP);
 	}
-	if ((k->method == ATTACH_KPROBE || k->method == ATTACH_KSYSCALL) &&
+	if ((k->method == &attach_by_kprobe || k->method == &attach_by_ksyscall) &&
 	    kprobe_symbol(prog, func, sizeof(func)) == 0 && ksym_missing(c, prog, func)) {
 		snprintf(why, size, "kernel function '%s' does not exist on this kernel (not in /proc/kallsyms)",
 			 func);
 		return fail(BSDK_ENOPROBE);
 	}
-	if (k->method == ATTACH_TRACEPOINT && tracepoint_missing(prog->target)) {
+	if (k->method == &attach_by_tracepoint && tracepoint_missing(prog->target)) {
 		char near[512];
 
 		if (tracepoint_suggest(prog->target, near, sizeof(near)) == 0)

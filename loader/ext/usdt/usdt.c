@@ -557,7 +557,7 @@ static int split_target(const struct bsdk_prog *prog, char *path, size_t size,
 	return 0;
 }
 
-int attach_usdt(struct bsdk_prog *prog, struct bsdk_link *link)
+static int attach_usdt(struct bsdk_prog *prog, struct bsdk_link *link)
 {
 	const char *provider, *name;
 	char path[PATH_MAX];
@@ -573,13 +573,21 @@ int attach_usdt(struct bsdk_prog *prog, struct bsdk_link *link)
 	return usdt_attach(prog, link, -1, path, provider, name, 0);
 }
 
+/* usdt/PATH:PROVIDER:NAME: a uprobe at each site; the section table's row
+ * (ext/passes.c adds it). */
+const struct attach_method attach_by_usdt = { "usdt", "uprobe", attach_usdt };
+static const struct attach_kind usdt_rows[] = {
+	KIND("usdt", BPF_PROG_TYPE_KPROBE, 0, "usdt", &attach_by_usdt, TARGET_OPTIONAL),
+};
+const struct attach_kinds usdt_kinds = { usdt_rows, 1, "usdt[/PATH:PROVIDER:NAME]" };
+
 struct bsdk_link *bsdk_prog_attach_usdt(struct bsdk_prog *prog, int pid, const char *path,
 					const char *provider, const char *name, uint64_t cookie)
 {
 	struct bsdk_link *link;
 	int err;
 
-	if (prog->kind->method != ATTACH_USDT) {
+	if (prog->kind->method != &attach_by_usdt) {
 		log_error("program '%s': section '%s' is not a USDT program", prog->fn.name, prog->section);
 		return fail_ptr(EINVAL);
 	}

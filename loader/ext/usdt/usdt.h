@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
  * usdt.h - USDT probes: what usdt.c (sites, attach) and usdt_args.c (the
- * argument strings) share, and the attach method the top registers. Not installed.
+ * argument strings) share, and the section table's row the top adds. Not installed.
  */
 #ifndef BPFSDK_EXT_USDT_H
 #define BPFSDK_EXT_USDT_H
@@ -37,6 +37,8 @@ int usdt_parse_args(const char *args, struct usdt_spec *spec, char *err, size_t 
 int usdt_sites_find(const char *path, const char *provider, const char *name,
 		    struct usdt_site **sites, size_t *n);
 void usdt_sites_free(struct usdt_site *sites, size_t n);
-int attach_usdt(struct bsdk_prog *prog, struct bsdk_link *link);
+/* The USDT method and its row of the section table. */
+extern const struct attach_method attach_by_usdt;
+extern const struct attach_kinds usdt_kinds;
 
 #endif /* BPFSDK_EXT_USDT_H */
