@@ -12,7 +12,7 @@
 #include <linux/bpf.h>
 
 #include "bpfsdk.h"
-#include "cli/common/cli.h"
+#include "cli/run/run.h"
 
 int choose_check_glob(const char *cmd, const char *opt, const char *glob)
 {

@@ -23,7 +23,7 @@
 #include <linux/btf.h>
 
 #include "bpfsdk.h"
-#include "cli/common/cli.h"
+#include "cli/run/run.h"
 
 struct decoder {
 	const struct bsdk_btf *btf;	/* the one the type is in: the object's or DWARF's */

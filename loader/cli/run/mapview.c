@@ -20,7 +20,7 @@
 #include <linux/btf.h>
 
 #include "bpfsdk.h"
-#include "cli/common/cli.h"
+#include "cli/run/run.h"
 
 /* Bytes of a value that are integers to add across CPUs. */
 struct span {

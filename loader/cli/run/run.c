@@ -18,7 +18,7 @@
 #include <linux/bpf.h>
 
 #include "bpfsdk.h"
-#include "cli/common/cli.h"
+#include "cli/run/run.h"
 #include "http/bpfsdk_http.h"
 #include "run_privs.h"
 

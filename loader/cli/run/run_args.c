@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "bpfsdk.h"
-#include "cli/common/cli.h"
+#include "cli/run/run.h"
 #include "run_privs.h"
 
 /* ---- the command line (run_options.c has the options) ---- */

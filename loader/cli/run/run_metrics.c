@@ -12,7 +12,7 @@
 
 #include "bpfsdk.h"
 #include "http/bpfsdk_http.h"
-#include "cli/common/cli.h"
+#include "cli/run/run.h"
 #include "run_privs.h"
 
 #define METRICS_FILE_INTERVAL_MS 15000	/* node_exporter's textfile: every 15 s */

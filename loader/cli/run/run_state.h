@@ -16,7 +16,7 @@
 #include <sys/types.h>
 
 #include "bpfsdk.h"
-#include "cli/common/cli.h"
+#include "cli/run/run.h"
 
 struct run_args {
 	const char *path;

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "bpfsdk.h"
-#include "cli/common/cli.h"
+#include "cli/run/run.h"
 
 #define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
 

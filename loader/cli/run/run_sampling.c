@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * sampling.c - `bpfsdk run`'s default event for perf_event programs: a
+ * run_sampling.c - `bpfsdk run`'s default event for perf_event programs: a
  * CPU-clock sampling event on every online CPU at --freq HZ, the way
  * profilers (perf record -F, libbpf-bootstrap's profile) drive them, so
  * that an object with a SEC("perf_event") program runs with no user code.
@@ -9,7 +9,7 @@
 #include <linux/bpf.h>
 
 #include "bpfsdk.h"
-#include "cli/common/cli.h"
+#include "cli/run/run.h"
 
 int sampling_hold(struct bsdk_obj *obj)
 {
