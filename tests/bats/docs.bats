@@ -165,18 +165,23 @@ marked_docs() {
 	[ ${#bad[@]} -eq 0 ] || fail "not in bpfsdk.h or a skeleton: ${bad[*]}"
 }
 
-# run's options are written once, in the table --help prints them from
-# (loader/cli/run/run_options.c); docs/bpfsdk-run.md's "Every option" list is
-# a doctest of that output. The man page names some in run's synopsis: each
-# must be one --help lists.
-@test "docs/man/bpfsdk.8: the options run's synopsis names are ones 'bpfsdk run --help' lists" {
-	local build=${BUILD:-build} opt n=0 bad=()
-	"$build/bin/bpfsdk" run --help | sed -n '/^OPTIONS$/,/^[A-Z]/s/^    -/-/p' >"$BATS_TEST_TMPDIR/opts"
-	[ "$(wc -l <"$BATS_TEST_TMPDIR/opts")" -ge 30 ] || fail "run --help lists too few options"
-	while IFS= read -r opt; do
-		n=$((n + 1))
-		grep -Eq -- "(^|, )$opt( |,|\$)" "$BATS_TEST_TMPDIR/opts" || bad+=("$opt")
-	done < <(sed -n '/^\.BI "run /p' docs/man/bpfsdk.8 | sed 's/\\-/-/g' | grep -o -- '--[a-z][a-z.-]*')
-	[ "$n" -ge 5 ] || fail "only $n options found in the man page's run synopsis"
-	[ ${#bad[@]} -eq 0 ] || fail "not in 'bpfsdk run --help': ${bad[*]}"
+# Each command's options are written once, in the table its --help prints them
+# from (loader/cli/run/run_options.c, inspect/inspect.c, gen/gen.c);
+# docs/bpfsdk-run.md's "Every option" list is a doctest of run's. The man page
+# names some in each command's synopsis: each must be one --help lists.
+@test "docs/man/bpfsdk.8: the options each command's synopsis names are ones its --help lists" {
+	local build=${BUILD:-build} cmd opt n bad=()
+	for cmd in run inspect gen; do
+		"$build/bin/bpfsdk" "$cmd" --help | sed -n '/^OPTIONS$/,/^[A-Z]/s/^    -/-/p' >"$BATS_TEST_TMPDIR/opts"
+		[ "$(wc -l <"$BATS_TEST_TMPDIR/opts")" -ge 3 ] || fail "$cmd --help lists too few options"
+		n=0
+		while IFS= read -r opt; do
+			n=$((n + 1))
+			grep -Eq -- "(^|, )$opt( |,|\$)" "$BATS_TEST_TMPDIR/opts" || bad+=("$cmd $opt")
+		done < <(sed -n "/^\.BI \"$cmd /p" docs/man/bpfsdk.8 | sed 's/\\-/-/g' | grep -o -- '--[a-z][a-z.-]*')
+		[ "$n" -ge 2 ] || fail "only $n options found in the man page's $cmd synopsis"
+	done
+	[ "$("$build/bin/bpfsdk" run --help | sed -n '/^OPTIONS$/,/^[A-Z]/s/^    -/-/p' | wc -l)" -ge 30 ] ||
+		fail "run --help lists too few options"
+	[ ${#bad[@]} -eq 0 ] || fail "not in the command's --help: ${bad[*]}"
 }

@@ -83,26 +83,10 @@ static const char gen_usage[] =
 "    type IDs (tp_btf, fentry, fexit, lsm, iter) get a warning: a kernel\n"
 "    without BTF cannot load them, and FILE renumbers its types. Refused:\n"
 "    bpf_core_type_id_kernel() (a kernel type ID) and a module's types.\n"
-"\n"
-"OPTIONS\n"
-"    -n, --name NAME, or name NAME after the object (bpftool's form)\n"
-"        The name of the struct and the prefix of the functions (a C\n"
-"        identifier). Default: bpftool's, the file name without .o with\n"
-"        every character C does not take in a name made '_': X.bpf.o\n"
-"        gives struct X_bpf and X_bpf__open().\n"
-"\n"
-"    -o, --output FILE\n"
-"        gen min-btf: the BTF file to write.\n"
-"\n"
-"    --btf SOURCE\n"
-"        gen min-btf: the kernel BTF to take the types from.\n"
-"\n"
-"    -v, --verbose\n"
-"        Say what the loader does.\n"
-"\n"
-"    -h, --help\n"
-"        Show this text and exit.\n"
-"\n"
+"\n";
+
+/* After the OPTIONS that gen_options[] makes. */
+static const char gen_usage_end[] =
 "EXIT STATUS\n"
 "    0   the header (the BTF file) was written\n"
 "    1   the object could not be read or opened, or its parts cannot be\n"
@@ -112,12 +96,24 @@ static const char gen_usage[] =
 "        SOURCE, or cannot be served; FILE is not left behind)\n"
 "    2   the command line is wrong\n";
 
-enum { OPT_NAME = 1, OPT_VERBOSE, OPT_HELP };
-
-static const struct bsdk_opt gen_options[] = {
-	{ "name",    'n', BSDK_OPT_STRING, .id = OPT_NAME },
-	{ "verbose", 'v', BSDK_OPT_FLAG, .id = OPT_VERBOSE },
-	{ "help",    'h', BSDK_OPT_FLAG, .id = OPT_HELP },
+/* The options of both forms, in the order --help shows them; each form
+ * refuses the other's. */
+const struct bsdk_opt gen_options[] = {
+	{ "name", 'n', BSDK_OPT_STRING, .id = GEN_OPT_NAME, .arg = "NAME",
+	  .help =
+	"gen skeleton: the name of the struct and the prefix of the functions\n"
+	"(a C identifier); also 'name NAME' after the object, bpftool's form.\n"
+	"Default: bpftool's, the file name without .o with every character C\n"
+	"does not take in a name made '_': X.bpf.o gives struct X_bpf and\n"
+	"X_bpf__open()." },
+	{ "output", 'o', BSDK_OPT_STRING, .id = GEN_OPT_OUTPUT, .arg = "FILE",
+	  .help = "gen min-btf: the BTF file to write." },
+	{ "btf", 0, BSDK_OPT_STRING, .id = GEN_OPT_BTF, .arg = "SOURCE",
+	  .help = "gen min-btf: the kernel BTF to take the types from." },
+	{ "verbose", 'v', BSDK_OPT_FLAG, .id = GEN_OPT_VERBOSE,
+	  .help = "Say what the loader does." },
+	{ "help", 'h', BSDK_OPT_FLAG, .id = GEN_OPT_HELP,
+	  .help = "Show this text and exit." },
 	{ 0 },
 };
 
@@ -380,13 +376,17 @@ static int gen_main(int argc, char **argv)
 				return cli_usage_error("gen", "one object at a time: '%s' and '%s'",
 						       path, value);
 			break;
-		case OPT_NAME:
+		case GEN_OPT_NAME:
 			name = value;
 			break;
-		case OPT_VERBOSE:
+		case GEN_OPT_OUTPUT:
+		case GEN_OPT_BTF:
+			return cli_usage_error("gen", "'--%s' is for gen min-btf",
+					       opt == GEN_OPT_BTF ? "btf" : "output");
+		case GEN_OPT_VERBOSE:
 			cli_verbosity++;
 			break;
-		case OPT_HELP:
+		case GEN_OPT_HELP:
 			cli_print_usage(&cmd_gen);
 			return EXIT_OK;
 		default:
@@ -409,5 +409,7 @@ const struct cli_cmd cmd_gen = {
 	.name = "gen",
 	.summary = "generate a C skeleton header, or a minimal BTF for CO-RE",
 	.usage = gen_usage,
+	.options = gen_options,
+	.usage_end = gen_usage_end,
 	.main = gen_main,
 };

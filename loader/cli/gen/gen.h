@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
- * gen.h - what the files of `bpfsdk gen skeleton` share: the object's
- * parts and their C names (gen.c), and the header writer (gen_emit.c).
+ * gen.h - what the files of `bpfsdk gen` share: the options (gen.c), the
+ * object's parts and their C names (gen.c), and the header writer
+ * (gen_emit.c).
  */
 #ifndef BPFSDK_CLI_GEN_H
 #define BPFSDK_CLI_GEN_H
@@ -11,6 +12,10 @@
 #include <stdio.h>
 
 #include "bpfsdk.h"
+
+/* gen.c: the options of gen skeleton and gen min-btf, one table. */
+enum { GEN_OPT_NAME = 1, GEN_OPT_OUTPUT, GEN_OPT_BTF, GEN_OPT_VERBOSE, GEN_OPT_HELP };
+extern const struct bsdk_opt gen_options[];
 
 /* A part of the object and the C identifier it gets in the struct. */
 struct part {

@@ -12,16 +12,6 @@
 #include "cli/common/cli.h"
 #include "gen.h"
 
-enum { OPT_OUTPUT = 1, OPT_BTF, OPT_VERBOSE, OPT_HELP };
-
-static const struct bsdk_opt min_btf_options[] = {
-	{ "output",  'o', BSDK_OPT_STRING, .id = OPT_OUTPUT },
-	{ "btf",     0,   BSDK_OPT_STRING, .id = OPT_BTF },
-	{ "verbose", 'v', BSDK_OPT_FLAG, .id = OPT_VERBOSE },
-	{ "help",    'h', BSDK_OPT_FLAG, .id = OPT_HELP },
-	{ 0 },
-};
-
 /* Sections whose programs attach by the kernel's own BTF type IDs. */
 static bool attaches_by_btf_id(const char *section)
 {
@@ -95,22 +85,25 @@ int gen_min_btf_main(int argc, char **argv)
 		cli_error("out of memory");
 		return EXIT_RUNTIME;
 	}
-	cli_opts_init(&o, "gen", min_btf_options, argc, argv);
+	cli_opts_init(&o, "gen", gen_options, argc, argv);
 	while ((opt = cli_opt_next(&o, &value)) != OPT_DONE) {
 		switch (opt) {
 		case OPT_ARG:
 			objs[n++] = (char *)value;
 			break;
-		case OPT_OUTPUT:
+		case GEN_OPT_OUTPUT:
 			out = value;
 			break;
-		case OPT_BTF:
+		case GEN_OPT_BTF:
 			source = value;
 			break;
-		case OPT_VERBOSE:
+		case GEN_OPT_NAME:
+			free(objs);
+			return cli_usage_error("gen", "'--name' is for gen skeleton");
+		case GEN_OPT_VERBOSE:
 			cli_verbosity++;
 			break;
-		case OPT_HELP:
+		case GEN_OPT_HELP:
 			free(objs);
 			cli_print_usage(&cmd_gen);
 			return EXIT_OK;
