@@ -1,6 +1,6 @@
 # bench/ - perf_bench: our perf and ring buffer consumers against the
 # write-loop ceiling and libbpf's, on one BPF program loaded by our loader;
-# core_bench: opening and loading a CO-RE object, with our loader and libbpf's;
+# co_re_bench: opening and loading a CO-RE object, with our loader and libbpf's;
 # metrics_bench: the reader's rate while a 100,000-series /metrics is
 # scraped (20 times a second; by 32 clients once a second each, with the
 # renders they share), one render and scrape of it, a storm with the
@@ -12,7 +12,7 @@
 #
 #   make bench                      the full run (perf_bench ~6 minutes, then core, metrics ~2.5, rings, syms)
 #   make bench BENCH_ARGS='-d 1 -r 3'   shorter, or any perf_bench option
-#   make bench-core                 core_bench alone (CORE_BENCH_ARGS: its options)
+#   make bench-co-re                 co_re_bench alone (CO_RE_BENCH_ARGS: its options)
 #   make bench-metrics              metrics_bench alone (METRICS_BENCH_ARGS: -d SEC -r N -s STORM_SEC)
 #   make bench-rings                rings_bench alone (RINGS_BENCH_ARGS: -r N --rings LIST ...)
 #   make bench-syms                 syms_bench alone (SYMS_BENCH_ARGS: -r ROUNDS -n ADDRESSES)
@@ -24,11 +24,11 @@ $(eval $(call user_program,perf_bench,bench/perf_bench.c,-lbpf -lpthread -lm))
 # the bpfsdk-run-json row: emit_perf alone, for `bpfsdk run` to load
 $(eval $(call bpf_object,run_bench,bench/run_bench.bpf.c,bench/perf_bench.h))
 
-# core_bench: opening and loading a CO-RE object, ours against libbpf's.
-CORE_BENCH_ARGS ?=
+# co_re_bench: opening and loading a CO-RE object, ours against libbpf's.
+CO_RE_BENCH_ARGS ?=
 
-$(eval $(call bpf_object,core_bench,bench/core_bench.bpf.c))
-$(eval $(call user_program,core_bench,bench/core_bench.c,-lbpf -lm))
+$(eval $(call bpf_object,co_re_bench,bench/co_re_bench.bpf.c))
+$(eval $(call user_program,co_re_bench,bench/co_re_bench.c,-lbpf -lm))
 
 # metrics_bench: libbpfsdk-http's server, as bpfsdk run --metrics uses it.
 METRICS_BENCH_ARGS ?=
@@ -59,7 +59,7 @@ $(eval $(call user_program,syms_bench,bench/syms_bench.c))
 
 bench: all
 	$(Q)$(BUILD)/bin/perf_bench --obj $(BUILD)/bpf/perf_bench.bpf.o $(BENCH_ARGS)
-	$(Q)$(BUILD)/bin/core_bench --obj $(BUILD)/bpf/core_bench.bpf.o $(CORE_BENCH_ARGS)
+	$(Q)$(BUILD)/bin/co_re_bench --obj $(BUILD)/bpf/co_re_bench.bpf.o $(CO_RE_BENCH_ARGS)
 	$(Q)$(BUILD)/bin/metrics_bench -o $(BUILD)/bpf/metrics_bench.bpf.o $(METRICS_BENCH_ARGS)
 	$(Q)$(BUILD)/bin/rings_bench $(RINGS_BENCH_ARGS)
 	$(Q)$(BUILD)/bin/syms_bench $(SYMS_BENCH_ARGS)
@@ -70,10 +70,10 @@ bench-rings: all
 bench-metrics: all
 	$(Q)$(BUILD)/bin/metrics_bench -o $(BUILD)/bpf/metrics_bench.bpf.o $(METRICS_BENCH_ARGS)
 
-bench-core: all
-	$(Q)$(BUILD)/bin/core_bench --obj $(BUILD)/bpf/core_bench.bpf.o $(CORE_BENCH_ARGS)
+bench-co-re: all
+	$(Q)$(BUILD)/bin/co_re_bench --obj $(BUILD)/bpf/co_re_bench.bpf.o $(CO_RE_BENCH_ARGS)
 
 bench-syms: all
 	$(Q)$(BUILD)/bin/syms_bench $(SYMS_BENCH_ARGS)
 
-.PHONY: bench bench-core bench-metrics bench-rings bench-syms
+.PHONY: bench bench-co-re bench-metrics bench-rings bench-syms

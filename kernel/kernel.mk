@@ -59,7 +59,7 @@ vmtest-arm64: test-programs
 		HOST_BPFSDK=$(BUILD)/bin/bpfsdk test-programs
 	$(Q)img=$$(kernel/fetch-debian --suite $(ARM64_KERNEL_SUITE) --arch arm64 | tail -n 1) && \
 	$(MAKE) $(ARM64_MAKE_QUIET) --no-print-directory ARM64_IMAGE="$$img" arm64-vmlinux && \
-	$(MAKE) $(ARM64_MAKE_QUIET) --no-print-directory $(ARM64_BUILD)/bpf/tests/core_vmlinux.bpf.o && \
+	$(MAKE) $(ARM64_MAKE_QUIET) --no-print-directory $(ARM64_BUILD)/bpf/tests/co_re_vmlinux.bpf.o && \
 	BUILD=$(ARM64_BUILD) tests/vm/run --arch arm64 --tag arm64 --kernel "$$img" \
 		$(if $(ARM64_SUITES),--suites $(ARM64_SUITES))
 

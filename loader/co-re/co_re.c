@@ -10,14 +10,14 @@
  * about it (the byte offset, the size, whether it exists, ...). This file is the engine; it
  * knows BTF and instructions, never an object (ext/co-re/co_re_obj.c is the object's side):
  *
- *  1. core_relo_read() checks a record against the object's own BTF and the instruction it
+ *  1. co_re_relo_read() checks a record against the object's own BTF and the instruction it
  *     relocates, and works out the value the local BTF gives;
- *  2. core_calc() (co_re_match.c) resolves it against the candidates it is given, the kernel
+ *  2. co_re_calc() (co_re_match.c) resolves it against the candidates it is given, the kernel
  *     types with the local root's essential name ("task_struct" for task_struct___mine) and
  *     kind: the access string is followed in each by member *names*, through anonymous structs
  *     and unions and into arrays; every candidate that has the whole path must give the same
  *     value, else the relocation is in error;
- *  3. core_patch() patches the instruction when a program is linked: an ALU immediate, a load
+ *  3. co_re_patch() patches the instruction when a program is linked: an ALU immediate, a load
  *     or store offset (and its size, when the kernel's field is another size and the value
  *     read stays right: pointers and unsigned integers), or an ld_imm64.
  *
@@ -45,7 +45,7 @@ static const char *const kind_names[] = {
 /* ---- the local side: an access string followed in the object's BTF */
 
 /* Parse "N:N:...": false when it is not one or is longer than CORE_SPEC_MAX. */
-static bool access_parse(const char *s, struct core_spec *spec)
+static bool access_parse(const char *s, struct co_re_spec *spec)
 {
 	spec->nraw = 0;
 	do {
@@ -64,10 +64,10 @@ static bool access_parse(const char *s, struct core_spec *spec)
 }
 
 /* Follow the local access string of r; NULL on success, else what is wrong. */
-const char *core_local_spec(const struct btf *btf, const struct core_relo *r,
-			    struct core_spec *spec)
+const char *co_re_local_spec(const struct btf *btf, const struct co_re_relo *r,
+			    struct co_re_spec *spec)
 {
-	struct core_acc prev = { 0 };	/* the member last stepped into: flexible arrays */
+	struct co_re_acc prev = { 0 };	/* the member last stepped into: flexible arrays */
 	const struct btf_type *t;
 	uint32_t id;
 	uint64_t sz;
@@ -83,7 +83,7 @@ const char *core_local_spec(const struct btf *btf, const struct core_relo *r,
 	if (kind_is_enumval(r->kind)) {
 		if (!is_enum(t) || spec->nraw != 1 || spec->raw[0] >= btf_vlen(t))
 			return "access string is not an enumerator of the enum";
-		spec->acc[0] = (struct core_acc){ id, spec->raw[0], NULL };
+		spec->acc[0] = (struct co_re_acc){ id, spec->raw[0], NULL };
 		spec->nacc = 1;
 		return NULL;
 	}
@@ -91,13 +91,13 @@ const char *core_local_spec(const struct btf *btf, const struct core_relo *r,
 		if (spec->nraw != 1 || spec->raw[0] != 0)
 			return "access string of a type relocation must be \"0\"";
 		spec->nacc = 1;
-		spec->acc[0] = (struct core_acc){ id, 0, NULL };
+		spec->acc[0] = (struct co_re_acc){ id, 0, NULL };
 		return NULL;
 	}
 	/* The first index steps over whole root objects (p[1].x). */
 	if (btf_type_size(btf, id, &sz) || !add_elems(&spec->bit_offset, spec->raw[0], sz))
 		return "root type has no size";
-	spec->acc[spec->nacc++] = (struct core_acc){ id, spec->raw[0], NULL };
+	spec->acc[spec->nacc++] = (struct co_re_acc){ id, spec->raw[0], NULL };
 	for (size_t i = 1; i < spec->nraw; i++) {
 		uint32_t idx = spec->raw[i];
 
@@ -114,8 +114,8 @@ const char *core_local_spec(const struct btf *btf, const struct core_relo *r,
 			spec->bit_offset += member_bit_off(t, (uint16_t)idx);
 			/* anonymous members are a path, not something to match by name */
 			if (*name)
-				spec->acc[spec->nacc++] = (struct core_acc){ id, idx, name };
-			prev = (struct core_acc){ id, idx, name };
+				spec->acc[spec->nacc++] = (struct co_re_acc){ id, idx, name };
+			prev = (struct co_re_acc){ id, idx, name };
 			id = m->type;
 		} else if (t && btf_kind(t) == BTF_KIND_ARRAY) {
 			const struct btf_array *a = (const void *)(t + 1);
@@ -125,8 +125,8 @@ const char *core_local_spec(const struct btf *btf, const struct core_relo *r,
 			if (!resolve(btf, a->type, &id) || btf_type_size(btf, id, &sz) ||
 			    !add_elems(&spec->bit_offset, idx, sz))
 				return "array element has no size";
-			prev = (struct core_acc){ 0 };
-			spec->acc[spec->nacc++] = (struct core_acc){ id, idx, NULL };
+			prev = (struct co_re_acc){ 0 };
+			spec->acc[spec->nacc++] = (struct co_re_acc){ id, idx, NULL };
 		} else {
 			return "access string goes into a type that is neither struct, union nor array";
 		}
@@ -135,7 +135,7 @@ const char *core_local_spec(const struct btf *btf, const struct core_relo *r,
 }
 
 /* "task_struct___mine.real_parent.tgid", "foo[1].arr[2]", "struct foo", "enum e::A". */
-static char *spec_desc(const struct btf *btf, const struct core_relo *r, const struct core_spec *s)
+static char *spec_desc(const struct btf *btf, const struct co_re_relo *r, const struct co_re_spec *s)
 {
 	const struct btf_type *root = btf_type_by_id(btf, r->type_id);
 	const char *name = root ? btf_name(btf, root) : "";
@@ -187,7 +187,7 @@ static bool is_ptr_or_uint(const struct btf_type *t)
 }
 
 /* A field relocation on the root itself or an array element (acc, at bit_off). */
-static const char *calc_element(const struct btf *btf, const struct core_acc *acc, uint64_t bit_off,
+static const char *calc_element(const struct btf *btf, const struct co_re_acc *acc, uint64_t bit_off,
 				enum bsdk_core_kind kind, struct calc *c)
 {
 	const struct btf_type *mt;
@@ -210,10 +210,10 @@ static const char *calc_element(const struct btf *btf, const struct core_acc *ac
 }
 
 /* The value of a field relocation (not FIELD_EXISTS) over spec. NULL, or why not. */
-static const char *calc_field(const struct core_spec *s, enum bsdk_core_kind kind,
+static const char *calc_field(const struct co_re_spec *s, enum bsdk_core_kind kind,
 			      struct calc *c)
 {
-	const struct core_acc *acc = &s->acc[s->nacc - 1];
+	const struct co_re_acc *acc = &s->acc[s->nacc - 1];
 	const struct btf *btf = s->btf;
 	uint64_t bit_off = s->bit_offset, byte_off, byte_sz;
 	const struct btf_type *t, *mt;
@@ -287,7 +287,7 @@ static uint64_t enum_value(const struct btf_type *t, uint32_t i)
 	return (uint64_t)e->val_hi32 << 32 | e->val_lo32;
 }
 
-const char *core_enum_name(const struct btf *btf, const struct btf_type *t, uint32_t i)
+const char *co_re_enum_name(const struct btf *btf, const struct btf_type *t, uint32_t i)
 {
 	const char *n = btf_str(btf, btf_kind(t) == BTF_KIND_ENUM ?
 				((const struct btf_enum *)(t + 1))[i].name_off :
@@ -297,7 +297,7 @@ const char *core_enum_name(const struct btf *btf, const struct btf_type *t, uint
 }
 
 /* The value r asks for, over spec (local or target). */
-const char *core_value(const struct core_relo *r, const struct core_spec *s, struct calc *c)
+const char *co_re_value(const struct co_re_relo *r, const struct co_re_spec *s, struct calc *c)
 {
 	const struct btf_type *t;
 	uint64_t sz;
@@ -355,7 +355,7 @@ static uint8_t mem_size_code(uint32_t bytes)
 	return bytes == 1 ? BPF_B : bytes == 2 ? BPF_H : bytes == 4 ? BPF_W : BPF_DW;
 }
 
-int core_patch(const struct core_relo *r, struct bpf_insn *insn, size_t room, const char *prog)
+int co_re_patch(const struct co_re_relo *r, struct bpf_insn *insn, size_t room, const char *prog)
 {
 	if (r->state == BSDK_CORE_POISONED) {
 		if (is_ld_imm64(insn) && room >= 2)	/* else the verifier says "unknown opcode 00" */
@@ -391,7 +391,7 @@ int core_patch(const struct core_relo *r, struct bpf_insn *insn, size_t room, co
 
 /* Whether the resolved value fits the instruction r is on; if not, r becomes an error (or,
  * for a load that cannot change size and still read the value right, poisoned). */
-void core_check_fits(struct core_relo *r, const struct bpf_insn *insn)
+void co_re_check_fits(struct co_re_relo *r, const struct bpf_insn *insn)
 {
 	int64_t v = (int64_t)r->value;
 	uint32_t bytes = is_mem(insn) ? mem_bytes[BPF_SIZE(insn->code) >> 3] : 0;
@@ -431,15 +431,15 @@ void core_check_fits(struct core_relo *r, const struct bpf_insn *insn)
 /* A record that does not hold: the reason into why, -BSDK_EBTF. */
 #define bad_record(fmt, ...) (snprintf(why, why_size, fmt, ##__VA_ARGS__), -BSDK_EBTF)
 
-int core_relo_read(const struct btf *btf, const struct bpf_core_relo *rec,
-		   const struct bpf_insn *insns, size_t ninsns, struct core_relo *out,
+int co_re_relo_read(const struct btf *btf, const struct bpf_core_relo *rec,
+		   const struct bpf_insn *insns, size_t ninsns, struct co_re_relo *out,
 		   char *why, size_t why_size)
 {
 	struct bpf_core_relo cr = *rec;
-	struct core_relo r = { 0 };
+	struct co_re_relo r = { 0 };
 	const struct bpf_insn *insn;
 	const char *err;
-	struct core_spec spec;
+	struct co_re_spec spec;
 	struct calc c;
 	uint64_t have;
 
@@ -455,9 +455,9 @@ int core_relo_read(const struct btf *btf, const struct bpf_core_relo *rec,
 	r.insn = cr.insn_off / 8;
 	r.kind = (enum bsdk_core_kind)cr.kind;
 	r.type_id = cr.type_id;
-	err = core_local_spec(btf, &r, &spec);
+	err = co_re_local_spec(btf, &r, &spec);
 	if (!err)
-		err = core_value(&r, &spec, &c);
+		err = co_re_value(&r, &spec, &c);
 	if (err)
 		return bad_record("%s access '%s' of type %u: %s", kind_names[r.kind], r.access,
 				  r.type_id, err);
@@ -497,7 +497,7 @@ int core_relo_read(const struct btf *btf, const struct bpf_core_relo *rec,
 	return 0;
 }
 
-const char *core_kind_name(enum bsdk_core_kind kind)
+const char *co_re_kind_name(enum bsdk_core_kind kind)
 {
 	return kind < ARRAY_SIZE(kind_names) ? kind_names[kind] : "?";
 }

@@ -22,7 +22,7 @@ struct btf;
 #define CORE_SPEC_MAX 64
 
 /* Where an access string leads in one BTF. */
-struct core_spec {
+struct co_re_spec {
 	const struct btf *btf;
 	uint32_t root_id;
 	/* raw: every index of the access string as followed in this BTF (anonymous members
@@ -30,7 +30,7 @@ struct core_spec {
 	 * array index), which is what must match between local and target. */
 	uint32_t raw[CORE_SPEC_MAX];
 	size_t nraw;
-	struct core_acc {
+	struct co_re_acc {
 		uint32_t type_id;	/* the struct/union or array indexed */
 		uint32_t idx;		/* member or element */
 		const char *name;	/* member name; NULL for an array index */
@@ -40,7 +40,7 @@ struct core_spec {
 };
 
 /* One core_relo record and its resolution, owned by the object. */
-struct core_relo {
+struct co_re_relo {
 	size_t sec, insn;	/* the section and instruction (in it) relocated */
 	uint32_t index;		/* the record's number in .BTF.ext, for messages */
 	enum bsdk_core_kind kind;
@@ -65,29 +65,29 @@ struct core_relo {
  * set): check it against the object's BTF and against the instruction it relocates, one of
  * the ninsns at insns, and work out what the local BTF says (out->orig). 0; -BSDK_EBTF with
  * the reason in why; -ENOMEM. */
-int core_relo_read(const struct btf *btf, const struct bpf_core_relo *rec,
-		   const struct bpf_insn *insns, size_t ninsns, struct core_relo *out,
+int co_re_relo_read(const struct btf *btf, const struct bpf_core_relo *rec,
+		   const struct bpf_insn *insns, size_t ninsns, struct co_re_relo *out,
 		   char *why, size_t why_size);
 /* Resolve r against the candidates, the kernel types the caller found with the local root's
  * essential name and kind (n < 0: they could not be read, -n the errno): r->state, value and
  * note set. 0, or n when r needed the candidates and there were none to read. */
-int core_calc(const struct btf *local, struct core_relo *r, const struct kbtf_cand *cands,
+int co_re_calc(const struct btf *local, struct co_re_relo *r, const struct kbtf_cand *cands,
 	      int n);
 /* The same, and when a kernel type matched, *spec (may be NULL) where the access led in the
  * first one, r->targ_id: its root and every member and index followed (gen min-btf keeps
  * those). */
-int core_calc_spec(const struct btf *local, struct core_relo *r, const struct kbtf_cand *cands,
-		   int n, struct core_spec *spec);
+int co_re_calc_spec(const struct btf *local, struct co_re_relo *r, const struct kbtf_cand *cands,
+		   int n, struct co_re_spec *spec);
 /* Whether the resolved value fits the instruction r is on; if not, r becomes an error (or,
  * for a load that cannot change size and still read the value right, poisoned). */
-void core_check_fits(struct core_relo *r, const struct bpf_insn *insn);
+void co_re_check_fits(struct co_re_relo *r, const struct bpf_insn *insn);
 /* Apply r to the instruction at insn (room instructions from there on). 0, or an error
  * already logged. */
-int core_patch(const struct core_relo *r, struct bpf_insn *insn, size_t room, const char *prog);
+int co_re_patch(const struct co_re_relo *r, struct bpf_insn *insn, size_t room, const char *prog);
 /* "field_byte_offset", ...: for messages. */
-const char *core_kind_name(enum bsdk_core_kind kind);
+const char *co_re_kind_name(enum bsdk_core_kind kind);
 /* A BTF type's name by ID, "" for none. */
-const char *core_type_label(const struct btf *btf, uint32_t id);
+const char *co_re_type_label(const struct btf *btf, uint32_t id);
 
 /* libbpf's poison: a call of a helper that does not exist, 0xbad2310 ("bad relo"). */
 #define CORE_POISON_IMM 0xbad2310

@@ -71,7 +71,7 @@ static inline bool add_elems(uint64_t *bits, uint64_t idx, uint64_t sz)
 
 /* Whether the array a reached through accessor prev (a member) is a flexible one: zero
  * elements, and the last member of its struct. */
-static inline bool is_flex(const struct btf *btf, const struct core_acc *prev, const struct btf_array *a)
+static inline bool is_flex(const struct btf *btf, const struct co_re_acc *prev, const struct btf_array *a)
 {
 	const struct btf_type *t = prev && prev->name ? btf_type_by_id(btf, prev->type_id) : NULL;
 
@@ -87,11 +87,11 @@ struct calc {
 };
 
 /* Follow r's access string in the local BTF into *spec: NULL, or why not. */
-const char *core_local_spec(const struct btf *btf, const struct core_relo *r,
-			    struct core_spec *spec);
+const char *co_re_local_spec(const struct btf *btf, const struct co_re_relo *r,
+			    struct co_re_spec *spec);
 /* The value r asks for at the end of spec, into *c: NULL, or why there is none. */
-const char *core_value(const struct core_relo *r, const struct core_spec *s, struct calc *c);
+const char *co_re_value(const struct co_re_relo *r, const struct co_re_spec *s, struct calc *c);
 /* Enumerator i of enum t: its name. */
-const char *core_enum_name(const struct btf *btf, const struct btf_type *t, uint32_t i);
+const char *co_re_enum_name(const struct btf *btf, const struct btf_type *t, uint32_t i);
 
 #endif /* BPFSDK_CORE_IMPL_H */

@@ -2,7 +2,7 @@
 /*
  * co_re_match.c - the CO-RE engine's target side: whether a candidate type
  * of the kernel has what the local type has, by member name, through
- * anonymous members and into arrays, and core_calc(), which resolves a
+ * anonymous members and into arrays, and co_re_calc(), which resolves a
  * relocation against the candidates it is given (see co_re.c).
  */
 #include <stdio.h>
@@ -45,8 +45,8 @@ static bool fields_compat(const struct btf *lb, uint32_t lid, const struct btf *
 
 /* Find the local member acc names in target composite tid (searching anonymous members
  * too), extending the target spec t; its type goes to *next. 1 found, 0 not, <0 too deep. */
-static int match_member(const struct btf *lb, const struct core_acc *acc, const struct btf *tb,
-			uint32_t tid, struct core_spec *ts, uint32_t *next, long *steps)
+static int match_member(const struct btf *lb, const struct co_re_acc *acc, const struct btf *tb,
+			uint32_t tid, struct co_re_spec *ts, uint32_t *next, long *steps)
 {
 	const struct btf_type *lt = resolve(lb, acc->type_id, NULL);
 	const struct btf_member *lm = &btf_members(lt)[acc->idx];
@@ -71,7 +71,7 @@ static int match_member(const struct btf *lb, const struct core_acc *acc, const 
 		} else if (strcmp(name, acc->name) == 0) {
 			if (!fields_compat(lb, lm->type, tb, m->type, 0))
 				return 0;	/* the same name for something else */
-			ts->acc[ts->nacc++] = (struct core_acc){ tid, i, name };
+			ts->acc[ts->nacc++] = (struct co_re_acc){ tid, i, name };
 			*next = m->type;
 			return 1;
 		}
@@ -129,7 +129,7 @@ static bool enums_match(const struct btf *lb, const struct btf_type *l, const st
 		bool found = false;
 
 		for (uint16_t j = 0; j < btf_vlen(t) && !found; j++)
-			found = names_match(core_enum_name(lb, l, i), core_enum_name(tb, t, j));
+			found = names_match(co_re_enum_name(lb, l, i), co_re_enum_name(tb, t, j));
 		if (!found)
 			return false;
 	}
@@ -266,8 +266,8 @@ static const char *member_closest(const struct btf *tb, uint32_t tid, const char
 
 /* Follow the local spec ls in target type tid; 1 and *ts filled when the target has it all,
  * 0 when not (why in *why), <0 on an error. */
-static int spec_match(const struct core_relo *r, const struct core_spec *ls,
-		      const struct btf *tb, uint32_t tid, struct core_spec *ts, const char **why,
+static int spec_match(const struct co_re_relo *r, const struct co_re_spec *ls,
+		      const struct btf *tb, uint32_t tid, struct co_re_spec *ts, const char **why,
 		      char *whybuf, size_t whysize)
 {
 	/* Hostile BTF (a struct that embeds itself twice) must not make the walk exponential. */
@@ -286,11 +286,11 @@ static int spec_match(const struct core_relo *r, const struct core_spec *ls,
 	if (kind_is_enumval(r->kind)) {
 		const struct btf_type *lt = btf_type_by_id(ls->btf, ls->acc[0].type_id);
 		const struct btf_type *t = resolve(tb, tid, &tid);
-		const char *want = core_enum_name(ls->btf, lt, ls->acc[0].idx);
+		const char *want = co_re_enum_name(ls->btf, lt, ls->acc[0].idx);
 
 		for (uint16_t i = 0; t && is_enum(t) && i < btf_vlen(t); i++) {
-			if (names_match(core_enum_name(tb, t, i), want)) {
-				ts->acc[0] = (struct core_acc){ tid, i, NULL };
+			if (names_match(co_re_enum_name(tb, t, i), want)) {
+				ts->acc[0] = (struct co_re_acc){ tid, i, NULL };
 				ts->nacc = 1;
 				ts->raw[ts->nraw++] = i;
 				return 1;
@@ -301,7 +301,7 @@ static int spec_match(const struct core_relo *r, const struct core_spec *ls,
 	}
 	/* fields: the root index, then each named member or array index in turn */
 	for (size_t i = 0; i < ls->nacc; i++) {
-		const struct core_acc *la = &ls->acc[i];
+		const struct co_re_acc *la = &ls->acc[i];
 		uint64_t sz;
 
 		if (la->name) {
@@ -333,7 +333,7 @@ static int spec_match(const struct core_relo *r, const struct core_spec *ls,
 		}
 		if (ts->nraw == CORE_SPEC_MAX)
 			return -E2BIG;
-		ts->acc[ts->nacc++] = (struct core_acc){ tid, la->idx, NULL };
+		ts->acc[ts->nacc++] = (struct co_re_acc){ tid, la->idx, NULL };
 		ts->raw[ts->nraw++] = la->idx;
 		if (btf_type_size(tb, tid, &sz) || !add_elems(&ts->bit_offset, la->idx, sz)) {
 			*why = "its type has no size";
@@ -343,7 +343,7 @@ static int spec_match(const struct core_relo *r, const struct core_spec *ls,
 	return 1;
 }
 
-const char *core_type_label(const struct btf *btf, uint32_t id)
+const char *co_re_type_label(const struct btf *btf, uint32_t id)
 {
 	const struct btf_type *t = btf_type_by_id(btf, id);
 
@@ -352,7 +352,7 @@ const char *core_type_label(const struct btf *btf, uint32_t id)
 
 /* The relocation's state once all n candidates are tried: first is the value they agree
  * on, NULL when none matched (why: the first reason one did not). */
-static void core_conclude(struct core_relo *r, const struct btf_type *root, const char *name,
+static void co_re_conclude(struct co_re_relo *r, const struct btf_type *root, const char *name,
 			  int n, const struct calc *first, const char *why)
 {
 	if (first) {
@@ -375,17 +375,17 @@ static void core_conclude(struct core_relo *r, const struct btf_type *root, cons
 	}
 }
 
-int core_calc(const struct btf *local, struct core_relo *r, const struct kbtf_cand *cands, int n)
+int co_re_calc(const struct btf *local, struct co_re_relo *r, const struct kbtf_cand *cands, int n)
 {
-	return core_calc_spec(local, r, cands, n, NULL);
+	return co_re_calc_spec(local, r, cands, n, NULL);
 }
 
-int core_calc_spec(const struct btf *local, struct core_relo *r, const struct kbtf_cand *cands,
-		   int n, struct core_spec *spec)
+int co_re_calc_spec(const struct btf *local, struct co_re_relo *r, const struct kbtf_cand *cands,
+		   int n, struct co_re_spec *spec)
 {
 	const struct btf_type *root = btf_type_by_id(local, r->type_id);
 	const char *name = root ? btf_name(local, root) : "", *err, *why = NULL;
-	struct core_spec ls, ts;
+	struct co_re_spec ls, ts;
 	struct calc lc, tc, first = { 0 };
 	size_t matched = 0;
 	char whybuf[2][128];	/* the first reason kept, the one being written */
@@ -394,9 +394,9 @@ int core_calc_spec(const struct btf *local, struct core_relo *r, const struct kb
 	r->targ_id = 0;
 	r->targ_btf = NULL;
 	r->note[0] = '\0';
-	err = core_local_spec(local, r, &ls);
+	err = co_re_local_spec(local, r, &ls);
 	if (!err)
-		err = core_value(r, &ls, &lc);
+		err = co_re_value(r, &ls, &lc);
 	if (err) {
 		snprintf(r->note, sizeof(r->note), "%s", err);
 		return 0;
@@ -422,17 +422,17 @@ int core_calc_spec(const struct btf *local, struct core_relo *r, const struct kb
 
 		if (m < 0) {
 			snprintf(r->note, sizeof(r->note), "kernel type [%u] %s: the access path is too deep",
-				 cands[i].id, core_type_label(cands[i].btf, cands[i].id));
+				 cands[i].id, co_re_type_label(cands[i].btf, cands[i].id));
 			return 0;
 		}
 		if (m == 0) {
 			why = why ? why : no;
 			continue;
 		}
-		err = core_value(r, &ts, &tc);
+		err = co_re_value(r, &ts, &tc);
 		if (err) {
 			snprintf(r->note, sizeof(r->note), "kernel type [%u] %s: %s", cands[i].id,
-				 core_type_label(cands[i].btf, cands[i].id), err);
+				 co_re_type_label(cands[i].btf, cands[i].id), err);
 			return 0;
 		}
 		if (matched++ == 0) {
@@ -451,6 +451,6 @@ int core_calc_spec(const struct btf *local, struct core_relo *r, const struct kb
 			return 0;
 		}
 	}
-	core_conclude(r, root, name, n, matched ? &first : NULL, why);
+	co_re_conclude(r, root, name, n, matched ? &first : NULL, why);
 	return 0;
 }

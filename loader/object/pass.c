@@ -99,7 +99,7 @@ void passes_link_free(struct bsdk_link *link) { EACH(link_free, link); }
 bool passes_apply_core_relos(void)
 {
 	for (size_t i = 0; i < obj_npasses; i++)
-		if (obj_passes[i]->core_relos)
+		if (obj_passes[i]->co_re_relos)
 			return true;
 	return false;
 }

@@ -20,7 +20,7 @@
  * what is missing. Every hook may be NULL. */
 struct obj_pass {
 	const char *name;
-	bool core_relos;	/* it applies the CO-RE records of .BTF.ext */
+	bool co_re_relos;	/* it applies the CO-RE records of .BTF.ext */
 	/* At open, .BTF just parsed, before anything reads it: make it what
 	 * the linker would have (the DATASECs' offsets). */
 	int (*btf)(struct bsdk_obj *obj);
@@ -117,7 +117,7 @@ void obj_states_free(struct bsdk_obj *obj);
 int passes_btf(struct bsdk_obj *obj);				/* every */
 int passes_kernel_btf(struct bsdk_obj *obj);			/* first, else refused */
 int passes_open(struct bsdk_obj *obj);				/* every */
-bool passes_apply_core_relos(void);				/* any: core_relos */
+bool passes_apply_core_relos(void);				/* any: co_re_relos */
 int passes_opened(struct bsdk_obj *obj);			/* every */
 int passes_relo_undef(struct bsdk_obj *obj, size_t sec, size_t n,
 		      const struct bpf_insn *insn, struct relo *r);	/* claim */

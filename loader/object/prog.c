@@ -55,8 +55,8 @@ static const struct attach_kind attach_kinds[] = {
 #define FORMS_LOAD_ONLY "perf_event, socket, tc, classifier, xdp"
 
 /* The core's rows, then those added from above. */
-static const struct attach_kinds core_kinds = { attach_kinds, ARRAY_SIZE(attach_kinds), "" };
-static const struct attach_kinds *kind_sets[5] = { &core_kinds };
+static const struct attach_kinds co_re_kinds = { attach_kinds, ARRAY_SIZE(attach_kinds), "" };
+static const struct attach_kinds *kind_sets[5] = { &co_re_kinds };
 static size_t nkind_sets = 1;
 static char forms[1024] = FORMS_PROBES FORMS_LOAD_ONLY;
 
@@ -366,7 +366,7 @@ static void log_verifier(const struct bsdk_prog *prog, char *log, bool cut, cons
 }
 
 /* BPF_PROG_LOAD's log_true_size (Linux 6.4): the bytes the whole log
- * needed, written back by the kernel. It follows core_relo_rec_size; UAPI
+ * needed, written back by the kernel. It follows co_re_relo_rec_size; UAPI
  * headers before 6.4 do not name it. */
 #define LOG_TRUE_SIZE_OFF (offsetof(union bpf_attr, core_relo_rec_size) + sizeof(uint32_t))
 

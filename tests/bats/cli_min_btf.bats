@@ -38,7 +38,7 @@ relos() {
 
 @test "gen min-btf: a few hundred bytes, and every relocation resolves as against the full BTF" {
 	command -v jq >/dev/null || skip "no jq"
-	run "$BPFSDK" gen min-btf --btf "$FULL" -o "$MIN" "$OBJS/core_flavour.bpf.o" "$OBJS/core_sizes.bpf.o" \
+	run "$BPFSDK" gen min-btf --btf "$FULL" -o "$MIN" "$OBJS/co_re_flavour.bpf.o" "$OBJS/co_re_sizes.bpf.o" \
 		"$BUILD/bpf/execsnoop.bpf.o"
 	assert_success
 	assert_output --regexp "^wrote '$MIN': [0-9]+ types, [0-9]+ bytes, of the [0-9]+ of $FULL; [0-9]+ CO-RE relocations of 3 objects resolve to the same values against both$"
@@ -50,7 +50,7 @@ relos() {
 	assert_line --regexp "^\[[0-9]+\] STRUCT 'task_struct' size=[0-9]+ vlen=[0-9]+$"
 	full_size=$(bpftool btf dump file "$FULL" | sed -n "s/^\[[0-9]*\] STRUCT 'task_struct' size=\([0-9]*\) .*/\1/p")
 	assert_line --regexp "^\[[0-9]+\] STRUCT 'task_struct' size=$full_size "
-	for obj in "$OBJS/core_flavour.bpf.o" "$OBJS/core_sizes.bpf.o" "$BUILD/bpf/execsnoop.bpf.o"; do
+	for obj in "$OBJS/co_re_flavour.bpf.o" "$OBJS/co_re_sizes.bpf.o" "$BUILD/bpf/execsnoop.bpf.o"; do
 		want=$(relos "$obj" --btf "$FULL")
 		got=$(relos "$obj" --btf "$MIN")
 		[ -n "$want" ] || fail "no CO-RE relocation in $obj"
@@ -62,11 +62,11 @@ $got"
 }
 
 @test "gen min-btf: run --btf with the file reads the kernel's pid, tgid and parent, enum values and sizes" {
-	run "$BPFSDK" gen min-btf --btf "$FULL" -o "$MIN" "$OBJS/core_flavour.bpf.o"
+	run "$BPFSDK" gen min-btf --btf "$FULL" -o "$MIN" "$OBJS/co_re_flavour.bpf.o"
 	assert_success
 	start_trigger getpgid 1 1
 	parent=$(awk '/^PPid:/ { print $2 }' "/proc/$TRIGGER_PID/status")
-	start_run --btf "$MIN" --set target_pid="$TRIGGER_PID" --count 1 "$OBJS/core_flavour.bpf.o"
+	start_run --btf "$MIN" --set target_pid="$TRIGGER_PID" --count 1 "$OBJS/co_re_flavour.bpf.o"
 	go
 	wait_run
 	expect_eq "$RUN_STATUS" 0 "exit status"
@@ -102,12 +102,12 @@ $got"
 }
 
 @test "gen min-btf: what it cannot do is said, and nothing is left behind" {
-	run "$BPFSDK" gen min-btf "$OBJS/core_flavour.bpf.o"
+	run "$BPFSDK" gen min-btf "$OBJS/co_re_flavour.bpf.o"
 	assert_failure 2
 	assert_output "error: min-btf: say where to write the BTF with -o FILE (try 'bpfsdk gen --help')"
 	run "$BPFSDK" gen min-btf -o "$MIN"
 	assert_failure 2
-	run "$BPFSDK" gen min-btf --btf /nonexistent/vmlinux -o "$MIN" "$OBJS/core_flavour.bpf.o"
+	run "$BPFSDK" gen min-btf --btf /nonexistent/vmlinux -o "$MIN" "$OBJS/co_re_flavour.bpf.o"
 	assert_failure 1
 	[ "$(grep -c '^error:' <<<"$output")" -eq 1 ] || fail "not one error: line: $output"
 	[ ! -e "$MIN" ] || fail "a file was written"

@@ -45,7 +45,7 @@ setup() {
 	# linked against the core alone: no extension's pass, no tool helper
 	run nm "$BIN"
 	refute_output --partial "ext_install"
-	refute_output --partial "core_relo_read"
+	refute_output --partial "co_re_relo_read"
 	refute_output --partial "attach_uprobe"
 	refute_output --partial "bsdk_args_parse"
 	refute_output --partial "bsdk_ringbuf_new"
@@ -135,10 +135,10 @@ C
 	local t=$BATS_TEST_TMPDIR
 	printf '#include "bpfsdk.h"\nint main(int argc, char **argv)\n{\n\tstruct bsdk_obj *obj = bsdk_obj_open(argv[1]);\n\n\tbsdk_obj_close(obj);\n\treturn obj ? 0 : 1;\n}\n' >"$t/open.c"
 	cc -Iloader -o "$t/open" "$t/open.c" "$CORE" -lelf -lz || fail "cannot link against $CORE"
-	run "$t/open" "$BUILD/bpf/tests/core_sizes.bpf.o"
+	run "$t/open" "$BUILD/bpf/tests/co_re_sizes.bpf.o"
 	echo "$output"
 	assert_failure 1
-	assert_output --regexp "^error: '.*core_sizes\.bpf\.o': CO-RE relocations, which this build of the library does not apply \(libbpfsdk-core: link libbpfsdk\)$"
+	assert_output --regexp "^error: '.*co_re_sizes\.bpf\.o': CO-RE relocations, which this build of the library does not apply \(libbpfsdk-core: link libbpfsdk\)$"
 	# .BTF.ext with func and line info only (built with -g, no CO-RE): the core does not read it
 	run "$t/open" "$BUILD/bpf/tests/obj_basic.bpf.o"
 	echo "$output"

@@ -556,7 +556,7 @@ calls_and_externs() {
 
 # Every CO-RE relocation of an object, one line each, sorted:
 # "SECTION KIND TYPE ACCESS", e.g. "raw_tp/sys_enter field_exists task_struct 0:4".
-core_relos() {
+co_re_relos() {
 	local d="$BATS_TEST_TMPDIR/relos.$$"
 	mkdir -p "$d"
 	llvm-objcopy --dump-section .BTF="$d/btf" --dump-section .BTF.ext="$d/ext" \
@@ -600,7 +600,7 @@ EOF
 }
 
 @test "the libbpf-style programs of tests/compat build with our headers, warning-free" {
-	for prog in core tracing recent usdt prog2; do
+	for prog in co_re tracing recent usdt prog2; do
 		compat_cc ours $prog
 		[ "$status" -eq 0 ] || fail "tests/compat/$prog.bpf.c with include/:
 $output"
@@ -612,7 +612,7 @@ $output"
 
 @test "the same programs build with libbpf's headers" {
 	[ -f "$LIBBPF_INC/bpf_helpers.h" ] || skip "libbpf-dev is not installed"
-	for prog in core tracing usdt prog2; do
+	for prog in co_re tracing usdt prog2; do
 		compat_cc libbpf $prog
 		[ "$status" -eq 0 ] || fail "tests/compat/$prog.bpf.c with $LIBBPF_INC:
 $output"
@@ -627,10 +627,10 @@ $output"
 	assert_success
 }
 
-@test "core.bpf.c: our CO-RE macros leave every relocation kind clang 14 has" {
-	compat_cc ours core
+@test "co_re.bpf.c: our CO-RE macros leave every relocation kind clang 14 has" {
+	compat_cc ours co_re
 	assert_success
-	run core_relos "$BATS_FILE_TMPDIR/core-ours.o"
+	run co_re_relos "$BATS_FILE_TMPDIR/co_re-ours.o"
 	assert_success
 	for kind in field_byte_offset field_byte_size field_exists field_signed \
 		    field_lshift_u64 field_rshift_u64 type_id_local type_id_target \
@@ -644,14 +644,14 @@ $output"
 	assert_line "raw_tp/sys_enter type_size task_t 0"
 }
 
-@test "core.bpf.c: the same CO-RE relocations with our headers and with libbpf's" {
+@test "co_re.bpf.c: the same CO-RE relocations with our headers and with libbpf's" {
 	[ -f "$LIBBPF_INC/bpf_core_read.h" ] || skip "libbpf-dev is not installed"
-	compat_cc ours core
+	compat_cc ours co_re
 	assert_success
-	compat_cc libbpf core
+	compat_cc libbpf co_re
 	assert_success
-	core_relos "$BATS_FILE_TMPDIR/core-ours.o" >"$BATS_TEST_TMPDIR/ours"
-	core_relos "$BATS_FILE_TMPDIR/core-libbpf.o" >"$BATS_TEST_TMPDIR/libbpf"
+	co_re_relos "$BATS_FILE_TMPDIR/co_re-ours.o" >"$BATS_TEST_TMPDIR/ours"
+	co_re_relos "$BATS_FILE_TMPDIR/co_re-libbpf.o" >"$BATS_TEST_TMPDIR/libbpf"
 	[ "$(wc -l <"$BATS_TEST_TMPDIR/ours")" -gt 40 ] || fail "too few relocations: $(cat "$BATS_TEST_TMPDIR/ours")"
 	run diff -u "$BATS_TEST_TMPDIR/libbpf" "$BATS_TEST_TMPDIR/ours"
 	[ "$status" -eq 0 ] || fail "CO-RE relocations differ (- libbpf, + ours):

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
- * kernel_facts.h - what fault_core.bpf.c and threads.bpf.c ask of the
+ * kernel_facts.h - what fault_co_re.bpf.c and threads.bpf.c ask of the
  * running kernel, so that loading them goes through the library's CO-RE
  * engine (a task_struct field) and its configuration reader (externs).
  */

@@ -4,7 +4,7 @@
  * (tests/faults/walk): open -> load -> attach -> stream 100 records ->
  * detach -> close, with every result checked.
  *
- *   fault_flow core OBJECT   fault_core.bpf.o: CO-RE and __kconfig externs,
+ *   fault_flow core OBJECT   fault_co_re.bpf.o: CO-RE and __kconfig externs,
  *                            a perf buffer
  *   fault_flow ring OBJECT   fault_ring.bpf.o: a ring buffer
  *   fault_flow usdt OBJECT   fault_usdt.bpf.o: this binary's probe

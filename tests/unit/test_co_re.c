@@ -148,11 +148,11 @@ static void build_local(void)
 }
 
 /* Resolve kind/type/access against the kernel file; the relocation comes back. */
-static struct core_relo resolve_one(enum bsdk_core_kind kind, uint32_t type, const char *access)
+static struct co_re_relo resolve_one(enum bsdk_core_kind kind, uint32_t type, const char *access)
 {
-	struct core_relo r = { .kind = kind, .type_id = type, .access = access, .desc = "test" };
+	struct co_re_relo r = { .kind = kind, .type_id = type, .access = access, .desc = "test" };
 
-	if (core_resolve(local, &r, kpath))
+	if (co_re_resolve(local, &r, kpath))
 		r.state = (enum bsdk_core_state)-1;
 	return r;
 }
@@ -160,7 +160,7 @@ static struct core_relo resolve_one(enum bsdk_core_kind kind, uint32_t type, con
 static void expect(enum bsdk_core_kind kind, uint32_t type, const char *access,
 		   enum bsdk_core_state state, uint64_t value, const char *what)
 {
-	struct core_relo r = resolve_one(kind, type, access);
+	struct co_re_relo r = resolve_one(kind, type, access);
 
 	check_i64(r.state, state, "%s: state", what);
 	if (state == BSDK_CORE_RESOLVED)
@@ -199,23 +199,23 @@ static void test_fields(void)
 
 static void test_sizes(void)
 {
-	struct core_relo r = { .kind = BSDK_CORE_FIELD_BYTE_OFFSET, .type_id = l_foo,
+	struct co_re_relo r = { .kind = BSDK_CORE_FIELD_BYTE_OFFSET, .type_id = l_foo,
 			       .access = "0:6", .orig_sz = 8 };
 
 	/* local long small (8 bytes, signed) against the kernel's unsigned int (4) */
-	check_i64(core_resolve(local, &r, kpath), 0, "small resolves");
+	check_i64(co_re_resolve(local, &r, kpath), 0, "small resolves");
 	check_i64(r.state, BSDK_CORE_RESOLVED, "small: resolved");
 	check_u64(r.value, 56, "small's offset there");
 	check_u64(r.new_sz, 4, "the kernel's field is 4 bytes");
 	check(r.memsz_fixed, "a signed 8-byte local field may not be loaded as 4 bytes");
 	r.orig_ptr_or_uint = true;
-	check_i64(core_resolve(local, &r, kpath), 0, "again, the local field unsigned");
+	check_i64(co_re_resolve(local, &r, kpath), 0, "again, the local field unsigned");
 	check(!r.memsz_fixed, "an unsigned one may: zero extension keeps the value");
 }
 
 static void test_types(void)
 {
-	struct core_relo r;
+	struct co_re_relo r;
 
 	expect(BSDK_CORE_TYPE_EXISTS, l_foo, "0", BSDK_CORE_RESOLVED, 1, "type foo exists");
 	expect(BSDK_CORE_TYPE_EXISTS, l_nosuch, "0", BSDK_CORE_RESOLVED, 0, "type nosuch does not");
@@ -249,7 +249,7 @@ static void test_types(void)
 
 static void test_candidates(void)
 {
-	struct core_relo r;
+	struct co_re_relo r;
 
 	r = resolve_one(BSDK_CORE_FIELD_BYTE_OFFSET, l_bar, "0:0");
 	check_i64(r.state, BSDK_CORE_ERROR, "bar and bar___other give f at 0 and 4: an error");
@@ -270,7 +270,7 @@ static void test_candidates(void)
 
 static void test_patch(void)
 {
-	struct core_relo r = { .kind = BSDK_CORE_FIELD_BYTE_OFFSET, .desc = "t",
+	struct co_re_relo r = { .kind = BSDK_CORE_FIELD_BYTE_OFFSET, .desc = "t",
 			       .state = BSDK_CORE_RESOLVED, .value = 1264 };
 	struct bpf_insn alu = { .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 1, .imm = 16 };
 	struct bpf_insn ldx = { .code = BPF_LDX | BPF_MEM | BPF_DW, .dst_reg = 1, .src_reg = 2,
@@ -278,25 +278,25 @@ static void test_patch(void)
 	struct bpf_insn ld[2] = { { .code = BPF_LD | BPF_IMM | BPF_DW, .dst_reg = 1, .imm = 7 },
 				  { 0 } };
 
-	core_patch(&r, &alu, 1, "t");
+	co_re_patch(&r, &alu, 1, "t");
 	check_i64(alu.imm, 1264, "ALU immediate patched");
 	check_u64(alu.code, BPF_ALU64 | BPF_MOV | BPF_K, "ALU opcode kept");
 	r.orig_sz = 8;
 	r.new_sz = 4;
-	core_patch(&r, &ldx, 1, "t");
+	co_re_patch(&r, &ldx, 1, "t");
 	check_i64(ldx.off, 1264, "load offset patched");
 	check_u64(ldx.code, BPF_LDX | BPF_MEM | BPF_W, "load size follows the kernel's field");
 	check_u64(ldx.dst_reg * 16 + ldx.src_reg, 0x12, "registers kept");
 	r.value = 0x100000005ull;
-	core_patch(&r, ld, 2, "t");
+	co_re_patch(&r, ld, 2, "t");
 	check_u64((uint32_t)ld[0].imm | (uint64_t)(uint32_t)ld[1].imm << 32, 0x100000005ull,
 		  "ld_imm64 gets all 64 bits");
 	r.state = BSDK_CORE_POISONED;
-	core_patch(&r, ld, 2, "t");
+	co_re_patch(&r, ld, 2, "t");
 	check(ld[0].code == (BPF_JMP | BPF_CALL) && ld[0].imm == CORE_POISON_IMM &&
 	      ld[1].code == (BPF_JMP | BPF_CALL) && ld[1].imm == CORE_POISON_IMM,
 	      "a poisoned ld_imm64 becomes two invalid calls");
-	core_patch(&r, &alu, 1, "t");
+	co_re_patch(&r, &alu, 1, "t");
 	check(alu.code == (BPF_JMP | BPF_CALL) && alu.imm == CORE_POISON_IMM && alu.dst_reg == 0,
 	      "a poisoned ALU instruction becomes call 0xbad2310");
 }
@@ -308,7 +308,7 @@ static void test_flex(void)
 	char path[PATH_MAX];
 	struct bb k, l;
 	uint32_t i32, arr0, arr1, lid, lmid;
-	struct core_relo r = { .kind = BSDK_CORE_FIELD_BYTE_OFFSET, .desc = "t" };
+	struct co_re_relo r = { .kind = BSDK_CORE_FIELD_BYTE_OFFSET, .desc = "t" };
 	struct btf *lb;
 	size_t size;
 	void *raw;
@@ -338,12 +338,12 @@ static void test_flex(void)
 
 	r.type_id = lid;
 	r.access = "0:0:0";
-	check(lb && core_resolve(lb, &r, path) == 0 && r.state == BSDK_CORE_RESOLVED,
+	check(lb && co_re_resolve(lb, &r, path) == 0 && r.state == BSDK_CORE_RESOLVED,
 	      "data[0] against a flexible array: resolved");
 	check_u64(r.value, 4, "at 4 there");
 	r.type_id = lmid;
 	r.access = "0:0:5";
-	check(lb && core_resolve(lb, &r, path) == 0, "mid___l.data[5]: a flexible array locally");
+	check(lb && co_re_resolve(lb, &r, path) == 0, "mid___l.data[5]: a flexible array locally");
 	check_i64(r.state, BSDK_CORE_POISONED, "but not there (the array is not the last member)");
 	btf_free(lb);
 	free(raw);
@@ -359,7 +359,7 @@ static void test_hostile(void)
 	struct bb k, l;
 	uint32_t i32, lid, self;
 	struct btf *lb;
-	struct core_relo r = { .kind = BSDK_CORE_FIELD_BYTE_OFFSET, .access = "0:0", .desc = "t" };
+	struct co_re_relo r = { .kind = BSDK_CORE_FIELD_BYTE_OFFSET, .access = "0:0", .desc = "t" };
 	size_t size;
 	void *raw;
 
@@ -378,11 +378,11 @@ static void test_hostile(void)
 	raw = bb_raw(&l, &size);
 	lb = btf_parse(raw, size, "hostile");
 	r.type_id = lid;
-	check(lb && core_resolve(lb, &r, path) == 0, "a self-embedding kernel struct: resolution ends");
+	check(lb && co_re_resolve(lb, &r, path) == 0, "a self-embedding kernel struct: resolution ends");
 	check_i64(r.state, BSDK_CORE_ERROR, "as an error: %s", r.note);
 	r.kind = BSDK_CORE_TYPE_MATCHES;
 	r.access = "0";
-	check(lb && core_resolve(lb, &r, path) == 0, "type_matches against it ends too");
+	check(lb && co_re_resolve(lb, &r, path) == 0, "type_matches against it ends too");
 	btf_free(lb);
 	free(raw);
 	bb_free(&k);

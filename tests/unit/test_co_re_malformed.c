@@ -3,7 +3,7 @@
  * test_co_re_malformed.c - broken CO-RE relocation records (.BTF.ext core_relo) are refused at
  * open, each with BSDK_EBTF and one message saying what is wrong: access strings that do not
  * fit the type, type IDs past the end, relocations on instructions that cannot carry them,
- * values that disagree with the object's own BTF. Mutations of tests/bpf/core_flavour.bpf.c.
+ * values that disagree with the object's own BTF. Mutations of tests/bpf/co_re_flavour.bpf.c.
  */
 #include <linux/btf.h>
 
@@ -25,7 +25,7 @@ static uint32_t *core_list(const struct img *im)
 
 	memcpy(&h, ext, sizeof(h));
 	if (h.hdr_len < sizeof(h) || h.core_len == 0) {
-		printf("# core_flavour.bpf.o has no core_relo records\n");
+		printf("# co_re_flavour.bpf.o has no core_relo records\n");
 		abort();
 	}
 	return (uint32_t *)(ext + h.hdr_len + h.core_off);
@@ -79,7 +79,7 @@ static uint32_t insn_with_code(const struct img *im, uint8_t code)
 
 int main(void)
 {
-	struct img base = img_read("core_flavour"), im;
+	struct img base = img_read("co_re_flavour"), im;
 	unsigned exists, type_rec, small_rec, enum_rec;
 
 	/* The object itself opens, with its relocations (whether or not a kernel BTF is here). */
@@ -87,9 +87,9 @@ int main(void)
 		struct bsdk_obj *obj;
 
 		cap_start();
-		obj = bsdk_obj_open_mem(base.buf, base.size, "core_flavour");
+		obj = bsdk_obj_open_mem(base.buf, base.size, "co_re_flavour");
 		bsdk_set_log(NULL, NULL);
-		check(obj != NULL, "core_flavour opens: %s", cap.first);
+		check(obj != NULL, "co_re_flavour opens: %s", cap.first);
 		check_u64(obj ? bsdk_prog_core_relo_count(bsdk_obj_prog_next(obj, NULL)) : 0, 13,
 			  "its program has 13 CO-RE relocations, its subprogram's one included");
 		bsdk_obj_close(obj);

@@ -187,7 +187,7 @@ static void test_vmlinux(void)
 /* bsdk_obj_open_opts: sizes older and newer than this library's, and a btf_path that fails. */
 static void test_open_opts(void)
 {
-	struct img im = img_read("core_flavour");
+	struct img im = img_read("co_re_flavour");
 	struct {
 		struct bsdk_obj_open_opts o;
 		uint64_t future;	/* a field a newer library might have */

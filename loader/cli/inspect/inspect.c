@@ -129,7 +129,7 @@ static void warnings_free(struct warnings *w)
 /* CO-RE relocations that make load fail whatever the program does: unresolved (no kernel BTF)
  * and in error. Poisoned ones are left to the verifier: behind bpf_core_field_exists() they are
  * what the program expects. */
-static int core_warnings(const struct bsdk_prog *prog, struct warnings *w)
+static int co_re_warnings(const struct bsdk_prog *prog, struct warnings *w)
 {
 	size_t n = bsdk_prog_core_relo_count(prog), unresolved = 0;
 	const char *why = "";
@@ -254,7 +254,7 @@ static int collect_warnings(const struct bsdk_obj *obj, struct warnings *w)
 				     license[0] ? "'" : ""))
 				return -1;
 		}
-		if (core_warnings(prog, w) || undeclared_warnings(prog, w) ||
+		if (co_re_warnings(prog, w) || undeclared_warnings(prog, w) ||
 		    map_type_warnings(obj, prog, w))
 			return -1;
 		/* what `bpfsdk run` will leave out, and why (a perf_event

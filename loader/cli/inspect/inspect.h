@@ -26,7 +26,7 @@ struct warnings {
 const char *helper_label(int id, char *buf, size_t size);
 
 /* A CO-RE relocation's state in words, indexed by enum bsdk_core_state. */
-extern const char *const core_states[4];
+extern const char *const co_re_states[4];
 
 /* ---- inspect_records.c */
 

@@ -27,7 +27,7 @@ static void json_core_relos(struct json *j, const struct bsdk_prog *prog)
 		json_kv_string(j, "access", r.access);
 		json_kv_string(j, "spec", r.spec);
 		json_kv_uint(j, "local_value", r.local_value);
-		json_kv_string(j, "state", core_states[r.state]);
+		json_kv_string(j, "state", co_re_states[r.state]);
 		if (r.state == BSDK_CORE_RESOLVED)
 			json_kv_uint(j, "value", r.value);
 		if (r.target_type_id) {

@@ -24,4 +24,4 @@ const char *helper_label(int id, char *buf, size_t size)
 }
 
 /* Indexed by enum bsdk_core_state. */
-const char *const core_states[4] = { "unresolved", "resolved", "poisoned", "error" };
+const char *const co_re_states[4] = { "unresolved", "resolved", "poisoned", "error" };

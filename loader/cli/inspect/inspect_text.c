@@ -174,7 +174,7 @@ static int print_core_relos(const struct bsdk_prog *prog)
 		if (ok && r.state == BSDK_CORE_RESOLVED)
 			ok = table_cell(t, "%llu", (unsigned long long)r.value);
 		else if (ok)
-			ok = table_cell(t, "%s", core_states[r.state]);
+			ok = table_cell(t, "%s", co_re_states[r.state]);
 		if (ok && r.target_type_id)
 			ok = table_cell(t, "[%u] %s", r.target_type_id, r.target_type);
 		else if (ok)

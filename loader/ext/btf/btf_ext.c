@@ -113,7 +113,7 @@ static int line_rec(struct walk *w, size_t sec, uint32_t i, uint32_t n, const vo
 	return info_rec(w, sec, i, n, rec, true);
 }
 
-static int core_rec(struct walk *w, size_t sec, uint32_t i, uint32_t n, const void *rec)
+static int co_re_rec(struct walk *w, size_t sec, uint32_t i, uint32_t n, const void *rec)
 {
 	struct btf_ext_core c = { .sec = sec, .index = i };
 
@@ -155,7 +155,7 @@ int btf_ext_parse(struct btf_ext *x, const struct elf_file *ef, const struct btf
 				sizeof(struct bpf_line_info), line_rec);
 	if (!err)
 		err = walk_list(&w, body + h.core_relo_off, h.core_relo_len, "core_relo",
-				sizeof(struct bpf_core_relo), core_rec);
+				sizeof(struct bpf_core_relo), co_re_rec);
 	return err;
 }
 

@@ -23,28 +23,28 @@
 #include "co-re/kbtf.h"
 
 /* A CO-RE relocation applied in a linked program. */
-struct core_use {
+struct co_re_use {
 	size_t insn;		/* in the linked program */
-	const struct core_relo *relo;
+	const struct co_re_relo *relo;
 };
 
-struct core_prog {
-	struct core_use *uses;	/* as linked, in order */
+struct co_re_prog {
+	struct co_re_use *uses;	/* as linked, in order */
 	size_t n;
 };
 
-struct core_state {
-	struct core_relo *relos;	/* sorted by section and instruction */
+struct co_re_state {
+	struct co_re_relo *relos;	/* sorted by section and instruction */
 	size_t n;
-	struct core_prog *progs;	/* per program of the object */
+	struct co_re_prog *progs;	/* per program of the object */
 	size_t nprogs;
 };
 
-static const char core_key;	/* obj_state()'s key */
+static const char co_re_key;	/* obj_state()'s key */
 
-static void core_state_free(void *p)
+static void co_re_state_free(void *p)
 {
-	struct core_state *cs = p;
+	struct co_re_state *cs = p;
 
 	for (size_t i = 0; i < cs->n; i++)
 		free(cs->relos[i].desc);
@@ -55,14 +55,14 @@ static void core_state_free(void *p)
 	free(cs);
 }
 
-static struct core_state *state_of(const struct bsdk_obj *obj)
+static struct co_re_state *state_of(const struct bsdk_obj *obj)
 {
-	return obj_state_find(obj, &core_key);
+	return obj_state_find(obj, &co_re_key);
 }
 
 static int relo_cmp(const void *a, const void *b)
 {
-	const struct core_relo *x = a, *y = b;
+	const struct co_re_relo *x = a, *y = b;
 
 	if (x->sec != y->sec)
 		return x->sec < y->sec ? -1 : 1;
@@ -70,16 +70,16 @@ static int relo_cmp(const void *a, const void *b)
 }
 
 /* Every record of .BTF.ext, read and checked by the engine: one error line for the first bad one. */
-static int core_relos_read(struct bsdk_obj *obj, struct core_state *cs)
+static int co_re_relos_read(struct bsdk_obj *obj, struct co_re_state *cs)
 {
 	const struct btf_ext *x = btf_ext_of(obj);
 
 	for (size_t i = 0; i < x->ncore; i++) {
 		const struct btf_ext_core *c = &x->core[i];
 		const struct elf_sec *s = &obj->file.secs[c->sec];
-		struct core_relo r;
+		struct co_re_relo r;
 		char why[256];
-		int err = core_relo_read(obj->btf, &c->rec, s->data, s->size / sizeof(struct bpf_insn),
+		int err = co_re_relo_read(obj->btf, &c->rec, s->data, s->size / sizeof(struct bpf_insn),
 					 &r, why, sizeof(why));
 
 		if (err == -BSDK_EBTF)
@@ -103,13 +103,13 @@ static int core_relos_read(struct bsdk_obj *obj, struct core_state *cs)
 	return 0;
 }
 
-int core_resolve(const struct btf *local, struct core_relo *r, const char *kbtf_path)
+int co_re_resolve(const struct btf *local, struct co_re_relo *r, const char *kbtf_path)
 {
-	return core_resolve_spec(local, r, kbtf_path, NULL);
+	return co_re_resolve_spec(local, r, kbtf_path, NULL);
 }
 
-int core_resolve_spec(const struct btf *local, struct core_relo *r, const char *kbtf_path,
-		      struct core_spec *spec)
+int co_re_resolve_spec(const struct btf *local, struct co_re_relo *r, const char *kbtf_path,
+		      struct co_re_spec *spec)
 {
 	const struct btf_type *root = btf_type_by_id(local, r->type_id);
 	const char *name = root ? btf_name(local, root) : "";
@@ -119,20 +119,20 @@ int core_resolve_spec(const struct btf *local, struct core_relo *r, const char *
 	/* only a relocation that asks about the kernel needs its candidates */
 	if (r->kind != BSDK_CORE_TYPE_ID_LOCAL && *name)
 		n = kbtf_candidates(kbtf_path, name, btf_essential_len(name), btf_kind(root), &cands);
-	err = core_calc_spec(local, r, cands, n, spec);
+	err = co_re_calc_spec(local, r, cands, n, spec);
 	free(cands);
 	return err;
 }
 
-const struct core_relo *core_obj_relos(const struct bsdk_obj *obj, size_t *n)
+const struct co_re_relo *co_re_obj_relos(const struct bsdk_obj *obj, size_t *n)
 {
-	const struct core_state *cs = state_of(obj);
+	const struct co_re_state *cs = state_of(obj);
 
 	*n = cs ? cs->n : 0;
 	return cs ? cs->relos : NULL;
 }
 
-static int core_resolve_all(struct bsdk_obj *obj, struct core_state *cs)
+static int co_re_resolve_all(struct bsdk_obj *obj, struct co_re_state *cs)
 {
 	const char *path = obj->btf_path;
 	int err;
@@ -147,45 +147,45 @@ static int core_resolve_all(struct bsdk_obj *obj, struct core_state *cs)
 		return 0;
 	}
 	for (size_t i = 0; i < cs->n; i++) {
-		struct core_relo *r = &cs->relos[i];
+		struct co_re_relo *r = &cs->relos[i];
 
-		err = core_resolve(obj->btf, r, path);
+		err = co_re_resolve(obj->btf, r, path);
 		if (err)
 			return err;
-		core_check_fits(r, (const struct bpf_insn *)obj->file.secs[r->sec].data + r->insn);
+		co_re_check_fits(r, (const struct bpf_insn *)obj->file.secs[r->sec].data + r->insn);
 	}
 	return 0;
 }
 
 /* The pass at open: read and resolve. */
-static int core_open(struct bsdk_obj *obj)
+static int co_re_open(struct bsdk_obj *obj)
 {
 	const struct btf_ext *x = btf_ext_of(obj);
-	struct core_state *cs;
+	struct co_re_state *cs;
 	int err;
 
 	if (!x || !x->ncore)
 		return 0;
-	cs = obj_state(obj, &core_key, sizeof(*cs), core_state_free);
+	cs = obj_state(obj, &co_re_key, sizeof(*cs), co_re_state_free);
 	if (!cs)
 		return -errno;
 	cs->progs = calloc(obj->nprogs ? obj->nprogs : 1, sizeof(*cs->progs));
 	if (!cs->progs)
 		return fail(ENOMEM);
 	cs->nprogs = obj->nprogs;
-	err = core_relos_read(obj, cs);
-	return err ? err : core_resolve_all(obj, cs);
+	err = co_re_relos_read(obj, cs);
+	return err ? err : co_re_resolve_all(obj, cs);
 }
 
 /* The relocations of section sec's instructions [first, first + count), in order. */
-static const struct core_relo *core_relos_in(const struct core_state *cs, size_t sec,
+static const struct co_re_relo *co_re_relos_in(const struct co_re_state *cs, size_t sec,
 					     size_t first, size_t count, size_t *n)
 {
 	size_t lo = 0, hi = cs->n, start;
 
 	while (lo < hi) {	/* the first at or after (sec, first) */
 		size_t mid = lo + (hi - lo) / 2;
-		const struct core_relo *r = &cs->relos[mid];
+		const struct co_re_relo *r = &cs->relos[mid];
 
 		if (r->sec < sec || (r->sec == sec && r->insn < first))
 			lo = mid + 1;
@@ -201,12 +201,12 @@ static const struct core_relo *core_relos_in(const struct core_state *cs, size_t
 
 /* The pass at link: patch fn's relocations, and list them for the program. A program is
  * placed first (at base 0), so its list starts afresh there: linking is the same each time. */
-static int core_link(const struct bsdk_prog *prog, const struct func *fn, struct linked *out,
+static int co_re_link(const struct bsdk_prog *prog, const struct func *fn, struct linked *out,
 		     size_t base)
 {
-	struct core_state *cs = state_of(prog->obj);
-	struct core_prog *cp;
-	const struct core_relo *r;
+	struct co_re_state *cs = state_of(prog->obj);
+	struct co_re_prog *cp;
+	const struct co_re_relo *r;
 	size_t n;
 
 	if (!cs)
@@ -214,14 +214,14 @@ static int core_link(const struct bsdk_prog *prog, const struct func *fn, struct
 	cp = &cs->progs[prog - prog->obj->progs];
 	if (base == 0)
 		cp->n = 0;
-	r = core_relos_in(cs, fn->sec, fn->first, fn->count, &n);
+	r = co_re_relos_in(cs, fn->sec, fn->first, fn->count, &n);
 	for (size_t i = 0; i < n; i++, r++) {
 		size_t pc = base + (r->insn - fn->first);
-		int err = core_patch(r, &out->insns[pc], out->count - pc, prog->fn.name);
+		int err = co_re_patch(r, &out->insns[pc], out->count - pc, prog->fn.name);
 
 		if (!err)
-			err = array_push(&cp->uses, &cp->n, &(struct core_use){ pc, r },
-					 sizeof(struct core_use));
+			err = array_push(&cp->uses, &cp->n, &(struct co_re_use){ pc, r },
+					 sizeof(struct co_re_use));
 		if (err)
 			return err;
 	}
@@ -230,16 +230,16 @@ static int core_link(const struct bsdk_prog *prog, const struct func *fn, struct
 
 /* The pass at load: fail, saying why, when a program to load uses a relocation that is
  * unresolved (no kernel BTF) or in error. */
-static int core_check_load(struct bsdk_obj *obj)
+static int co_re_check_load(struct bsdk_obj *obj)
 {
-	const struct core_state *cs = state_of(obj);
+	const struct co_re_state *cs = state_of(obj);
 
 	for (size_t p = 0; cs && p < obj->nprogs; p++) {
 		const struct bsdk_prog *prog = &obj->progs[p];
-		const struct core_prog *cp = &cs->progs[p];
+		const struct co_re_prog *cp = &cs->progs[p];
 
 		for (size_t i = 0; prog->autoload && i < cp->n; i++) {
-			const struct core_relo *r = cp->uses[i].relo;
+			const struct co_re_relo *r = cp->uses[i].relo;
 
 			if (r->state == BSDK_CORE_UNRESOLVED)
 				return obj_fail(obj, BSDK_ENOTSUPP,
@@ -249,7 +249,7 @@ static int core_check_load(struct bsdk_obj *obj)
 			if (r->state == BSDK_CORE_ERROR)
 				return obj_fail(obj, BSDK_ERELO,
 						"program '%s': CO-RE relocation %u (%s %s, access '%s'): %s",
-						prog->fn.name, r->index, core_kind_name(r->kind), r->desc,
+						prog->fn.name, r->index, co_re_kind_name(r->kind), r->desc,
 						r->access, r->note);
 		}
 	}
@@ -258,12 +258,12 @@ static int core_check_load(struct bsdk_obj *obj)
 
 /* After a verifier rejection at instruction insn: when it is a poisoned relocation, say which
  * and why. */
-static void core_explain(const struct bsdk_prog *prog, const struct linked *l, long insn)
+static void co_re_explain(const struct bsdk_prog *prog, const struct linked *l, long insn)
 {
-	const struct core_state *cs = state_of(prog->obj);
-	const struct core_prog *cp = cs ? &cs->progs[prog - prog->obj->progs] : NULL;
+	const struct co_re_state *cs = state_of(prog->obj);
+	const struct co_re_prog *cp = cs ? &cs->progs[prog - prog->obj->progs] : NULL;
 	const struct bpf_line_info *li = NULL;
-	const struct core_relo *r = NULL;
+	const struct co_re_relo *r = NULL;
 	char where[512] = "";
 
 	for (size_t i = 0; cp && insn >= 0 && i < cp->n; i++)
@@ -278,54 +278,54 @@ static void core_explain(const struct bsdk_prog *prog, const struct linked *l, l
 		snprintf(where, sizeof(where), " at %s:%u", btf_str(prog->obj->btf, li->file_name_off),
 			 BPF_LINE_INFO_LINE_NUM(li->line_col));
 	log_error("  instruction %ld is CO-RE relocation %u (%s %s, access '%s')%s, which the kernel's BTF cannot satisfy: %s",
-		  insn, r->index, core_kind_name(r->kind), r->desc, r->access, where,
+		  insn, r->index, co_re_kind_name(r->kind), r->desc, r->access, where,
 		  r->note);
 }
 
 /* The pass at open, before the object is read: a kernel BTF named by the
  * caller is checked now, whether or not this object needs it. */
-static int core_kernel_btf(struct bsdk_obj *obj)
+static int co_re_kernel_btf(struct bsdk_obj *obj)
 {
 	return kbtf_vmlinux(obj->btf_path) ? 0 : -errno;
 }
 
 const struct obj_pass co_re_pass = {
 	.name = "CO-RE",
-	.core_relos = true,
-	.kernel_btf = core_kernel_btf,
-	.open = core_open,
-	.link_func = core_link,
-	.load = core_check_load,
-	.explain = core_explain,
+	.co_re_relos = true,
+	.kernel_btf = co_re_kernel_btf,
+	.open = co_re_open,
+	.link_func = co_re_link,
+	.load = co_re_check_load,
+	.explain = co_re_explain,
 };
 
 /* ---- the public accessors */
 
-static const struct core_prog *prog_uses(const struct bsdk_prog *prog)
+static const struct co_re_prog *prog_uses(const struct bsdk_prog *prog)
 {
-	const struct core_state *cs = state_of(prog->obj);
+	const struct co_re_state *cs = state_of(prog->obj);
 
 	return cs ? &cs->progs[prog - prog->obj->progs] : NULL;
 }
 
 size_t bsdk_prog_core_relo_count(const struct bsdk_prog *prog)
 {
-	const struct core_prog *cp = prog_uses(prog);
+	const struct co_re_prog *cp = prog_uses(prog);
 
 	return cp ? cp->n : 0;
 }
 
 int bsdk_prog_core_relo(const struct bsdk_prog *prog, size_t i, struct bsdk_core_relo_info *info)
 {
-	const struct core_prog *cp = prog_uses(prog);
-	const struct core_relo *r;
+	const struct co_re_prog *cp = prog_uses(prog);
+	const struct co_re_relo *r;
 
 	if (!cp || i >= cp->n)
 		return fail(ERANGE);
 	r = cp->uses[i].relo;
 	memset(info, 0, sizeof(*info));
 	info->kind = r->kind;
-	info->kind_name = core_kind_name(r->kind);
+	info->kind_name = co_re_kind_name(r->kind);
 	info->insn = cp->uses[i].insn;
 	info->access = r->access;
 	info->spec = r->desc;
@@ -333,7 +333,7 @@ int bsdk_prog_core_relo(const struct bsdk_prog *prog, size_t i, struct bsdk_core
 	info->state = r->state;
 	info->value = r->state == BSDK_CORE_RESOLVED ? r->value : 0;
 	info->target_type_id = r->targ_id;
-	info->target_type = r->targ_btf ? core_type_label(r->targ_btf, r->targ_id) : "";
+	info->target_type = r->targ_btf ? co_re_type_label(r->targ_btf, r->targ_id) : "";
 	info->note = r->note;
 	return 0;
 }

@@ -122,7 +122,7 @@ static int mark(struct min_btf *m, uint32_t id, bool deep, int depth)
 }
 
 /* Keep what the resolved relocation r went through in the source: spec's path. */
-static int mark_spec(struct min_btf *m, const struct core_relo *r, const struct core_spec *spec)
+static int mark_spec(struct min_btf *m, const struct co_re_relo *r, const struct co_re_spec *spec)
 {
 	uint32_t cur = spec->root_id;
 	int err;
@@ -297,7 +297,7 @@ static int emit(const struct min_btf *m, const uint32_t *new_id, struct out *typ
 }
 
 /* Which relocations a minimal BTF serves; NULL, or why not. */
-static const char *unservable(const struct core_relo *r, const struct btf *vmlinux)
+static const char *unservable(const struct co_re_relo *r, const struct btf *vmlinux)
 {
 	if (r->kind == BSDK_CORE_TYPE_ID_TARGET)
 		return "bpf_core_type_id_kernel() asks for an ID of the kernel's own BTF, which a minimal BTF renumbers";
@@ -309,11 +309,11 @@ static const char *unservable(const struct core_relo *r, const struct btf *vmlin
 static int collect(struct min_btf *m, struct bsdk_obj *obj, const char *src_path, size_t *nrelos)
 {
 	size_t n;
-	const struct core_relo *relos = core_obj_relos(obj, &n);
+	const struct co_re_relo *relos = co_re_obj_relos(obj, &n);
 
 	for (size_t i = 0; i < n; i++) {
-		struct core_relo r = relos[i];
-		struct core_spec spec;
+		struct co_re_relo r = relos[i];
+		struct co_re_spec spec;
 		const char *why = unservable(&r, m->src);
 		int err;
 
@@ -321,15 +321,15 @@ static int collect(struct min_btf *m, struct bsdk_obj *obj, const char *src_path
 			continue;	/* the object's own ID: no kernel type in it */
 		if (why)
 			return log_fail(BSDK_ENOTSUPP, "'%s': CO-RE relocation %u (%s %s): %s", obj->name,
-					r.index, core_kind_name(r.kind), r.desc, why);
+					r.index, co_re_kind_name(r.kind), r.desc, why);
 		if (r.state == BSDK_CORE_ERROR || r.state == BSDK_CORE_UNRESOLVED)
 			return log_fail(BSDK_EBTF, "'%s': CO-RE relocation %u (%s %s) cannot be resolved "
 					"against the source BTF: %s", obj->name, r.index,
-					core_kind_name(r.kind), r.desc, r.note);
+					co_re_kind_name(r.kind), r.desc, r.note);
 		(*nrelos)++;
 		if (r.state != BSDK_CORE_RESOLVED || !r.targ_id)
 			continue;	/* poisoned or absent: the type needs no place either */
-		err = core_resolve_spec(obj->btf, &r, src_path, &spec);
+		err = co_re_resolve_spec(obj->btf, &r, src_path, &spec);
 		if (!err && (r.state != BSDK_CORE_RESOLVED || r.targ_id != relos[i].targ_id))
 			err = log_fail(BSDK_EBTF, "'%s': CO-RE relocation %u resolved otherwise the second time",
 				       obj->name, r.index);
@@ -348,12 +348,12 @@ static int verify(struct bsdk_obj *const *objs, size_t n, const char *path)
 	for (size_t i = 0; i < n; i++) {
 		struct bsdk_obj *obj = objs[i];
 		size_t n_relos;
-		const struct core_relo *relos = core_obj_relos(obj, &n_relos);
+		const struct co_re_relo *relos = co_re_obj_relos(obj, &n_relos);
 
 		for (size_t j = 0; j < n_relos; j++) {
-			const struct core_relo *want = &relos[j];
-			struct core_relo got = *want;
-			int err = core_resolve(obj->btf, &got, path);
+			const struct co_re_relo *want = &relos[j];
+			struct co_re_relo got = *want;
+			int err = co_re_resolve(obj->btf, &got, path);
 
 			if (err)
 				return err;
@@ -362,7 +362,7 @@ static int verify(struct bsdk_obj *const *objs, size_t n, const char *path)
 			     (got.value != want->value || got.new_sz != want->new_sz)))
 				return log_fail(BSDK_EBTF, "'%s': CO-RE relocation %u (%s %s) resolves to %llu "
 						"against the minimal BTF but to %llu against the source%s%s",
-						obj->name, want->index, core_kind_name(want->kind), want->desc,
+						obj->name, want->index, co_re_kind_name(want->kind), want->desc,
 						(unsigned long long)got.value, (unsigned long long)want->value,
 						got.note[0] ? ": " : "", got.note);
 		}

@@ -92,7 +92,7 @@ bool records_own_struct(const struct bsdk_records *r, Dwarf_Die *t)
 	if (!name || !*name || strstr(name, "___"))
 		return false;
 	for (size_t i = 0; i < r->ncore_roots; i++)
-		if (strcmp(r->core_roots[i], name) == 0)
+		if (strcmp(r->co_re_roots[i], name) == 0)
 			return false;
 	if (!file)
 		return false;

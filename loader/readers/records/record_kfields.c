@@ -140,7 +140,7 @@ static void paths_add(struct paths *into, const struct kreg *r)
 }
 
 /* The kernel field relocation i of .BTF.ext leads to: its last member's name and type. */
-static bool core_leaf(const struct bsdk_obj *obj, const struct bpf_core_relo *rec,
+static bool co_re_leaf(const struct bsdk_obj *obj, const struct bpf_core_relo *rec,
 		      const char **name, uint32_t *type)
 {
 	const char *acc = btf_str(obj->btf, rec->access_str_off), *p;
@@ -332,7 +332,7 @@ static bool step(struct walk *w, struct kreg *r, const struct bpf_insn *x, size_
 	return true;
 }
 
-static int32_t *core_index(const struct walk *w, const struct func *fn)
+static int32_t *co_re_index(const struct walk *w, const struct func *fn)
 {
 	const struct btf_ext *x = btf_ext_of(w->obj);
 	int32_t *c = malloc((fn->count + 1) * sizeof(*c));
@@ -368,7 +368,7 @@ static int walk_func(struct walk *w, const struct func *fn)
 	if (!s->data || (fn->first + fn->count) * sizeof(*in) > s->size)
 		return 0;
 	in = (const struct bpf_insn *)s->data + fn->first;
-	w->core = core_index(w, fn);
+	w->core = co_re_index(w, fn);
 	at = calloc(fn->count + 1, sizeof(*at));
 	cur = calloc(1, sizeof(*cur));
 	if (!w->core || !at || !cur) {
@@ -435,7 +435,7 @@ static enum bsdk_btf_view field_view(const struct bsdk_obj *obj, int32_t i, uint
 	enum bsdk_btf_view v;
 	uint64_t fsize = 0;
 
-	if (!x || i < 0 || (size_t)i >= x->ncore || !core_leaf(obj, &x->core[i].rec, &name, &type))
+	if (!x || i < 0 || (size_t)i >= x->ncore || !co_re_leaf(obj, &x->core[i].rec, &name, &type))
 		return BSDK_VIEW_DEFAULT;
 	v = net_btf_view(obj->btf, type, name, true);
 	if (btf_type_size(obj->btf, type, &fsize) || (v == BSDK_VIEW_NTOH && fsize != size))

@@ -51,12 +51,12 @@ static int add_kernel_name(struct bsdk_records *r, const char *name, size_t len)
 	char **grown;
 
 	for (size_t j = 0; j < r->ncore_roots; j++)
-		if (strlen(r->core_roots[j]) == len && strncmp(r->core_roots[j], name, len) == 0)
+		if (strlen(r->co_re_roots[j]) == len && strncmp(r->co_re_roots[j], name, len) == 0)
 			return 0;
-	grown = realloc(r->core_roots, (r->ncore_roots + 1) * sizeof(*grown));
+	grown = realloc(r->co_re_roots, (r->ncore_roots + 1) * sizeof(*grown));
 	if (!grown)
 		return -ENOMEM;
-	r->core_roots = grown;
+	r->co_re_roots = grown;
 	grown[r->ncore_roots] = strndup(name, len);
 	if (!grown[r->ncore_roots])
 		return -ENOMEM;
@@ -369,8 +369,8 @@ void bsdk_records_free(struct bsdk_records *r)
 		free(r->maps[i].var);
 	}
 	for (size_t i = 0; i < r->ncore_roots; i++)
-		free(r->core_roots[i]);
-	free(r->core_roots);
+		free(r->co_re_roots[i]);
+	free(r->co_re_roots);
 	free(r->found);
 	free(r->maps);
 	free(r->size_cands);
@@ -494,7 +494,7 @@ static int btf_by_size(struct bsdk_records *r, struct by_size *b)
 		    strstr(name, "___") || btf_type_size(btf, i, &size) || !fits(size, b->size, b->perf))
 			continue;
 		for (size_t j = 0; j < r->ncore_roots && !core; j++)
-			core = strcmp(r->core_roots[j], name) == 0;
+			core = strcmp(r->co_re_roots[j], name) == 0;
 		if (core)
 			continue;
 		if (list_add(&r->size_cands, name))

@@ -36,7 +36,7 @@ struct bsdk_records {
 	struct found **found;	/* each its own allocation: callers keep pointers */
 	size_t nfound;
 	struct map_rec *maps;	/* by map index */
-	char **core_roots;	/* essential names of the kernel types CO-RE reaches */
+	char **co_re_roots;	/* essential names of the kernel types CO-RE reaches */
 	size_t ncore_roots;
 	char *size_cands;	/* the last size rule's candidate list */
 };

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * core.bpf.c - the CO-RE macros of bpf_core_read.h, written the way a
+ * co_re.bpf.c - the CO-RE macros of bpf_core_read.h, written the way a
  * program for libbpf's headers uses them. tests/bats/headers.bats builds
  * it against include/ and against libbpf's headers and compares the CO-RE
  * relocations the two objects carry: same kinds, same access strings.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * core_sizes_kernel.bpf.c - only its BTF matters: the "kernel" layout of struct sz that
- * tests/bats/cli_core.bats resolves core_sizes.bpf.c against (with --btf).
+ * co_re_sizes_kernel.bpf.c - only its BTF matters: the "kernel" layout of struct sz that
+ * tests/bats/cli_co_re.bats resolves co_re_sizes.bpf.c against (with --btf).
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -15,7 +15,7 @@ struct sz {
 };
 
 SEC("tp/syscalls/sys_enter_getpgid")
-int core_sizes_kernel(struct sz *s)
+int co_re_sizes_kernel(struct sz *s)
 {
 	return s->a;
 }

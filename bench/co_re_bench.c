@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * core_bench - what opening and loading a CO-RE object costs, with our loader and with
- * libbpf's, on the same object (bench/core_bench.bpf.c: three tracepoint programs, 46 CO-RE
+ * co_re_bench - what opening and loading a CO-RE object costs, with our loader and with
+ * libbpf's, on the same object (bench/co_re_bench.bpf.c: three tracepoint programs, 46 CO-RE
  * relocations into task_struct and what hangs off it, one perf event array).
  *
  * One sample is open + load + close of the whole object, so it includes what both loaders
@@ -34,7 +34,7 @@
 #include "bpfsdk.h"
 
 static const char usage[] =
-"usage: core_bench [options]\n"
+"usage: co_re_bench [options]\n"
 "\n"
 "Time open + load + close of a CO-RE object with our loader (bsdk) and with\n"
 "libbpf's bpf_object__open_file() + bpf_object__load(), alternating them:\n"
@@ -47,7 +47,7 @@ static const char usage[] =
 "\n"
 "options:\n"
 "  -n, --samples N   samples per contender (default 40)\n"
-"      --obj PATH    the CO-RE object (default: ../bpf/core_bench.bpf.o next to\n"
+"      --obj PATH    the CO-RE object (default: ../bpf/co_re_bench.bpf.o next to\n"
 "                    this program)\n"
 "  -v                show the library's messages\n"
 "  -h, --help        this text\n";
@@ -109,7 +109,7 @@ static double sample_cold(const char *who, const char *path)
 
 		close(fds[0]);
 		snprintf(fd, sizeof(fd), "%d", fds[1]);
-		execl("/proc/self/exe", "core_bench", "--one", who, "--fd", fd, "--obj", path,
+		execl("/proc/self/exe", "co_re_bench", "--one", who, "--fd", fd, "--obj", path,
 		      (char *)NULL);
 		_exit(127);
 	}
@@ -180,8 +180,8 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!obj_path[0] && bsdk_path_beside_exe(obj_path, sizeof(obj_path),
-						 "../bpf/core_bench.bpf.o")) {
-		fprintf(stderr, "error: cannot find core_bench.bpf.o; give --obj\n");
+						 "../bpf/co_re_bench.bpf.o")) {
+		fprintf(stderr, "error: cannot find co_re_bench.bpf.o; give --obj\n");
 		return 1;
 	}
 	bsdk_set_log_level(verbose ? BSDK_LOG_DEBUG : BSDK_LOG_ERROR);
@@ -215,7 +215,7 @@ int main(int argc, char **argv)
 	}
 
 	uname(&u);
-	printf("core_bench: %s, %d samples per contender, kernel %s\n\n", obj_path, n, u.release);
+	printf("co_re_bench: %s, %d samples per contender, kernel %s\n\n", obj_path, n, u.release);
 	printf("| contender | open+load+close median | p10–p90 | / libbpf (same way) |\n");
 	printf("|---|---:|---:|---:|\n");
 	for (int k = 0; k < NCONT; k++) {

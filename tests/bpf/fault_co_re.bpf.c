@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fault_core.bpf.c - a CO-RE object with externs for the fault walk
+ * fault_co_re.bpf.c - a CO-RE object with externs for the fault walk
  * (tests/faults/): on each getppid() of target_pid, a record through a
  * perf event array with the caller's tgid read by CO-RE from its
  * task_struct and the kernel's version from a __kconfig extern.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * core_bench.bpf.c - a CO-RE object for bench/core_bench: what exec and exit tracers read out
+ * co_re_bench.bpf.c - a CO-RE object for bench/co_re_bench: what exec and exit tracers read out
  * of task_struct and what hangs off it (parent, mm, signal, credentials, namespaces), through
  * the program's own flavoured copies of those structs, each with a layout unlike the
  * kernel's. Every field read is a CO-RE relocation the loader resolves against the kernel's

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 #
 # A program built against the vmlinux.h of the kernel it runs on
-# (tests/bpf-vmlinux/core_vmlinux.bpf.c): ksyscall, kprobe, fentry and
+# (tests/bpf-vmlinux/co_re_vmlinux.bpf.c): ksyscall, kprobe, fentry and
 # kretprobe on what a process the suite knows by pid does (getpgid(4242),
 # then opening a file with O_WRONLY|O_CREAT and mode 0640), each record
 # checked value by value: the syscall's argument, the open's dfd, path,
@@ -15,7 +15,7 @@ load cli_common
 
 setup_file() {
 	BUILD=${BUILD:-build}
-	local obj=$BUILD/bpf/tests/core_vmlinux.bpf.o dir=$BATS_FILE_TMPDIR
+	local obj=$BUILD/bpf/tests/co_re_vmlinux.bpf.o dir=$BATS_FILE_TMPDIR
 	[ -f "$obj" ] || return 0
 	# the process the records must be of: waits for go, then the calls
 	python3 -c '
@@ -57,11 +57,11 @@ time.sleep(600)
 
 setup() {
 	BUILD=${BUILD:-build}
-	if [ ! -f "$BUILD/bpf/tests/core_vmlinux.bpf.o" ]; then
+	if [ ! -f "$BUILD/bpf/tests/co_re_vmlinux.bpf.o" ]; then
 		# in the arm64 VM the object is what this suite is for
 		[ "$(uname -m)" != aarch64 ] || [ "${BPFSDK_VM:-}" != 1 ] ||
-			fail "$BUILD/bpf/tests/core_vmlinux.bpf.o is not built (make vmtest-arm64 builds it)"
-		skip "core_vmlinux.bpf.o is built only against the arm64 kernel's vmlinux.h (make vmtest-arm64)"
+			fail "$BUILD/bpf/tests/co_re_vmlinux.bpf.o is not built (make vmtest-arm64 builds it)"
+		skip "co_re_vmlinux.bpf.o is built only against the arm64 kernel's vmlinux.h (make vmtest-arm64)"
 	fi
 	cli_setup
 	dir=$BATS_FILE_TMPDIR
@@ -109,23 +109,23 @@ open_record() {
 	expect_eq "$(hex_string "${hex:64:64}")" cv_victim "path"
 }
 
-@test "core_vmlinux: ksyscall/getpgid (BPF_KSYSCALL): the argument 4242" {
+@test "co_re_vmlinux: ksyscall/getpgid (BPF_KSYSCALL): the argument 4242" {
 	need on_getpgid
 	r=$(record 1)
 	expect_eq "$(field "$r" 16 8)" 4242 "getpgid's argument"
 }
 
-@test "core_vmlinux: kprobe/do_sys_openat2 (BPF_KPROBE, BPF_CORE_READ): dfd, path, flags, mode" {
+@test "co_re_vmlinux: kprobe/do_sys_openat2 (BPF_KPROBE, BPF_CORE_READ): dfd, path, flags, mode" {
 	need on_open_kprobe
 	open_record 2
 }
 
-@test "core_vmlinux: fentry/do_sys_openat2 (BPF_PROG, typed pointers): dfd, path, flags, mode" {
+@test "co_re_vmlinux: fentry/do_sys_openat2 (BPF_PROG, typed pointers): dfd, path, flags, mode" {
 	need on_open_fentry
 	open_record 3
 }
 
-@test "core_vmlinux: kretprobe/do_sys_openat2 (BPF_KRETPROBE): the descriptor returned" {
+@test "co_re_vmlinux: kretprobe/do_sys_openat2 (BPF_KRETPROBE): the descriptor returned" {
 	need on_open_ret
 	r=$(record 4)
 	expect_eq "$(field "$r" 16 8)" "$fd" "the descriptor"

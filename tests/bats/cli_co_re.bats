@@ -55,11 +55,11 @@ sys.exit("no .BTF section in " + sys.argv[1])
 EOF
 }
 
-# The record of core_flavour.bpf.c, for the process that called getpgid().
+# The record of co_re_flavour.bpf.c, for the process that called getpgid().
 run_flavour() {
 	start_trigger getpgid 1 1
 	PARENT=$(awk '/^PPid:/ { print $2 }' "/proc/$TRIGGER_PID/status")
-	start_run --set target_pid="$TRIGGER_PID" --count 1 "$@" "$OBJS/core_flavour.bpf.o"
+	start_run --set target_pid="$TRIGGER_PID" --count 1 "$@" "$OBJS/co_re_flavour.bpf.o"
 	go
 	wait_run
 	expect_eq "$RUN_STATUS" 0 "exit status"
@@ -94,7 +94,7 @@ run_flavour() {
 
 @test "CO-RE: inspect lists each relocation and what it resolved to" {
 	[ -r /sys/kernel/btf/vmlinux ] || skip "no /sys/kernel/btf/vmlinux"
-	run "$BPFSDK" inspect "$OBJS/core_flavour.bpf.o"
+	run "$BPFSDK" inspect "$OBJS/co_re_flavour.bpf.o"
 	echo "$output"
 	assert_success
 	assert_line "  CO-RE relocations: 13"
@@ -118,7 +118,7 @@ run_flavour() {
 @test "CO-RE: inspect --json has each relocation's kind, access, state and value" {
 	[ -r /sys/kernel/btf/vmlinux ] || skip "no /sys/kernel/btf/vmlinux"
 	command -v jq >/dev/null || skip "no jq"
-	run "$BPFSDK" inspect --json "$OBJS/core_flavour.bpf.o"
+	run "$BPFSDK" inspect --json "$OBJS/co_re_flavour.bpf.o"
 	assert_success
 	relos=$(jq -c '.programs[0].core_relocations' <<<"$output")
 	expect_eq "$(jq length <<<"$relos")" 13 "relocations"
@@ -131,8 +131,8 @@ run_flavour() {
 
 @test "CO-RE: --btf resolves against the BTF named, here the object's own" {
 	own="$BATS_TEST_TMPDIR/own.btf"
-	own_btf "$OBJS/core_flavour.bpf.o" "$own"
-	run "$BPFSDK" inspect --btf "$own" "$OBJS/core_flavour.bpf.o"
+	own_btf "$OBJS/co_re_flavour.bpf.o" "$own"
+	run "$BPFSDK" inspect --btf "$own" "$OBJS/co_re_flavour.bpf.o"
 	echo "$output"
 	assert_success
 	# task_struct___mine is its own candidate: its own offsets come back, nope included
@@ -142,11 +142,11 @@ run_flavour() {
 
 @test "CO-RE: a read of a missing field on a path that runs fails to load, naming the relocation" {
 	[ -r /sys/kernel/btf/vmlinux ] || skip "no /sys/kernel/btf/vmlinux"
-	run "$BPFSDK" run --duration 1 "$OBJS/core_poison.bpf.o"
+	run "$BPFSDK" run --duration 1 "$OBJS/co_re_poison.bpf.o"
 	echo "$output"
 	assert_failure 1
 	assert_line --partial "invalid func unknown#195896080"
-	assert_line --regexp "^  instruction [0-9]+ is CO-RE relocation 0 \(field_byte_offset task_struct___poison\.no_such_field, access '0:1'\) at .*core_poison\.bpf\.c:[0-9]+, which the kernel's BTF cannot satisfy: 1 kernel type named 'task_struct', none matches: it has no such member$"
+	assert_line --regexp "^  instruction [0-9]+ is CO-RE relocation 0 \(field_byte_offset task_struct___poison\.no_such_field, access '0:1'\) at .*co_re_poison\.bpf\.c:[0-9]+, which the kernel's BTF cannot satisfy: 1 kernel type named 'task_struct', none matches: it has no such member$"
 	# the detail of the one error, the verifier's rejection
 	[ "$(grep -c '^error:' <<<"$output")" -eq 1 ] || fail "not one error: line"
 }
@@ -163,36 +163,36 @@ run_flavour() {
 @test "CO-RE: against a BTF without the types, existence is 0 and a reachable read is refused" {
 	other="$BATS_TEST_TMPDIR/other.btf"
 	own_btf "$OBJS/cli_tracepoint.bpf.o" "$other"
-	run "$BPFSDK" inspect --btf "$other" "$OBJS/core_flavour.bpf.o"
+	run "$BPFSDK" inspect --btf "$other" "$OBJS/co_re_flavour.bpf.o"
 	echo "$output"
 	assert_success
 	assert_line --regexp "^ +[0-9]+ +field_byte_offset +task_struct___mine\.pid \(0:2\) +16 +poisoned +- +the kernel has no struct or union named 'task_struct'$"
 	assert_line --regexp '^ +[0-9]+ +field_exists +task_struct___mine\.pid \(0:2\) +1 +0 +- +-$'
 	assert_line --regexp '^ +[0-9]+ +type_exists +struct task_struct___mine \(0\) +1 +0 +- +-$'
-	run "$BPFSDK" run --btf "$other" --duration 1 "$OBJS/core_poison.bpf.o"
+	run "$BPFSDK" run --btf "$other" --duration 1 "$OBJS/co_re_poison.bpf.o"
 	assert_failure 1
 	assert_line --regexp "^  instruction [0-9]+ is CO-RE relocation 0 .*: the kernel has no struct or union named 'task_struct'$"
 }
 
 @test "CO-RE: candidates that disagree are an error, warned by inspect and refused by run" {
 	own="$BATS_TEST_TMPDIR/own.btf"
-	own_btf "$OBJS/core_ambiguous.bpf.o" "$own"
-	run "$BPFSDK" inspect --btf "$own" "$OBJS/core_ambiguous.bpf.o"
+	own_btf "$OBJS/co_re_ambiguous.bpf.o" "$own"
+	run "$BPFSDK" inspect --btf "$own" "$OBJS/co_re_ambiguous.bpf.o"
 	echo "$output"
 	assert_success
 	assert_line --regexp "^ +[0-9]+ +field_byte_offset +thing___a\.y \(0:1\) +4 +error +- +kernel types \[[0-9]+\] and \[[0-9]+\] named 'thing' both match and disagree \(4, 0\)$"
-	assert_line --regexp "^  program 'core_ambiguous': CO-RE relocation field_byte_offset thing___a\.y at instruction [0-9]+: kernel types .* disagree \(4, 0\): load will fail$"
-	run "$BPFSDK" run --btf "$own" --duration 1 "$OBJS/core_ambiguous.bpf.o"
+	assert_line --regexp "^  program 'co_re_ambiguous': CO-RE relocation field_byte_offset thing___a\.y at instruction [0-9]+: kernel types .* disagree \(4, 0\): load will fail$"
+	run "$BPFSDK" run --btf "$own" --duration 1 "$OBJS/co_re_ambiguous.bpf.o"
 	echo "$output"
 	assert_failure 1
 	[ "${#lines[@]}" -eq 1 ] || fail "expected one error line"
-	assert_output --regexp "^error: '.*core_ambiguous\.bpf\.o': program 'core_ambiguous': CO-RE relocation 0 \(field_byte_offset thing___a\.y, access '0:1'\): kernel types \[[0-9]+\] and \[[0-9]+\] named 'thing' both match and disagree \(4, 0\)$"
+	assert_output --regexp "^error: '.*co_re_ambiguous\.bpf\.o': program 'co_re_ambiguous': CO-RE relocation 0 \(field_byte_offset thing___a\.y, access '0:1'\): kernel types \[[0-9]+\] and \[[0-9]+\] named 'thing' both match and disagree \(4, 0\)$"
 }
 
 @test "CO-RE: a load of a field of another size is narrowed when unsigned, poisoned when signed" {
 	kernel="$BATS_TEST_TMPDIR/sizes.btf"
-	own_btf "$OBJS/core_sizes_kernel.bpf.o" "$kernel"
-	run "$BPFSDK" -vv inspect --btf "$kernel" "$OBJS/core_sizes.bpf.o"
+	own_btf "$OBJS/co_re_sizes_kernel.bpf.o" "$kernel"
+	run "$BPFSDK" -vv inspect --btf "$kernel" "$OBJS/co_re_sizes.bpf.o"
 	echo "$output"
 	assert_success
 	assert_line --regexp "^ +0 +field_byte_offset +sz___local\.a \(0:0\) +0 +poisoned +\[[0-9]+\] sz +the kernel's field is 4 bytes, the program reads 8, and it is not a pointer or unsigned integer$"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * core_flavour.bpf.c - CO-RE relocation against the running kernel, for tests/bats/cli_core.bats.
+ * co_re_flavour.bpf.c - CO-RE relocation against the running kernel, for tests/bats/cli_co_re.bats.
  *
  * struct task_struct___mine is this program's own idea of the kernel's task_struct: a few of
  * its fields, in another order, at offsets that have nothing to do with the kernel's. The
@@ -75,7 +75,7 @@ static __attribute__((noinline)) __u32 sub_read_pid(struct task_struct___mine *t
 }
 
 SEC("tp/syscalls/sys_enter_getpgid")
-int core_flavour(void *ctx)
+int co_re_flavour(void *ctx)
 {
 	struct task_struct___mine *task = (void *)bpf_get_current_task(), *parent = NULL;
 	struct core_flavour_event e = {};

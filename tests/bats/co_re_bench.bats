@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 #
-# bench/core_bench as a smoke test: one sample of each contender, a row for each. No figure is
-# asserted - timings on a shared machine are not test results; `make bench-core` is where
+# bench/co_re_bench as a smoke test: one sample of each contender, a row for each. No figure is
+# asserted - timings on a shared machine are not test results; `make bench-co-re` is where
 # they are measured.
 
 load '/usr/lib/bats/bats-support/load'
@@ -10,14 +10,14 @@ load '/usr/lib/bats/bats-assert/load'
 
 setup() {
 	BUILD=${BUILD:-build}
-	BIN="$BUILD/bin/core_bench"
-	OBJ="$BUILD/bpf/core_bench.bpf.o"
+	BIN="$BUILD/bin/co_re_bench"
+	OBJ="$BUILD/bpf/co_re_bench.bpf.o"
 	[ -x "$BIN" ] || fail "$BIN is not built (run make)"
 	[ -f "$OBJ" ] || fail "$OBJ is not built (run make)"
 	[ -r /sys/kernel/btf/vmlinux ] || skip "no /sys/kernel/btf/vmlinux: nothing to resolve against"
 }
 
-@test "core_bench opens and loads the CO-RE object with both loaders and prints every row" {
+@test "co_re_bench opens and loads the CO-RE object with both loaders and prints every row" {
 	run "$BIN" --obj "$OBJ" --samples 1
 	echo "$output"
 	assert_success
@@ -28,7 +28,7 @@ setup() {
 	done
 }
 
-@test "core_bench: the object it times resolves every CO-RE relocation here" {
+@test "co_re_bench: the object it times resolves every CO-RE relocation here" {
 	run "$BUILD/bin/bpfsdk" inspect --json "$OBJ"
 	assert_success
 	n=$(jq '[.programs[].core_relocations[]] | length' <<<"$output")

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * core_ambiguous.bpf.c - two flavours of one struct with other layouts, for
- * tests/bats/cli_core.bats. Resolved against this object's own BTF (--btf), each access has
+ * co_re_ambiguous.bpf.c - two flavours of one struct with other layouts, for
+ * tests/bats/cli_co_re.bats. Resolved against this object's own BTF (--btf), each access has
  * two candidates named "thing" that put the field at different offsets: the loader must not
  * pick one, it refuses the relocation and says which candidates disagree.
  */
@@ -20,7 +20,7 @@ struct thing___b {
 } __attribute__((preserve_access_index));
 
 SEC("tp/syscalls/sys_enter_getpgid")
-int core_ambiguous(void *ctx)
+int co_re_ambiguous(void *ctx)
 {
 	struct thing___a *a = (void *)bpf_get_current_task();
 	struct thing___b *b = (void *)a;

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * core_vmlinux.bpf.c - a program written the way most BPF tools are: the
+ * co_re_vmlinux.bpf.c - a program written the way most BPF tools are: the
  * kernel's types from a vmlinux.h generated from the BTF of the kernel it
  * runs on, the typed wrappers of bpf_tracing.h, CO-RE reads. Built only
  * for arm64 (make vmtest-arm64), against the arm64 kernel's vmlinux.h, and
- * run in the arm64 VM by tests/bats/core_vmlinux.bats: what it checks is
+ * run in the arm64 VM by tests/bats/co_re_vmlinux.bats: what it checks is
  * bpf_tracing.h's arm64 side (a syscall's argument in orig_x0, a
  * function's in x0..x2, the result in x0) and CO-RE against arm64 BTF.
  *
