@@ -10,9 +10,9 @@
 # syms_bench: bsdk_syms_lookup() naming 10,000 addresses of its own process.
 # libbpf is linked here and nowhere else.
 #
-#   make bench                      the full run (perf_bench ~6 minutes, then core, metrics ~2.5, rings, syms)
+#   make bench                      the full run (perf_bench ~6 minutes, then co_re, metrics ~2.5, rings, syms)
 #   make bench BENCH_ARGS='-d 1 -r 3'   shorter, or any perf_bench option
-#   make bench-co-re                 co_re_bench alone (CO_RE_BENCH_ARGS: its options)
+#   make bench-co-re                co_re_bench alone (CO_RE_BENCH_ARGS: its options)
 #   make bench-metrics              metrics_bench alone (METRICS_BENCH_ARGS: -d SEC -r N -s STORM_SEC)
 #   make bench-rings                rings_bench alone (RINGS_BENCH_ARGS: -r N --rings LIST ...)
 #   make bench-syms                 syms_bench alone (SYMS_BENCH_ARGS: -r ROUNDS -n ADDRESSES)
