@@ -1231,6 +1231,11 @@ enum bsdk_opt_type {
 	BSDK_OPT_POW2,		/* the same, and a power of two */
 	BSDK_OPT_CALL,		/* parse(opt, value, dest) checks and stores the value */
 	BSDK_OPT_ACTION,	/* no value: parse(opt, NULL, dest) */
+	/* Not an option of its own: one of the shared options the tool takes (a
+	 * BSDK_ARGS_* bit, by its long name), placed here in --help's list with this row's
+	 * arg and help, when given, instead of the library's. Only name, arg and help are
+	 * read. */
+	BSDK_OPT_COMMON,
 };
 
 struct bsdk_opt {
@@ -1283,7 +1288,7 @@ struct bsdk_args_common {
 
 struct bsdk_args {
 	const char *tool;	/* the program's name, for "(try 'TOOL --help')" */
-	const char *usage;	/* printed to stdout by -h and --help */
+	const char *usage;	/* printed to stdout by -h and --help (see usage_end) */
 	const struct bsdk_opt *opts;	/* the tool's own: ends with a row whose name is NULL */
 	unsigned int common_opts;	/* BSDK_ARGS_* bits: the shared options it takes too */
 	struct bsdk_args_common *common;	/* their values; needed when common_opts is not 0 */
@@ -1291,6 +1296,12 @@ struct bsdk_args {
 	 * one error line. The rest are refused. NULL: the tool takes no arguments. */
 	int (*operands)(int n, char **args, void *ctx);
 	void *ctx;		/* for operands */
+	/* Appended (a tool built without it prints usage alone): when set, --help prints
+	 * usage, then "options:" and a line per row, made from the rows - the tool's in its
+	 * table's order, each "  -s, --name ARG" and its help beside it from column 24
+	 * (continued there), the shared ones it did not place after them with the library's
+	 * words, "-h, --help" last - then usage_end. The text and the parser cannot drift. */
+	const char *usage_end;
 };
 
 /* Parse argv[1..argc-1] by args (argv itself is reordered, as getopt_long() does; 32 options

@@ -68,8 +68,6 @@ int bsdk_arg_reject(const char *tool, int c, int next, char **argv)
 	return log_fail(EINVAL, "unknown option '%s' (try '%s --help')", argv[next - 1], tool);
 }
 
-#define ARGS_MAX 32
-
 /* A decimal integer in [o->min, o->max], for UINT and POW2. */
 static int arg_parse_uint(const struct bsdk_opt *o, const char *opt, const char *arg)
 {
@@ -116,6 +114,8 @@ static int arg_store(const struct bsdk_opt *o, const char *value)
 	case BSDK_OPT_CALL:
 	case BSDK_OPT_ACTION:
 		return o->parse(opt, value, o->dest);
+	case BSDK_OPT_COMMON:
+		break;	/* args_rows() leaves them out */
 	}
 	return fail(EINVAL);
 }
@@ -126,38 +126,58 @@ static bool arg_takes_value(const struct bsdk_opt *o)
 	       o->type != BSDK_OPT_ACTION;
 }
 
-/* The shared options' rows, for a struct bsdk_args_common *c. */
-static void args_common_rows(struct bsdk_args_common *c, struct bsdk_opt *rows)
+void args_common_rows(struct bsdk_args_common *c, struct bsdk_opt *rows)
 {
-	const struct bsdk_opt common[] = {
-		{ "pid", 'p', BSDK_OPT_PID, .dest = &c->pid },
-		{ "comm", 'c', BSDK_OPT_COMM, .dest = &c->comm, .max = 16 },
-		{ "duration", 'd', BSDK_OPT_SECONDS, .dest = &c->duration, .max = 86400 },
-		{ "json", 'j', BSDK_OPT_FLAG, .dest = &c->json },
-		{ "object", 'o', BSDK_OPT_STRING, .dest = &c->object },
-		{ "verbose", 'v', BSDK_OPT_VERBOSE, .dest = &c->verbose },
+	const struct bsdk_opt common[ARGS_COMMON] = {
+		{ "pid", 'p', BSDK_OPT_PID, .dest = &c->pid, .arg = "PID",
+		  .help = "only the process PID (filtered in the kernel)" },
+		{ "comm", 'c', BSDK_OPT_COMM, .dest = &c->comm, .max = 16, .arg = "COMM",
+		  .help = "only processes whose command name is COMM" },
+		{ "duration", 'd', BSDK_OPT_SECONDS, .dest = &c->duration, .max = 86400,
+		  .arg = "SEC", .help = "stop after SEC seconds (default: until Ctrl-C)" },
+		{ "json", 'j', BSDK_OPT_FLAG, .dest = &c->json,
+		  .help = "one JSON object per line instead of columns" },
+		{ "object", 'o', BSDK_OPT_STRING, .dest = &c->object, .arg = "PATH",
+		  .help = "load the BPF object at PATH instead of the one built\n"
+			  "into the program (another build of its source)" },
+		{ "verbose", 'v', BSDK_OPT_VERBOSE, .dest = &c->verbose,
+		  .help = "what the loader does; twice for debug messages" },
 	};
 
 	memcpy(rows, common, sizeof(common));
 }
 
+int args_common_chosen(const struct bsdk_args *args, const struct bsdk_opt *common,
+		       const char *name)
+{
+	for (int i = 0; i < ARGS_COMMON; i++)
+		if ((args->common_opts & (1u << i)) && strcmp(common[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
 /* Every row the tool takes: the chosen shared ones, then its own. Their number, or -1 for
- * more than ARGS_MAX, a row that lacks its dest or its parse, or an integer row whose range
- * an unsigned int cannot hold or that has no words for its error line. */
+ * more than ARGS_MAX, a row that lacks its dest or its parse, an integer row whose range
+ * an unsigned int cannot hold or that has no words for its error line, or a BSDK_OPT_COMMON
+ * row naming no shared option the tool chose. */
 static int args_rows(const struct bsdk_args *args, struct bsdk_opt *rows)
 {
-	struct bsdk_opt common[6];
+	struct bsdk_opt common[ARGS_COMMON];
+	struct bsdk_args_common none;
 	int n = 0;
 
-	if (args->common_opts) {
-		if (!args->common)
-			return -1;
-		args_common_rows(args->common, common);
-		for (int i = 0; i < 6; i++)
-			if (args->common_opts & (1u << i))
-				rows[n++] = common[i];
-	}
+	if (args->common_opts && !args->common)
+		return -1;
+	args_common_rows(args->common ? args->common : &none, common);
+	for (int i = 0; i < ARGS_COMMON; i++)
+		if (args->common_opts & (1u << i))
+			rows[n++] = common[i];
 	for (const struct bsdk_opt *o = args->opts; o && o->name; o++) {
+		if (o->type == BSDK_OPT_COMMON) {
+			if (args_common_chosen(args, common, o->name) < 0)
+				return -1;
+			continue;
+		}
 		if (n == ARGS_MAX || (!o->dest && o->type < BSDK_OPT_CALL) ||
 		    (o->type >= BSDK_OPT_CALL && !o->parse) ||
 		    ((o->type == BSDK_OPT_UINT || o->type == BSDK_OPT_POW2) &&
@@ -226,7 +246,10 @@ int bsdk_args_parse(const struct bsdk_args *args, int argc, char **argv)
 		const struct bsdk_opt *o = NULL;
 
 		if (c == 'h') {
-			fputs(args->usage ? args->usage : "", stdout);
+			if (args->usage_end)
+				args_help_print(stdout, args);
+			else
+				fputs(args->usage ? args->usage : "", stdout);
 			return BSDK_ARGS_EXIT;
 		}
 		for (int i = 0; i < n && !o; i++)

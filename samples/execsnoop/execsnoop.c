@@ -32,19 +32,10 @@ static const char usage[] =
 "parent, the result, and the arguments: the first 2560 bytes of the new\n"
 "program's command line, or for a failed exec up to 20 arguments of up to\n"
 "127 bytes each, as the caller passed them.\n"
-"\n"
-"options:\n"
-"  -p, --pid PID        only process PID and the processes it forked\n"
-"  -c, --comm COMM      only execs whose command name (after the exec) is COMM\n"
-"  -x, --fails          only the execs that failed\n"
-"  -T, --time           a TIME column: the wall clock, HH:MM:SS\n"
-"  -d, --duration SEC   stop after SEC seconds (default: until Ctrl-C)\n"
-"  -j, --json           one JSON object per line instead of columns\n"
-"  -o, --object PATH    load this build of execsnoop.bpf.o instead of the\n"
-"                       one built into the program\n"
-"  -v, --verbose        more columns (TID, UID) and what the loader does;\n"
-"                       twice for debug messages\n"
-"  -h, --help           this text\n"
+"\n";
+
+/* After the options, which --help lists from own_opts[]. */
+static const char usage_end[] =
 "\n"
 "output, one line per execve:\n"
 "  PCOMM    the command name after the call: the new program's when it\n"
@@ -252,16 +243,33 @@ static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
 
 static struct options opt;
 
-/* The command line: the options the samples share, from the library, and
- * this one's own. */
+/* The command line: this sample's options and the ones the samples share,
+ * from the library (BSDK_OPT_COMMON), in the order --help lists them. */
 static const struct bsdk_opt own_opts[] = {
-	{ "fails", 'x', BSDK_OPT_FLAG, .dest = &opt.fails },
-	{ "time", 'T', BSDK_OPT_FLAG, .dest = &opt.time },
+	{ .name = "pid", .type = BSDK_OPT_COMMON,
+	  .help = "only process PID and the processes it forked" },
+	{ .name = "comm", .type = BSDK_OPT_COMMON,
+	  .help = "only execs whose command name (after the exec) is COMM" },
+	{ "fails", 'x', BSDK_OPT_FLAG, .dest = &opt.fails,
+	  .help = "only the execs that failed" },
+	{ "time", 'T', BSDK_OPT_FLAG, .dest = &opt.time,
+	  .help = "a TIME column: the wall clock, HH:MM:SS" },
+	{ .name = "duration", .type = BSDK_OPT_COMMON },
+	{ .name = "json", .type = BSDK_OPT_COMMON },
+	{ .name = "object", .type = BSDK_OPT_COMMON,
+	  .help =
+	"load this build of execsnoop.bpf.o instead of the\n"
+	"one built into the program" },
+	{ .name = "verbose", .type = BSDK_OPT_COMMON,
+	  .help =
+	"more columns (TID, UID) and what the loader does;\n"
+	"twice for debug messages" },
 	{ 0 },
 };
 
 static const struct bsdk_args args = {
 	.tool = "execsnoop", .usage = usage, .opts = own_opts, .common = &opt.common,
+	.usage_end = usage_end,
 	.common_opts = BSDK_ARGS_TRACER | BSDK_ARGS_COMM,
 };
 

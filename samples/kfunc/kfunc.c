@@ -29,18 +29,10 @@ static const char usage[] =
 "Show each call of the kernel's do_unlinkat() - what unlink(2), unlinkat(2)\n"
 "and rm end in - as it returns: the process, the file name and the result,\n"
 "traced with a kprobe/kretprobe pair or an fentry/fexit pair.\n"
-"\n"
-"options:\n"
-"  -m, --mode MODE      kprobe, fentry, or auto (default): fentry where the\n"
-"                       kernel allows it, else kprobe\n"
-"  -p, --pid PID        only the process PID (filtered in the kernel)\n"
-"  -c, --comm COMM      only processes whose command name is COMM\n"
-"  -d, --duration SEC   stop after SEC seconds (default: until Ctrl-C)\n"
-"  -j, --json           one JSON object per line instead of columns\n"
-"  -o, --object PATH    load this build of kfunc.bpf.o instead of the one\n"
-"                       built into the program\n"
-"  -v, --verbose        what the loader does; twice for debug messages\n"
-"  -h, --help           this text\n"
+"\n";
+
+/* After the options, which --help lists from own_opts[]. */
+static const char usage_end[] =
 "\n"
 "output, one line per call:\n"
 "  PID      the process that removed the name\n"
@@ -127,15 +119,29 @@ static int parse_mode(const char *name, const char *value, void *dest)
 	return -EINVAL;
 }
 
-/* The command line: the options the samples share, from the library, and
- * this one's own. */
+/* The command line: this sample's options and the ones the samples share,
+ * from the library (BSDK_OPT_COMMON), in the order --help lists them. */
 static const struct bsdk_opt own_opts[] = {
-	{ "mode", 'm', BSDK_OPT_CALL, .dest = &opt.mode, .parse = parse_mode },
+	{ "mode", 'm', BSDK_OPT_CALL, .dest = &opt.mode, .parse = parse_mode,
+	  .arg = "MODE",
+	  .help =
+	"kprobe, fentry, or auto (default): fentry where the\n"
+	"kernel allows it, else kprobe" },
+	{ .name = "pid", .type = BSDK_OPT_COMMON },
+	{ .name = "comm", .type = BSDK_OPT_COMMON },
+	{ .name = "duration", .type = BSDK_OPT_COMMON },
+	{ .name = "json", .type = BSDK_OPT_COMMON },
+	{ .name = "object", .type = BSDK_OPT_COMMON,
+	  .help =
+	"load this build of kfunc.bpf.o instead of the one\n"
+	"built into the program" },
+	{ .name = "verbose", .type = BSDK_OPT_COMMON },
 	{ 0 },
 };
 
 static const struct bsdk_args args = {
 	.tool = "kfunc", .usage = usage, .opts = own_opts, .common = &opt.common,
+	.usage_end = usage_end,
 	.common_opts = BSDK_ARGS_TRACER | BSDK_ARGS_COMM,
 };
 

@@ -34,18 +34,10 @@ static const char usage[] =
 "the new file descriptor or the error. The BPF side reads the path from the\n"
 "caller's memory and sends it with bpf_perf_event_output() in a record\n"
 "only as long as the path.\n"
-"\n"
-"options:\n"
-"  -p, --pid PID        only the process PID (filtered in the kernel)\n"
-"  -n, --name COMM      only processes whose command name is COMM, exactly\n"
-"                       as in /proc/PID/comm (filtered here)\n"
-"  -d, --duration SEC   stop after SEC seconds (default: until Ctrl-C)\n"
-"  -j, --json           one JSON object per line instead of columns\n"
-"  -o, --object PATH    load the BPF object at PATH instead of the one built\n"
-"                       into this program (another build of opensnoop.bpf.c)\n"
-"  -v, --verbose        more columns (TID, UID, DFD) and what the loader\n"
-"                       does; twice for debug messages\n"
-"  -h, --help           this text\n"
+"\n";
+
+/* After the options, which --help lists from own_opts[]. */
+static const char usage_end[] =
 "\n"
 "output, one line per call:\n"
 "  PID      the process (thread group) that called openat\n"
@@ -212,16 +204,32 @@ static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
 
 static struct options opt;
 
-/* The command line: the options every sample takes, from the library, and
- * this one's own. The kernel keeps 15 characters of a name: a longer one
- * could never match. */
+/* The command line: this sample's options and the ones the samples share,
+ * from the library (BSDK_OPT_COMMON), in the order --help lists them. The
+ * kernel keeps 15 characters of a name: a longer one could never match. */
 static const struct bsdk_opt own_opts[] = {
-	{ "name", 'n', BSDK_OPT_COMM, .dest = &opt.name, .max = OPENSNOOP_COMM_LEN },
+	{ .name = "pid", .type = BSDK_OPT_COMMON },
+	{ "name", 'n', BSDK_OPT_COMM, .dest = &opt.name, .max = OPENSNOOP_COMM_LEN,
+	  .arg = "COMM",
+	  .help =
+	"only processes whose command name is COMM, exactly\n"
+	"as in /proc/PID/comm (filtered here)" },
+	{ .name = "duration", .type = BSDK_OPT_COMMON },
+	{ .name = "json", .type = BSDK_OPT_COMMON },
+	{ .name = "object", .type = BSDK_OPT_COMMON,
+	  .help =
+	"load the BPF object at PATH instead of the one built\n"
+	"into this program (another build of opensnoop.bpf.c)" },
+	{ .name = "verbose", .type = BSDK_OPT_COMMON,
+	  .help =
+	"more columns (TID, UID, DFD) and what the loader\n"
+	"does; twice for debug messages" },
 	{ 0 },
 };
 
 static const struct bsdk_args args = {
 	.tool = "opensnoop", .usage = usage, .opts = own_opts, .common = &opt.common,
+	.usage_end = usage_end,
 	.common_opts = BSDK_ARGS_TRACER,
 };
 

@@ -31,21 +31,10 @@ static const char usage[] =
 "Show what processes write: for each write(2), who wrote how many bytes to\n"
 "which file descriptor, and the first bytes (--snap) as a hex and ASCII\n"
 "dump. Each record the BPF side sends is as long as the bytes it carries.\n"
-"\n"
-"options:\n"
-"  -p, --pid PID        only the process PID (filtered in the kernel)\n"
-"  -c, --comm COMM      only processes whose command name is COMM, as in\n"
-"                       /proc/PID/comm (filtered in the kernel)\n"
-"  -s, --snap N         bytes to keep of each write, 0 to 4096 (default 256)\n"
-"  -P, --pages N        ring pages per CPU, a power of two (default: the\n"
-"                       library's choice); small rings make records wrap\n"
-"  -d, --duration SEC   stop after SEC seconds (default: until Ctrl-C)\n"
-"  -j, --json           one JSON object per line instead of the dump\n"
-"  -o, --object PATH    load this build of payload.bpf.o instead of the one\n"
-"                       built into the program\n"
-"  -v, --verbose        more columns (TID, SIZE) and what the loader does;\n"
-"                       twice for debug messages\n"
-"  -h, --help           this text\n"
+"\n";
+
+/* After the options, which --help lists from own_opts[]. */
+static const char usage_end[] =
 "\n"
 "output, one line per write, then its dump:\n"
 "  PID      the process (thread group) that wrote\n"
@@ -156,18 +145,41 @@ static void on_sample(void *ctx, int cpu, const void *data, uint32_t size)
 
 static struct options opt = { .snap = 256 };
 
-/* The command line: the options the samples share, from the library, and
- * this one's own. */
+/* The command line: this sample's options and the ones the samples share,
+ * from the library (BSDK_OPT_COMMON), in the order --help lists them. */
 static const struct bsdk_opt own_opts[] = {
+	{ .name = "pid", .type = BSDK_OPT_COMMON },
+	{ .name = "comm", .type = BSDK_OPT_COMMON,
+	  .help =
+	"only processes whose command name is COMM, as in\n"
+	"/proc/PID/comm (filtered in the kernel)" },
 	{ "snap", 's', BSDK_OPT_UINT, .dest = &opt.snap, .min = 0, .max = PAYLOAD_SNAP_MAX,
-	  .what = "a number of bytes from 0 to 4096" },
+	  .what = "a number of bytes from 0 to 4096",
+	  .arg = "N",
+	  .help = "bytes to keep of each write, 0 to 4096 (default 256)" },
 	{ "pages", 'P', BSDK_OPT_POW2, .dest = &opt.pages, .min = 1, .max = 65536,
-	  .what = "a power of two up to 65536" },
+	  .what = "a power of two up to 65536",
+	  .arg = "N",
+	  .help =
+	"ring pages per CPU, a power of two (default: the\n"
+	"library's choice); small rings make records wrap" },
+	{ .name = "duration", .type = BSDK_OPT_COMMON },
+	{ .name = "json", .type = BSDK_OPT_COMMON,
+	  .help = "one JSON object per line instead of the dump" },
+	{ .name = "object", .type = BSDK_OPT_COMMON,
+	  .help =
+	"load this build of payload.bpf.o instead of the one\n"
+	"built into the program" },
+	{ .name = "verbose", .type = BSDK_OPT_COMMON,
+	  .help =
+	"more columns (TID, SIZE) and what the loader does;\n"
+	"twice for debug messages" },
 	{ 0 },
 };
 
 static const struct bsdk_args args = {
 	.tool = "payload", .usage = usage, .opts = own_opts, .common = &opt.common,
+	.usage_end = usage_end,
 	.common_opts = BSDK_ARGS_TRACER | BSDK_ARGS_COMM,
 };
 

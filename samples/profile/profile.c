@@ -35,19 +35,10 @@ static const char usage[] =
 "\n"
 "the format flame graph tools (flamegraph.pl, speedscope, inferno) read.\n"
 "Kernel frames end in _[k]. Most counted first.\n"
-"\n"
-"options:\n"
-"  -F, --frequency HZ   samples a second on each CPU, 1 to 10000 (default 49)\n"
-"  -p, --pid PID        only process PID (filtered in the kernel)\n"
-"  -d, --duration SEC   sample for SEC seconds (default: until Ctrl-C)\n"
-"  -U, --user           user stacks only\n"
-"  -K, --kernel         kernel stacks only\n"
-"  -I, --idle           count the idle task (pid 0) too\n"
-"  -j, --json           one JSON object per stack instead\n"
-"  -o, --object PATH    load this build of profile.bpf.o instead of the one\n"
-"                       built into the program\n"
-"  -v, --verbose        what the loader does; twice for debug messages\n"
-"  -h, --help           this text\n"
+"\n";
+
+/* After the options, which --help lists from own_opts[]. */
+static const char usage_end[] =
 "\n"
 "User frames are named from the symbol tables of the process's mapped files\n"
 "or their separate debug info (read while it still runs), as\n"
@@ -307,19 +298,36 @@ out:
 
 static struct options opt = { .freq = 49 };
 
-/* The command line: the options the samples share, from the library, and
- * this one's own. */
+/* The command line: this sample's options and the ones the samples share,
+ * from the library (BSDK_OPT_COMMON), in the order --help lists them. */
 static const struct bsdk_opt own_opts[] = {
 	{ "frequency", 'F', BSDK_OPT_UINT, .dest = &opt.freq, .min = 1, .max = 10000,
-	  .what = "a number from 1 to 10000" },
-	{ "user", 'U', BSDK_OPT_FLAG, .dest = &opt.user_only },
-	{ "kernel", 'K', BSDK_OPT_FLAG, .dest = &opt.kernel_only },
-	{ "idle", 'I', BSDK_OPT_FLAG, .dest = &opt.idle },
+	  .what = "a number from 1 to 10000",
+	  .arg = "HZ",
+	  .help = "samples a second on each CPU, 1 to 10000 (default 49)" },
+	{ .name = "pid", .type = BSDK_OPT_COMMON,
+	  .help = "only process PID (filtered in the kernel)" },
+	{ .name = "duration", .type = BSDK_OPT_COMMON,
+	  .help = "sample for SEC seconds (default: until Ctrl-C)" },
+	{ "user", 'U', BSDK_OPT_FLAG, .dest = &opt.user_only,
+	  .help = "user stacks only" },
+	{ "kernel", 'K', BSDK_OPT_FLAG, .dest = &opt.kernel_only,
+	  .help = "kernel stacks only" },
+	{ "idle", 'I', BSDK_OPT_FLAG, .dest = &opt.idle,
+	  .help = "count the idle task (pid 0) too" },
+	{ .name = "json", .type = BSDK_OPT_COMMON,
+	  .help = "one JSON object per stack instead" },
+	{ .name = "object", .type = BSDK_OPT_COMMON,
+	  .help =
+	"load this build of profile.bpf.o instead of the one\n"
+	"built into the program" },
+	{ .name = "verbose", .type = BSDK_OPT_COMMON },
 	{ 0 },
 };
 
 static const struct bsdk_args args = {
 	.tool = "profile", .usage = usage, .opts = own_opts, .common = &opt.common,
+	.usage_end = usage_end,
 	.common_opts = BSDK_ARGS_TRACER,
 };
 

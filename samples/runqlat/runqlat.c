@@ -33,20 +33,10 @@ static const char usage[] =
 "a CPU - as a log2 histogram the BPF side keeps in a map. With INTERVAL,\n"
 "print it every INTERVAL seconds (the counts of that interval), COUNT times\n"
 "or until Ctrl-C; without, once at the end.\n"
-"\n"
-"options:\n"
-"  -m, --msecs          milliseconds instead of microseconds\n"
-"  -p, --pid PID        only the threads of process PID (in the kernel)\n"
-"  -T, --time           a line with the wall clock before each histogram\n"
-"  -d, --duration SEC   without INTERVAL: stop after SEC seconds\n"
-"  -j, --json           one JSON object per histogram instead of the chart\n"
-"      --metrics ADDR:PORT  serve the histogram to Prometheus while tracing,\n"
-"                       at http://ADDR:PORT/metrics (':PORT': 127.0.0.1),\n"
-"                       as bpfsdk_hist_seconds (docs/metrics.md)\n"
-"  -o, --object PATH    load this build of runqlat.bpf.o instead of the one\n"
-"                       built into the program\n"
-"  -v, --verbose        what the loader does; twice for debug messages\n"
-"  -h, --help           this text\n"
+"\n";
+
+/* After the options, which --help lists from own_opts[]. */
+static const char usage_end[] =
 "\n"
 "output, per histogram:\n"
 "  usecs (or msecs) : count  one row per power of two, 'LOW -> HIGH : N'\n"
@@ -161,17 +151,37 @@ static int parse_operands(int n, char **args, void *ctx)
 	return 2;
 }
 
-/* The command line: the options the samples share, from the library, this
- * one's own, and its arguments. */
+/* The command line: this sample's options and the ones the samples share,
+ * from the library (BSDK_OPT_COMMON), in the order --help lists them; its
+ * arguments (parse_operands()). */
 static const struct bsdk_opt own_opts[] = {
-	{ "msecs", 'm', BSDK_OPT_FLAG, .dest = &opt.msecs },
-	{ "time", 'T', BSDK_OPT_FLAG, .dest = &opt.time },
-	{ "metrics", 'M', BSDK_OPT_STRING, .dest = &opt.metrics },
+	{ "msecs", 'm', BSDK_OPT_FLAG, .dest = &opt.msecs,
+	  .help = "milliseconds instead of microseconds" },
+	{ .name = "pid", .type = BSDK_OPT_COMMON,
+	  .help = "only the threads of process PID (in the kernel)" },
+	{ "time", 'T', BSDK_OPT_FLAG, .dest = &opt.time,
+	  .help = "a line with the wall clock before each histogram" },
+	{ .name = "duration", .type = BSDK_OPT_COMMON,
+	  .help = "without INTERVAL: stop after SEC seconds" },
+	{ .name = "json", .type = BSDK_OPT_COMMON,
+	  .help = "one JSON object per histogram instead of the chart" },
+	{ "metrics", 'M', BSDK_OPT_STRING, .dest = &opt.metrics,
+	  .arg = "ADDR:PORT",
+	  .help =
+	"serve the histogram to Prometheus while tracing,\n"
+	"at http://ADDR:PORT/metrics (':PORT': 127.0.0.1),\n"
+	"as bpfsdk_hist_seconds (docs/metrics.md)" },
+	{ .name = "object", .type = BSDK_OPT_COMMON,
+	  .help =
+	"load this build of runqlat.bpf.o instead of the one\n"
+	"built into the program" },
+	{ .name = "verbose", .type = BSDK_OPT_COMMON },
 	{ 0 },
 };
 
 static const struct bsdk_args args = {
 	.tool = "runqlat", .usage = usage, .opts = own_opts, .common = &opt.common,
+	.usage_end = usage_end,
 	.common_opts = BSDK_ARGS_TRACER,
 	.operands = parse_operands, .ctx = &opt,
 };

@@ -47,21 +47,10 @@ static const char usage[] =
 "power-of-two buckets, the 50th, 90th and 99th percentiles and the maximum.\n"
 "A BPF program on the sys_enter and sys_exit raw tracepoints sends one\n"
 "record per call with bpf_perf_event_output().\n"
-"\n"
-"options:\n"
-"  -s, --syscall NAME   the system call to time (default: read); a name\n"
-"                       as in the man pages' section 2 and this\n"
-"                       architecture's <sys/syscall.h>, see --list\n"
-"  -p, --pid PID        only calls of process PID (filtered in the kernel)\n"
-"  -d, --duration SEC   stop after SEC seconds (default: until Ctrl-C)\n"
-"  -j, --json           print the summary as one JSON object\n"
-"  -l, --list           list the system call names and numbers, and exit\n"
-"  -o, --object PATH    load the BPF object at PATH instead of the one built\n"
-"                       into this program (another build of syscall_latency.bpf.c)\n"
-"  -v, --verbose        print every call as it returns (PID TID RET USECS;\n"
-"                       with --json one object per call) and what the\n"
-"                       loader does; twice for debug messages\n"
-"  -h, --help           this text\n"
+"\n";
+
+/* After the options, which --help lists from own_opts[]. */
+static const char usage_end[] =
 "\n"
 "output:\n"
 "  NAME: N calls, E errors, L lost\n"
@@ -304,16 +293,37 @@ static int list_action(const char *name, const char *value, void *dest)
 	return BSDK_ARGS_EXIT;
 }
 
-/* The command line: the options the samples share, from the library, and
- * this one's own. */
+/* The command line: this sample's options and the ones the samples share,
+ * from the library (BSDK_OPT_COMMON), in the order --help lists them. */
 static const struct bsdk_opt own_opts[] = {
-	{ "syscall", 's', BSDK_OPT_CALL, .dest = &opt.syscall, .parse = parse_syscall },
-	{ "list", 'l', BSDK_OPT_ACTION, .parse = list_action },
+	{ "syscall", 's', BSDK_OPT_CALL, .dest = &opt.syscall, .parse = parse_syscall,
+	  .arg = "NAME",
+	  .help =
+	"the system call to time (default: read); a name\n"
+	"as in the man pages' section 2 and this\n"
+	"architecture's <sys/syscall.h>, see --list" },
+	{ .name = "pid", .type = BSDK_OPT_COMMON,
+	  .help = "only calls of process PID (filtered in the kernel)" },
+	{ .name = "duration", .type = BSDK_OPT_COMMON },
+	{ .name = "json", .type = BSDK_OPT_COMMON,
+	  .help = "print the summary as one JSON object" },
+	{ "list", 'l', BSDK_OPT_ACTION, .parse = list_action,
+	  .help = "list the system call names and numbers, and exit" },
+	{ .name = "object", .type = BSDK_OPT_COMMON,
+	  .help =
+	"load the BPF object at PATH instead of the one built\n"
+	"into this program (another build of syscall_latency.bpf.c)" },
+	{ .name = "verbose", .type = BSDK_OPT_COMMON,
+	  .help =
+	"print every call as it returns (PID TID RET USECS;\n"
+	"with --json one object per call) and what the\n"
+	"loader does; twice for debug messages" },
 	{ 0 },
 };
 
 static const struct bsdk_args args = {
 	.tool = "syscall_latency", .usage = usage, .opts = own_opts, .common = &opt.common,
+	.usage_end = usage_end,
 	.common_opts = BSDK_ARGS_TRACER,
 };
 

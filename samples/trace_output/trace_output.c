@@ -32,26 +32,10 @@ static const char usage[] =
 "Stream {pid, cookie} records from a BPF program on every write(2) of a\n"
 "dd process to user space with bpf_perf_event_output() (or through a BPF\n"
 "ring buffer), check each record and report the rate.\n"
-"\n"
-"options:\n"
-"  -d, --duration SEC   how long to measure (default 5)\n"
-"  -C, --channel KIND   perf (default): bpf_perf_event_output() into one\n"
-"                       ring per CPU; ringbuf: bpf_ringbuf_output() into\n"
-"                       one BPF ring buffer shared by all CPUs\n"
-"  -p, --pages N        ring size in pages, a power of two: per CPU for\n"
-"                       perf (default: the library's choice, 16 to 256\n"
-"                       pages from an 8 MiB budget shared by all CPUs), of\n"
-"                       the one ring for ringbuf (default 512: 2 MiB)\n"
-"  -P, --probe KIND     kprobe, tracepoint or auto (default): auto uses the\n"
-"                       kprobe on the write syscall where the kernel has\n"
-"                       kprobes, else tracepoint/syscalls/sys_enter_write\n"
-"  -c, --cpu N          the CPU dd is pinned to (default 0)\n"
-"  -o, --object PATH    load the BPF object at PATH instead of the one built\n"
-"                       into this program (another build of trace_output.bpf.c)\n"
-"  -j, --json           print the summary as one JSON object\n"
-"  -v, --verbose        print the first records and what the loader does;\n"
-"                       twice for debug messages\n"
-"  -h, --help           this text\n"
+"\n";
+
+/* After the options, which --help lists from own_opts[]. */
+static const char usage_end[] =
 "\n"
 "output:\n"
 "  recv N events per sec   records received per second of the measurement\n"
@@ -120,19 +104,50 @@ static int parse_cpu(const char *name, const char *value, void *dest)
 	return 0;
 }
 
-/* The command line: the options the samples share, from the library, and
- * this one's own. */
+/* The command line: this sample's options and the ones the samples share,
+ * from the library (BSDK_OPT_COMMON), in the order --help lists them. */
 static const struct bsdk_opt own_opts[] = {
+	{ .name = "duration", .type = BSDK_OPT_COMMON,
+	  .help = "how long to measure (default 5)" },
+	{ "channel", 'C', BSDK_OPT_CALL, .dest = &opt.ringbuf, .parse = parse_channel,
+	  .arg = "KIND",
+	  .help =
+	"perf (default): bpf_perf_event_output() into one\n"
+	"ring per CPU; ringbuf: bpf_ringbuf_output() into\n"
+	"one BPF ring buffer shared by all CPUs" },
 	{ "pages", 'p', BSDK_OPT_POW2, .dest = &opt.pages, .min = 1, .max = 1 << 20,
-	  .what = "a power of two" },
-	{ "channel", 'C', BSDK_OPT_CALL, .dest = &opt.ringbuf, .parse = parse_channel },
-	{ "probe", 'P', BSDK_OPT_CALL, .dest = &opt.probe, .parse = parse_probe },
-	{ "cpu", 'c', BSDK_OPT_CALL, .dest = &opt.cpu, .parse = parse_cpu },
+	  .what = "a power of two",
+	  .arg = "N",
+	  .help =
+	"ring size in pages, a power of two: per CPU for\n"
+	"perf (default: the library's choice, 16 to 256\n"
+	"pages from an 8 MiB budget shared by all CPUs), of\n"
+	"the one ring for ringbuf (default 512: 2 MiB)" },
+	{ "probe", 'P', BSDK_OPT_CALL, .dest = &opt.probe, .parse = parse_probe,
+	  .arg = "KIND",
+	  .help =
+	"kprobe, tracepoint or auto (default): auto uses the\n"
+	"kprobe on the write syscall where the kernel has\n"
+	"kprobes, else tracepoint/syscalls/sys_enter_write" },
+	{ "cpu", 'c', BSDK_OPT_CALL, .dest = &opt.cpu, .parse = parse_cpu,
+	  .arg = "N",
+	  .help = "the CPU dd is pinned to (default 0)" },
+	{ .name = "object", .type = BSDK_OPT_COMMON,
+	  .help =
+	"load the BPF object at PATH instead of the one built\n"
+	"into this program (another build of trace_output.bpf.c)" },
+	{ .name = "json", .type = BSDK_OPT_COMMON,
+	  .help = "print the summary as one JSON object" },
+	{ .name = "verbose", .type = BSDK_OPT_COMMON,
+	  .help =
+	"print the first records and what the loader does;\n"
+	"twice for debug messages" },
 	{ 0 },
 };
 
 static const struct bsdk_args args = {
 	.tool = "trace_output", .usage = usage, .opts = own_opts, .common = &opt.common,
+	.usage_end = usage_end,
 	.common_opts = BSDK_ARGS_DURATION | BSDK_ARGS_JSON | BSDK_ARGS_OBJECT | BSDK_ARGS_VERBOSE,
 };
 

@@ -32,22 +32,10 @@ static const char usage[] =
 "uretprobe on its readline() function. With --func PATH:SYMBOL: show every\n"
 "call of that function, its first arguments and its return value, from a\n"
 "uprobe at its entry and a uretprobe at its return.\n"
-"\n"
-"options:\n"
-"  -f, --func PATH:SYMBOL  trace this function of the ELF file PATH (a\n"
-"                       program or a shared library)\n"
-"  -a, --args N         arguments of --func to show, 0 to 5 (default 3),\n"
-"                       as signed integers\n"
-"  -b, --bash PATH      the bash whose readline() to probe (default:\n"
-"                       /bin/bash, else /usr/bin/bash)\n"
-"  -p, --pid PID        only the process PID (filtered in the kernel)\n"
-"  -c, --comm COMM      only processes whose command name is COMM\n"
-"  -d, --duration SEC   stop after SEC seconds (default: until Ctrl-C)\n"
-"  -j, --json           one JSON object per line instead of columns\n"
-"  -o, --object PATH    load this build of uprobe.bpf.o instead of the one\n"
-"                       built into the program\n"
-"  -v, --verbose        what the loader does; twice for debug messages\n"
-"  -h, --help           this text\n"
+"\n";
+
+/* After the options, which --help lists from own_opts[]. */
+static const char usage_end[] =
 "\n"
 "output, one line per record:\n"
 "  PID      the process\n"
@@ -156,18 +144,40 @@ static int parse_func(const char *name, const char *value, void *dest)
 	return 0;
 }
 
-/* The command line: the options the samples share, from the library, and
- * this one's own. */
+/* The command line: this sample's options and the ones the samples share,
+ * from the library (BSDK_OPT_COMMON), in the order --help lists them. */
 static const struct bsdk_opt own_opts[] = {
-	{ "func", 'f', BSDK_OPT_CALL, .dest = &opt, .parse = parse_func },
+	{ "func", 'f', BSDK_OPT_CALL, .dest = &opt, .parse = parse_func,
+	  .arg = "PATH:SYMBOL",
+	  .help =
+	"trace this function of the ELF file PATH (a\n"
+	"program or a shared library)" },
 	{ "args", 'a', BSDK_OPT_UINT, .dest = &opt.nargs, .min = 0, .max = UPROBE_ARGS_MAX,
-	  .what = "a number from 0 to 5" },
-	{ "bash", 'b', BSDK_OPT_STRING, .dest = &opt.bash },
+	  .what = "a number from 0 to 5",
+	  .arg = "N",
+	  .help =
+	"arguments of --func to show, 0 to 5 (default 3),\n"
+	"as signed integers" },
+	{ "bash", 'b', BSDK_OPT_STRING, .dest = &opt.bash,
+	  .arg = "PATH",
+	  .help =
+	"the bash whose readline() to probe (default:\n"
+	"/bin/bash, else /usr/bin/bash)" },
+	{ .name = "pid", .type = BSDK_OPT_COMMON },
+	{ .name = "comm", .type = BSDK_OPT_COMMON },
+	{ .name = "duration", .type = BSDK_OPT_COMMON },
+	{ .name = "json", .type = BSDK_OPT_COMMON },
+	{ .name = "object", .type = BSDK_OPT_COMMON,
+	  .help =
+	"load this build of uprobe.bpf.o instead of the one\n"
+	"built into the program" },
+	{ .name = "verbose", .type = BSDK_OPT_COMMON },
 	{ 0 },
 };
 
 static const struct bsdk_args args = {
 	.tool = "uprobe", .usage = usage, .opts = own_opts, .common = &opt.common,
+	.usage_end = usage_end,
 	.common_opts = BSDK_ARGS_TRACER | BSDK_ARGS_COMM,
 };
 

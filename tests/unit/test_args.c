@@ -3,11 +3,13 @@
  * test_args.c - the option values of bsdk_arg_parse_*(): what each takes, what it refuses
  * and the one line it logs, and bsdk_arg_reject()'s lines for what getopt_long() could not
  * place; bsdk_args_parse(), a command line read from a table: every kind of row, the shared
- * options (and BSDK_ARGS_TRACER, the set a tracer takes), operands, --help and the errors.
+ * options (and BSDK_ARGS_TRACER, the set a tracer takes), operands, --help (and the options
+ * it lists from the rows) and the errors.
  */
 #include <errno.h>
 #include <stdarg.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "object/object.h"
 #include "channel/channel.h"
@@ -157,6 +159,63 @@ static void test_tracer_set(void)
 	check_str(logged, "error: unknown option '-c' (try 'tracer --help')", "its line");
 }
 
+/* --help with usage_end: the options listed from the rows, in the table's order; the shared
+ * ones placed by BSDK_OPT_COMMON rows with their own words, the rest after them with the
+ * library's. */
+static void test_help(void)
+{
+	struct bsdk_args_common c = { 0 };
+	unsigned int n = 0;
+	const struct bsdk_opt opts[] = {
+		{ "number", 'n', BSDK_OPT_UINT, .dest = &n, .max = 9, .what = "a digit",
+		  .arg = "N", .help = "how many\nof them" },
+		{ .name = "pid", .type = BSDK_OPT_COMMON, .help = "only process PID's children" },
+		{ "listen-address", 0, BSDK_OPT_STRING, .dest = &c.object, .arg = "ADDR:PORT",
+		  .help = "a long name" },
+		{ 0 },
+	};
+	const struct bsdk_args help = { .tool = "tool", .usage = "usage: tool\n\n", .opts = opts,
+		.common = &c, .common_opts = BSDK_ARGS_PID | BSDK_ARGS_DURATION,
+		.usage_end = "\nthe end\n" };
+	const char *want =
+		"usage: tool\n"
+		"\n"
+		"options:\n"
+		"  -n, --number N       how many\n"
+		"                       of them\n"
+		"  -p, --pid PID        only process PID's children\n"
+		"      --listen-address ADDR:PORT  a long name\n"
+		"  -d, --duration SEC   stop after SEC seconds (default: until Ctrl-C)\n"
+		"  -h, --help           this text\n"
+		"\n"
+		"the end\n";
+	char *argv[] = { "tool", "--help", NULL }, out[1024] = "";
+	FILE *f = tmpfile();
+	int saved = dup(1);
+	size_t len;
+	int ret;
+
+	check(f && saved >= 0, "a file for stdout");
+	fflush(stdout);
+	dup2(fileno(f), 1);
+	ret = bsdk_args_parse(&help, 2, argv);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	check_i64(ret, BSDK_ARGS_EXIT, "--help exits");
+	rewind(f);
+	len = fread(out, 1, sizeof(out) - 1, f);
+	out[len] = 0;
+	fclose(f);
+	check_str(out, want, "the options made from the rows");
+
+	const struct bsdk_opt stray[] = { { .name = "comm", .type = BSDK_OPT_COMMON }, { 0 } };
+	const struct bsdk_args bad = { .tool = "tool", .opts = stray, .common = &c,
+		.common_opts = BSDK_ARGS_PID };
+	check_i64(bsdk_args_parse(&bad, 1, argv), -EINVAL,
+		  "a BSDK_OPT_COMMON row naming a shared option the tool did not choose");
+}
+
 int main(void)
 {
 	static const char *const bad_secs[] = { "", "0", "-1", "abc", "5s", "nan", "86401", "1e9" };
@@ -216,5 +275,6 @@ int main(void)
 
 	test_table();
 	test_tracer_set();
+	test_help();
 	return check_done();
 }
