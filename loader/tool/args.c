@@ -138,8 +138,7 @@ void args_common_rows(struct bsdk_args_common *c, struct bsdk_opt *rows)
 		{ "json", 'j', BSDK_OPT_FLAG, .dest = &c->json,
 		  .help = "one JSON object per line instead of columns" },
 		{ "object", 'o', BSDK_OPT_STRING, .dest = &c->object, .arg = "PATH",
-		  .help = "load the BPF object at PATH instead of the one built\n"
-			  "into the program (another build of its source)" },
+		  .help = NULL /* args_help.c's: it names the tool's object */ },
 		{ "verbose", 'v', BSDK_OPT_VERBOSE, .dest = &c->verbose,
 		  .help = "what the loader does; twice for debug messages" },
 	};

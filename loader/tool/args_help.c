@@ -44,11 +44,24 @@ static void print_row(FILE *f, const struct bsdk_opt *names, const char *arg, co
 	}
 }
 
+/* A shared option's help in the library's words: its row's, or for --object one that
+ * names the tool's object. */
+static const char *library_help(const struct bsdk_opt *row, const char *tool, char *buf,
+				size_t size)
+{
+	if (row->help)
+		return row->help;
+	snprintf(buf, size, "load the BPF object at PATH instead of the one built\n"
+		 "into the program (another build of %s.bpf.c)", tool);
+	return buf;
+}
+
 void args_help_print(FILE *f, const struct bsdk_args *args)
 {
 	struct bsdk_opt common[ARGS_COMMON];
 	struct bsdk_args_common none;
 	bool placed[ARGS_COMMON] = { false };
+	char buf[256];
 
 	args_common_rows(args->common ? args->common : &none, common);
 	fputs(args->usage ? args->usage : "", f);
@@ -61,12 +74,14 @@ void args_help_print(FILE *f, const struct bsdk_args *args)
 		} else if (i >= 0) {
 			placed[i] = true;
 			print_row(f, &common[i], o->arg ? o->arg : common[i].arg,
-				  o->help ? o->help : common[i].help);
+				  o->help ? o->help : library_help(&common[i], args->tool, buf,
+								   sizeof(buf)));
 		}
 	}
 	for (int i = 0; i < ARGS_COMMON; i++)
 		if ((args->common_opts & (1u << i)) && !placed[i])
-			print_row(f, &common[i], common[i].arg, common[i].help);
+			print_row(f, &common[i], common[i].arg,
+				  library_help(&common[i], args->tool, buf, sizeof(buf)));
 	print_row(f, &(struct bsdk_opt){ .name = "help", .short_name = 'h' }, NULL, "this text");
 	fputs(args->usage_end, f);
 }

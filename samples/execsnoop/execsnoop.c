@@ -256,10 +256,7 @@ static const struct bsdk_opt own_opts[] = {
 	  .help = "a TIME column: the wall clock, HH:MM:SS" },
 	{ .name = "duration", .type = BSDK_OPT_COMMON },
 	{ .name = "json", .type = BSDK_OPT_COMMON },
-	{ .name = "object", .type = BSDK_OPT_COMMON,
-	  .help =
-	"load this build of execsnoop.bpf.o instead of the\n"
-	"one built into the program" },
+	{ .name = "object", .type = BSDK_OPT_COMMON },
 	{ .name = "verbose", .type = BSDK_OPT_COMMON,
 	  .help =
 	"more columns (TID, UID) and what the loader does;\n"

@@ -127,15 +127,6 @@ static const struct bsdk_opt own_opts[] = {
 	  .help =
 	"kprobe, fentry, or auto (default): fentry where the\n"
 	"kernel allows it, else kprobe" },
-	{ .name = "pid", .type = BSDK_OPT_COMMON },
-	{ .name = "comm", .type = BSDK_OPT_COMMON },
-	{ .name = "duration", .type = BSDK_OPT_COMMON },
-	{ .name = "json", .type = BSDK_OPT_COMMON },
-	{ .name = "object", .type = BSDK_OPT_COMMON,
-	  .help =
-	"load this build of kfunc.bpf.o instead of the one\n"
-	"built into the program" },
-	{ .name = "verbose", .type = BSDK_OPT_COMMON },
 	{ 0 },
 };
 

@@ -216,10 +216,7 @@ static const struct bsdk_opt own_opts[] = {
 	"as in /proc/PID/comm (filtered here)" },
 	{ .name = "duration", .type = BSDK_OPT_COMMON },
 	{ .name = "json", .type = BSDK_OPT_COMMON },
-	{ .name = "object", .type = BSDK_OPT_COMMON,
-	  .help =
-	"load the BPF object at PATH instead of the one built\n"
-	"into this program (another build of opensnoop.bpf.c)" },
+	{ .name = "object", .type = BSDK_OPT_COMMON },
 	{ .name = "verbose", .type = BSDK_OPT_COMMON,
 	  .help =
 	"more columns (TID, UID, DFD) and what the loader\n"

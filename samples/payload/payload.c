@@ -166,10 +166,7 @@ static const struct bsdk_opt own_opts[] = {
 	{ .name = "duration", .type = BSDK_OPT_COMMON },
 	{ .name = "json", .type = BSDK_OPT_COMMON,
 	  .help = "one JSON object per line instead of the dump" },
-	{ .name = "object", .type = BSDK_OPT_COMMON,
-	  .help =
-	"load this build of payload.bpf.o instead of the one\n"
-	"built into the program" },
+	{ .name = "object", .type = BSDK_OPT_COMMON },
 	{ .name = "verbose", .type = BSDK_OPT_COMMON,
 	  .help =
 	"more columns (TID, SIZE) and what the loader does;\n"

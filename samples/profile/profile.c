@@ -317,11 +317,6 @@ static const struct bsdk_opt own_opts[] = {
 	  .help = "count the idle task (pid 0) too" },
 	{ .name = "json", .type = BSDK_OPT_COMMON,
 	  .help = "one JSON object per stack instead" },
-	{ .name = "object", .type = BSDK_OPT_COMMON,
-	  .help =
-	"load this build of profile.bpf.o instead of the one\n"
-	"built into the program" },
-	{ .name = "verbose", .type = BSDK_OPT_COMMON },
 	{ 0 },
 };
 

@@ -171,11 +171,6 @@ static const struct bsdk_opt own_opts[] = {
 	"serve the histogram to Prometheus while tracing,\n"
 	"at http://ADDR:PORT/metrics (':PORT': 127.0.0.1),\n"
 	"as bpfsdk_hist_seconds (docs/metrics.md)" },
-	{ .name = "object", .type = BSDK_OPT_COMMON,
-	  .help =
-	"load this build of runqlat.bpf.o instead of the one\n"
-	"built into the program" },
-	{ .name = "verbose", .type = BSDK_OPT_COMMON },
 	{ 0 },
 };
 

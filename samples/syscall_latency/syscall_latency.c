@@ -309,10 +309,7 @@ static const struct bsdk_opt own_opts[] = {
 	  .help = "print the summary as one JSON object" },
 	{ "list", 'l', BSDK_OPT_ACTION, .parse = list_action,
 	  .help = "list the system call names and numbers, and exit" },
-	{ .name = "object", .type = BSDK_OPT_COMMON,
-	  .help =
-	"load the BPF object at PATH instead of the one built\n"
-	"into this program (another build of syscall_latency.bpf.c)" },
+	{ .name = "object", .type = BSDK_OPT_COMMON },
 	{ .name = "verbose", .type = BSDK_OPT_COMMON,
 	  .help =
 	"print every call as it returns (PID TID RET USECS;\n"

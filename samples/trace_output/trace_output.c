@@ -132,10 +132,7 @@ static const struct bsdk_opt own_opts[] = {
 	{ "cpu", 'c', BSDK_OPT_CALL, .dest = &opt.cpu, .parse = parse_cpu,
 	  .arg = "N",
 	  .help = "the CPU dd is pinned to (default 0)" },
-	{ .name = "object", .type = BSDK_OPT_COMMON,
-	  .help =
-	"load the BPF object at PATH instead of the one built\n"
-	"into this program (another build of trace_output.bpf.c)" },
+	{ .name = "object", .type = BSDK_OPT_COMMON },
 	{ .name = "json", .type = BSDK_OPT_COMMON,
 	  .help = "print the summary as one JSON object" },
 	{ .name = "verbose", .type = BSDK_OPT_COMMON,

@@ -163,15 +163,6 @@ static const struct bsdk_opt own_opts[] = {
 	  .help =
 	"the bash whose readline() to probe (default:\n"
 	"/bin/bash, else /usr/bin/bash)" },
-	{ .name = "pid", .type = BSDK_OPT_COMMON },
-	{ .name = "comm", .type = BSDK_OPT_COMMON },
-	{ .name = "duration", .type = BSDK_OPT_COMMON },
-	{ .name = "json", .type = BSDK_OPT_COMMON },
-	{ .name = "object", .type = BSDK_OPT_COMMON,
-	  .help =
-	"load this build of uprobe.bpf.o instead of the one\n"
-	"built into the program" },
-	{ .name = "verbose", .type = BSDK_OPT_COMMON },
 	{ 0 },
 };
 
