@@ -21,19 +21,20 @@
 
 static void print_row(FILE *f, const struct bsdk_opt *names, const char *arg, const char *help)
 {
-	int len;
+	/* "  -p, --" or "      --", the name, " ARG" */
+	size_t len = 8 + strlen(names->name) + (arg ? 1 + strlen(arg) : 0);
 
 	if (names->short_name)
-		len = fprintf(f, "  -%c, --%s", names->short_name, names->name);
+		fprintf(f, "  -%c, --%s", names->short_name, names->name);
 	else
-		len = fprintf(f, "      --%s", names->name);
+		fprintf(f, "      --%s", names->name);
 	if (arg)
-		len += fprintf(f, " %s", arg);
+		fprintf(f, " %s", arg);
 	if (!help || !*help) {
 		fputc('\n', f);
 		return;
 	}
-	fprintf(f, "%*s", len <= HELP_COLUMN - 2 ? HELP_COLUMN - len : 2, "");
+	fprintf(f, "%*s", len + 2 <= HELP_COLUMN ? (int)(HELP_COLUMN - len) : 2, "");
 	for (const char *line = help; *line;) {
 		size_t n = strcspn(line, "\n");
 
