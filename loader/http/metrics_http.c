@@ -4,8 +4,8 @@
  * maps (readers/metrics/metrics_set.c) served to Prometheus, on a socket that
  * bsdk_metrics_listen() opened.
  *
- * This file and http_guard.c and http_cache.c are libbpfsdk-http.a, built
- * on the library's public API only: libmicrohttpd and zlib (and, linked
+ * This file, http_guard.c, http_cache.c, http_reply.c and web_*.c are
+ * libbpfsdk-http.a, built on the library's public API only: libmicrohttpd and zlib (and, linked
  * statically, the TLS library under libmicrohttpd) are brought in by the
  * programs that serve metrics - the bpfsdk tool and runqlat - and never by
  * the library itself.
@@ -122,28 +122,6 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **req,
 
 	if (cs)
 		http_guard_answered(cs->guard);
-}
-
-enum MHD_Result http_reply(struct MHD_Connection *c, unsigned int status, const char *text,
-			   const char *allow, const char *realm)
-{
-	struct MHD_Response *r = MHD_create_response_from_buffer(strlen(text), (void *)text,
-								  MHD_RESPMEM_PERSISTENT);
-	enum MHD_Result ret;
-
-	if (!r)
-		return MHD_NO;
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
-	if (allow)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
-	if (status == MHD_HTTP_TOO_MANY_REQUESTS)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, "1");
-	if (status == MHD_HTTP_UNAUTHORIZED && realm)
-		ret = MHD_queue_basic_auth_fail_response(c, realm, r);
-	else
-		ret = MHD_queue_response(c, status, r);
-	MHD_destroy_response(r);
-	return ret;
 }
 
 /* Whether an Accept-Encoding value takes gzip: the token, without q=0. */

@@ -126,35 +126,6 @@ static bool arg_takes_value(const struct bsdk_opt *o)
 	       o->type != BSDK_OPT_ACTION;
 }
 
-void args_common_rows(struct bsdk_args_common *c, struct bsdk_opt *rows)
-{
-	const struct bsdk_opt common[ARGS_COMMON] = {
-		{ "pid", 'p', BSDK_OPT_PID, .dest = &c->pid, .arg = "PID",
-		  .help = "only the process PID (filtered in the kernel)" },
-		{ "comm", 'c', BSDK_OPT_COMM, .dest = &c->comm, .max = 16, .arg = "COMM",
-		  .help = "only processes whose command name is COMM" },
-		{ "duration", 'd', BSDK_OPT_SECONDS, .dest = &c->duration, .max = 86400,
-		  .arg = "SEC", .help = "stop after SEC seconds (default: until Ctrl-C)" },
-		{ "json", 'j', BSDK_OPT_FLAG, .dest = &c->json,
-		  .help = "one JSON object per line instead of columns" },
-		{ "object", 'o', BSDK_OPT_STRING, .dest = &c->object, .arg = "PATH",
-		  .help = NULL /* args_help.c's: it names the tool's object */ },
-		{ "verbose", 'v', BSDK_OPT_VERBOSE, .dest = &c->verbose,
-		  .help = "what the loader does; twice for debug messages" },
-	};
-
-	memcpy(rows, common, sizeof(common));
-}
-
-int args_common_chosen(const struct bsdk_args *args, const struct bsdk_opt *common,
-		       const char *name)
-{
-	for (int i = 0; i < ARGS_COMMON; i++)
-		if ((args->common_opts & (1u << i)) && strcmp(common[i].name, name) == 0)
-			return i;
-	return -1;
-}
-
 /* Every row the tool takes: the chosen shared ones, then its own. Their number, or -1 for
  * more than ARGS_MAX, a row that lacks its dest or its parse, an integer row whose range
  * an unsigned int cannot hold or that has no words for its error line, or a BSDK_OPT_COMMON

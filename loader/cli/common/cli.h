@@ -63,9 +63,6 @@ void cli_log_init(int verbosity);
  * for calls whose failure the command survives. */
 void cli_log_demote_errors(bool on);
 
-/* Print cmd's usage text to stdout. */
-void cli_print_usage(const struct cli_cmd *cmd);
-
 /* ---- options.c: a small getopt_long that speaks in git-style errors, on the library's
  * option rows (struct bsdk_opt, bpfsdk.h): a row's name, short_name and type (BSDK_OPT_FLAG:
  * no value; BSDK_OPT_STRING: one) say how it is read, its id (> 0) what cli_opt_next() returns,
@@ -101,6 +98,8 @@ int cli_opt_next(struct cli_opts *o, const char **value);
 /* The OPTIONS section of a manual, from the rows: "    -s, --set NAME=VALUE" and the row's
  * help under it, indented by 8; rows without help named on the next one's line. */
 void cli_print_options(FILE *f, const struct bsdk_opt *options);
+/* Print cmd's manual to stdout: its usage, and the OPTIONS from its rows with usage_end. */
+void cli_print_usage(const struct cli_cmd *cmd);
 
 /* Parse an unsigned decimal or 0x-prefixed hexadecimal number, the whole
  * string. false when it is not one or does not fit into 64 bits. */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * messages.c - what every subcommand says and how: its usage, its errors,
- * and the library's messages routed through the same lines.
+ * messages.c - what every subcommand says and how: its errors, and the
+ * library's messages routed through the same lines.
  *
  * Every failure ends in exactly one "error: ..." line on stderr. The
  * library reports its own failures through the log hook with the detail
@@ -15,15 +15,6 @@
 #include "cli/common/cli.h"
 
 int cli_verbosity;
-
-void cli_print_usage(const struct cli_cmd *cmd)
-{
-	fputs(cmd->usage, stdout);
-	if (!cmd->options)
-		return;
-	cli_print_options(stdout, cmd->options);
-	fputs(cmd->usage_end, stdout);
-}
 
 /* ---- messages ---- */
 

@@ -3,7 +3,8 @@
  * options.c - command-line options and numbers: a command's options are
  * rows of the library's struct bsdk_opt (the samples' bsdk_args_parse()
  * reads the same format), read here by a parser that returns each row's id,
- * and printed as its manual's OPTIONS section.
+ * and printed as its manual's OPTIONS section (cli_print_usage(): a
+ * command's whole manual).
  *
  * getopt_long() prints its own messages in its own words and cannot name
  * an unknown option inside a "-abc" group reliably; this parser is small
@@ -176,6 +177,15 @@ void cli_print_options(FILE *f, const struct bsdk_opt *options)
 	}
 	if (joined)
 		fputc('\n', f);
+}
+
+void cli_print_usage(const struct cli_cmd *cmd)
+{
+	fputs(cmd->usage, stdout);
+	if (!cmd->options)
+		return;
+	cli_print_options(stdout, cmd->options);
+	fputs(cmd->usage_end, stdout);
 }
 
 bool cli_parse_u64(const char *s, uint64_t *value)
