@@ -107,6 +107,13 @@ $got"
 	assert_output "error: min-btf: say where to write the BTF with -o FILE (try 'bpfsdk gen --help')"
 	run "$BPFSDK" gen min-btf -o "$MIN"
 	assert_failure 2
+	# one option table for both forms: each refuses the other's options
+	run "$BPFSDK" gen min-btf --name x -o "$MIN" "$OBJS/co_re_flavour.bpf.o"
+	assert_failure 2
+	assert_output "error: '--name' is for gen skeleton (try 'bpfsdk gen --help')"
+	run "$BPFSDK" gen skeleton --btf "$FULL" "$OBJS/co_re_flavour.bpf.o"
+	assert_failure 2
+	assert_output "error: '--btf' is for gen min-btf (try 'bpfsdk gen --help')"
 	run "$BPFSDK" gen min-btf --btf /nonexistent/vmlinux -o "$MIN" "$OBJS/co_re_flavour.bpf.o"
 	assert_failure 1
 	[ "$(grep -c '^error:' <<<"$output")" -eq 1 ] || fail "not one error: line: $output"
