@@ -60,11 +60,11 @@ int bind_perf_event(struct bsdk_prog *prog, struct bsdk_link *link, int pfd)
 }
 
 /* Set from above: why a tracepoint's id could not be read. */
-static tracepoint_explain_fn tracepoint_explain;
+static tracepoint_explain_fn explain_missing;
 
 void attach_tracepoint_explain_set(tracepoint_explain_fn fn)
 {
-	tracepoint_explain = fn;
+	explain_missing = fn;
 }
 
 static int attach_tracepoint(struct bsdk_prog *prog, struct bsdk_link *link)
@@ -76,8 +76,8 @@ static int attach_tracepoint(struct bsdk_prog *prog, struct bsdk_link *link)
 	size_t i;
 
 	/* "CAT/NAME": both parts, no way out of the events directory. */
-	if (!strchr(prog->target, '/') && !strstr(prog->target, "..") && tracepoint_explain &&
-	    (pfd = tracepoint_explain(prog, tracefs_roots[0], -ENOENT)))
+	if (!strchr(prog->target, '/') && !strstr(prog->target, "..") && explain_missing &&
+	    (pfd = explain_missing(prog, tracefs_roots[0], -ENOENT)))
 		return pfd;	/* the category it is in */
 	if (!strchr(prog->target, '/') || strstr(prog->target, ".."))
 		return log_fail(BSDK_ESECTION, "program '%s': tracepoint '%s' is not of the form CATEGORY/NAME",
@@ -86,7 +86,7 @@ static int attach_tracepoint(struct bsdk_prog *prog, struct bsdk_link *link)
 		snprintf(path, sizeof(path), "%s/events/%s/id", tracefs_roots[i], prog->target);
 		err = read_long(path, &id);
 	}
-	if (err && tracepoint_explain && (pfd = tracepoint_explain(prog, tracefs_roots[i - 1], err)))
+	if (err && explain_missing && (pfd = explain_missing(prog, tracefs_roots[i - 1], err)))
 		return pfd;
 	if (err == -ENOENT)
 		return log_fail(BSDK_ENOPROBE, "program '%s': tracepoint '%s' does not exist on this kernel (see %s/events)",
