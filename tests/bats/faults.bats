@@ -36,7 +36,7 @@ walk_ok() {
 }
 
 @test "faults: CO-RE object with externs, open to close, every 7th point" {
-	walk_ok core 7
+	walk_ok co_re 7
 }
 
 @test "faults: ring buffer object, open to close, every 7th point" {

@@ -92,9 +92,9 @@ LOOP_OFFER='(bpf_loop\(\) or bpf_for\(\), which this kernel has|bpf_loop\(\), wh
 
 @test "hints: a CO-RE field the kernel's type lacks: the member meant" {
 	[ -r /sys/kernel/btf/vmlinux ] || skip "no kernel BTF"
-	run_bpfsdk run --duration 0.3 "$OBJS/mistake_core_field.bpf.o"
+	run_bpfsdk run --duration 0.3 "$OBJS/mistake_co_re_field.bpf.o"
 	expect_eq "$status" 1 "exit status"
-	assert_line --regexp "^  instruction [0-9]+ is CO-RE relocation 0 \(field_byte_offset task_struct\.start_tme, access '0:0'\) at .*mistake_core_field\.bpf\.c:[0-9]+, which the kernel's BTF cannot satisfy: 1 kernel type named 'task_struct', none matches: it has no member 'start_tme'; did you mean 'start_time'\?$"
+	assert_line --regexp "^  instruction [0-9]+ is CO-RE relocation 0 \(field_byte_offset task_struct\.start_tme, access '0:0'\) at .*mistake_co_re_field\.bpf\.c:[0-9]+, which the kernel's BTF cannot satisfy: 1 kernel type named 'task_struct', none matches: it has no member 'start_tme'; did you mean 'start_time'\?$"
 }
 
 @test "hints: a helper nothing declares: named as such with the helper meant; inspect warns and shows the object" {

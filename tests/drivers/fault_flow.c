@@ -4,7 +4,7 @@
  * (tests/faults/walk): open -> load -> attach -> stream 100 records ->
  * detach -> close, with every result checked.
  *
- *   fault_flow core OBJECT   fault_co_re.bpf.o: CO-RE and __kconfig externs,
+ *   fault_flow co_re OBJECT  fault_co_re.bpf.o: CO-RE and __kconfig externs,
  *                            a perf buffer
  *   fault_flow ring OBJECT   fault_ring.bpf.o: a ring buffer
  *   fault_flow usdt OBJECT   fault_usdt.bpf.o: this binary's probe
@@ -328,7 +328,7 @@ int main(int argc, char **argv)
 	int before, after, err;
 
 	if (argc < 2 || (strcmp(argv[1], "skel") != 0 && argc != 3)) {
-		fprintf(stderr, "usage: fault_flow core|ring|usdt|glob OBJECT | fault_flow skel\n");
+		fprintf(stderr, "usage: fault_flow co_re|ring|usdt|glob OBJECT | fault_flow skel\n");
 		return 2;
 	}
 	if (access(PIN_PATH, F_OK) == 0) {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mistake_core_field.bpf.c - a CO-RE read of a mistyped field: start_tme
+ * mistake_co_re_field.bpf.c - a CO-RE read of a mistyped field: start_tme
  * for task_struct's start_time. The error names the local member and the
  * kernel's one meant (tests/bats/hints.bats).
  */
