@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "bpfsdk.h"
+#include "readers/print/btf_print_out.h"
 #include "check.h"
 #include "btf_build.h"
 #include "json_valid.h"
@@ -189,12 +190,25 @@ static void test_bare(const struct bsdk_btf *btf)
 		  "no family: a name alone leaves a u32 a number and 16 bytes as stored (they may hold an IPv4 address)");
 }
 
+/* The names that make a member the record's family. */
+static void test_family_names(void)
+{
+	const char *yes[] = { "family", "af", "sa_family", "addr_family", "ss_family" };
+	const char *no[] = { "fam", "afx", "_family", "families", "a", "", "familyx" };
+
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
+		check(net_family_name(yes[i]), "'%s' names a family", yes[i]);
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		check(!net_family_name(no[i]), "'%s' does not", no[i]);
+}
+
 int main(void)
 {
 	struct bsdk_btf *btf;
 	size_t size;
 	void *raw;
 
+	test_family_names();
 	build_types();
 	raw = bb_raw(&b, &size);
 	btf = bsdk_btf_new(raw, size);

@@ -35,15 +35,23 @@ static bool named_like_addr(const char *name)
 
 bool net_family_name(const char *name)
 {
-	size_t n = strlen(name);
+	size_t n;
 
-	return strcmp(name, "family") == 0 || strcmp(name, "af") == 0 ||
-	       (n > 7 && strcmp(name + n - 7, "_family") == 0);
+	/* asked of each member of every record: the cheap tests first */
+	if ((name[0] == 'f' && strcmp(name, "family") == 0) ||
+	    (name[0] == 'a' && strcmp(name, "af") == 0))
+		return true;
+	n = strlen(name);
+	return n > 7 && strcmp(name + n - 7, "_family") == 0;
 }
 
 /* The record's family: its first integer member (top struct, anonymous ones inlined) named
- * like one, read from the record; -1 when it has none or the record stops before it. */
-static int find_family(const struct pr *p, const struct btf_type *t, uint64_t off, int depth)
+ * like one, read from the record; -1 when it has none or the record stops before it. On the
+ * way, *has is set when the struct has a family member at all, past the record's end too:
+ * the walk ends early only once it has seen one (net_struct_has_family()'s answer), so one
+ * walk a record serves both. */
+static int find_family(const struct pr *p, const struct btf_type *t, uint64_t off, int depth,
+		       bool *has)
 {
 	const struct btf_member *m = btf_members(t);
 	bool kflag = BTF_INFO_KFLAG(t->info);
@@ -55,15 +63,17 @@ static int find_family(const struct pr *p, const struct btf_type *t, uint64_t of
 		int kind = mt ? btf_kind(mt) : 0;
 
 		if (!*name && (kind == BTF_KIND_STRUCT || kind == BTF_KIND_UNION)) {
-			int f = find_family(p, mt, moff, depth + 1);
+			int f = find_family(p, mt, moff, depth + 1, has);
 
 			if (f >= 0)
 				return f;
-		} else if (*name && net_family_name(name) && moff % 8 == 0 &&
-			   (kind == BTF_KIND_INT || kind == BTF_KIND_ENUM) &&
-			   (mt->size == 1 || mt->size == 2 || mt->size == 4)) {
+		} else if (*name && (kind == BTF_KIND_INT || kind == BTF_KIND_ENUM) &&
+			   net_family_name(name)) {
 			uint32_t v = 0;
 
+			*has = true;
+			if (moff % 8 || (mt->size != 1 && mt->size != 2 && mt->size != 4))
+				continue;
 			if (moff / 8 + mt->size > p->size)
 				return -1;
 			memcpy(&v, p->data + moff / 8, mt->size);	/* little-endian hosts */
@@ -82,9 +92,8 @@ void net_init(struct pr *p, uint32_t id)
 	if (!(p->flags & BSDK_BTF_NET) || !t ||
 	    (btf_kind(t) != BTF_KIND_STRUCT && btf_kind(t) != BTF_KIND_UNION))
 		return;
-	p->family = find_family(p, t, 0, 0);
 	/* a family member past the end of the record still says the struct has one */
-	p->has_family = net_struct_has_family(p->btf, t, 0);
+	p->family = find_family(p, t, 0, 0, &p->has_family);
 }
 
 bool net_struct_has_family(const struct btf *btf, const struct btf_type *t, int depth)
@@ -117,8 +126,9 @@ enum bsdk_btf_view net_btf_view(const struct btf *btf, uint32_t id, const char *
 		int kind = btf_kind(t);
 		const char *tn = btf_name(btf, t);
 
-		if (kind == BTF_KIND_TYPEDEF && (strcmp(tn, "__be16") == 0 ||
-		    strcmp(tn, "__be32") == 0 || strcmp(tn, "__be64") == 0))
+		if (kind == BTF_KIND_TYPEDEF && strncmp(tn, "__be", 4) == 0 &&
+		    (strcmp(tn + 4, "16") == 0 || strcmp(tn + 4, "32") == 0 ||
+		     strcmp(tn + 4, "64") == 0))
 			be = true;
 		if (kind != BTF_KIND_TYPEDEF && kind != BTF_KIND_CONST &&
 		    kind != BTF_KIND_VOLATILE && kind != BTF_KIND_RESTRICT &&
@@ -156,7 +166,7 @@ enum bsdk_btf_view net_btf_view(const struct btf *btf, uint32_t id, const char *
 		} else {
 			size = t->size;
 		}
-		if (named_like_addr(name) && (size == 16 || size == 4) && has_family)
+		if ((size == 16 || size == 4) && has_family && named_like_addr(name))
 			return BSDK_VIEW_INET;
 		return BSDK_VIEW_DEFAULT;
 	}
@@ -168,7 +178,8 @@ enum bsdk_btf_view net_btf_view(const struct btf *btf, uint32_t id, const char *
 static enum bsdk_btf_view view_of(const struct pr *p, uint32_t id, const char *name)
 {
 	for (size_t i = 0; p->named_nest == 0 && i < p->nviews; i++)
-		if (p->views[i].name && strcmp(p->views[i].name, name) == 0 &&
+		if (p->views[i].name && p->views[i].name[0] == name[0] &&
+		    strcmp(p->views[i].name, name) == 0 &&
 		    p->views[i].view != BSDK_VIEW_DEFAULT)
 			return p->views[i].view;
 	if (!(p->flags & BSDK_BTF_NET))

@@ -357,7 +357,7 @@ static void print_members(struct pr *p, const struct btf_type *t, uint64_t off, 
 			pr_outc(p, p->fmt == BSDK_BTF_JSON ? ',' : ' ');
 		*first = false;
 		pr_out_name(p, name);
-		p->argv = pr_argv_member(p->btf, t, name);
+		p->argv = pr_argv_member(p->btf, t, name, m[i].type);
 		if (!net_member(p, m[i].type, moff, bitfield, name))
 			value(p, m[i].type, moff, bitfield, name, depth + 1);
 		p->argv = false;
@@ -529,7 +529,7 @@ static void print_columns(struct pr *p, const struct btf_type *t, const char *he
 		if (header)
 			pr_out_str(p, (const unsigned char *)name, strlen(name), false);
 		else if (!net_member(p, m[i].type, moff, bits, name)) {
-			p->argv = pr_argv_member(p->btf, t, name);
+			p->argv = pr_argv_member(p->btf, t, name, m[i].type);
 			value(p, m[i].type, moff, bits, name, 1);
 			p->argv = false;
 		}

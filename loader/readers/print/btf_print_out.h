@@ -51,10 +51,11 @@ void pr_pad(struct pr *p, size_t start, int width, bool right);
 
 void pr_out_duration(struct pr *p, uint64_t ns);
 /* btf_strings.c: n bytes of a char array that packs a command line, as a list of strings;
- * whether member name of struct or union parent is one: named args or argv, or counted by
- * an integer member NAME_count or NAME_cnt. */
+ * whether member name (of type type) of struct or union parent is one: an aggregate named
+ * args or argv, or counted by an integer member NAME_count or NAME_cnt. */
 void pr_out_strings(struct pr *p, const unsigned char *s, size_t n);
-bool pr_argv_member(const struct btf *btf, const struct btf_type *parent, const char *name);
+bool pr_argv_member(const struct btf *btf, const struct btf_type *parent, const char *name,
+		    uint32_t type);
 
 /* btf_net.c: addresses and ports. net_init() reads the family of the record of type id;
  * net_member() prints member name (type id, at bit off) as an address or in host order when

@@ -73,10 +73,18 @@ static bool is_count(const struct btf *btf, const struct btf_member *m, const ch
 	       strcmp(mn + n, suffix) == 0;
 }
 
-bool pr_argv_member(const struct btf *btf, const struct btf_type *parent, const char *name)
+bool pr_argv_member(const struct btf *btf, const struct btf_type *parent, const char *name,
+		    uint32_t type)
 {
 	const struct btf_member *m = btf_members(parent);
+	const struct btf_type *t = btf_skip_mods(btf, type, NULL);
+	int kind = t ? btf_kind(t) : 0;
 
+	/* only what value() prints as an aggregate reads p->argv: an integer member, most of a
+	 * record's, is no command line whatever its name, and costs no scan of the others */
+	if (kind != BTF_KIND_ARRAY && kind != BTF_KIND_STRUCT && kind != BTF_KIND_UNION &&
+	    kind != BTF_KIND_DATASEC)
+		return false;
 	if (strcmp(name, "args") == 0 || strcmp(name, "argv") == 0)
 		return true;
 	for (uint16_t i = 0; i < btf_vlen(parent); i++)
