@@ -126,7 +126,8 @@ enum bsdk_btf_view net_btf_view(const struct btf *btf, uint32_t id, const char *
 		int kind = btf_kind(t);
 		const char *tn = btf_name(btf, t);
 
-		if (kind == BTF_KIND_TYPEDEF && strncmp(tn, "__be", 4) == 0 &&
+		if (kind == BTF_KIND_TYPEDEF && tn[0] == '_' && tn[1] == '_' && tn[2] == 'b' &&
+		    tn[3] == 'e' &&
 		    (strcmp(tn + 4, "16") == 0 || strcmp(tn + 4, "32") == 0 ||
 		     strcmp(tn + 4, "64") == 0))
 			be = true;
