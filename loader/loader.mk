@@ -143,7 +143,7 @@ all: $(LOADER_HTTP_LIB)
 
 # One folder per command (run/, inspect/, gen/), what they share in common/,
 # and main.c, the dispatcher, above them.
-CLI_SRCS := $(sort $(wildcard loader/cli/*.c loader/cli/*/*.c))
+CLI_SRCS := $(sort $(wildcard loader/cli/*.c loader/cli/*/*.c loader/cli/*/*/*.c))
 # bpfsdk --version says LIB_VERSION; a new version rebuilds main.o.
 $(BUILD)/obj/loader/cli/main.o: CPPFLAGS += -DBPFSDK_VERSION='"$(LIB_VERSION)"'
 $(BUILD)/obj/loader/cli/main.o: debian/changelog
@@ -160,7 +160,7 @@ CLI_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(CLI_SRCS))
 
 # Above the library's layers: the metrics server, on the public API, then
 # the tool: the pieces its commands share, each command, the dispatcher.
-TOP_LAYERS := http cli/common cli/gen cli/inspect cli/run cli
+TOP_LAYERS := http cli/common cli/gen cli/inspect cli/run/show cli/run cli
 
 check-layers: $(LOADER_OBJS) $(LOADER_HTTP_OBJS) $(CLI_OBJS)
 	$(Q)tools/check-layers $(BUILD)/obj/loader $(LOADER_LAYERS) $(TOP_LAYERS)

@@ -23,7 +23,7 @@
 #include <linux/btf.h>
 
 #include "bpfsdk.h"
-#include "cli/run/run.h"
+#include "cli/run/show/show.h"
 
 struct decoder {
 	const struct bsdk_btf *btf;	/* the one the type is in: the object's or DWARF's */

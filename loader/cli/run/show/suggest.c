@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "bpfsdk.h"
-#include "cli/run/run.h"
+#include "cli/run/show/show.h"
 
 #define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
 

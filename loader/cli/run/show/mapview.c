@@ -20,7 +20,7 @@
 #include <linux/btf.h>
 
 #include "bpfsdk.h"
-#include "cli/run/run.h"
+#include "cli/run/show/show.h"
 
 /* Bytes of a value that are integers to add across CPUs. */
 struct span {

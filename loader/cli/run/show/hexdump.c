@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/run/run.h"
+#include "cli/run/show/show.h"
 
 char *record_map_label(const char *name)
 {
