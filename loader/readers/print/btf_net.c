@@ -126,8 +126,7 @@ enum bsdk_btf_view net_btf_view(const struct btf *btf, uint32_t id, const char *
 		int kind = btf_kind(t);
 		const char *tn = btf_name(btf, t);
 
-		if (kind == BTF_KIND_TYPEDEF && tn[0] == '_' && tn[1] == '_' && tn[2] == 'b' &&
-		    tn[3] == 'e' &&
+		if (kind == BTF_KIND_TYPEDEF && strncmp(tn, "__be", 4) == 0 &&
 		    (strcmp(tn + 4, "16") == 0 || strcmp(tn + 4, "32") == 0 ||
 		     strcmp(tn + 4, "64") == 0))
 			be = true;
@@ -179,8 +178,7 @@ enum bsdk_btf_view net_btf_view(const struct btf *btf, uint32_t id, const char *
 static enum bsdk_btf_view view_of(const struct pr *p, uint32_t id, const char *name)
 {
 	for (size_t i = 0; p->named_nest == 0 && i < p->nviews; i++)
-		if (p->views[i].name && p->views[i].name[0] == name[0] &&
-		    strcmp(p->views[i].name, name) == 0 &&
+		if (p->views[i].name && strcmp(p->views[i].name, name) == 0 &&
 		    p->views[i].view != BSDK_VIEW_DEFAULT)
 			return p->views[i].view;
 	if (!(p->flags & BSDK_BTF_NET))
