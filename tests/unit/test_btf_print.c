@@ -200,6 +200,7 @@ static void test_argv(const struct bsdk_btf *btf)
 {
 	unsigned char rec[16] = { 2, 0, 0, 0, 'l', 's', 0, '-', 'l', 0 };
 	unsigned char bin[16] = { 2, 0, 0, 0, 'a', 'b', 0, 'c', 0, 5, 0 };
+	unsigned char prog[16] = { 2, 0, 0, 0, 's', 'h', 0, 'a', '\t', 'b', '\n', 'c', 0 };
 
 	check_print(btf, cmd_t, rec, 16, BSDK_BTF_JSON, 0, 0,
 		    "{\"argc\":2,\"argv\":[\"ls\",\"-l\"]}", "argv: the array whole, a list");
@@ -211,6 +212,9 @@ static void test_argv(const struct bsdk_btf *btf)
 		    "{\"argc\":2,\"argv\":[]}", "argv: none sent, an empty list");
 	check_print(btf, cmd_t, bin, 11, BSDK_BTF_JSON, 0, -ERANGE,
 		    "{\"argc\":2,\"argv\":[\"ab\",\"c\"]}", "a binary last piece is left out");
+	check_print(btf, cmd_t, prog, 16, BSDK_BTF_JSON, 0, 0,
+		    "{\"argc\":2,\"argv\":[\"sh\",\"a\\tb\\nc\"]}",
+		    "a last argument with a tab and a newline (an awk program) is kept");
 	check_print(btf, cmd_t, rec, 16, BSDK_BTF_TEXT, 0, 0,
 		    "{argc=2 argv=[\"ls\" \"-l\"]}", "argv: text");
 	check_print(btf, cmd_t, rec, 16, BSDK_BTF_COLUMNS, 0, 0,

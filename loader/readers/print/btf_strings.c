@@ -7,11 +7,12 @@
 
 #include "readers/print/btf_print_out.h"
 
-/* Whether a string piece is text: no control byte (binary leftovers are). */
+/* Whether a string piece is text: no control byte but the blanks a real argument holds (an
+ * awk or sh -c program has tabs and newlines); binary leftovers have others. */
 static bool is_text(const unsigned char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (s[i] < 0x20 || s[i] == 0x7f)
+		if ((s[i] < 0x20 && !(s[i] >= '\t' && s[i] <= '\r')) || s[i] == 0x7f)
 			return false;
 	return true;
 }
